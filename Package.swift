@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "vault",
+  products: [
+    .executable(name: "vault", targets: ["vault"]),
+    .library(name: "VaultCore", targets: ["VaultCore"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CSodium",
+      pkgConfig: "libsodium",
+      providers: [.apt(["libsodium-dev"])]
+    ),
+    .systemLibrary(
+      name: "CJPEG",
+      pkgConfig: "libjpeg",
+      providers: [.apt(["libjpeg62-turbo-dev"])]
+    ),
+    .systemLibrary(
+      name: "CPNG",
+      pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev"])]
+    ),
+    // libjpeg and libpng report fatal errors with longjmp, which must never cross Swift
+    // frames; this C target keeps every setjmp/longjmp pair inside C.
+    .target(
+      name: "CVaultImaging",
+      dependencies: ["CJPEG", "CPNG"]
+    ),
+    // prctl is variadic and cannot be called from Swift.
+    .target(name: "CVaultSystem"),
+    .target(
+      name: "VaultCore",
+      dependencies: ["CSodium", "CVaultImaging", "CVaultSystem"],
+      swiftSettings: [.swiftLanguageMode(.v5)]
+    ),
+    .executableTarget(
+      name: "vault",
+      dependencies: [
+        "VaultCore",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      swiftSettings: [.swiftLanguageMode(.v5)]
+    ),
+    .testTarget(
+      name: "VaultCoreTests",
+      dependencies: ["VaultCore"],
+      swiftSettings: [.swiftLanguageMode(.v5)]
+    ),
+    .testTarget(
+      name: "vaultTests",
+      dependencies: ["VaultCore"],
+      swiftSettings: [.swiftLanguageMode(.v5)]
+    ),
+  ]
+)

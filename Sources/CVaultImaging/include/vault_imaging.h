@@ -1,0 +1,63 @@
+#ifndef VAULT_IMAGING_H
+#define VAULT_IMAGING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Readers and a writer over libjpeg-turbo and libpng. Both libraries report fatal
+ * errors by longjmp; every setjmp here sits in the C function that calls into the
+ * library, so no jump ever crosses a Swift frame. Every function that can fail returns
+ * a negative value or NULL and leaves a one-line message in the reader's error text. */
+
+#define VAULT_IMAGING_MESSAGE_LENGTH 200
+
+typedef struct vault_jpeg_reader vault_jpeg_reader;
+
+/* Opens a JPEG file and reads its header (and its APP1 segments). On failure returns
+ * NULL and writes the reason into error. */
+vault_jpeg_reader *vault_jpeg_open(const char *path, char *error, size_t error_length);
+void vault_jpeg_close(vault_jpeg_reader *reader);
+const char *vault_jpeg_error(const vault_jpeg_reader *reader);
+/* The first non-fatal warning (corrupt data, premature end), or NULL. */
+const char *vault_jpeg_warning(const vault_jpeg_reader *reader);
+int vault_jpeg_warning_count(const vault_jpeg_reader *reader);
+uint32_t vault_jpeg_width(const vault_jpeg_reader *reader);
+uint32_t vault_jpeg_height(const vault_jpeg_reader *reader);
+/* The APP1 segment at position index (0, 1, ...), or NULL past the last one. */
+const uint8_t *vault_jpeg_app1(const vault_jpeg_reader *reader, size_t index, size_t *length);
+/* Starts decoding at 1/scale_denominator of the full size (1, 2, 4 or 8), always to
+ * 8-bit RGB. Returns 0 and the output size, or -1. */
+int vault_jpeg_start(vault_jpeg_reader *reader, unsigned scale_denominator,
+                     uint32_t *output_width, uint32_t *output_height);
+/* Reads up to max_rows rows of RGB into rows (output_width * 3 bytes a row). Returns
+ * the number of rows read (0 at the end), or -1. */
+int vault_jpeg_read_rows(vault_jpeg_reader *reader, uint8_t *rows, int max_rows);
+
+typedef struct vault_png_reader vault_png_reader;
+
+vault_png_reader *vault_png_open(const char *path, char *error, size_t error_length);
+void vault_png_close(vault_png_reader *reader);
+const char *vault_png_error(const vault_png_reader *reader);
+uint32_t vault_png_width(const vault_png_reader *reader);
+uint32_t vault_png_height(const vault_png_reader *reader);
+int vault_png_is_interlaced(const vault_png_reader *reader);
+/* Sets up the transformations to 8-bit RGBA (palettes, tRNS, low and high bit depths,
+ * gray, gamma). Returns 0 or -1. */
+int vault_png_start(vault_png_reader *reader);
+/* Reads up to max_rows rows of RGBA (width * 4 bytes a row) of a non-interlaced image.
+ * Returns the number of rows read (0 at the end), or -1. */
+int vault_png_read_rows(vault_png_reader *reader, uint8_t *rows, int max_rows);
+/* Reads the whole image (height rows of width * 4 bytes): interlaced images need it.
+ * Returns 0 or -1. */
+int vault_png_read_image(vault_png_reader *reader, uint8_t *pixels);
+/* Reads the rest of the file after the image, so that its end is checked. Returns 0 or -1. */
+int vault_png_finish(vault_png_reader *reader);
+
+/* Encodes 8-bit RGB pixels as a baseline JPEG in memory. On success returns 0 and a
+ * buffer to release with vault_imaging_free. */
+int vault_jpeg_encode_rgb(const uint8_t *pixels, uint32_t width, uint32_t height, int quality,
+                          uint8_t **output, size_t *output_length, char *error,
+                          size_t error_length);
+void vault_imaging_free(void *pointer);
+
+#endif

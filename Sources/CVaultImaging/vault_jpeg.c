@@ -1,0 +1,231 @@
+#include "vault_imaging.h"
+
+#include <stdio.h> /* before jpeglib.h, which uses FILE */
+#include <jpeglib.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct vault_jpeg_error_manager {
+  struct jpeg_error_mgr base;
+  jmp_buf jump;
+  char message[VAULT_IMAGING_MESSAGE_LENGTH];
+  char warning[VAULT_IMAGING_MESSAGE_LENGTH];
+  int warning_count;
+};
+
+struct vault_jpeg_reader {
+  struct jpeg_decompress_struct info;
+  struct vault_jpeg_error_manager errors;
+  FILE *file;
+  int started;
+  int is_cmyk;
+  int inverted_cmyk;
+  uint8_t *cmyk_row;
+};
+
+static void vault_jpeg_error_exit(j_common_ptr info) {
+  struct vault_jpeg_error_manager *errors = (struct vault_jpeg_error_manager *)info->err;
+  char text[JMSG_LENGTH_MAX];
+  errors->base.format_message(info, text);
+  snprintf(errors->message, sizeof errors->message, "%s", text);
+  longjmp(errors->jump, 1);
+}
+
+static void vault_jpeg_emit_message(j_common_ptr info, int level) {
+  struct vault_jpeg_error_manager *errors = (struct vault_jpeg_error_manager *)info->err;
+  if (level >= 0) return; /* trace messages */
+  if (errors->warning_count == 0) {
+    char text[JMSG_LENGTH_MAX];
+    errors->base.format_message(info, text);
+    snprintf(errors->warning, sizeof errors->warning, "%s", text);
+  }
+  errors->warning_count += 1;
+}
+
+static void vault_jpeg_output_message(j_common_ptr info) { (void)info; }
+
+static void set_error(char *error, size_t error_length, const char *text) {
+  if (error != NULL && error_length > 0) snprintf(error, error_length, "%s", text);
+}
+
+vault_jpeg_reader *vault_jpeg_open(const char *path, char *error, size_t error_length) {
+  vault_jpeg_reader *reader = calloc(1, sizeof *reader);
+  if (reader == NULL) {
+    set_error(error, error_length, "out of memory");
+    return NULL;
+  }
+  reader->file = fopen(path, "rb");
+  if (reader->file == NULL) {
+    set_error(error, error_length, "cannot open file");
+    free(reader);
+    return NULL;
+  }
+  reader->info.err = jpeg_std_error(&reader->errors.base);
+  reader->errors.base.error_exit = vault_jpeg_error_exit;
+  reader->errors.base.emit_message = vault_jpeg_emit_message;
+  reader->errors.base.output_message = vault_jpeg_output_message;
+  if (setjmp(reader->errors.jump)) {
+    set_error(error, error_length, reader->errors.message);
+    vault_jpeg_close(reader);
+    return NULL;
+  }
+  jpeg_create_decompress(&reader->info);
+  jpeg_stdio_src(&reader->info, reader->file);
+  jpeg_save_markers(&reader->info, JPEG_APP0 + 1, 0xFFFF);
+  jpeg_read_header(&reader->info, TRUE);
+  return reader;
+}
+
+void vault_jpeg_close(vault_jpeg_reader *reader) {
+  if (reader == NULL) return;
+  jpeg_destroy_decompress(&reader->info);
+  if (reader->file != NULL) fclose(reader->file);
+  free(reader->cmyk_row);
+  free(reader);
+}
+
+const char *vault_jpeg_error(const vault_jpeg_reader *reader) { return reader->errors.message; }
+
+const char *vault_jpeg_warning(const vault_jpeg_reader *reader) {
+  return reader->errors.warning_count > 0 ? reader->errors.warning : NULL;
+}
+
+int vault_jpeg_warning_count(const vault_jpeg_reader *reader) {
+  return reader->errors.warning_count;
+}
+
+uint32_t vault_jpeg_width(const vault_jpeg_reader *reader) { return reader->info.image_width; }
+
+uint32_t vault_jpeg_height(const vault_jpeg_reader *reader) { return reader->info.image_height; }
+
+const uint8_t *vault_jpeg_app1(const vault_jpeg_reader *reader, size_t index, size_t *length) {
+  size_t position = 0;
+  for (jpeg_saved_marker_ptr marker = reader->info.marker_list; marker != NULL;
+       marker = marker->next) {
+    if (marker->marker != JPEG_APP0 + 1) continue;
+    if (position == index) {
+      *length = marker->data_length;
+      return marker->data;
+    }
+    position += 1;
+  }
+  return NULL;
+}
+
+int vault_jpeg_start(vault_jpeg_reader *reader, unsigned scale_denominator,
+                     uint32_t *output_width, uint32_t *output_height) {
+  if (setjmp(reader->errors.jump)) return -1;
+  struct jpeg_decompress_struct *info = &reader->info;
+  info->scale_num = 1;
+  info->scale_denom = scale_denominator;
+  info->dct_method = JDCT_ISLOW;
+  if (info->jpeg_color_space == JCS_CMYK || info->jpeg_color_space == JCS_YCCK) {
+    /* libjpeg converts YCCK to CMYK but not CMYK to RGB; Adobe writes CMYK inverted. */
+    info->out_color_space = JCS_CMYK;
+    reader->is_cmyk = 1;
+    reader->inverted_cmyk = info->saw_Adobe_marker;
+  } else {
+    info->out_color_space = JCS_RGB;
+  }
+  jpeg_start_decompress(info);
+  if (reader->is_cmyk) {
+    reader->cmyk_row = malloc((size_t)info->output_width * 4);
+    if (reader->cmyk_row == NULL) {
+      snprintf(reader->errors.message, sizeof reader->errors.message, "out of memory");
+      return -1;
+    }
+  }
+  reader->started = 1;
+  *output_width = info->output_width;
+  *output_height = info->output_height;
+  return 0;
+}
+
+int vault_jpeg_read_rows(vault_jpeg_reader *reader, uint8_t *rows, int max_rows) {
+  if (setjmp(reader->errors.jump)) return -1;
+  struct jpeg_decompress_struct *info = &reader->info;
+  size_t stride = (size_t)info->output_width * 3;
+  int count = 0;
+  while (count < max_rows && info->output_scanline < info->output_height) {
+    uint8_t *row = rows + stride * (size_t)count;
+    if (reader->is_cmyk) {
+      JSAMPROW samples = reader->cmyk_row;
+      if (jpeg_read_scanlines(info, &samples, 1) != 1) break;
+      for (JDIMENSION x = 0; x < info->output_width; x++) {
+        unsigned c = reader->cmyk_row[x * 4], m = reader->cmyk_row[x * 4 + 1],
+                 y = reader->cmyk_row[x * 4 + 2], k = reader->cmyk_row[x * 4 + 3];
+        if (!reader->inverted_cmyk) {
+          c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k;
+        }
+        row[x * 3] = (uint8_t)((c * k + 127) / 255);
+        row[x * 3 + 1] = (uint8_t)((m * k + 127) / 255);
+        row[x * 3 + 2] = (uint8_t)((y * k + 127) / 255);
+      }
+    } else {
+      JSAMPROW samples = row;
+      if (jpeg_read_scanlines(info, &samples, 1) != 1) break;
+    }
+    count += 1;
+  }
+  return count;
+}
+
+struct vault_jpeg_writer_errors {
+  struct jpeg_error_mgr base;
+  jmp_buf jump;
+  char message[VAULT_IMAGING_MESSAGE_LENGTH];
+};
+
+static void vault_jpeg_writer_error_exit(j_common_ptr info) {
+  struct vault_jpeg_writer_errors *errors = (struct vault_jpeg_writer_errors *)info->err;
+  char text[JMSG_LENGTH_MAX];
+  errors->base.format_message(info, text);
+  snprintf(errors->message, sizeof errors->message, "%s", text);
+  longjmp(errors->jump, 1);
+}
+
+int vault_jpeg_encode_rgb(const uint8_t *pixels, uint32_t width, uint32_t height, int quality,
+                          uint8_t **output, size_t *output_length, char *error,
+                          size_t error_length) {
+  struct jpeg_compress_struct info;
+  struct vault_jpeg_writer_errors errors;
+  /* volatile: they change between setjmp and a possible longjmp. */
+  unsigned char *volatile buffer = NULL;
+  volatile unsigned long buffer_length = 0;
+  memset(&info, 0, sizeof info);
+  memset(&errors, 0, sizeof errors);
+  info.err = jpeg_std_error(&errors.base);
+  errors.base.error_exit = vault_jpeg_writer_error_exit;
+  errors.base.output_message = vault_jpeg_output_message;
+  if (setjmp(errors.jump)) {
+    set_error(error, error_length, errors.message);
+    jpeg_destroy_compress(&info);
+    free(buffer);
+    return -1;
+  }
+  jpeg_create_compress(&info);
+  unsigned char *destination = NULL;
+  unsigned long destination_length = 0;
+  jpeg_mem_dest(&info, &destination, &destination_length);
+  info.image_width = width;
+  info.image_height = height;
+  info.input_components = 3;
+  info.in_color_space = JCS_RGB;
+  jpeg_set_defaults(&info);
+  jpeg_set_quality(&info, quality, TRUE);
+  jpeg_start_compress(&info, TRUE);
+  while (info.next_scanline < info.image_height) {
+    JSAMPROW row = (JSAMPROW)(pixels + (size_t)info.next_scanline * width * 3);
+    jpeg_write_scanlines(&info, &row, 1);
+  }
+  jpeg_finish_compress(&info);
+  buffer = destination;
+  buffer_length = destination_length;
+  jpeg_destroy_compress(&info);
+  *output = buffer;
+  *output_length = buffer_length;
+  return 0;
+}
+
+void vault_imaging_free(void *pointer) { free(pointer); }

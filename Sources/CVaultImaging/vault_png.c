@@ -1,0 +1,138 @@
+#include "vault_imaging.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct vault_png_reader {
+  png_structp png;
+  png_infop info;
+  FILE *file;
+  char message[VAULT_IMAGING_MESSAGE_LENGTH];
+  uint32_t width;
+  uint32_t height;
+  uint32_t next_row;
+};
+
+static void vault_png_error_function(png_structp png, png_const_charp text) {
+  vault_png_reader *reader = png_get_error_ptr(png);
+  snprintf(reader->message, sizeof reader->message, "%s", text);
+  png_longjmp(png, 1);
+}
+
+static void vault_png_warning_function(png_structp png, png_const_charp text) {
+  (void)png;
+  (void)text;
+}
+
+vault_png_reader *vault_png_open(const char *path, char *error, size_t error_length) {
+  vault_png_reader *reader = calloc(1, sizeof *reader);
+  if (reader == NULL) {
+    snprintf(error, error_length, "out of memory");
+    return NULL;
+  }
+  reader->file = fopen(path, "rb");
+  if (reader->file == NULL) {
+    snprintf(error, error_length, "cannot open file");
+    free(reader);
+    return NULL;
+  }
+  reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, vault_png_error_function,
+                                       vault_png_warning_function);
+  if (reader->png != NULL) reader->info = png_create_info_struct(reader->png);
+  if (reader->png == NULL || reader->info == NULL) {
+    snprintf(error, error_length, "out of memory");
+    vault_png_close(reader);
+    return NULL;
+  }
+  if (setjmp(png_jmpbuf(reader->png))) {
+    snprintf(error, error_length, "%s", reader->message);
+    vault_png_close(reader);
+    return NULL;
+  }
+  /* The caller checks the pixel count against its own limit before decoding. */
+  png_set_user_limits(reader->png, 0x7fffffff, 0x7fffffff);
+  png_init_io(reader->png, reader->file);
+  png_read_info(reader->png, reader->info);
+  reader->width = png_get_image_width(reader->png, reader->info);
+  reader->height = png_get_image_height(reader->png, reader->info);
+  return reader;
+}
+
+void vault_png_close(vault_png_reader *reader) {
+  if (reader == NULL) return;
+  if (reader->png != NULL) png_destroy_read_struct(&reader->png, &reader->info, NULL);
+  if (reader->file != NULL) fclose(reader->file);
+  free(reader);
+}
+
+const char *vault_png_error(const vault_png_reader *reader) { return reader->message; }
+
+uint32_t vault_png_width(const vault_png_reader *reader) { return reader->width; }
+
+uint32_t vault_png_height(const vault_png_reader *reader) { return reader->height; }
+
+int vault_png_is_interlaced(const vault_png_reader *reader) {
+  return png_get_interlace_type(reader->png, reader->info) != PNG_INTERLACE_NONE;
+}
+
+int vault_png_start(vault_png_reader *reader) {
+  png_structp png = reader->png;
+  png_infop info = reader->info;
+  if (setjmp(png_jmpbuf(png))) return -1;
+  int color_type = png_get_color_type(png, info);
+  int bit_depth = png_get_bit_depth(png, info);
+  double file_gamma = 0;
+  if (png_get_gAMA(png, info, &file_gamma)) png_set_gamma(png, PNG_DEFAULT_sRGB, file_gamma);
+  if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+  if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+  if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+  if (bit_depth == 16) png_set_scale_16(png);
+  if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA)
+    png_set_gray_to_rgb(png);
+  png_set_filler(png, 0xff, PNG_FILLER_AFTER);
+  if (vault_png_is_interlaced(reader)) png_set_interlace_handling(png);
+  png_read_update_info(png, info);
+  if (png_get_rowbytes(png, info) != (size_t)reader->width * 4) {
+    snprintf(reader->message, sizeof reader->message, "unsupported pixel layout");
+    return -1;
+  }
+  return 0;
+}
+
+int vault_png_read_rows(vault_png_reader *reader, uint8_t *rows, int max_rows) {
+  if (setjmp(png_jmpbuf(reader->png))) return -1;
+  size_t stride = (size_t)reader->width * 4;
+  int count = 0;
+  while (count < max_rows && reader->next_row < reader->height) {
+    png_read_row(reader->png, rows + stride * (size_t)count, NULL);
+    reader->next_row += 1;
+    count += 1;
+  }
+  return count;
+}
+
+int vault_png_read_image(vault_png_reader *reader, uint8_t *pixels) {
+  png_bytep *rows = malloc(sizeof(png_bytep) * reader->height);
+  if (rows == NULL) {
+    snprintf(reader->message, sizeof reader->message, "out of memory");
+    return -1;
+  }
+  for (uint32_t y = 0; y < reader->height; y++) rows[y] = pixels + (size_t)y * reader->width * 4;
+  if (setjmp(png_jmpbuf(reader->png))) {
+    free(rows);
+    return -1;
+  }
+  png_read_image(reader->png, rows);
+  free(rows);
+  reader->next_row = reader->height;
+  return 0;
+}
+
+int vault_png_finish(vault_png_reader *reader) {
+  if (setjmp(png_jmpbuf(reader->png))) return -1;
+  png_read_end(reader->png, NULL);
+  return 0;
+}

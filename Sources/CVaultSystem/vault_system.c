@@ -1,0 +1,11 @@
+#include "vault_system.h"
+
+#include <sys/prctl.h>
+#include <sys/resource.h>
+
+int vault_disable_core_dumps(void) {
+  struct rlimit none = {0, 0};
+  int status = setrlimit(RLIMIT_CORE, &none);
+  if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) status = -1;
+  return status;
+}

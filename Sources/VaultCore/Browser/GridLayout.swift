@@ -1,0 +1,45 @@
+/// Agony's grid geometry in terminal columns: N cells a row, separated by a gutter,
+/// inside a margin on each side.
+public struct GridLayout: Equatable, Sendable {
+  public var columns: Int
+  public var perRow: Int
+  public var gutter: Int
+  public var margin: Int
+
+  public static let defaultGutter = 2
+  public static let defaultMargin = 1
+  /// Narrower cells cannot show a number and a readable name.
+  public static let minimumCellWidth = 8
+
+  /// Checks that N cells fit in the width; throws an error with a hint otherwise.
+  public init(columns: Int, perRow: Int, gutter: Int = defaultGutter, margin: Int = defaultMargin) throws {
+    guard perRow >= 1 else { throw VaultError.invalidArgument("--per-row must be at least 1") }
+    self.columns = columns
+    self.perRow = perRow
+    self.gutter = gutter
+    self.margin = margin
+    if cellWidth < Self.minimumCellWidth {
+      let most = Self.maximumPerRow(columns: columns, gutter: gutter, margin: margin)
+      throw VaultError.invalidArgument(
+        "\(perRow) photos a row do not fit in \(columns) columns (cells would be \(max(cellWidth, 0)) wide); "
+          + (most >= 1 ? "use --per-row \(most) or less, or a wider terminal" : "use a wider terminal"))
+    }
+  }
+
+  /// cell width = (width − (n − 1) · gutter − 2 · margin) / n, rounded down.
+  public var cellWidth: Int {
+    (columns - (perRow - 1) * gutter - 2 * margin) / perRow
+  }
+
+  /// The first column (0-based) of cell `position` in its row.
+  public func cellStart(_ position: Int) -> Int {
+    margin + position * (cellWidth + gutter)
+  }
+
+  /// The most cells a row that keep each at least `minimumCellWidth` wide.
+  public static func maximumPerRow(columns: Int, gutter: Int = defaultGutter, margin: Int = defaultMargin)
+    -> Int
+  {
+    max(0, (columns - 2 * margin + gutter) / (minimumCellWidth + gutter))
+  }
+}

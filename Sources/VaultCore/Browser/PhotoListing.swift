@@ -1,0 +1,118 @@
+import Foundation
+
+/// The text forms of `vault list`: a table, a grid of cells, and JSON for scripts.
+public enum PhotoListing {
+  /// One line a photo: number, selection mark, name, pixel size, bytes, import date.
+  public static func table(_ photos: [(index: Int, photo: PhotoModel)], columns: Int) -> [String] {
+    let numberWidth = max(1, String(photos.last.map { $0.index + 1 } ?? 1).count)
+    let nameWidth = max(8, columns - numberWidth - 4 - 12 - 10 - 17 - 4)
+    return photos.map { item in
+      let record = item.photo.record
+      let number =
+        String(repeating: " ", count: numberWidth - String(item.index + 1).count) + String(item.index + 1)
+      return [
+        number, mark(item.photo.isSelected), DisplayWidth.pad(record.name, to: nameWidth),
+        DisplayWidth.pad(pixelSize(record), to: 11), DisplayWidth.pad(byteCount(record.bytes), to: 9),
+        date(record.importedAt),
+      ].joined(separator: " ")
+    }
+  }
+
+  /// Rows of cells laid out by `layout`; each cell shows the number and selection mark,
+  /// the name, the pixel size, the byte size and the import date, one to a line.
+  public static func grid(_ rows: [[(index: Int, photo: PhotoModel)]], layout: GridLayout) -> [String] {
+    var lines: [String] = []
+    for (rowNumber, row) in rows.enumerated() {
+      if rowNumber > 0 { lines.append("") }
+      let cells = row.map { item -> [String] in
+        let record = item.photo.record
+        return [
+          "\(mark(item.photo.isSelected)) \(item.index + 1)", record.name, pixelSize(record),
+          byteCount(record.bytes), day(record.importedAt),
+        ]
+      }
+      for line in 0..<5 {
+        var text = String(repeating: " ", count: layout.margin)
+        for (position, cell) in cells.enumerated() {
+          if position > 0 { text += String(repeating: " ", count: layout.gutter) }
+          text += DisplayWidth.pad(cell[line], to: layout.cellWidth)
+        }
+        lines.append(trimTrailingSpaces(text))
+      }
+    }
+    return lines
+  }
+
+  /// A JSON array of objects: index, id, name, bytes, width, height, format, orientation,
+  /// importedAt, modifiedAt (ISO 8601, UTC), selected.
+  public static func json(_ photos: [(index: Int, photo: PhotoModel)]) throws -> String {
+    struct Item: Encodable {
+      var index: Int
+      var id: String
+      var name: String
+      var bytes: Int64
+      var width: Int
+      var height: Int
+      var format: String
+      var orientation: Int
+      var importedAt: String
+      var modifiedAt: String
+      var selected: Bool
+    }
+    let items = photos.map { item in
+      let record = item.photo.record
+      return Item(
+        index: item.index + 1, id: record.id, name: record.name, bytes: record.bytes, width: record.width,
+        height: record.height, format: record.format.rawValue, orientation: record.orientation,
+        importedAt: iso8601(record.importedAt), modifiedAt: iso8601(record.modifiedAt),
+        selected: item.photo.isSelected)
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(items), as: UTF8.self)
+  }
+
+  static func mark(_ selected: Bool) -> String { selected ? "[x]" : "[ ]" }
+
+  static func pixelSize(_ record: PhotoRecord) -> String { "\(record.width)×\(record.height)" }
+
+  /// Bytes in decimal units: 512 B, 3.4 kB, 2.1 MB, 1.2 GB.
+  public static func byteCount(_ bytes: Int64) -> String {
+    if bytes < 1000 { return "\(bytes) B" }
+    let units = ["kB", "MB", "GB", "TB"]
+    var value = Double(bytes) / 1000
+    var unit = 0
+    while value >= 999.95 && unit < units.count - 1 {
+      value /= 1000
+      unit += 1
+    }
+    return String(format: "%.1f %@", value, units[unit])
+  }
+
+  static func date(_ time: Timestamp) -> String { localTime(time, format: "%Y-%m-%d %H:%M") }
+  static func day(_ time: Timestamp) -> String { localTime(time, format: "%Y-%m-%d") }
+
+  private static func localTime(_ time: Timestamp, format: String) -> String {
+    var seconds = time_t(time.seconds)
+    var parts = tm()
+    localtime_r(&seconds, &parts)
+    var buffer = [CChar](repeating: 0, count: 64)
+    strftime(&buffer, buffer.count, format, &parts)
+    return String(cString: buffer)
+  }
+
+  static func iso8601(_ time: Timestamp) -> String {
+    var seconds = time_t(time.seconds)
+    var parts = tm()
+    gmtime_r(&seconds, &parts)
+    var buffer = [CChar](repeating: 0, count: 64)
+    strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
+    return String(cString: buffer)
+  }
+
+  private static func trimTrailingSpaces(_ text: String) -> String {
+    var result = text
+    while result.last == " " { result.removeLast() }
+    return result
+  }
+}

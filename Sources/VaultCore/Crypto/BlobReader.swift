@@ -1,0 +1,137 @@
+import CSodium
+import Foundation
+
+/// Decrypts a blob file chunk by chunk. Every chunk is authenticated before any of its
+/// bytes are returned, and the stream must end with the final chunk exactly at the end of
+/// the file: truncation, reordering, a swapped blob or a flipped byte is an error naming
+/// `what` (e.g. "photo 'IMG_0001.jpg'").
+final class BlobReader {
+  let what: String
+  private let descriptor: Int32
+  private let state = SecretStreamState()
+  private let additionalData: [UInt8]
+  private let chunk = SecureBytes(count: BlobFormat.chunkSize)
+  private var chunkLength = 0
+  private var chunkOffset = 0
+  private var chunkNumber = 0
+  private var ciphertext = [UInt8](repeating: 0, count: BlobFormat.chunkSize + BlobFormat.chunkOverhead)
+  private(set) var reachedEnd = false
+
+  init(path: String, kind: BlobKind, key: SecureBytes, what: String) throws {
+    Sodium.ensureInitialized()
+    self.what = what
+    descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      let reason = errno == ENOENT ? "its file is missing" : String(cString: strerror(errno))
+      throw VaultError.damagedBlob(what: what, reason: reason)
+    }
+    additionalData = BlobFormat.prefix(kind: kind)
+    var prefix = [UInt8](repeating: 0, count: BlobFormat.prefixLength + BlobFormat.streamHeaderLength)
+    let count = readFully(descriptor, into: &prefix, count: prefix.count)
+    guard count == prefix.count else {
+      close(descriptor)
+      throw VaultError.damagedBlob(what: what, reason: "truncated header")
+    }
+    guard Array(prefix[0..<4]) == BlobFormat.magic else {
+      close(descriptor)
+      throw VaultError.damagedBlob(what: what, reason: "not a vault blob")
+    }
+    guard prefix[4] == BlobFormat.version else {
+      close(descriptor)
+      throw VaultError.damagedBlob(what: what, reason: "unsupported blob version \(prefix[4])")
+    }
+    guard prefix[5] == kind.rawValue else {
+      close(descriptor)
+      throw VaultError.damagedBlob(what: what, reason: "holds a blob of another kind")
+    }
+    let header = Array(prefix[BlobFormat.prefixLength...])
+    guard crypto_secretstream_xchacha20poly1305_init_pull(state.pointer, header, key.bytes) == 0 else {
+      close(descriptor)
+      throw VaultError.damagedBlob(what: what, reason: "bad stream header")
+    }
+  }
+
+  deinit {
+    close(descriptor)
+  }
+
+  /// The next decrypted bytes (at most one chunk), or nil after the final chunk. The
+  /// buffer is valid until the next call.
+  func nextBytes() throws -> UnsafeRawBufferPointer? {
+    if chunkOffset == chunkLength {
+      if reachedEnd { return nil }
+      try readChunk()
+      if chunkLength == 0 { return nil }
+    }
+    let bytes = UnsafeRawBufferPointer(start: chunk.pointer + chunkOffset, count: chunkLength - chunkOffset)
+    chunkOffset = chunkLength
+    return bytes
+  }
+
+  /// Exactly `count` decrypted bytes; running into the end of the blob first is damage.
+  func readExactly(_ count: Int) throws -> [UInt8] {
+    var result = [UInt8]()
+    result.reserveCapacity(count)
+    while result.count < count {
+      if chunkOffset == chunkLength {
+        if reachedEnd { throw VaultError.damagedBlob(what: what, reason: "ends too early") }
+        try readChunk()
+        continue
+      }
+      let take = min(count - result.count, chunkLength - chunkOffset)
+      result.append(contentsOf: UnsafeRawBufferPointer(start: chunk.pointer + chunkOffset, count: take))
+      chunkOffset += take
+    }
+    return result
+  }
+
+  /// The whole remaining plaintext (for small blobs: thumbnails, the index).
+  func readToEnd(limit: Int) throws -> [UInt8] {
+    var result = [UInt8]()
+    while let bytes = try nextBytes() {
+      result.append(contentsOf: bytes)
+      if result.count > limit { throw VaultError.damagedBlob(what: what, reason: "is unexpectedly large") }
+    }
+    return result
+  }
+
+  /// Reads to the end, so that the final chunk is checked, and fails if any plaintext is left.
+  func expectEnd() throws {
+    if try nextBytes() != nil {
+      throw VaultError.damagedBlob(what: what, reason: "has unexpected data at its end")
+    }
+  }
+
+  private func readChunk() throws {
+    let fullLength = BlobFormat.chunkSize + BlobFormat.chunkOverhead
+    let count = readFully(descriptor, into: &ciphertext, count: fullLength)
+    if count < 0 {
+      throw VaultError.damagedBlob(what: what, reason: String(cString: strerror(errno)))
+    }
+    if count < BlobFormat.chunkOverhead {
+      throw VaultError.damagedBlob(what: what, reason: "truncated: the final chunk is missing")
+    }
+    var length: UInt64 = 0
+    var tag: UInt8 = 0
+    let status = crypto_secretstream_xchacha20poly1305_pull(
+      state.pointer, chunk.mutableBytes, &length, &tag, ciphertext, UInt64(count), additionalData,
+      UInt64(additionalData.count))
+    guard status == 0 else {
+      throw VaultError.damagedBlob(
+        what: what, reason: "chunk \(chunkNumber) does not authenticate (changed, truncated or swapped)")
+    }
+    chunkNumber += 1
+    if count == fullLength {
+      guard tag == BlobFormat.tagMessage else {
+        throw VaultError.damagedBlob(what: what, reason: "unexpected chunk tag \(tag)")
+      }
+    } else {
+      guard tag == BlobFormat.tagFinal else {
+        throw VaultError.damagedBlob(what: what, reason: "truncated: the final chunk is missing")
+      }
+      reachedEnd = true
+    }
+    chunkLength = Int(length)
+    chunkOffset = 0
+  }
+}

@@ -1,0 +1,53 @@
+import CSodium
+
+/// A fixed-size secret held in `sodium_malloc`'d memory: guarded pages, locked against
+/// swapping, and zeroed when released.
+public final class SecureBytes {
+  public let count: Int
+  let pointer: UnsafeMutableRawPointer
+
+  /// Allocates `count` zero bytes.
+  public init(count: Int) {
+    Sodium.ensureInitialized()
+    precondition(count > 0)
+    guard let memory = sodium_malloc(count) else {
+      fatalError("sodium_malloc failed for \(count) bytes")
+    }
+    self.count = count
+    self.pointer = memory
+    sodium_memzero(memory, count)
+  }
+
+  /// Copies `bytes` into secure memory; the caller wipes its own copy.
+  public convenience init(copying bytes: UnsafeRawBufferPointer) {
+    self.init(count: max(bytes.count, 1))
+    if bytes.count > 0 { pointer.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+  }
+
+  /// A buffer of `count` random bytes.
+  public static func random(count: Int) -> SecureBytes {
+    let secret = SecureBytes(count: count)
+    randombytes_buf(secret.pointer, count)
+    return secret
+  }
+
+  deinit {
+    sodium_free(pointer)
+  }
+
+  var bytes: UnsafePointer<UInt8> { UnsafePointer(pointer.assumingMemoryBound(to: UInt8.self)) }
+  var mutableBytes: UnsafeMutablePointer<UInt8> { pointer.assumingMemoryBound(to: UInt8.self) }
+
+  /// Compares in constant time.
+  func isEqual(to other: SecureBytes) -> Bool {
+    count == other.count && sodium_memcmp(pointer, other.pointer, count) == 0
+  }
+}
+
+extension Array where Element == UInt8 {
+  /// Overwrites the array's bytes with zeros (for short-lived plaintext copies).
+  public mutating func wipe() {
+    let count = self.count
+    withUnsafeMutableBytes { sodium_memzero($0.baseAddress, count) }
+  }
+}

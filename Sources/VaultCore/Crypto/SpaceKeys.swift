@@ -1,0 +1,123 @@
+import CSodium
+
+/// What a password key yields: the name of its space folder and the key that wraps the
+/// space's master key. Both come from one Argon2id run.
+struct PasswordKeys {
+  /// The space folder's name: 32 lowercase hex digits.
+  let spaceTag: String
+  /// Wraps and unwraps the space's master key.
+  let wrappingKey: SecureBytes
+
+  static let tagContext = "vaulttag"
+  static let wrapContext = "vaultkey"
+
+  init(passwordKey: SecureBytes) {
+    let tag = SecureBytes(count: 16)
+    crypto_kdf_derive_from_key(tag.mutableBytes, 16, 1, Self.tagContext, passwordKey.bytes)
+    spaceTag = (0..<16).map { hexByte(tag.bytes[$0]) }.joined()
+    wrappingKey = SecureBytes(count: 32)
+    crypto_kdf_derive_from_key(wrappingKey.mutableBytes, 32, 1, Self.wrapContext, passwordKey.bytes)
+  }
+}
+
+/// The kinds of encrypted blob; each kind's key is distinct, so a blob of one kind never
+/// opens as another.
+public enum BlobKind: UInt8, Sendable {
+  case original = 1
+  case thumbnail = 2
+  case index = 3
+}
+
+/// A space's random master key and the keys derived from it.
+final class MasterKey {
+  let key: SecureBytes
+
+  static let length = 32
+  static let blobKeyLabel = Array("vault blob key v1".utf8)
+  static let contentHashLabel = Array("vault content hash key v1".utf8)
+
+  init(key: SecureBytes) {
+    precondition(key.count == Self.length)
+    self.key = key
+  }
+
+  static func generate() -> MasterKey {
+    MasterKey(key: SecureBytes.random(count: length))
+  }
+
+  /// The key of one blob: BLAKE2b-256 keyed with the master key over
+  /// "vault blob key v1" || kind || id.
+  func blobKey(kind: BlobKind, id: BlobID) -> SecureBytes {
+    let message = Self.blobKeyLabel + [kind.rawValue] + id.bytes
+    return keyedHash(message)
+  }
+
+  /// The key of the content hash that finds duplicates without revealing content.
+  func contentHashKey() -> SecureBytes {
+    keyedHash(Self.contentHashLabel)
+  }
+
+  private func keyedHash(_ message: [UInt8]) -> SecureBytes {
+    let output = SecureBytes(count: 32)
+    crypto_generichash(output.mutableBytes, 32, message, UInt64(message.count), key.bytes, key.count)
+    return output
+  }
+}
+
+func hexByte(_ byte: UInt8) -> String {
+  let digits = Array("0123456789abcdef")
+  return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+}
+
+/// Lowercase hex of bytes.
+func hexString<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
+  bytes.map(hexByte).joined()
+}
+
+/// Bytes of a lowercase or uppercase hex string, or nil.
+func decodeHex(_ text: String) -> [UInt8]? {
+  let characters = Array(text.utf8)
+  guard characters.count % 2 == 0 else { return nil }
+  var result = [UInt8]()
+  result.reserveCapacity(characters.count / 2)
+  func value(_ c: UInt8) -> UInt8? {
+    switch c {
+    case 48...57: return c - 48
+    case 97...102: return c - 87
+    case 65...70: return c - 55
+    default: return nil
+    }
+  }
+  var i = 0
+  while i < characters.count {
+    guard let high = value(characters[i]), let low = value(characters[i + 1]) else { return nil }
+    result.append(high << 4 | low)
+    i += 2
+  }
+  return result
+}
+
+/// The random 16-byte name of a photo; its blobs are `Photo/<hex>` and `Thumb/<hex>`.
+public struct BlobID: Hashable, Sendable, CustomStringConvertible {
+  public let bytes: [UInt8]
+
+  public static let length = 16
+  /// The index blob's id: all zeros.
+  static let index = BlobID(unchecked: [UInt8](repeating: 0, count: length))
+
+  private init(unchecked bytes: [UInt8]) { self.bytes = bytes }
+
+  public init?(hex: String) {
+    guard let bytes = decodeHex(hex), bytes.count == Self.length,
+      hex == hex.lowercased()
+    else { return nil }
+    self.bytes = bytes
+  }
+
+  public static func random() -> BlobID {
+    BlobID(unchecked: Sodium.randomBytes(length))
+  }
+
+  public var hex: String { hexString(bytes) }
+  public var description: String { hex }
+}

@@ -1,0 +1,53 @@
+import CVaultImaging
+
+/// A PNG file opened through libpng; decodes to 8-bit RGBA, row by row where it can.
+final class PNGDecoder {
+  private let reader: OpaquePointer
+  let path: String
+
+  init(path: String) throws {
+    self.path = path
+    var message = [CChar](repeating: 0, count: Int(VAULT_IMAGING_MESSAGE_LENGTH))
+    guard let reader = vault_png_open(path, &message, message.count) else {
+      throw VaultError.decodeFailed(path: path, reason: String(cString: message))
+    }
+    self.reader = reader
+  }
+
+  deinit {
+    vault_png_close(reader)
+  }
+
+  var width: Int { Int(vault_png_width(reader)) }
+  var height: Int { Int(vault_png_height(reader)) }
+
+  private func failure() -> VaultError {
+    .decodeFailed(path: path, reason: String(cString: vault_png_error(reader)))
+  }
+
+  /// Decodes the image, handing each RGBA row to `consume`, then checks the file's end.
+  func decode(consume: (UnsafePointer<UInt8>) -> Void) throws {
+    guard vault_png_start(reader) == 0 else { throw failure() }
+    let stride = width * 4
+    if vault_png_is_interlaced(reader) != 0 {
+      // Adam7 passes fill the picture in several sweeps; only the whole image is final.
+      var pixels = [UInt8](repeating: 0, count: stride * height)
+      guard vault_png_read_image(reader, &pixels) == 0 else { throw failure() }
+      pixels.withUnsafeBufferPointer { buffer in
+        for row in 0..<height { consume(buffer.baseAddress! + row * stride) }
+      }
+    } else {
+      let rowsPerRead = 16
+      var rows = [UInt8](repeating: 0, count: stride * rowsPerRead)
+      try rows.withUnsafeMutableBufferPointer { buffer in
+        while true {
+          let count = vault_png_read_rows(reader, buffer.baseAddress, Int32(rowsPerRead))
+          if count < 0 { throw failure() }
+          if count == 0 { break }
+          for row in 0..<Int(count) { consume(UnsafePointer(buffer.baseAddress! + row * stride)) }
+        }
+      }
+    }
+    guard vault_png_finish(reader) == 0 else { throw failure() }
+  }
+}

@@ -1,0 +1,297 @@
+import CSodium
+import Foundation
+
+/// What happened to one file of an import, reported in the order the files were given.
+public enum ImportEvent: Sendable {
+  /// The photo is stored and listed; reported only once the index holding it is on disk.
+  case added(path: String, record: PhotoRecord)
+  /// The space already holds a photo with the same content.
+  case duplicate(path: String)
+  /// The file was not imported.
+  case failed(path: String, error: VaultError)
+  /// The photo was imported, but its decoder complained (e.g. premature end of data).
+  case warning(path: String, message: String)
+}
+
+/// Totals of an import.
+public struct ImportSummary: Equatable, Sendable {
+  public var added = 0
+  public var duplicates = 0
+  public var failed = 0
+  public var warnings = 0
+}
+
+/// Imports files into a space: each file is read, recognised by content, hashed, turned
+/// into a thumbnail and encrypted on all cores, a few at a time; a batch becomes visible
+/// at once, when the index listing it is written. A file that fails leaves nothing behind.
+public final class PhotoImporter {
+  private let space: Space
+  private let thumbnailer: Thumbnailer
+  private let parallelism: Int
+
+  public init(space: Space, thumbnailer: Thumbnailer = Thumbnailer(), parallelism: Int? = nil) {
+    precondition(space.access == .write)
+    self.space = space
+    self.thumbnailer = thumbnailer
+    self.parallelism = max(1, parallelism ?? ProcessInfo.processInfo.activeProcessorCount)
+  }
+
+  /// Expands folders (recursively, skipping hidden entries and not following linked
+  /// folders) into a sorted list of files; paths that cannot be read come back as failures.
+  public static func collectFiles(_ paths: [String]) -> (files: [String], failures: [ImportEvent]) {
+    var files: [String] = []
+    var failures: [ImportEvent] = []
+    var seen = Set<String>()
+    func add(_ path: String) {
+      let key = (path as NSString).standardizingPath
+      if seen.insert(key).inserted { files.append(path) }
+    }
+    func walk(_ folder: String) {
+      let names: [String]
+      do {
+        names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+      } catch {
+        failures.append(.failed(path: folder, error: .io(path: folder, reason: "cannot read folder")))
+        return
+      }
+      for name in names where !name.hasPrefix(".") {
+        let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+        var info = stat()
+        guard lstat(path, &info) == 0 else { continue }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: walk(path)
+        case S_IFREG: add(path)
+        case S_IFLNK:
+          var target = stat()
+          if stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFREG { add(path) }
+        default: continue
+        }
+      }
+    }
+    for path in paths {
+      var info = stat()
+      guard stat(path, &info) == 0 else {
+        failures.append(.failed(path: path, error: .posix(path)))
+        continue
+      }
+      switch info.st_mode & S_IFMT {
+      case S_IFDIR: walk(path)
+      case S_IFREG: add(path)
+      default: failures.append(.failed(path: path, error: .io(path: path, reason: "not a regular file")))
+      }
+    }
+    return (files, failures)
+  }
+
+  /// Imports `files`, calling `report` for each on the calling thread, in order, with the
+  /// number of files done so far. Throws only when the space itself cannot be written.
+  @discardableResult
+  public func importFiles(_ files: [String], report: (ImportEvent, Int) -> Void) throws -> ImportSummary {
+    var summary = ImportSummary()
+    var knownHashes = Set(space.entries.map(\.record.contentHash))
+    var done = 0
+    let batchSize = parallelism * 2
+    for batchStart in stride(from: 0, to: files.count, by: batchSize) {
+      let batch = Array(files[batchStart..<min(batchStart + batchSize, files.count)])
+      let prepared = prepareConcurrently(batch, knownHashes: knownHashes)
+      var events: [ImportEvent] = []
+      var newEntries: [IndexEntry] = []
+      for (path, result) in zip(batch, prepared) {
+        switch result {
+        case .failure(let error):
+          events.append(.failed(path: path, error: error))
+        case .success(nil):
+          events.append(.duplicate(path: path))
+        case .success(let photo?):
+          if knownHashes.contains(photo.record.contentHash) {
+            photo.discard()
+            events.append(.duplicate(path: path))
+            continue
+          }
+          do {
+            try photo.moveIntoPlace(space: space)
+          } catch let error as VaultError {
+            photo.discard()
+            events.append(.failed(path: path, error: error))
+            continue
+          }
+          knownHashes.insert(photo.record.contentHash)
+          newEntries.append(IndexEntry(record: photo.record, selected: false))
+          if let warning = photo.warning { events.append(.warning(path: path, message: warning)) }
+          events.append(.added(path: path, record: photo.record))
+        }
+      }
+      if !newEntries.isEmpty {
+        try syncDirectory(space.photoDirectory)
+        try syncDirectory(space.thumbDirectory)
+        try space.saveEntries(space.entries + newEntries)
+      }
+      for event in events {
+        switch event {
+        case .added:
+          summary.added += 1
+          done += 1
+        case .duplicate:
+          summary.duplicates += 1
+          done += 1
+        case .failed:
+          summary.failed += 1
+          done += 1
+        case .warning: summary.warnings += 1
+        }
+        report(event, done)
+      }
+    }
+    return summary
+  }
+
+  private func prepareConcurrently(_ batch: [String], knownHashes: Set<String>) -> [Result<
+    PreparedPhoto?, VaultError
+  >] {
+    var results = [Result<PreparedPhoto?, VaultError>](repeating: .success(nil), count: batch.count)
+    let lock = NSLock()
+    DispatchQueue.concurrentPerform(iterations: batch.count) { position in
+      let result: Result<PreparedPhoto?, VaultError>
+      do {
+        result = .success(try prepare(batch[position], knownHashes: knownHashes))
+      } catch let error as VaultError {
+        result = .failure(error)
+      } catch {
+        result = .failure(.io(path: batch[position], reason: "\(error)"))
+      }
+      lock.lock()
+      results[position] = result
+      lock.unlock()
+    }
+    return results
+  }
+
+  /// Reads one file and writes its encrypted blobs under temporary names; returns nil for a
+  /// duplicate of a photo already in the space.
+  private func prepare(_ path: String, knownHashes: Set<String>) throws -> PreparedPhoto? {
+    let source = try SourceFile(path: path)
+    let signature = try source.readPrefix(ImageFormat.signatureLength)
+    if source.size == 0 { throw VaultError.io(path: path, reason: "empty file") }
+    guard let format = ImageFormat.sniff(signature) else { throw VaultError.unsupportedFormat(path: path) }
+    let hashKey = space.master.contentHashKey()
+    let contentHash = try source.hash(key: hashKey) { _ in }
+    if knownHashes.contains(contentHash) { return nil }
+    let thumbnail = try thumbnailer.makeThumbnail(path: path, format: format)
+    let id = BlobID.random()
+    let record = PhotoRecord(
+      id: id.hex, name: (path as NSString).lastPathComponent, bytes: source.size, format: format,
+      width: thumbnail.width, height: thumbnail.height, orientation: thumbnail.orientation,
+      modifiedAt: source.modifiedAt, importedAt: .now(), contentHash: contentHash)
+
+    let photoFile = try TemporaryFile(in: space.photoDirectory)
+    let photoWriter = try BlobWriter(
+      kind: .original, key: space.master.blobKey(kind: .original, id: id), output: photoFile)
+    try photoWriter.write(try OriginalBlob.header(for: record))
+    // Hashed again while encrypting: what is stored is exactly what the record describes,
+    // even if the file changed after the first read.
+    let storedHash = try source.hash(key: hashKey) { try photoWriter.write($0) }
+    guard storedHash == contentHash,
+      photoWriter.plaintextLength - (try OriginalBlob.header(for: record)).count == source.size
+    else {
+      throw VaultError.io(path: path, reason: "file changed while it was being imported")
+    }
+    try photoWriter.finish()
+    try photoFile.sync()
+
+    let thumbFile = try TemporaryFile(in: space.thumbDirectory)
+    let thumbWriter = try BlobWriter(
+      kind: .thumbnail, key: space.master.blobKey(kind: .thumbnail, id: id), output: thumbFile)
+    try thumbWriter.write(thumbnail.jpeg)
+    try thumbWriter.finish()
+    try thumbFile.sync()
+    return PreparedPhoto(
+      record: record, photoFile: photoFile, thumbFile: thumbFile, warning: thumbnail.warning)
+  }
+}
+
+/// A photo whose blobs are written under temporary names, waiting to be committed.
+final class PreparedPhoto {
+  let record: PhotoRecord
+  let photoFile: TemporaryFile
+  let thumbFile: TemporaryFile
+  let warning: String?
+
+  init(record: PhotoRecord, photoFile: TemporaryFile, thumbFile: TemporaryFile, warning: String?) {
+    self.record = record
+    self.photoFile = photoFile
+    self.thumbFile = thumbFile
+    self.warning = warning
+  }
+
+  /// Renames both blobs to their final names (the caller syncs the folders).
+  func moveIntoPlace(space: Space) throws {
+    try thumbFile.replace(space.thumbPath(record.id), syncFolder: false)
+    try photoFile.replace(space.photoPath(record.id), syncFolder: false)
+  }
+
+  func discard() {
+    photoFile.discard()
+    thumbFile.discard()
+  }
+}
+
+/// A file being imported, opened once and read from the start as often as needed.
+final class SourceFile {
+  let path: String
+  let size: Int64
+  let modifiedAt: Timestamp
+  private let descriptor: Int32
+
+  init(path: String) throws {
+    self.path = path
+    descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw VaultError.posix(path) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      let error = VaultError.posix(path)
+      close(descriptor)
+      throw error
+    }
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      close(descriptor)
+      throw VaultError.io(path: path, reason: "not a regular file")
+    }
+    size = Int64(info.st_size)
+    modifiedAt = Timestamp(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int32(info.st_mtim.tv_nsec))
+  }
+
+  deinit {
+    close(descriptor)
+  }
+
+  func readPrefix(_ count: Int) throws -> [UInt8] {
+    var buffer = [UInt8](repeating: 0, count: count)
+    let read = pread(descriptor, &buffer, count, 0)
+    guard read >= 0 else { throw VaultError.posix(path) }
+    return Array(buffer[0..<read])
+  }
+
+  /// Reads the whole file from the start in 64 KiB pieces, handing each to `consume`;
+  /// returns the keyed content hash.
+  func hash(key: SecureBytes, consume: (UnsafeRawBufferPointer) throws -> Void) throws -> String {
+    let hasher = ContentHasher(key: key)
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    defer { buffer.wipe() }
+    var offset: off_t = 0
+    while true {
+      let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw VaultError.posix(path)
+      }
+      if count == 0 { break }
+      try buffer.withUnsafeBytes { bytes in
+        let piece = UnsafeRawBufferPointer(rebasing: bytes[0..<count])
+        hasher.update(piece)
+        try consume(piece)
+      }
+      offset += off_t(count)
+    }
+    return hasher.finish()
+  }
+}

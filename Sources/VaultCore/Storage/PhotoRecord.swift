@@ -1,0 +1,54 @@
+import Foundation
+
+/// A moment in time as stored: seconds and nanoseconds since 1970 (UTC).
+public struct Timestamp: Codable, Equatable, Sendable {
+  public var seconds: Int64
+  public var nanoseconds: Int32
+
+  public init(seconds: Int64, nanoseconds: Int32 = 0) {
+    self.seconds = seconds
+    self.nanoseconds = nanoseconds
+  }
+
+  public static func now() -> Timestamp {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Timestamp(seconds: Int64(now.tv_sec), nanoseconds: Int32(now.tv_nsec))
+  }
+}
+
+/// What vault knows of one photo. It is stored inside the photo's own encrypted original
+/// (so the index can be rebuilt from the originals) and copied into the index.
+public struct PhotoRecord: Codable, Equatable, Sendable {
+  /// The blob id, 32 hex digits: `Photo/<id>` and `Thumb/<id>`.
+  public var id: String
+  /// The original file name (no folder).
+  public var name: String
+  /// The original's size in bytes.
+  public var bytes: Int64
+  public var format: ImageFormat
+  /// Size in pixels as shown, after the EXIF orientation.
+  public var width: Int
+  public var height: Int
+  /// The EXIF orientation, 1...8 (1 when none).
+  public var orientation: Int
+  /// The original file's modification time, restored on export.
+  public var modifiedAt: Timestamp
+  public var importedAt: Timestamp
+  /// BLAKE2b-256 of the original, keyed with a key of the space's: finds duplicates without
+  /// revealing anything to someone without the password.
+  public var contentHash: String
+}
+
+/// One line of the index: a record and whether the photo is selected.
+public struct IndexEntry: Codable, Equatable, Sendable {
+  public var record: PhotoRecord
+  public var selected: Bool
+}
+
+/// The decrypted contents of a space's `index` blob, in import order.
+struct SpaceIndex: Codable, Equatable {
+  static let currentVersion = 1
+  var version = SpaceIndex.currentVersion
+  var photos: [IndexEntry] = []
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// An unlocked space: its master key, its index, and the folder of its blobs. All reads and
+/// writes of photos go through here.
+public final class Space {
+  /// Whether the space is opened to read (shared lock) or to change (exclusive lock).
+  public enum Access { case read, write }
+
+  static let keyFile = "key"
+  static let indexFile = "index"
+  static let photoFolder = "Photo"
+  static let thumbFolder = "Thumb"
+  /// The index is read whole; this bounds what a damaged or forged one can make us allocate.
+  static let indexSizeLimit = 512 << 20
+
+  public let directory: String
+  let master: MasterKey
+  let access: Access
+  private let lock: DirectoryLock
+  /// The photos in import order, with their selection.
+  public private(set) var entries: [IndexEntry]
+
+  init(directory: String, wrappingKey: SecureBytes, access: Access) throws {
+    self.directory = directory
+    self.access = access
+    lock = try DirectoryLock(path: directory, mode: access == .write ? .exclusive : .shared)
+    let keyPath = directory + "/" + Self.keyFile
+    guard let master = KeyWrap.unwrap(try readWholeFile(keyPath, limit: 4096), with: wrappingKey) else {
+      throw VaultError.damagedKey(path: keyPath)
+    }
+    self.master = master
+    entries = try Self.readIndex(in: directory, master: master).photos
+  }
+
+  var photoDirectory: String { directory + "/" + Self.photoFolder }
+  var thumbDirectory: String { directory + "/" + Self.thumbFolder }
+  var indexPath: String { directory + "/" + Self.indexFile }
+
+  func photoPath(_ id: String) -> String { photoDirectory + "/" + id }
+  func thumbPath(_ id: String) -> String { thumbDirectory + "/" + id }
+
+  /// The photos as models for a `PhotoBrowser`.
+  public func models() -> [PhotoModel] {
+    entries.map { entry in
+      PhotoModel(
+        photoURL: URL(fileURLWithPath: photoPath(entry.record.id)),
+        thumbURL: URL(fileURLWithPath: thumbPath(entry.record.id)), isSelected: entry.selected,
+        record: entry.record)
+    }
+  }
+
+  // MARK: Index
+
+  static func readIndex(in directory: String, master: MasterKey) throws -> SpaceIndex {
+    let path = directory + "/" + indexFile
+    let key = master.blobKey(kind: .index, id: .index)
+    let bytes: [UInt8]
+    do {
+      let reader = try BlobReader(path: path, kind: .index, key: key, what: "the index")
+      bytes = try reader.readToEnd(limit: indexSizeLimit)
+    } catch VaultError.damagedBlob(_, let reason) {
+      throw VaultError.damagedIndex(path: path, reason: reason)
+    }
+    do {
+      let index = try JSONDecoder().decode(SpaceIndex.self, from: Data(bytes))
+      guard index.version == SpaceIndex.currentVersion else {
+        throw VaultError.damagedIndex(path: path, reason: "unsupported index version \(index.version)")
+      }
+      return index
+    } catch let error as VaultError {
+      throw error
+    } catch {
+      throw VaultError.damagedIndex(path: path, reason: "its contents do not parse")
+    }
+  }
+
+  static func writeIndex(_ index: SpaceIndex, in directory: String, master: MasterKey) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    var plaintext = Array(try encoder.encode(index))
+    defer { plaintext.wipe() }
+    let file = try TemporaryFile(in: directory)
+    let writer = try BlobWriter(kind: .index, key: master.blobKey(kind: .index, id: .index), output: file)
+    try writer.write(plaintext)
+    try writer.finish()
+    try file.replace(directory + "/" + indexFile)
+  }
+
+  /// Replaces the index with `entries`, durably, then adopts them.
+  func saveEntries(_ newEntries: [IndexEntry]) throws {
+    precondition(access == .write, "the space was opened read-only")
+    try Self.writeIndex(SpaceIndex(photos: newEntries), in: directory, master: master)
+    entries = newEntries
+  }
+
+  // MARK: Selection
+
+  /// Sets the selection of the photos at `positions` (0-based) to `selected`.
+  public func setSelection(_ positions: [Int], to selected: Bool) throws {
+    var updated = entries
+    for position in positions { updated[position].selected = selected }
+    try saveEntries(updated)
+  }
+
+  /// Selects every photo, none, or inverts the selection.
+  public func changeAllSelections(_ change: (Bool) -> Bool) throws {
+    try saveEntries(entries.map { IndexEntry(record: $0.record, selected: change($0.selected)) })
+  }
+
+  // MARK: Delete
+
+  /// Removes photos, originals and thumbnails. The index is written first, so a crash
+  /// leaves at worst orphan blobs, never an index entry without its photo.
+  public func deletePhotos(ids: Set<String>) throws {
+    let remaining = entries.filter { !ids.contains($0.record.id) }
+    try saveEntries(remaining)
+    for id in ids {
+      unlink(photoPath(id))
+      unlink(thumbPath(id))
+    }
+    try syncDirectory(photoDirectory)
+    try syncDirectory(thumbDirectory)
+  }
+
+  // MARK: Blobs
+
+  /// Describes a photo in error messages.
+  func describe(_ record: PhotoRecord) -> String {
+    "photo '\(record.name)' (\(Self.photoFolder)/\(record.id))"
+  }
+
+  /// The decrypted thumbnail of a photo (a JPEG).
+  public func thumbnail(of record: PhotoRecord) throws -> [UInt8] {
+    guard let id = BlobID(hex: record.id) else {
+      throw VaultError.damagedIndex(path: indexPath, reason: "bad photo id '\(record.id)'")
+    }
+    let reader = try BlobReader(
+      path: thumbPath(record.id), kind: .thumbnail, key: master.blobKey(kind: .thumbnail, id: id),
+      what: "thumbnail of photo '\(record.name)' (\(Self.thumbFolder)/\(record.id))")
+    return try reader.readToEnd(limit: 64 << 20)
+  }
+
+  /// Opens a photo's original for reading: its record is checked against `record`.
+  func openOriginal(_ record: PhotoRecord) throws -> OriginalBlobReader {
+    guard let id = BlobID(hex: record.id) else {
+      throw VaultError.damagedIndex(path: indexPath, reason: "bad photo id '\(record.id)'")
+    }
+    let reader = try OriginalBlobReader(
+      path: photoPath(record.id), id: id, master: master, what: describe(record))
+    guard reader.record.id == record.id, reader.record.contentHash == record.contentHash,
+      reader.record.bytes == record.bytes
+    else {
+      throw VaultError.damagedBlob(what: describe(record), reason: "its record does not match the index")
+    }
+    return reader
+  }
+}

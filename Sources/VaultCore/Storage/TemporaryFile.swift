@@ -1,0 +1,151 @@
+import Foundation
+
+/// A new file under a temporary name in its destination folder, which becomes visible
+/// under its final name only once complete and synced: temp file → fsync → rename → fsync
+/// of the folder. Until then a crash leaves at most a `.tmp-*` file that verify removes.
+final class TemporaryFile {
+  static let prefix = ".tmp-"
+
+  let directory: String
+  let path: String
+  private var descriptor: Int32
+  private var finished = false
+
+  /// Creates an empty file, readable only by its owner, in `directory`.
+  init(in directory: String) throws {
+    self.directory = directory
+    let name = Self.prefix + hexString(Sodium.randomBytes(8))
+    path = directory + "/" + name
+    descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw VaultError.posix(directory) }
+  }
+
+  deinit {
+    if !finished { discard() }
+  }
+
+  func write(_ bytes: UnsafeRawBufferPointer) throws {
+    var offset = 0
+    while offset < bytes.count {
+      let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw VaultError.posix(directory)
+      }
+      offset += written
+    }
+  }
+
+  func write(_ bytes: [UInt8]) throws {
+    try bytes.withUnsafeBytes { try write($0) }
+  }
+
+  /// Flushes the contents to disk and closes the file.
+  func sync() throws {
+    guard descriptor >= 0 else { return }
+    if fsync(descriptor) != 0 { throw VaultError.posix(directory) }
+    if close(descriptor) != 0 { throw VaultError.posix(directory) }
+    descriptor = -1
+  }
+
+  /// Sets the modification time (and access time) before the file is moved into place.
+  func setModificationTime(seconds: Int64, nanoseconds: Int32) throws {
+    var times = [
+      timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds)),
+      timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds)),
+    ]
+    if futimens(descriptor, &times) != 0 { throw VaultError.posix(path) }
+  }
+
+  /// Syncs, then renames over `finalPath`, replacing any file there, and syncs the folder.
+  func replace(_ finalPath: String, syncFolder: Bool = true) throws {
+    try sync()
+    if rename(path, finalPath) != 0 { throw VaultError.posix(finalPath) }
+    finished = true
+    if syncFolder { try syncDirectory(directory) }
+  }
+
+  /// Syncs, then gives the file `finalPath` only if nothing has that name; returns false
+  /// (and keeps the temporary file) when the name is taken.
+  func moveWithoutReplacing(to finalPath: String) throws -> Bool {
+    try sync()
+    if link(path, finalPath) != 0 {
+      if errno == EEXIST { return false }
+      throw VaultError.posix(finalPath)
+    }
+    unlink(path)
+    finished = true
+    return true
+  }
+
+  /// Closes and removes the temporary file.
+  func discard() {
+    if descriptor >= 0 {
+      close(descriptor)
+      descriptor = -1
+    }
+    if !finished { unlink(path) }
+    finished = true
+  }
+}
+
+/// Makes a folder's entries (new, renamed, removed files) durable.
+func syncDirectory(_ path: String) throws {
+  let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+  guard descriptor >= 0 else { throw VaultError.posix(path) }
+  defer { close(descriptor) }
+  if fsync(descriptor) != 0 { throw VaultError.posix(path) }
+}
+
+/// Writes a small file atomically, replacing what was there.
+func writeFileAtomically(_ bytes: [UInt8], to path: String) throws {
+  let directory = (path as NSString).deletingLastPathComponent
+  let file = try TemporaryFile(in: directory)
+  try file.write(bytes)
+  try file.replace(path)
+}
+
+/// Reads a whole small file.
+func readWholeFile(_ path: String, limit: Int = 16 << 20) throws -> [UInt8] {
+  let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+  guard descriptor >= 0 else { throw VaultError.posix(path) }
+  defer { close(descriptor) }
+  var result = [UInt8]()
+  var buffer = [UInt8](repeating: 0, count: 65536)
+  while true {
+    let count = read(descriptor, &buffer, buffer.count)
+    if count < 0 {
+      if errno == EINTR { continue }
+      throw VaultError.posix(path)
+    }
+    if count == 0 { break }
+    result.append(contentsOf: buffer[0..<count])
+    if result.count > limit { throw VaultError.io(path: path, reason: "file is unexpectedly large") }
+  }
+  return result
+}
+
+/// Reads from a file descriptor until `count` bytes or the end of the file.
+func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
+  var total = 0
+  while total < count {
+    let n = read(descriptor, buffer + total, count - total)
+    if n < 0 {
+      if errno == EINTR { continue }
+      return -1
+    }
+    if n == 0 { break }
+    total += n
+  }
+  return total
+}
+
+func fileExists(_ path: String) -> Bool {
+  var info = stat()
+  return lstat(path, &info) == 0
+}
+
+func isDirectory(_ path: String) -> Bool {
+  var info = stat()
+  return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// A vault folder: its plain header and one folder per space. Holds no keys itself.
+public final class Vault {
+  public let path: String
+  public let kdf: KDFParameters
+
+  private init(path: String, kdf: KDFParameters) {
+    self.path = path
+    self.kdf = kdf
+  }
+
+  public static func exists(at path: String) -> Bool {
+    fileExists(path + "/" + VaultHeader.fileName)
+  }
+
+  /// Opens the vault at `path`, checking its header.
+  public static func open(at path: String) throws -> Vault {
+    let headerPath = path + "/" + VaultHeader.fileName
+    guard fileExists(headerPath) else { throw VaultError.vaultNotFound(path: path) }
+    let header = try VaultHeader.decode(try readWholeFile(headerPath, limit: 64 << 10), path: headerPath)
+    return Vault(path: path, kdf: header.kdf)
+  }
+
+  /// Makes a new, empty vault at `path` (the folder may exist but must hold no vault).
+  public static func create(at path: String, kdf: KDFParameters) throws -> Vault {
+    try kdf.validate()
+    try makeDirectories(path)
+    let headerPath = path + "/" + VaultHeader.fileName
+    let file = try TemporaryFile(in: path)
+    try file.write(try VaultHeader(kdf: kdf).encoded())
+    guard try file.moveWithoutReplacing(to: headerPath) else {
+      throw VaultError.invalidArgument("a vault already exists at '\(path)'")
+    }
+    try syncDirectory(path)
+    return Vault(path: path, kdf: kdf)
+  }
+
+  /// Makes a new space for `password`. A password that already opens a space is refused
+  /// and nothing changes.
+  public func createSpace(password: Password) throws {
+    let keys = try passwordKeys(for: password)
+    let spacePath = path + "/" + keys.spaceTag
+    if fileExists(spacePath) { throw VaultError.spaceAlreadyExists }
+    // Built under a temporary name and renamed into place, so a space is either complete
+    // or absent.
+    let staging = path + "/" + TemporaryFile.prefix + "space-" + hexString(Sodium.randomBytes(8))
+    guard mkdir(staging, 0o700) == 0 else { throw VaultError.posix(path) }
+    do {
+      for folder in [Space.photoFolder, Space.thumbFolder] {
+        guard mkdir(staging + "/" + folder, 0o700) == 0 else { throw VaultError.posix(staging) }
+      }
+      let master = MasterKey.generate()
+      let keyFile = try TemporaryFile(in: staging)
+      try keyFile.write(KeyWrap.wrap(master, with: keys.wrappingKey))
+      try keyFile.replace(staging + "/" + Space.keyFile, syncFolder: false)
+      try Space.writeIndex(SpaceIndex(), in: staging, master: master)
+      for folder in [Space.photoFolder, Space.thumbFolder] { try syncDirectory(staging + "/" + folder) }
+      try syncDirectory(staging)
+      if rename(staging, spacePath) != 0 {
+        if errno == EEXIST || errno == ENOTEMPTY { throw VaultError.spaceAlreadyExists }
+        throw VaultError.posix(spacePath)
+      }
+      try syncDirectory(path)
+    } catch {
+      removeTree(staging)
+      throw error
+    }
+  }
+
+  /// Opens the space of `password`. Reading takes a shared lock, writing an exclusive one.
+  public func unlock(password: Password, access: Space.Access) throws -> Space {
+    let keys = try passwordKeys(for: password)
+    let spacePath = path + "/" + keys.spaceTag
+    guard isDirectory(spacePath) else { throw VaultError.noSpaceForPassword }
+    return try Space(directory: spacePath, wrappingKey: keys.wrappingKey, access: access)
+  }
+
+  private func passwordKeys(for password: Password) throws -> PasswordKeys {
+    let passwordKey = try kdf.deriveKey(from: password)
+    return PasswordKeys(passwordKey: passwordKey)
+  }
+}
+
+/// Creates a folder and its missing parents, private to the user.
+func makeDirectories(_ path: String) throws {
+  if isDirectory(path) { return }
+  let parent = (path as NSString).deletingLastPathComponent
+  if !parent.isEmpty && parent != path { try makeDirectories(parent) }
+  if mkdir(path, 0o700) != 0 && errno != EEXIST { throw VaultError.posix(path) }
+}
+
+/// Removes a folder of vault files (used only for half-made folders of our own).
+func removeTree(_ path: String) {
+  try? FileManager.default.removeItem(atPath: path)
+}

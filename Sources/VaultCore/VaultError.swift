@@ -1,0 +1,89 @@
+import Foundation
+
+/// Every failure VaultCore reports. Messages are one lowercase line that names the file,
+/// photo or value concerned, ready to print after `error: `.
+public enum VaultError: Error, Equatable, CustomStringConvertible {
+  /// No vault exists at the path.
+  case vaultNotFound(path: String)
+  /// `vault.json` cannot be read or is not a vault header this version understands.
+  case invalidHeader(path: String, reason: String)
+  /// The KDF limits stored in, or asked for, a header are outside the accepted bounds.
+  case kdfOutOfBounds(reason: String)
+  /// No space opens with the given password (indistinguishable from a wrong password).
+  case noSpaceForPassword
+  /// A space already opens with the password given to `init`.
+  case spaceAlreadyExists
+  /// The password is unusable (empty, or not valid UTF-8).
+  case invalidPassword(reason: String)
+  /// A space's wrapped master key failed to authenticate or parse.
+  case damagedKey(path: String)
+  /// An encrypted blob failed to authenticate, is truncated, or is not the one expected.
+  case damagedBlob(what: String, reason: String)
+  /// The space's index failed to authenticate or parse.
+  case damagedIndex(path: String, reason: String)
+  /// A file system operation failed.
+  case io(path: String, reason: String)
+  /// A file to import is not an image format vault can read.
+  case unsupportedFormat(path: String)
+  /// An image could not be decoded.
+  case decodeFailed(path: String, reason: String)
+  /// An image declares more pixels than the allowed limit.
+  case imageTooLarge(path: String, width: Int, height: Int, limit: Int)
+  /// A photo number is outside `1...count`.
+  case indexOutOfRange(index: Int, count: Int)
+  /// A photo selector such as `5-7` could not be parsed.
+  case invalidSelector(String)
+  /// A batch command found no photos to act on.
+  case nothingSelected(action: String)
+  /// A value given to a command is outside what it accepts.
+  case invalidArgument(String)
+
+  public var description: String {
+    switch self {
+    case .vaultNotFound(let path):
+      return "no vault at '\(path)' (create one with 'vault init')"
+    case .invalidHeader(let path, let reason):
+      return "'\(path)' is not a usable vault header: \(reason)"
+    case .kdfOutOfBounds(let reason):
+      return "key derivation limits out of bounds: \(reason)"
+    case .noSpaceForPassword:
+      return "no space opens with this password"
+    case .spaceAlreadyExists:
+      return "a space already opens with this password; nothing was changed"
+    case .invalidPassword(let reason):
+      return "unusable password: \(reason)"
+    case .damagedKey(let path):
+      return "the space key '\(path)' is damaged and cannot be unwrapped"
+    case .damagedBlob(let what, let reason):
+      return "\(what) is damaged: \(reason)"
+    case .damagedIndex(let path, let reason):
+      return "the index '\(path)' is damaged: \(reason)"
+    case .io(let path, let reason):
+      return "'\(path)': \(reason)"
+    case .unsupportedFormat(let path):
+      return "'\(path)': not a JPEG or PNG image"
+    case .decodeFailed(let path, let reason):
+      return "'\(path)': cannot decode image: \(reason)"
+    case .imageTooLarge(let path, let width, let height, let limit):
+      return
+        "'\(path)': image of \(width)×\(height) pixels is over the limit of \(limit / 1_000_000) megapixels"
+    case .indexOutOfRange(let index, let count):
+      return count == 0
+        ? "there is no photo \(index): the space is empty"
+        : "there is no photo \(index): photos are numbered 1 to \(count)"
+    case .invalidSelector(let text):
+      return "'\(text)' is not a photo number or range (use e.g. 3 or 5-7)"
+    case .nothingSelected(let action):
+      return "no photos selected: select photos before \(action) (vault select 2 5-7, or --all)"
+    case .invalidArgument(let text):
+      return text
+    }
+  }
+}
+
+extension VaultError {
+  /// An `.io` error carrying the text of the current `errno`.
+  static func posix(_ path: String, _ code: Int32 = errno) -> VaultError {
+    .io(path: path, reason: String(cString: strerror(code)))
+  }
+}

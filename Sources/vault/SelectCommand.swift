@@ -1,0 +1,69 @@
+import ArgumentParser
+import VaultCore
+
+struct SelectCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "select",
+    abstract: "Select photos for delete --selected or export --selected.",
+    discussion: "The selection is stored, encrypted, in the space and lasts until changed.")
+
+  @OptionGroup var options: VaultOptions
+
+  @Argument(help: "Photo numbers or ranges to select (e.g. 2 5-7).")
+  var photos: [String] = []
+
+  @Flag(help: "Select every photo.")
+  var all = false
+
+  @Flag(help: "Clear the selection.")
+  var none = false
+
+  @Flag(help: "Select the unselected photos and unselect the selected ones.")
+  var invert = false
+
+  func validate() throws {
+    let ways = [!photos.isEmpty, all, none, invert].filter { $0 }.count
+    if ways == 0 { throw ValidationError("Name photos by number, or pass --all, --none or --invert.") }
+    if ways > 1 { throw ValidationError("Use only one of: photo numbers, --all, --none, --invert.") }
+  }
+
+  func run() throws {
+    let space = try options.unlock(.write)
+    if all {
+      try space.changeAllSelections { _ in true }
+    } else if none {
+      try space.changeAllSelections { _ in false }
+    } else if invert {
+      try space.changeAllSelections { !$0 }
+    } else {
+      try space.setSelection(try PhotoSelector.positions(photos, count: space.entries.count), to: true)
+    }
+    printSelectionCount(space)
+  }
+}
+
+struct UnselectCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "unselect",
+    abstract: "Unselect photos.")
+
+  @OptionGroup var options: VaultOptions
+
+  @Argument(help: "Photo numbers or ranges to unselect (e.g. 5 or 2-4).")
+  var photos: [String]
+
+  func validate() throws {
+    if photos.isEmpty { throw ValidationError("Name photos by number (or use 'vault select --none').") }
+  }
+
+  func run() throws {
+    let space = try options.unlock(.write)
+    try space.setSelection(try PhotoSelector.positions(photos, count: space.entries.count), to: false)
+    printSelectionCount(space)
+  }
+}
+
+private func printSelectionCount(_ space: Space) {
+  let count = space.entries.filter(\.selected).count
+  printLine("\(count) of \(space.entries.count) photo\(space.entries.count == 1 ? "" : "s") selected")
+}
