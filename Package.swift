@@ -49,12 +49,12 @@ let package = Package(
     ),
     .testTarget(
       name: "VaultCoreTests",
-      dependencies: ["VaultCore"],
+      dependencies: ["VaultCore", "CSodium"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
     .testTarget(
       name: "vaultTests",
-      dependencies: ["VaultCore"],
+      dependencies: ["vault", "VaultCore"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
   ]

@@ -22,7 +22,10 @@ final class PNGDecoder {
   var height: Int { Int(vault_png_height(reader)) }
 
   private func failure() -> VaultError {
-    .decodeFailed(path: path, reason: String(cString: vault_png_error(reader)))
+    let message = String(cString: vault_png_error(reader))
+    // libpng's stdio reader says only "Read Error" when the file ends early.
+    let reason = message == "Read Error" ? "the file ends too early (truncated)" : message
+    return .decodeFailed(path: path, reason: reason)
   }
 
   /// Decodes the image, handing each RGBA row to `consume`, then checks the file's end.

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Makes the small sample photos in this folder. Needs python3 and cjpeg (Debian:
+libjpeg-turbo-progs). Run from anywhere: python3 Fixtures/generate.py
+
+Every picture is drawn here, so the fixtures carry no one else's content:
+- orientation-N.jpg (N = 1..8): stored so that, with EXIF orientation N applied, it shows
+  48x32 pixels with red top left, green top right, blue bottom left, white bottom right.
+  Odd N use little-endian EXIF, even N big-endian; orientation-6-xmp.jpg has an XMP APP1
+  before the EXIF one.
+- photo.jpg, progressive.jpg, gray.jpg: small photo-like JPEGs.
+- gray.png, palette.png, rgba.png, rgb16.png, interlaced.png: the PNG colour types.
+- truncated.jpg: a JPEG cut in its image data (decodable with a warning).
+- bad/: files that must be refused: corrupt.jpg (no image in it), truncated.png, empty.jpg,
+  notes.txt.
+"""
+import os
+import struct
+import subprocess
+import tempfile
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+W, H = 48, 32
+RED, GREEN, BLUE, WHITE = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)
+
+
+def quadrants(width, height):
+    rows = []
+    for y in range(height):
+        row = []
+        for x in range(width):
+            top, left = y < height // 2, x < width // 2
+            row.append(RED if top and left else GREEN if top else BLUE if left else WHITE)
+        rows.append(row)
+    return rows
+
+
+def photo_like(width, height):
+    """Smooth gradients with a little texture: compresses like a photo, not a flat fill."""
+    rows = []
+    for y in range(height):
+        row = []
+        for x in range(width):
+            r = (x * 255) // max(1, width - 1)
+            g = (y * 255) // max(1, height - 1)
+            b = (128 + ((x * 7 + y * 13) % 32) - 16) & 0xFF
+            row.append((r, g, b))
+        rows.append(row)
+    return rows
+
+
+def orient(rows, orientation):
+    """The picture as shown for an EXIF orientation (as vault's RGBImage.oriented)."""
+    h, w = len(rows), len(rows[0])
+    swap = orientation >= 5
+    ow, oh = (h, w) if swap else (w, h)
+    out = [[None] * ow for _ in range(oh)]
+    for y in range(oh):
+        for x in range(ow):
+            sx, sy = {
+                1: (x, y), 2: (w - 1 - x, y), 3: (w - 1 - x, h - 1 - y), 4: (x, h - 1 - y),
+                5: (y, x), 6: (y, h - 1 - x), 7: (w - 1 - y, h - 1 - x), 8: (w - 1 - y, x),
+            }[orientation]
+            out[y][x] = rows[sy][sx]
+    return out
+
+
+def ppm(rows):
+    h, w = len(rows), len(rows[0])
+    return b"P6\n%d %d\n255\n" % (w, h) + bytes(c for row in rows for px in row for c in px)
+
+
+def cjpeg(rows, *options, quality=90):
+    with tempfile.NamedTemporaryFile(suffix=".ppm") as source:
+        source.write(ppm(rows))
+        source.flush()
+        return subprocess.run(
+            ["cjpeg", "-quality", str(quality), *options, source.name],
+            check=True, capture_output=True).stdout
+
+
+def exif_app1(orientation, little_endian):
+    e = "<" if little_endian else ">"
+    tiff = (b"II" if little_endian else b"MM") + struct.pack(e + "HI", 42, 8)
+    tiff += struct.pack(e + "H", 1)  # one IFD entry
+    tiff += struct.pack(e + "HHI", 0x0112, 3, 1) + struct.pack(e + "HH", orientation, 0)
+    tiff += struct.pack(e + "I", 0)  # no next IFD
+    body = b"Exif\0\0" + tiff
+    return b"\xff\xe1" + struct.pack(">H", len(body) + 2) + body
+
+
+def xmp_app1():
+    body = b"http://ns.adobe.com/xap/1.0/\0" + b'<x:xmpmeta xmlns:x="adobe:ns:meta/"></x:xmpmeta>'
+    return b"\xff\xe1" + struct.pack(">H", len(body) + 2) + body
+
+
+def insert_after_app0(jpeg, segments):
+    assert jpeg[:2] == b"\xff\xd8"
+    position = 2
+    if jpeg[2:4] == b"\xff\xe0":
+        position = 4 + struct.unpack(">H", jpeg[4:6])[0]
+    return jpeg[:position] + segments + jpeg[position:]
+
+
+def png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def png(width, height, color_type, bit_depth, raw_rows, palette=None, trns=None, interlaced=False,
+        bytes_per_pixel=None):
+    data = b"\x89PNG\r\n\x1a\n"
+    data += png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, bit_depth, color_type, 0, 0,
+                                           1 if interlaced else 0))
+    if palette:
+        data += png_chunk(b"PLTE", b"".join(bytes(c) for c in palette))
+    if trns:
+        data += png_chunk(b"tRNS", trns)
+    if interlaced:
+        scanlines = b""
+        passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2),
+                  (0, 1, 1, 2)]
+        for x0, y0, dx, dy in passes:
+            for y in range(y0, height, dy):
+                row = raw_rows[y]
+                pixels = [row[x * bytes_per_pixel:(x + 1) * bytes_per_pixel]
+                          for x in range(x0, width, dx)]
+                if pixels:
+                    scanlines += b"\0" + b"".join(pixels)
+    else:
+        scanlines = b"".join(b"\0" + row for row in raw_rows)
+    data += png_chunk(b"IDAT", zlib.compress(scanlines, 9))
+    data += png_chunk(b"IEND", b"")
+    return data
+
+
+def write(name, data):
+    path = os.path.join(HERE, name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def main():
+    shown = quadrants(W, H)
+    inverse = {6: 8, 8: 6}
+    for n in range(1, 9):
+        stored = orient(shown, inverse.get(n, n))
+        jpeg = cjpeg(stored, "-sample", "1x1")
+        write("orientation-%d.jpg" % n, insert_after_app0(jpeg, exif_app1(n, n % 2 == 1)))
+    stored6 = orient(shown, 8)
+    write("orientation-6-xmp.jpg",
+          insert_after_app0(cjpeg(stored6, "-sample", "1x1"), xmp_app1() + exif_app1(6, False)))
+
+    picture = photo_like(64, 48)
+    write("photo.jpg", cjpeg(picture))
+    write("progressive.jpg", cjpeg(picture, "-progressive"))
+    write("gray.jpg", cjpeg(picture, "-grayscale"))
+    big = cjpeg(photo_like(160, 120))
+    write("truncated.jpg", big[: len(big) * 2 // 3])
+
+    gray = [bytes((x * 8 + y * 4) & 0xFF for x in range(32)) for y in range(24)]
+    write("gray.png", png(32, 24, 0, 8, gray))
+    palette = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]
+    indexed = [bytes(((x // 8) + (y // 8)) % 4 for x in range(32)) for y in range(24)]
+    write("palette.png", png(32, 24, 3, 8, indexed, palette=palette, trns=b"\xff\xff\x80\x00"))
+    rgba = [bytes(v for x in range(32) for v in (x * 8, y * 10, 100, (x * 8) & 0xFF)) for y in range(24)]
+    write("rgba.png", png(32, 24, 6, 8, rgba))
+    rgb16 = [b"".join(struct.pack(">HHH", x * 2000, y * 2700, 40000) for x in range(32)) for y in range(24)]
+    write("rgb16.png", png(32, 24, 2, 16, rgb16))
+    rgb = [bytes(v for x in range(33) for v in (x * 7, y * 9, (x * y) & 0xFF)) for y in range(27)]
+    write("interlaced.png", png(33, 27, 2, 8, rgb, interlaced=True, bytes_per_pixel=3))
+
+    jfif = cjpeg(photo_like(16, 16))
+    write("bad/corrupt.jpg", jfif[:20] + bytes((i * 37) & 0xFF for i in range(200)))
+    whole = png(32, 24, 0, 8, gray)
+    write("bad/truncated.png", whole[: len(whole) // 2])
+    write("bad/empty.jpg", b"")
+    write("bad/notes.txt", b"Shopping list: bread, milk.\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,156 @@
+import XCTest
+
+@testable import VaultCore
+
+final class ExifOrientationTests: XCTestCase {
+  func exif(_ orientation: UInt16, littleEndian: Bool, tag: UInt16 = 0x0112, type: UInt16 = 3) -> [UInt8] {
+    func u16(_ v: UInt16) -> [UInt8] {
+      littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)]
+    }
+    func u32(_ v: UInt32) -> [UInt8] {
+      littleEndian
+        ? u16(UInt16(v & 0xFFFF)) + u16(UInt16(v >> 16)) : u16(UInt16(v >> 16)) + u16(UInt16(v & 0xFFFF))
+    }
+    var bytes = Array("Exif".utf8) + [0, 0]
+    bytes += littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]
+    bytes += u16(42) + u32(8) + u16(2)
+    bytes += u16(0x010F) + u16(2) + u32(4) + u32(0)  // an unrelated tag first
+    bytes += u16(tag) + u16(type) + u32(1) + u16(orientation) + u16(0)
+    bytes += u32(0)
+    return bytes
+  }
+
+  func testAllEightInBothByteOrders() {
+    for orientation in 1...8 {
+      for littleEndian in [true, false] {
+        XCTAssertEqual(
+          ExifOrientation.read(app1: exif(UInt16(orientation), littleEndian: littleEndian)), orientation)
+      }
+    }
+  }
+
+  func testGarbledAndTruncatedSegmentsGiveNoOrientation() {
+    let good = exif(6, littleEndian: false)
+    // The value ends 6 bytes before the segment does (2 bytes of padding, the next-IFD offset).
+    for length in 0..<good.count - 6 {
+      XCTAssertNil(ExifOrientation.read(app1: Array(good[0..<length])), "cut at \(length)")
+    }
+    XCTAssertNil(ExifOrientation.read(app1: exif(9, littleEndian: true)))
+    XCTAssertNil(ExifOrientation.read(app1: exif(0, littleEndian: true)))
+    XCTAssertNil(ExifOrientation.read(app1: exif(6, littleEndian: true, type: 4)))
+    XCTAssertNil(ExifOrientation.read(app1: Array("http://ns.adobe.com/xap/1.0/\0<x/>".utf8)))
+    var badOffset = good
+    badOffset[13] = 0xFF
+    XCTAssertNil(ExifOrientation.read(app1: badOffset))
+  }
+}
+
+final class ImagingTests: XCTestCase {
+  func testScaleChoiceKeepsAtLeastTheThumbnailSize() {
+    XCTAssertEqual(
+      JPEGDecoder.scaleDenominator(width: 4000, height: 3000, targetWidth: 512, targetHeight: 384), 4)
+    XCTAssertEqual(
+      JPEGDecoder.scaleDenominator(width: 4096, height: 3072, targetWidth: 512, targetHeight: 384), 8)
+    XCTAssertEqual(
+      JPEGDecoder.scaleDenominator(width: 1000, height: 800, targetWidth: 512, targetHeight: 410), 1)
+    XCTAssertEqual(
+      JPEGDecoder.scaleDenominator(width: 1100, height: 800, targetWidth: 512, targetHeight: 372), 2)
+    XCTAssertEqual(
+      JPEGDecoder.scaleDenominator(width: 300, height: 200, targetWidth: 300, targetHeight: 200), 1)
+  }
+
+  func testTargetSizeKeepsAspectAndNeverEnlarges() {
+    let thumbnailer = Thumbnailer()
+    XCTAssert(thumbnailer.targetSize(width: 4000, height: 3000) == (512, 384))
+    XCTAssert(thumbnailer.targetSize(width: 3000, height: 4000) == (384, 512))
+    XCTAssert(thumbnailer.targetSize(width: 100, height: 50) == (100, 50))
+    XCTAssert(thumbnailer.targetSize(width: 10000, height: 1) == (512, 1))
+  }
+
+  func testAreaResamplerAveragesBlocks() {
+    // A 4×2 picture of two 2×2 blocks, black and white, shrinks to one gray-free pixel each.
+    var resampler = AreaResampler(sourceWidth: 4, sourceHeight: 2, targetWidth: 2, targetHeight: 1)
+    let row: [UInt8] = [0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 255]
+    row.withUnsafeBufferPointer { resampler.addRow($0.baseAddress!) }
+    row.withUnsafeBufferPointer { resampler.addRow($0.baseAddress!) }
+    XCTAssertEqual(resampler.finish().pixels, [0, 0, 0, 255, 255, 255])
+    // Three columns into two: the middle column is split evenly (weights 2/3, 1/3).
+    var uneven = AreaResampler(sourceWidth: 3, sourceHeight: 1, targetWidth: 2, targetHeight: 1)
+    let values: [UInt8] = [0, 0, 0, 90, 90, 90, 180, 180, 180]
+    values.withUnsafeBufferPointer { uneven.addRow($0.baseAddress!) }
+    XCTAssertEqual(uneven.finish().pixels, [30, 30, 30, 150, 150, 150])
+  }
+
+  func testOrientationFixturesShowUpright() throws {
+    let thumbnailer = Thumbnailer()
+    var names = (1...8).map { "orientation-\($0).jpg" }
+    names.append("orientation-6-xmp.jpg")
+    for name in names {
+      let thumbnail = try thumbnailer.makeThumbnail(path: fixturesPath + "/" + name, format: .jpeg)
+      XCTAssertEqual(thumbnail.width, 48, name)
+      XCTAssertEqual(thumbnail.height, 32, name)
+      let image = try decode(thumbnail.jpeg)
+      XCTAssertEqual(image.width, 48, name)
+      func near(_ x: Int, _ y: Int, _ expected: [Int]) {
+        let i = (y * image.width + x) * 3
+        let actual = image.pixels[i..<(i + 3)].map(Int.init)
+        XCTAssertTrue(
+          zip(actual, expected).allSatisfy { abs($0 - $1) < 40 }, "\(name) at \(x),\(y): \(actual)")
+      }
+      near(12, 8, [255, 0, 0])
+      near(36, 8, [0, 255, 0])
+      near(12, 24, [0, 0, 255])
+      near(36, 24, [255, 255, 255])
+    }
+  }
+
+  func testPNGColourTypesDecode() throws {
+    for name in ["gray.png", "palette.png", "rgba.png", "rgb16.png", "interlaced.png"] {
+      let thumbnail = try Thumbnailer().makeThumbnail(path: fixturesPath + "/" + name, format: .png)
+      XCTAssertGreaterThan(thumbnail.jpeg.count, 100, name)
+      XCTAssertEqual(try decode(thumbnail.jpeg).width, thumbnail.thumbnailWidth, name)
+    }
+  }
+
+  func testBrokenFilesAreRefusedWithTheirPath() {
+    let bad = fixturesPath + "/bad"
+    for (name, format) in [("corrupt.jpg", ImageFormat.jpeg), ("truncated.png", .png)] {
+      XCTAssertThrowsError(try Thumbnailer().makeThumbnail(path: bad + "/" + name, format: format)) { error in
+        XCTAssertTrue("\(error)".contains(name), "\(error)")
+      }
+    }
+  }
+
+  func testATruncatedJPEGDecodesWithAWarning() throws {
+    let thumbnail = try Thumbnailer().makeThumbnail(path: fixturesPath + "/truncated.jpg", format: .jpeg)
+    XCTAssertNotNil(thumbnail.warning)
+  }
+
+  func testPixelLimitIsCheckedBeforeDecoding() throws {
+    var thumbnailer = Thumbnailer()
+    thumbnailer.pixelLimit = 1000
+    XCTAssertThrowsError(try thumbnailer.makeThumbnail(path: fixturesPath + "/photo.jpg", format: .jpeg)) {
+      error in
+      guard case VaultError.imageTooLarge(_, 64, 48, 1000) = error else { return XCTFail("\(error)") }
+    }
+  }
+
+  func testFormatsAreRecognisedByContent() {
+    XCTAssertEqual(ImageFormat.sniff([0xFF, 0xD8, 0xFF, 0xE0]), .jpeg)
+    XCTAssertEqual(ImageFormat.sniff([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), .png)
+    XCTAssertNil(ImageFormat.sniff(Array("GIF89a".utf8)))
+    XCTAssertNil(ImageFormat.sniff([]))
+  }
+
+  /// Decodes a JPEG made by the thumbnailer, through the project's own decoder.
+  func decode(_ jpeg: [UInt8]) throws -> RGBImage {
+    let path = try makeTemporaryFolder(self) + "/thumb.jpg"
+    try writeBytes(jpeg, to: path)
+    let decoder = try JPEGDecoder(path: path)
+    var pixels: [UInt8] = []
+    let size = try decoder.decode(scaleDenominator: 1) { row in
+      pixels.append(contentsOf: UnsafeBufferPointer(start: row, count: decoder.width * 3))
+    }
+    return RGBImage(width: size.width, height: size.height, pixels: pixels)
+  }
+}
