@@ -54,7 +54,7 @@ let package = Package(
     ),
     .testTarget(
       name: "vaultTests",
-      dependencies: ["vault", "VaultCore"],
+      dependencies: ["vault", "CSodium"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
   ]

@@ -1,0 +1,170 @@
+import Foundation
+import XCTest
+
+@testable import VaultCore
+
+final class SpaceTests: XCTestCase {
+  var folder = ""
+  var vault: Vault!
+
+  override func setUpWithError() throws {
+    folder = try makeTemporaryFolder(self)
+    vault = try makeVault(in: folder)
+    try vault.createSpace(password: password("first"))
+    try vault.createSpace(password: password("decoy"))
+  }
+
+  func listing(_ path: String) throws -> [String] {
+    let enumerator = FileManager.default.enumerator(atPath: path)
+    return (enumerator?.allObjects as? [String] ?? []).sorted()
+  }
+
+  func importFixtures(into space: Space, _ names: [String]) throws -> [ImportEvent] {
+    var events: [ImportEvent] = []
+    try PhotoImporter(space: space).importFiles(names.map { fixturesPath + "/" + $0 }) { event, _ in
+      events.append(event)
+    }
+    return events
+  }
+
+  func testSpacesAreSeparateAndAWrongPasswordOpensNothing() throws {
+    let first = try vault.unlock(password: password("first"), access: .write)
+    _ = try importFixtures(into: first, ["photo.jpg", "gray.png"])
+    XCTAssertEqual(first.entries.count, 2)
+    let decoy = try vault.unlock(password: password("decoy"), access: .read)
+    XCTAssertEqual(decoy.entries.count, 0)
+    XCTAssertThrowsError(try vault.unlock(password: password("First"), access: .read)) { error in
+      XCTAssertEqual(error as? VaultError, .noSpaceForPassword)
+    }
+  }
+
+  func testInitWithAPasswordThatHasASpaceChangesNothing() throws {
+    let before = try listing(vault.path)
+    XCTAssertThrowsError(try vault.createSpace(password: password("first"))) { error in
+      XCTAssertEqual(error as? VaultError, .spaceAlreadyExists)
+    }
+    XCTAssertEqual(try listing(vault.path), before)
+  }
+
+  func testImportSkipsDuplicatesAndReportsFailures() throws {
+    let space = try vault.unlock(password: password("first"), access: .write)
+    let events = try importFixtures(
+      into: space, ["photo.jpg", "bad/notes.txt", "photo.jpg", "bad/empty.jpg"])
+    var added = 0
+    var duplicates = 0
+    var failures: [String] = []
+    for event in events {
+      switch event {
+      case .added: added += 1
+      case .duplicate: duplicates += 1
+      case .failed(let path, let error):
+        failures.append(path)
+        XCTAssertTrue(error.description.contains((path as NSString).lastPathComponent), error.description)
+      case .warning: break
+      }
+    }
+    // The same path twice is one file: a duplicate comes from a second import.
+    XCTAssertEqual(added, 1)
+    XCTAssertEqual(failures.count, 2)
+    _ = try importFixtures(into: space, ["photo.jpg"])
+    XCTAssertEqual(space.entries.count, 1)
+    duplicates = try importFixtures(into: space, ["photo.jpg", "progressive.jpg"]).filter {
+      if case .duplicate = $0 { return true } else { return false }
+    }.count
+    XCTAssertEqual(duplicates, 1)
+    XCTAssertEqual(space.entries.count, 2)
+    XCTAssertTrue(try listing(space.photoDirectory).allSatisfy { !$0.hasPrefix(".tmp-") })
+  }
+
+  func testSelectionIsStoredAndDeleteRemovesBlobs() throws {
+    var space: Space? = try vault.unlock(password: password("first"), access: .write)
+    _ = try importFixtures(into: space!, ["photo.jpg", "gray.png", "rgba.png"])
+    try space!.setSelection([0, 2], to: true)
+    space = nil
+    let reopened = try vault.unlock(password: password("first"), access: .write)
+    XCTAssertEqual(reopened.entries.map(\.selected), [true, false, true])
+    let doomed = reopened.entries.filter(\.selected).map(\.record.id)
+    try reopened.deletePhotos(ids: Set(doomed))
+    XCTAssertEqual(reopened.entries.map(\.record.name), ["gray.png"])
+    for id in doomed {
+      XCTAssertFalse(fileExists(reopened.photoPath(id)))
+      XCTAssertFalse(fileExists(reopened.thumbPath(id)))
+    }
+  }
+
+  func testExportIsBitExactNeverOverwritesAndRestoresModificationTime() throws {
+    let space = try vault.unlock(password: password("first"), access: .write)
+    let source = fixturesPath + "/photo.jpg"
+    _ = try importFixtures(into: space, ["photo.jpg"])
+    let target = folder + "/out"
+    try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+    var paths: [String] = []
+    for _ in 0..<3 {
+      PhotoExporter(space: space).export(space.models(), to: target, thumbnails: false) { event in
+        if case .exported(_, let path) = event { paths.append(path) } else { XCTFail("\(event)") }
+      }
+    }
+    XCTAssertEqual(
+      paths.map { ($0 as NSString).lastPathComponent }, ["photo.jpg", "photo (1).jpg", "photo (2).jpg"])
+    for path in paths { XCTAssertEqual(try fileBytes(path), try fileBytes(source)) }
+    let original = try FileManager.default.attributesOfItem(atPath: source)[.modificationDate] as? Date
+    let exported = try FileManager.default.attributesOfItem(atPath: paths[0])[.modificationDate] as? Date
+    XCTAssertEqual(original!.timeIntervalSince1970, exported!.timeIntervalSince1970, accuracy: 0.001)
+  }
+
+  func testADamagedOriginalIsNamedAndLeavesNoFileBehind() throws {
+    let space = try vault.unlock(password: password("first"), access: .write)
+    _ = try importFixtures(into: space, ["photo.jpg", "gray.png"])
+    let victim = space.entries[0].record
+    var bytes = try fileBytes(space.photoPath(victim.id))
+    bytes[bytes.count - 5] ^= 1
+    try writeBytes(bytes, to: space.photoPath(victim.id))
+    let target = folder + "/out"
+    try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+    var failures: [String] = []
+    let exported = PhotoExporter(space: space).export(space.models(), to: target, thumbnails: false) {
+      event in
+      if case .failed(let name, let error) = event {
+        failures.append(name)
+        XCTAssertTrue(error.description.contains("photo 'photo.jpg'"), error.description)
+      }
+    }
+    XCTAssertEqual(exported, 1)
+    XCTAssertEqual(failures, ["photo.jpg"])
+    XCTAssertEqual(try listing(target), ["gray.png"])
+  }
+
+  func testABlobSwappedBetweenPhotosIsDetected() throws {
+    let space = try vault.unlock(password: password("first"), access: .write)
+    _ = try importFixtures(into: space, ["photo.jpg", "gray.png"])
+    let (a, b) = (space.entries[0].record, space.entries[1].record)
+    let aBytes = try fileBytes(space.photoPath(a.id))
+    try writeBytes(try fileBytes(space.photoPath(b.id)), to: space.photoPath(a.id))
+    try writeBytes(aBytes, to: space.photoPath(b.id))
+    XCTAssertThrowsError(try space.openOriginal(a))
+    XCTAssertThrowsError(try space.openOriginal(b))
+    XCTAssertNoThrow(try space.thumbnail(of: b))
+    try FileManager.default.removeItem(atPath: space.thumbPath(b.id))
+    try FileManager.default.copyItem(atPath: space.thumbPath(a.id), toPath: space.thumbPath(b.id))
+    XCTAssertThrowsError(try space.thumbnail(of: b))
+  }
+
+  func testADamagedIndexOrKeyIsReportedByName() throws {
+    let space = try vault.unlock(password: password("first"), access: .read)
+    let indexPath = space.indexPath
+    let keyPath = space.directory + "/key"
+    var index = try fileBytes(indexPath)
+    index[index.count - 1] ^= 1
+    try writeBytes(index, to: indexPath)
+    XCTAssertThrowsError(try vault.unlock(password: password("first"), access: .read)) { error in
+      guard case VaultError.damagedIndex(let path, _) = error else { return XCTFail("\(error)") }
+      XCTAssertEqual(path, indexPath)
+    }
+    var key = try fileBytes(keyPath)
+    key[40] ^= 1
+    try writeBytes(key, to: keyPath)
+    XCTAssertThrowsError(try vault.unlock(password: password("first"), access: .read)) { error in
+      XCTAssertEqual(error as? VaultError, .damagedKey(path: keyPath))
+    }
+  }
+}
