@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Writes N photo-like 4000x3000 JPEGs (quality 92) into a folder, reproducibly.
+
+Photo-like: smooth colour gradients and soft shapes (sky, objects) plus sensor-like noise
+and some hard edges, so they compress like camera pictures (a few MB each), not like
+flat fills. Usage: make_photos.py FOLDER COUNT"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+W, H = 4000, 3000
+
+
+def photo(seed):
+    rng = np.random.default_rng(seed)
+    y, x = np.mgrid[0:H, 0:W].astype(np.float32)
+    image = np.zeros((H, W, 3), np.float32)
+    for channel in range(3):
+        base = rng.uniform(40, 200)
+        image[..., channel] = base + rng.uniform(-60, 60) * (y / H) + rng.uniform(-40, 40) * (x / W)
+        for _ in range(4):
+            fx, fy = rng.uniform(0.5, 6, 2)
+            phase = rng.uniform(0, 6.3)
+            image[..., channel] += rng.uniform(5, 25) * np.sin(2 * np.pi * (fx * x / W + fy * y / H) + phase)
+    for _ in range(12):
+        cx, cy, radius = rng.uniform(0, W), rng.uniform(0, H), rng.uniform(100, 700)
+        colour = rng.uniform(0, 255, 3)
+        mask = ((x - cx) ** 2 + (y - cy) ** 2) < radius ** 2
+        image[mask] = image[mask] * 0.4 + colour * 0.6
+    image += rng.normal(0, 6, image.shape).astype(np.float32)
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+def main():
+    folder, count = sys.argv[1], int(sys.argv[2])
+    os.makedirs(folder, exist_ok=True)
+    for index in range(count):
+        path = os.path.join(folder, "IMG_%04d.jpg" % (index + 1))
+        if os.path.exists(path):
+            continue
+        pixels = photo(index)
+        header = b"P6\n%d %d\n255\n" % (W, H)
+        subprocess.run(["cjpeg", "-quality", "92", "-outfile", path], input=header + pixels.tobytes(),
+                       check=True)
+
+
+if __name__ == "__main__":
+    main()
