@@ -186,13 +186,12 @@ public final class PhotoImporter {
     let photoFile = try TemporaryFile(in: space.photoDirectory)
     let photoWriter = try BlobWriter(
       kind: .original, key: space.master.blobKey(kind: .original, id: id), output: photoFile)
-    try photoWriter.write(try OriginalBlob.header(for: record))
+    let header = try OriginalBlob.header(for: record)
+    try photoWriter.write(header)
     // Hashed again while encrypting: what is stored is exactly what the record describes,
     // even if the file changed after the first read.
     let storedHash = try source.hash(key: hashKey) { try photoWriter.write($0) }
-    guard storedHash == contentHash,
-      photoWriter.plaintextLength - (try OriginalBlob.header(for: record)).count == source.size
-    else {
+    guard storedHash == contentHash, photoWriter.plaintextLength == header.count + Int(source.size) else {
       throw VaultError.io(path: path, reason: "file changed while it was being imported")
     }
     try photoWriter.finish()
