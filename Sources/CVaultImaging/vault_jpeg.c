@@ -171,32 +171,19 @@ int vault_jpeg_read_rows(vault_jpeg_reader *reader, uint8_t *rows, int max_rows)
   return count;
 }
 
-struct vault_jpeg_writer_errors {
-  struct jpeg_error_mgr base;
-  jmp_buf jump;
-  char message[VAULT_IMAGING_MESSAGE_LENGTH];
-};
-
-static void vault_jpeg_writer_error_exit(j_common_ptr info) {
-  struct vault_jpeg_writer_errors *errors = (struct vault_jpeg_writer_errors *)info->err;
-  char text[JMSG_LENGTH_MAX];
-  errors->base.format_message(info, text);
-  snprintf(errors->message, sizeof errors->message, "%s", text);
-  longjmp(errors->jump, 1);
-}
-
 int vault_jpeg_encode_rgb(const uint8_t *pixels, uint32_t width, uint32_t height, int quality,
                           uint8_t **output, size_t *output_length, char *error,
                           size_t error_length) {
   struct jpeg_compress_struct info;
-  struct vault_jpeg_writer_errors errors;
+  struct vault_jpeg_error_manager errors;
   /* volatile: they change between setjmp and a possible longjmp. */
   unsigned char *volatile buffer = NULL;
   volatile unsigned long buffer_length = 0;
   memset(&info, 0, sizeof info);
   memset(&errors, 0, sizeof errors);
   info.err = jpeg_std_error(&errors.base);
-  errors.base.error_exit = vault_jpeg_writer_error_exit;
+  errors.base.error_exit = vault_jpeg_error_exit;
+  errors.base.emit_message = vault_jpeg_emit_message;
   errors.base.output_message = vault_jpeg_output_message;
   if (setjmp(errors.jump)) {
     set_error(error, error_length, errors.message);
