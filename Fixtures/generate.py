@@ -9,9 +9,15 @@ Every picture is drawn here, so the fixtures carry no one else's content:
   before the EXIF one.
 - photo.jpg, progressive.jpg, gray.jpg: small photo-like JPEGs.
 - gray.png, palette.png, rgba.png, rgb16.png, interlaced.png: the PNG colour types.
-- truncated.jpg: a JPEG cut in its image data (decodable with a warning).
+- quad-*.jpg: the same upright quadrant picture (64x48) as JPEG variants: CMYK and YCCK
+  (Adobe, inverted; written by cmyk_jpeg.c, since cjpeg cannot), arithmetic coding,
+  restart markers, 4:4:4 / 4:2:2 / 4:2:0 sampling, progressive, grayscale, and one with a
+  64 KiB APP13 segment and an ICC profile (APP2) before the image.
+- truncated.jpg: a JPEG cut in its image data; corrupt-data.jpg: a JPEG with garbage in
+  its image data (both decodable with a warning).
 - bad/: files that must be refused: corrupt.jpg (no image in it), truncated.png, empty.jpg,
-  notes.txt.
+  notes.txt, bomb.png and bomb.jpg (tiny files that declare 100000x100000 and 65000x65000
+  pixels).
 """
 import os
 import struct
@@ -102,6 +108,29 @@ def insert_after_app0(jpeg, segments):
     return jpeg[:position] + segments + jpeg[position:]
 
 
+def app_segment(marker, body):
+    return bytes([0xFF, marker]) + struct.pack(">H", len(body) + 2) + body
+
+
+def cmyk_jpeg(rows, mode):
+    with tempfile.TemporaryDirectory() as folder:
+        tool = os.path.join(folder, "cmyk_jpeg")
+        subprocess.run(["cc", "-O1", "-o", tool, os.path.join(HERE, "cmyk_jpeg.c"), "-ljpeg"], check=True)
+        return subprocess.run([tool, mode], input=ppm(rows), check=True, capture_output=True).stdout
+
+
+def with_dimensions(jpeg, width, height):
+    """The JPEG with the size in its SOF segment replaced (the data no longer matches)."""
+    position = 2
+    while position < len(jpeg):
+        marker = jpeg[position + 1]
+        length = struct.unpack(">H", jpeg[position + 2:position + 4])[0]
+        if marker in (0xC0, 0xC1, 0xC2):
+            return (jpeg[:position + 5] + struct.pack(">HH", height, width) + jpeg[position + 9:])
+        position += 2 + length
+    raise ValueError("no SOF")
+
+
 def png_chunk(kind, data):
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
@@ -151,12 +180,28 @@ def main():
     write("orientation-6-xmp.jpg",
           insert_after_app0(cjpeg(stored6, "-sample", "1x1"), xmp_app1() + exif_app1(6, False)))
 
+    quad = quadrants(64, 48)
+    write("quad-cmyk.jpg", cmyk_jpeg(quad, "cmyk"))
+    write("quad-ycck.jpg", cmyk_jpeg(quad, "ycck"))
+    write("quad-arithmetic.jpg", cjpeg(quad, "-arithmetic"))
+    write("quad-restart.jpg", cjpeg(quad, "-restart", "1B"))
+    write("quad-444.jpg", cjpeg(quad, "-sample", "1x1"))
+    write("quad-422.jpg", cjpeg(quad, "-sample", "2x1"))
+    write("quad-420.jpg", cjpeg(quad, "-sample", "2x2"))
+    write("quad-progressive.jpg", cjpeg(quad, "-progressive"))
+    write("quad-gray.jpg", cjpeg(quad, "-grayscale"))
+    icc = app_segment(0xE2, b"ICC_PROFILE\0\x01\x01" + bytes(range(256)) * 2)
+    big = app_segment(0xED, b"Photoshop 3.0\0" + bytes((i * 7) & 0xFF for i in range(65519)))
+    write("quad-big-app.jpg", insert_after_app0(cjpeg(quad), big + icc))
+
     picture = photo_like(64, 48)
     write("photo.jpg", cjpeg(picture))
     write("progressive.jpg", cjpeg(picture, "-progressive"))
     write("gray.jpg", cjpeg(picture, "-grayscale"))
     big = cjpeg(photo_like(160, 120))
     write("truncated.jpg", big[: len(big) * 2 // 3])
+    scan = big.index(b"\xff\xda")
+    write("corrupt-data.jpg", big[:scan + 400] + bytes(range(16, 80)) + big[scan + 464:])
 
     gray = [bytes((x * 8 + y * 4) & 0xFF for x in range(32)) for y in range(24)]
     write("gray.png", png(32, 24, 0, 8, gray))
@@ -176,6 +221,9 @@ def main():
     write("bad/truncated.png", whole[: len(whole) // 2])
     write("bad/empty.jpg", b"")
     write("bad/notes.txt", b"Shopping list: bread, milk.\n")
+    ihdr = png_chunk(b"IHDR", struct.pack(">IIBBBBB", 100000, 100000, 8, 2, 0, 0, 0))
+    write("bad/bomb.png", b"\x89PNG\r\n\x1a\n" + ihdr + png_chunk(b"IDAT", zlib.compress(b"\0" * 1000)))
+    write("bad/bomb.jpg", with_dimensions(cjpeg(photo_like(16, 16)), 65000, 65000))
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ struct vault_png_reader {
   uint32_t width;
   uint32_t height;
   uint32_t next_row;
+  int last_pass_only;
+  uint8_t *scratch_row;
 };
 
 static void vault_png_error_function(png_structp png, png_const_charp text) {
@@ -65,6 +67,7 @@ void vault_png_close(vault_png_reader *reader) {
   if (reader == NULL) return;
   if (reader->png != NULL) png_destroy_read_struct(&reader->png, &reader->info, NULL);
   if (reader->file != NULL) fclose(reader->file);
+  free(reader->scratch_row);
   free(reader);
 }
 
@@ -78,7 +81,7 @@ int vault_png_is_interlaced(const vault_png_reader *reader) {
   return png_get_interlace_type(reader->png, reader->info) != PNG_INTERLACE_NONE;
 }
 
-int vault_png_start(vault_png_reader *reader) {
+int vault_png_start(vault_png_reader *reader, int last_pass_only) {
   png_structp png = reader->png;
   png_infop info = reader->info;
   if (setjmp(png_jmpbuf(png))) return -1;
@@ -93,8 +96,16 @@ int vault_png_start(vault_png_reader *reader) {
   if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA)
     png_set_gray_to_rgb(png);
   png_set_filler(png, 0xff, PNG_FILLER_AFTER);
-  if (vault_png_is_interlaced(reader)) png_set_interlace_handling(png);
+  reader->last_pass_only = last_pass_only && vault_png_is_interlaced(reader) && reader->height >= 2;
+  if (vault_png_is_interlaced(reader) && !reader->last_pass_only) png_set_interlace_handling(png);
   png_read_update_info(png, info);
+  if (reader->last_pass_only) {
+    reader->scratch_row = malloc((size_t)reader->width * 4);
+    if (reader->scratch_row == NULL) {
+      snprintf(reader->message, sizeof reader->message, "out of memory");
+      return -1;
+    }
+  }
   if (png_get_rowbytes(png, info) != (size_t)reader->width * 4) {
     snprintf(reader->message, sizeof reader->message, "unsupported pixel layout");
     return -1;
@@ -105,8 +116,15 @@ int vault_png_start(vault_png_reader *reader) {
 int vault_png_read_rows(vault_png_reader *reader, uint8_t *rows, int max_rows) {
   if (setjmp(png_jmpbuf(reader->png))) return -1;
   size_t stride = (size_t)reader->width * 4;
+  uint32_t row_count = reader->height;
+  if (reader->last_pass_only) {
+    /* libpng skips empty passes itself; rows of passes 1 to 6 are read and dropped. */
+    while (png_get_current_pass_number(reader->png) < 6)
+      png_read_row(reader->png, reader->scratch_row, NULL);
+    row_count = reader->height / 2;
+  }
   int count = 0;
-  while (count < max_rows && reader->next_row < reader->height) {
+  while (count < max_rows && reader->next_row < row_count) {
     png_read_row(reader->png, rows + stride * (size_t)count, NULL);
     reader->next_row += 1;
     count += 1;

@@ -16,11 +16,17 @@ struct AddCommand: ParsableCommand {
   @Flag(name: .shortAndLong, help: "Print only the summary and errors.")
   var quiet = false
 
+  @Option(help: "Refuse photos of more megapixels than this, before decoding them.")
+  var maxMegapixels = Thumbnailer().pixelLimit / 1_000_000
+
   @Argument(help: "Files and folders to import.", completion: .file())
   var paths: [String]
 
   func validate() throws {
     if paths.isEmpty { throw ValidationError("Name at least one file or folder to import.") }
+    if maxMegapixels < 1 || maxMegapixels > 10_000 {
+      throw ValidationError("--max-megapixels must be from 1 to 10000.")
+    }
   }
 
   func run() throws {
@@ -31,7 +37,9 @@ struct AddCommand: ParsableCommand {
       Diagnostics.error(error.description)
       failed += 1
     }
-    let importer = PhotoImporter(space: space)
+    var thumbnailer = Thumbnailer()
+    thumbnailer.pixelLimit = maxMegapixels * 1_000_000
+    let importer = PhotoImporter(space: space, thumbnailer: thumbnailer)
     let summary = try importer.importFiles(files) { event, done in
       switch event {
       case .added(let path, _):

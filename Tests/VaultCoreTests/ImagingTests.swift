@@ -104,6 +104,75 @@ final class ImagingTests: XCTestCase {
     }
   }
 
+  func testJPEGVariantsShowTheirColours() throws {
+    let variants = ["cmyk", "ycck", "arithmetic", "restart", "444", "422", "420", "progressive", "big-app"]
+    for variant in variants {
+      let name = "quad-\(variant).jpg"
+      let thumbnail = try Thumbnailer().makeThumbnail(path: fixturesPath + "/" + name, format: .jpeg)
+      let image = try decode(thumbnail.jpeg)
+      XCTAssertEqual([image.width, image.height], [64, 48], name)
+      assertColour(image, 16, 12, [255, 0, 0], name)
+      assertColour(image, 48, 12, [0, 255, 0], name)
+      assertColour(image, 16, 36, [0, 0, 255], name)
+      assertColour(image, 48, 36, [255, 255, 255], name)
+    }
+    // Grayscale: the luma of red, green, blue and white (BT.601).
+    let gray = try decode(
+      try Thumbnailer().makeThumbnail(path: fixturesPath + "/quad-gray.jpg", format: .jpeg).jpeg)
+    assertColour(gray, 16, 12, [76, 76, 76], "quad-gray.jpg")
+    assertColour(gray, 48, 12, [150, 150, 150], "quad-gray.jpg")
+    assertColour(gray, 16, 36, [29, 29, 29], "quad-gray.jpg")
+  }
+
+  func testDamagedJPEGDataDecodesWithAWarning() throws {
+    for name in ["truncated.jpg", "corrupt-data.jpg"] {
+      let thumbnail = try Thumbnailer().makeThumbnail(path: fixturesPath + "/" + name, format: .jpeg)
+      XCTAssertNotNil(thumbnail.warning, name)
+      XCTAssertEqual(thumbnail.width, 160, name)
+    }
+  }
+
+  func testDecompressionBombsAreRefusedFromTheirHeader() throws {
+    for (name, format, width, height) in [
+      ("bomb.png", ImageFormat.png, 100000, 100000), ("bomb.jpg", .jpeg, 65000, 65000),
+    ] {
+      XCTAssertThrowsError(
+        try Thumbnailer().makeThumbnail(path: fixturesPath + "/bad/" + name, format: format)
+      ) { error in
+        guard case VaultError.imageTooLarge(_, width, height, 200_000_000) = error else {
+          return XCTFail("\(name): \(error)")
+        }
+        XCTAssertTrue("\(error)".contains("over the limit of 200 megapixels"), "\(error)")
+      }
+    }
+  }
+
+  func assertColour(
+    _ image: RGBImage, _ x: Int, _ y: Int, _ expected: [Int], _ name: String, file: StaticString = #filePath,
+    line: UInt = #line
+  ) {
+    let i = (y * image.width + x) * 3
+    let actual = image.pixels[i..<(i + 3)].map(Int.init)
+    XCTAssertTrue(
+      zip(actual, expected).allSatisfy { abs($0 - $1) < 40 },
+      "\(name) at \(x),\(y): \(actual), expected \(expected)", file: file, line: line)
+  }
+
+  func testALargeInterlacedPNGShrinksFromItsLastPassInOneRowOfMemory() throws {
+    let folder = try makeTemporaryFolder(self)
+    let picture = TestImages.photoLike(width: 1300, height: 900)
+    try writeBytes(TestImages.png(picture, interlaced: true), to: folder + "/interlaced.png")
+    try writeBytes(TestImages.png(picture, interlaced: false), to: folder + "/plain.png")
+    var thumbnailer = Thumbnailer()
+    thumbnailer.wholeInterlacedPixelLimit = 1_000_000
+    let interlaced = try thumbnailer.makeThumbnail(path: folder + "/interlaced.png", format: .png)
+    let plain = try thumbnailer.makeThumbnail(path: folder + "/plain.png", format: .png)
+    XCTAssertEqual([interlaced.thumbnailWidth, interlaced.thumbnailHeight], [512, 354])
+    XCTAssertEqual([interlaced.width, interlaced.height], [1300, 900])
+    let psnr = TestImages.psnr(try decode(interlaced.jpeg), try decode(plain.jpeg))
+    XCTAssertGreaterThan(psnr, 35, "odd rows only vs all rows")
+  }
+
   func testPNGColourTypesDecode() throws {
     for name in ["gray.png", "palette.png", "rgba.png", "rgb16.png", "interlaced.png"] {
       let thumbnail = try Thumbnailer().makeThumbnail(path: fixturesPath + "/" + name, format: .png)
@@ -119,11 +188,6 @@ final class ImagingTests: XCTestCase {
         XCTAssertTrue("\(error)".contains(name), "\(error)")
       }
     }
-  }
-
-  func testATruncatedJPEGDecodesWithAWarning() throws {
-    let thumbnail = try Thumbnailer().makeThumbnail(path: fixturesPath + "/truncated.jpg", format: .jpeg)
-    XCTAssertNotNil(thumbnail.warning)
   }
 
   func testPixelLimitIsCheckedBeforeDecoding() throws {

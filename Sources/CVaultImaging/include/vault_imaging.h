@@ -42,10 +42,13 @@ uint32_t vault_png_width(const vault_png_reader *reader);
 uint32_t vault_png_height(const vault_png_reader *reader);
 int vault_png_is_interlaced(const vault_png_reader *reader);
 /* Sets up the transformations to 8-bit RGBA (palettes, tRNS, low and high bit depths,
- * gray, gamma). Returns 0 or -1. */
-int vault_png_start(vault_png_reader *reader);
-/* Reads up to max_rows rows of RGBA (width * 4 bytes a row) of a non-interlaced image.
- * Returns the number of rows read (0 at the end), or -1. */
+ * gray, gamma). With last_pass_only set, an interlaced image is not assembled: reading
+ * yields only the rows of the last Adam7 pass (the odd rows, full width: height / 2 rows),
+ * which needs one row of memory instead of the whole image. Returns 0 or -1. */
+int vault_png_start(vault_png_reader *reader, int last_pass_only);
+/* Reads up to max_rows rows of RGBA (width * 4 bytes a row) of a non-interlaced image,
+ * or of the last pass of an interlaced one started with last_pass_only. Returns the
+ * number of rows read (0 at the end), or -1. */
 int vault_png_read_rows(vault_png_reader *reader, uint8_t *rows, int max_rows);
 /* Reads the whole image (height rows of width * 4 bytes): interlaced images need it.
  * Returns 0 or -1. */

@@ -40,24 +40,31 @@ public struct AreaResampler {
   /// Adds the next source row of `sourceWidth` RGB pixels.
   public mutating func addRow(_ row: UnsafePointer<UInt8>) {
     guard nextSourceRow < sourceHeight else { return }
-    var weightIndex = 0
-    rowBuffer.withUnsafeMutableBufferPointer { out in
-      for x in 0..<targetWidth {
-        var r: Float = 0
-        var g: Float = 0
-        var b: Float = 0
-        var column = columnStart[x]
-        for _ in 0..<columnCount[x] {
-          let weight = columnWeights[weightIndex]
-          r += weight * Float(row[column * 3])
-          g += weight * Float(row[column * 3 + 1])
-          b += weight * Float(row[column * 3 + 2])
-          weightIndex += 1
-          column += 1
+    let targetWidth = self.targetWidth
+    columnStart.withUnsafeBufferPointer { starts in
+      columnCount.withUnsafeBufferPointer { counts in
+        columnWeights.withUnsafeBufferPointer { weights in
+          rowBuffer.withUnsafeMutableBufferPointer { out in
+            var weightIndex = 0
+            for x in 0..<targetWidth {
+              var r: Float = 0
+              var g: Float = 0
+              var b: Float = 0
+              var pixel = row + starts[x] * 3
+              for _ in 0..<counts[x] {
+                let weight = weights[weightIndex]
+                r += weight * Float(pixel[0])
+                g += weight * Float(pixel[1])
+                b += weight * Float(pixel[2])
+                weightIndex += 1
+                pixel += 3
+              }
+              out[x * 3] = r
+              out[x * 3 + 1] = g
+              out[x * 3 + 2] = b
+            }
+          }
         }
-        out[x * 3] = r
-        out[x * 3 + 1] = g
-        out[x * 3 + 2] = b
       }
     }
     let top = Double(nextSourceRow)
@@ -69,9 +76,12 @@ public struct AreaResampler {
       if rowTop >= bottom { break }
       let covered = Float((min(bottom, rowBottom) - max(top, rowTop)) / scaleY)
       if covered > 0 {
-        let base = targetRow * targetWidth * 3
-        for i in 0..<(targetWidth * 3) {
-          accumulator[base + i] += covered * rowBuffer[i]
+        let count = targetWidth * 3
+        let base = targetRow * count
+        rowBuffer.withUnsafeBufferPointer { source in
+          accumulator.withUnsafeMutableBufferPointer { target in
+            for i in 0..<count { target[base + i] += covered * source[i] }
+          }
         }
       }
       targetRow += 1
@@ -81,7 +91,14 @@ public struct AreaResampler {
 
   /// The shrunk picture; rows never added count as black.
   public func finish() -> RGBImage {
-    let pixels = accumulator.map { UInt8(max(0, min(255, $0.rounded()))) }
+    var pixels = [UInt8](repeating: 0, count: accumulator.count)
+    accumulator.withUnsafeBufferPointer { values in
+      pixels.withUnsafeMutableBufferPointer { out in
+        for i in 0..<values.count {
+          out[i] = UInt8(max(0, min(255, values[i] + 0.5)))
+        }
+      }
+    }
     return RGBImage(width: targetWidth, height: targetHeight, pixels: pixels)
   }
 }

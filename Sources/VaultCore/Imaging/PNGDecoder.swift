@@ -28,11 +28,16 @@ final class PNGDecoder {
     return .decodeFailed(path: path, reason: reason)
   }
 
+  var isInterlaced: Bool { vault_png_is_interlaced(reader) != 0 }
+
   /// Decodes the image, handing each RGBA row to `consume`, then checks the file's end.
-  func decode(consume: (UnsafePointer<UInt8>) -> Void) throws {
-    guard vault_png_start(reader) == 0 else { throw failure() }
+  /// With `lastPassOnly`, an interlaced image yields only its odd rows (`height / 2` rows),
+  /// decoded in one row of memory instead of the whole picture.
+  func decode(lastPassOnly: Bool = false, consume: (UnsafePointer<UInt8>) -> Void) throws {
+    let streamLastPass = lastPassOnly && isInterlaced && height >= 2
+    guard vault_png_start(reader, streamLastPass ? 1 : 0) == 0 else { throw failure() }
     let stride = width * 4
-    if vault_png_is_interlaced(reader) != 0 {
+    if isInterlaced && !streamLastPass {
       // Adam7 passes fill the picture in several sweeps; only the whole image is final.
       var pixels = [UInt8](repeating: 0, count: stride * height)
       guard vault_png_read_image(reader, &pixels) == 0 else { throw failure() }

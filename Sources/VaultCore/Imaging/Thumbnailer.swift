@@ -20,6 +20,8 @@ public struct Thumbnailer: Sendable {
   public var quality = 80
   /// Images declaring more pixels than this are refused before anything is allocated.
   public var pixelLimit = 200_000_000
+  /// Interlaced PNGs up to this many pixels are assembled whole (4 bytes a pixel).
+  public var wholeInterlacedPixelLimit = 4_000_000
   /// The gray that transparent pixels are composited over.
   public var background: UInt8 = 128
 
@@ -71,13 +73,18 @@ public struct Thumbnailer: Sendable {
     let decoder = try PNGDecoder(path: path)
     try checkPixelCount(path: path, width: decoder.width, height: decoder.height)
     let target = targetSize(width: decoder.width, height: decoder.height)
+    // Assembling a large interlaced picture would take 4 bytes a pixel; when it shrinks at
+    // least 2× anyway, its last Adam7 pass (every odd row, full width) is enough.
+    let lastPassOnly =
+      decoder.isInterlaced && decoder.width * decoder.height > wholeInterlacedPixelLimit
+      && target.height * 2 <= decoder.height
     var resampler = AreaResampler(
-      sourceWidth: decoder.width, sourceHeight: decoder.height, targetWidth: target.width,
-      targetHeight: target.height)
+      sourceWidth: decoder.width, sourceHeight: lastPassOnly ? decoder.height / 2 : decoder.height,
+      targetWidth: target.width, targetHeight: target.height)
     var rgb = [UInt8](repeating: 0, count: decoder.width * 3)
     let background = UInt32(self.background)
     let width = decoder.width
-    try decoder.decode { rgba in
+    try decoder.decode(lastPassOnly: lastPassOnly) { rgba in
       rgb.withUnsafeMutableBufferPointer { out in
         for x in 0..<width {
           let alpha = UInt32(rgba[x * 4 + 3])

@@ -84,49 +84,50 @@ public final class PhotoImporter {
   }
 
   /// Imports `files`, calling `report` for each on the calling thread, in order, with the
-  /// number of files done so far. Throws only when the space itself cannot be written.
+  /// number of files done so far. Throws only when the space itself cannot be written; the
+  /// photos reported as added before that stay imported.
+  ///
+  /// Files are prepared (read, hashed, thumbnailed, encrypted under temporary names) on
+  /// all cores, at most `2 × parallelism` at a time, and committed here in order. The index
+  /// is written whenever the next file is not ready yet, or every `flushInterval` photos,
+  /// and a photo is reported as added only once an index listing it is on disk.
   @discardableResult
   public func importFiles(_ files: [String], report: (ImportEvent, Int) -> Void) throws -> ImportSummary {
-    var summary = ImportSummary()
     var knownHashes = Set(space.entries.map(\.record.contentHash))
+    let hashesAtStart = knownHashes
+    let pipeline = PreparationPipeline(files: files, limit: parallelism * 2) { [self] path in
+      do {
+        return .success(try prepare(path, knownHashes: hashesAtStart))
+      } catch let error as VaultError {
+        return .failure(error)
+      } catch {
+        return .failure(.io(path: path, reason: "\(error)"))
+      }
+    }
+    defer { pipeline.finish() }
+
+    var summary = ImportSummary()
     var done = 0
-    let batchSize = parallelism * 2
-    for batchStart in stride(from: 0, to: files.count, by: batchSize) {
-      let batch = Array(files[batchStart..<min(batchStart + batchSize, files.count)])
-      let prepared = prepareConcurrently(batch, knownHashes: knownHashes)
-      var events: [ImportEvent] = []
-      var newEntries: [IndexEntry] = []
-      for (path, result) in zip(batch, prepared) {
-        switch result {
-        case .failure(let error):
-          events.append(.failed(path: path, error: error))
-        case .success(nil):
-          events.append(.duplicate(path: path))
-        case .success(let photo?):
-          if knownHashes.contains(photo.record.contentHash) {
-            photo.discard()
-            events.append(.duplicate(path: path))
-            continue
+    var pendingEntries: [IndexEntry] = []
+    var pendingEvents: [ImportEvent] = []
+
+    func flush() throws {
+      if !pendingEntries.isEmpty {
+        do {
+          try syncDirectory(space.photoDirectory)
+          try syncDirectory(space.thumbDirectory)
+          try space.saveEntries(space.entries + pendingEntries)
+        } catch {
+          // Not listed, so not imported: take the blobs back out.
+          for entry in pendingEntries {
+            unlink(space.photoPath(entry.record.id))
+            unlink(space.thumbPath(entry.record.id))
           }
-          do {
-            try photo.moveIntoPlace(space: space)
-          } catch let error as VaultError {
-            photo.discard()
-            events.append(.failed(path: path, error: error))
-            continue
-          }
-          knownHashes.insert(photo.record.contentHash)
-          newEntries.append(IndexEntry(record: photo.record, selected: false))
-          if let warning = photo.warning { events.append(.warning(path: path, message: warning)) }
-          events.append(.added(path: path, record: photo.record))
+          throw error
         }
+        pendingEntries.removeAll()
       }
-      if !newEntries.isEmpty {
-        try syncDirectory(space.photoDirectory)
-        try syncDirectory(space.thumbDirectory)
-        try space.saveEntries(space.entries + newEntries)
-      }
-      for event in events {
+      for event in pendingEvents {
         switch event {
         case .added:
           summary.added += 1
@@ -141,30 +142,44 @@ public final class PhotoImporter {
         }
         report(event, done)
       }
+      pendingEvents.removeAll()
     }
+
+    for (position, path) in files.enumerated() {
+      let result = try pipeline.result(at: position) {
+        if !pendingEvents.isEmpty { try flush() }
+      }
+      switch result {
+      case .failure(let error):
+        pendingEvents.append(.failed(path: path, error: error))
+      case .success(nil):
+        pendingEvents.append(.duplicate(path: path))
+      case .success(let photo?):
+        if knownHashes.contains(photo.record.contentHash) {
+          photo.discard()
+          pendingEvents.append(.duplicate(path: path))
+          continue
+        }
+        do {
+          try photo.moveIntoPlace(space: space)
+        } catch let error as VaultError {
+          photo.discard()
+          pendingEvents.append(.failed(path: path, error: error))
+          continue
+        }
+        knownHashes.insert(photo.record.contentHash)
+        pendingEntries.append(IndexEntry(record: photo.record, selected: false))
+        if let warning = photo.warning { pendingEvents.append(.warning(path: path, message: warning)) }
+        pendingEvents.append(.added(path: path, record: photo.record))
+        if pendingEntries.count >= Self.flushInterval { try flush() }
+      }
+    }
+    try flush()
     return summary
   }
 
-  private func prepareConcurrently(_ batch: [String], knownHashes: Set<String>) -> [Result<
-    PreparedPhoto?, VaultError
-  >] {
-    var results = [Result<PreparedPhoto?, VaultError>](repeating: .success(nil), count: batch.count)
-    let lock = NSLock()
-    DispatchQueue.concurrentPerform(iterations: batch.count) { position in
-      let result: Result<PreparedPhoto?, VaultError>
-      do {
-        result = .success(try prepare(batch[position], knownHashes: knownHashes))
-      } catch let error as VaultError {
-        result = .failure(error)
-      } catch {
-        result = .failure(.io(path: batch[position], reason: "\(error)"))
-      }
-      lock.lock()
-      results[position] = result
-      lock.unlock()
-    }
-    return results
-  }
+  /// The most photos committed between two index writes.
+  static let flushInterval = 64
 
   /// Reads one file and writes its encrypted blobs under temporary names; returns nil for a
   /// duplicate of a photo already in the space.

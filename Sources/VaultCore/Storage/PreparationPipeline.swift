@@ -1,0 +1,80 @@
+import Foundation
+
+/// Runs `prepare` over files on background threads, at most `limit` results prepared but
+/// not yet taken, and hands the results out in the files' order. Memory stays bounded
+/// however many files there are.
+final class PreparationPipeline {
+  typealias Outcome = Result<PreparedPhoto?, VaultError>
+
+  private let condition = NSCondition()
+  private let slots: DispatchSemaphore
+  private let limit: Int
+  private let workers = DispatchGroup()
+  private let producer = DispatchGroup()
+  private var results: [Int: Outcome] = [:]
+  private var stopped = false
+
+  init(files: [String], limit: Int, prepare: @escaping (String) -> Outcome) {
+    self.limit = limit
+    slots = DispatchSemaphore(value: limit)
+    let queue = DispatchQueue(label: "vault.import", attributes: .concurrent)
+    producer.enter()
+    DispatchQueue.global().async { [self] in
+      defer { producer.leave() }
+      for (position, path) in files.enumerated() {
+        slots.wait()
+        condition.lock()
+        if stopped {
+          condition.unlock()
+          return
+        }
+        workers.enter()
+        condition.unlock()
+        queue.async { [self] in
+          let outcome = prepare(path)
+          condition.lock()
+          results[position] = outcome
+          condition.broadcast()
+          condition.unlock()
+          workers.leave()
+        }
+      }
+    }
+  }
+
+  /// The result for the file at `position`, waiting for it if needed. If it is not ready,
+  /// first calls `whileWaiting` once (outside the lock) so the caller can do useful work.
+  func result(at position: Int, whileWaiting: () throws -> Void) throws -> Outcome {
+    var waited = false
+    condition.lock()
+    while results[position] == nil {
+      if !waited {
+        waited = true
+        condition.unlock()
+        try whileWaiting()
+        condition.lock()
+        continue
+      }
+      condition.wait()
+    }
+    let outcome = results.removeValue(forKey: position)!
+    condition.unlock()
+    slots.signal()
+    return outcome
+  }
+
+  /// Stops handing out work, waits for what is running, and drops results not taken
+  /// (their temporary files are removed as they are released).
+  func finish() {
+    condition.lock()
+    stopped = true
+    condition.unlock()
+    for _ in 0..<limit { slots.signal() }
+    producer.wait()
+    workers.wait()
+    condition.lock()
+    for case .success(let photo?) in results.values { photo.discard() }
+    results.removeAll()
+    condition.unlock()
+  }
+}
