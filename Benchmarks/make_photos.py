@@ -3,12 +3,18 @@
 
 Photo-like: smooth colour gradients and soft shapes (sky, objects) plus sensor-like noise
 and some hard edges, so they compress like camera pictures (a few MB each), not like
-flat fills. Usage: make_photos.py FOLDER COUNT"""
+flat fills. Drawing one takes seconds, so past the first 20 each photo is one of those 20
+with a JPEG comment naming it inserted: different content to vault, the same work to
+decode. Usage: make_photos.py FOLDER COUNT"""
 import os
 import subprocess
 import sys
 
+import struct
+
 import numpy as np
+
+UNIQUE = 20
 
 W, H = 4000, 3000
 
@@ -36,14 +42,25 @@ def photo(seed):
 def main():
     folder, count = sys.argv[1], int(sys.argv[2])
     os.makedirs(folder, exist_ok=True)
+    cache = os.path.join(os.path.dirname(os.path.abspath(folder)), "unique")
+    os.makedirs(cache, exist_ok=True)
+    for index in range(min(count, UNIQUE)):
+        path = os.path.join(cache, "IMG_%04d.jpg" % (index + 1))
+        if not os.path.exists(path):
+            header = b"P6\n%d %d\n255\n" % (W, H)
+            subprocess.run(["cjpeg", "-quality", "92", "-outfile", path],
+                           input=header + photo(index).tobytes(), check=True)
     for index in range(count):
         path = os.path.join(folder, "IMG_%04d.jpg" % (index + 1))
         if os.path.exists(path):
             continue
-        pixels = photo(index)
-        header = b"P6\n%d %d\n255\n" % (W, H)
-        subprocess.run(["cjpeg", "-quality", "92", "-outfile", path], input=header + pixels.tobytes(),
-                       check=True)
+        with open(os.path.join(cache, "IMG_%04d.jpg" % (index % UNIQUE + 1)), "rb") as source:
+            jpeg = source.read()
+        if index >= UNIQUE:
+            comment = b"copy %d" % index
+            jpeg = jpeg[:2] + b"\xff\xfe" + struct.pack(">H", len(comment) + 2) + comment + jpeg[2:]
+        with open(path, "wb") as target:
+            target.write(jpeg)
 
 
 if __name__ == "__main__":

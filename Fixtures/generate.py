@@ -212,7 +212,8 @@ def main():
     write("rgba.png", png(32, 24, 6, 8, rgba))
     rgb16 = [b"".join(struct.pack(">HHH", x * 2000, y * 2700, 40000) for x in range(32)) for y in range(24)]
     write("rgb16.png", png(32, 24, 2, 16, rgb16))
-    rgb = [bytes(v for x in range(33) for v in (x * 7, y * 9, (x * y) & 0xFF)) for y in range(27)]
+    smooth = photo_like(33, 27)
+    rgb = [bytes(c for px in row for c in px) for row in smooth]
     write("interlaced.png", png(33, 27, 2, 8, rgb, interlaced=True, bytes_per_pixel=3))
 
     jfif = cjpeg(photo_like(16, 16))

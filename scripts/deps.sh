@@ -13,5 +13,8 @@ ensure_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
-# What building and testing vault needs.
-BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev e2fsprogs)
+# What building vault needs.
+BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev)
+# What its tests need besides: chattr (a read-only folder even for root) and the reference
+# thumbnailer the quality test compares with.
+TEST_PACKAGES=(e2fsprogs libvips-tools)

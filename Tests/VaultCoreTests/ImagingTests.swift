@@ -79,6 +79,17 @@ final class ImagingTests: XCTestCase {
     let values: [UInt8] = [0, 0, 0, 90, 90, 90, 180, 180, 180]
     values.withUnsafeBufferPointer { uneven.addRow($0.baseAddress!) }
     XCTAssertEqual(uneven.finish().pixels, [30, 30, 30, 150, 150, 150])
+    // The same down a column: the middle row straddles both output rows.
+    var tall = AreaResampler(sourceWidth: 1, sourceHeight: 3, targetWidth: 1, targetHeight: 2)
+    for value in [UInt8(0), 90, 180] {
+      [value, value, value].withUnsafeBufferPointer { tall.addRow($0.baseAddress!) }
+    }
+    XCTAssertEqual(tall.finish().pixels, [30, 30, 30, 150, 150, 150])
+    // A flat picture stays flat at any ratio.
+    var flat = AreaResampler(sourceWidth: 997, sourceHeight: 701, targetWidth: 512, targetHeight: 360)
+    let gray = [UInt8](repeating: 77, count: 997 * 3)
+    for _ in 0..<701 { gray.withUnsafeBufferPointer { flat.addRow($0.baseAddress!) } }
+    XCTAssertEqual(Set(flat.finish().pixels), [77])
   }
 
   func testOrientationFixturesShowUpright() throws {

@@ -56,7 +56,7 @@ int vault_png_read_image(vault_png_reader *reader, uint8_t *pixels);
 /* Reads the rest of the file after the image, so that its end is checked. Returns 0 or -1. */
 int vault_png_finish(vault_png_reader *reader);
 
-/* Encodes 8-bit RGB pixels as a baseline JPEG in memory. On success returns 0 and a
+/* Encodes 8-bit RGB pixels as a baseline 4:4:4 JPEG in memory. On success returns 0 and a
  * buffer to release with vault_imaging_free. */
 int vault_jpeg_encode_rgb(const uint8_t *pixels, uint32_t width, uint32_t height, int quality,
                           uint8_t **output, size_t *output_length, char *error,

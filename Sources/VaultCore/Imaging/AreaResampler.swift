@@ -1,5 +1,10 @@
 /// Shrinks an RGB picture by area averaging (a box filter with exact fractional
 /// coverage), fed one source row at a time so the full-size picture is never held.
+///
+/// Each source row is first added, weighted by how much of it falls in the output row,
+/// into a row of sums as wide as the source; when an output row is complete, its sums are
+/// averaged across columns into output pixels. A source row straddles at most two output
+/// rows, so two rows of sums are all the memory it needs beyond the output.
 public struct AreaResampler {
   public let sourceWidth: Int
   public let sourceHeight: Int
@@ -9,12 +14,16 @@ public struct AreaResampler {
   private var columnStart: [Int] = []
   private var columnCount: [Int] = []
   private var columnWeights: [Float] = []
-  private var accumulator: [Float]
-  private var rowBuffer: [Float]
+  private var currentSums: [Float]
+  private var nextSums: [Float]
+  private var currentRow = 0
   private var nextSourceRow = 0
+  private var output: [UInt8]
 
+  /// The target may not be larger than the source in either direction.
   public init(sourceWidth: Int, sourceHeight: Int, targetWidth: Int, targetHeight: Int) {
-    precondition(sourceWidth > 0 && sourceHeight > 0 && targetWidth > 0 && targetHeight > 0)
+    precondition(targetWidth > 0 && targetHeight > 0)
+    precondition(targetWidth <= sourceWidth && targetHeight <= sourceHeight, "area averaging only shrinks")
     self.sourceWidth = sourceWidth
     self.sourceHeight = sourceHeight
     self.targetWidth = targetWidth
@@ -33,72 +42,80 @@ public struct AreaResampler {
         columnWeights.append(Float(covered / scaleX))
       }
     }
-    accumulator = [Float](repeating: 0, count: targetWidth * targetHeight * 3)
-    rowBuffer = [Float](repeating: 0, count: targetWidth * 3)
+    currentSums = [Float](repeating: 0, count: sourceWidth * 3)
+    nextSums = currentSums
+    output = [UInt8](repeating: 0, count: targetWidth * targetHeight * 3)
   }
 
   /// Adds the next source row of `sourceWidth` RGB pixels.
   public mutating func addRow(_ row: UnsafePointer<UInt8>) {
-    guard nextSourceRow < sourceHeight else { return }
+    guard nextSourceRow < sourceHeight, currentRow < targetHeight else { return }
+    let top = Double(nextSourceRow)
+    let bottom = top + 1
+    let currentBottom = Double(currentRow + 1) * scaleY
+    let inCurrent = Float((min(bottom, currentBottom) - top) / scaleY)
+    let inNext = Float(max(0, bottom - currentBottom) / scaleY)
+    let count = sourceWidth * 3
+    currentSums.withUnsafeMutableBufferPointer { sums in
+      for i in 0..<count { sums[i] += inCurrent * Float(row[i]) }
+    }
+    if inNext > 0 {
+      nextSums.withUnsafeMutableBufferPointer { sums in
+        for i in 0..<count { sums[i] += inNext * Float(row[i]) }
+      }
+    }
+    nextSourceRow += 1
+    if Double(nextSourceRow) >= currentBottom - 1e-9 {
+      emitCurrentRow()
+      swap(&currentSums, &nextSums)
+      nextSums.withUnsafeMutableBufferPointer { sums in
+        for i in 0..<count { sums[i] = 0 }
+      }
+    }
+  }
+
+  /// Averages the finished row of sums across columns into output row `currentRow`.
+  private mutating func emitCurrentRow() {
+    let base = currentRow * targetWidth * 3
     let targetWidth = self.targetWidth
     columnStart.withUnsafeBufferPointer { starts in
       columnCount.withUnsafeBufferPointer { counts in
         columnWeights.withUnsafeBufferPointer { weights in
-          rowBuffer.withUnsafeMutableBufferPointer { out in
-            var weightIndex = 0
-            for x in 0..<targetWidth {
-              var r: Float = 0
-              var g: Float = 0
-              var b: Float = 0
-              var pixel = row + starts[x] * 3
-              for _ in 0..<counts[x] {
-                let weight = weights[weightIndex]
-                r += weight * Float(pixel[0])
-                g += weight * Float(pixel[1])
-                b += weight * Float(pixel[2])
-                weightIndex += 1
-                pixel += 3
+          currentSums.withUnsafeBufferPointer { sums in
+            output.withUnsafeMutableBufferPointer { out in
+              var weightIndex = 0
+              for x in 0..<targetWidth {
+                var r: Float = 0
+                var g: Float = 0
+                var b: Float = 0
+                var column = starts[x] * 3
+                for _ in 0..<counts[x] {
+                  let weight = weights[weightIndex]
+                  r += weight * sums[column]
+                  g += weight * sums[column + 1]
+                  b += weight * sums[column + 2]
+                  weightIndex += 1
+                  column += 3
+                }
+                out[base + x * 3] = UInt8(max(0, min(255, r + 0.5)))
+                out[base + x * 3 + 1] = UInt8(max(0, min(255, g + 0.5)))
+                out[base + x * 3 + 2] = UInt8(max(0, min(255, b + 0.5)))
               }
-              out[x * 3] = r
-              out[x * 3 + 1] = g
-              out[x * 3 + 2] = b
             }
           }
         }
       }
     }
-    let top = Double(nextSourceRow)
-    let bottom = top + 1
-    var targetRow = min(targetHeight - 1, Int(top / scaleY))
-    while targetRow < targetHeight {
-      let rowTop = Double(targetRow) * scaleY
-      let rowBottom = Double(targetRow + 1) * scaleY
-      if rowTop >= bottom { break }
-      let covered = Float((min(bottom, rowBottom) - max(top, rowTop)) / scaleY)
-      if covered > 0 {
-        let count = targetWidth * 3
-        let base = targetRow * count
-        rowBuffer.withUnsafeBufferPointer { source in
-          accumulator.withUnsafeMutableBufferPointer { target in
-            for i in 0..<count { target[base + i] += covered * source[i] }
-          }
-        }
-      }
-      targetRow += 1
-    }
-    nextSourceRow += 1
+    currentRow += 1
   }
 
   /// The shrunk picture; rows never added count as black.
-  public func finish() -> RGBImage {
-    var pixels = [UInt8](repeating: 0, count: accumulator.count)
-    accumulator.withUnsafeBufferPointer { values in
-      pixels.withUnsafeMutableBufferPointer { out in
-        for i in 0..<values.count {
-          out[i] = UInt8(max(0, min(255, values[i] + 0.5)))
-        }
-      }
+  public mutating func finish() -> RGBImage {
+    while currentRow < targetHeight {
+      emitCurrentRow()
+      swap(&currentSums, &nextSums)
+      for i in 0..<nextSums.count { nextSums[i] = 0 }
     }
-    return RGBImage(width: targetWidth, height: targetHeight, pixels: pixels)
+    return RGBImage(width: targetWidth, height: targetHeight, pixels: output)
   }
 }
