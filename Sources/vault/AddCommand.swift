@@ -30,17 +30,24 @@ struct AddCommand: ParsableCommand {
   }
 
   func run() throws {
-    let space = try options.unlock(.write)
+    let vault = try options.openVault()
+    let password = try options.password()
     let (files, collectFailures) = PhotoImporter.collectFiles(paths)
-    var failed = 0
-    for case .failed(_, let error) in collectFailures {
-      Diagnostics.error(error.description)
-      failed += 1
-    }
     var thumbnailer = Thumbnailer()
     thumbnailer.pixelLimit = maxMegapixels * 1_000_000
-    let importer = PhotoImporter(space: space, thumbnailer: thumbnailer)
-    let summary = try importer.importFiles(files) { event, done in
+    let importer = PhotoImporter(thumbnailer: thumbnailer)
+    var failed = 0
+    // Decoding starts while the password's key is derived; paths that could not be read
+    // are reported once the space is open.
+    let unlock = {
+      let space = try vault.unlock(password: password, access: .write)
+      for case .failed(_, let error) in collectFailures {
+        Diagnostics.error(error.description)
+        failed += 1
+      }
+      return space
+    }
+    let summary = try importer.importFiles(files, unlocking: unlock) { event, done in
       switch event {
       case .added(let path, _):
         if !quiet { printLine("added \(path)") }

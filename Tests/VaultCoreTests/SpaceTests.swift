@@ -21,7 +21,7 @@ final class SpaceTests: XCTestCase {
 
   func importFixtures(into space: Space, _ names: [String]) throws -> [ImportEvent] {
     var events: [ImportEvent] = []
-    try PhotoImporter(space: space).importFiles(names.map { fixturesPath + "/" + $0 }) { event, _ in
+    try PhotoImporter().importFiles(names.map { fixturesPath + "/" + $0 }, into: space) { event, _ in
       events.append(event)
     }
     return events
@@ -74,6 +74,28 @@ final class SpaceTests: XCTestCase {
     XCTAssertEqual(duplicates, 1)
     XCTAssertEqual(space.entries.count, 2)
     XCTAssertTrue(try listing(space.photoDirectory).allSatisfy { !$0.hasPrefix(".tmp-") })
+  }
+
+  func testAnImportWhoseSpaceDoesNotUnlockWritesNothing() throws {
+    let space = try vault.unlock(password: password("first"), access: .write)
+    let before = try listing(vault.path)
+    // More files than the pipeline holds at once, so that some wait for the space.
+    let files = Array(repeating: ["photo.jpg", "gray.png", "rgba.png", "palette.png"], count: 10).flatMap {
+      $0
+    }
+    .map { fixturesPath + "/" + $0 }
+    var reports = 0
+    XCTAssertThrowsError(
+      try PhotoImporter(parallelism: 2).importFiles(files, unlocking: { throw VaultError.noSpaceForPassword })
+      { _, _ in
+        reports += 1
+      }
+    ) { error in
+      XCTAssertEqual(error as? VaultError, .noSpaceForPassword)
+    }
+    XCTAssertEqual(reports, 0)
+    XCTAssertEqual(try listing(vault.path), before)
+    XCTAssertEqual(space.entries.count, 0)
   }
 
   func testSelectionIsStoredAndDeleteRemovesBlobs() throws {

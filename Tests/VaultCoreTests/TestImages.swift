@@ -22,7 +22,7 @@ enum TestImages {
         let fy = Double(y) / Double(height)
         var r = 40 + 160 * fx + 20 * sin(fy * 9)
         var g = 60 + 120 * fy + 25 * sin(fx * 7 + 1)
-        var b = 120 + 60 * sin((fx + fy) * 5)
+        let b = 120 + 60 * sin((fx + fy) * 5)
         for disc in discs
         where (Double(x) - disc.0) * (Double(x) - disc.0) + (Double(y) - disc.1) * (Double(y) - disc.1) < disc
           .2 * disc.2

@@ -22,16 +22,13 @@ public struct ImportSummary: Equatable, Sendable {
 }
 
 /// Imports files into a space: each file is read, recognised by content, hashed, turned
-/// into a thumbnail and encrypted on all cores, a few at a time; a batch becomes visible
-/// at once, when the index listing it is written. A file that fails leaves nothing behind.
+/// into a thumbnail and encrypted on all cores, a few at a time; photos become visible
+/// when the index listing them is written. A file that fails leaves nothing behind.
 public final class PhotoImporter {
-  private let space: Space
   private let thumbnailer: Thumbnailer
   private let parallelism: Int
 
-  public init(space: Space, thumbnailer: Thumbnailer = Thumbnailer(), parallelism: Int? = nil) {
-    precondition(space.access == .write)
-    self.space = space
+  public init(thumbnailer: Thumbnailer = Thumbnailer(), parallelism: Int? = nil) {
     self.thumbnailer = thumbnailer
     self.parallelism = max(1, parallelism ?? ProcessInfo.processInfo.activeProcessorCount)
   }
@@ -92,12 +89,23 @@ public final class PhotoImporter {
   /// is written whenever the next file is not ready yet, or every `flushInterval` photos,
   /// and a photo is reported as added only once an index listing it is on disk.
   @discardableResult
-  public func importFiles(_ files: [String], report: (ImportEvent, Int) -> Void) throws -> ImportSummary {
-    var knownHashes = Set(space.entries.map(\.record.contentHash))
-    let hashesAtStart = knownHashes
+  public func importFiles(_ files: [String], into space: Space, report: (ImportEvent, Int) -> Void) throws
+    -> ImportSummary
+  {
+    try importFiles(files, unlocking: { space }, report: report)
+  }
+
+  /// Imports `files` into the space that `unlock` opens (for writing). Decoding starts at
+  /// once, on the other cores, while `unlock` runs its key derivation here; nothing is
+  /// written before it returns, and if it throws, nothing is written at all.
+  @discardableResult
+  public func importFiles(
+    _ files: [String], unlocking unlock: () throws -> Space, report: (ImportEvent, Int) -> Void
+  ) throws -> ImportSummary {
+    let unlocked = UnlockedSpace()
     let pipeline = PreparationPipeline(files: files, limit: parallelism * 2) { [self] path in
       do {
-        return .success(try prepare(path, knownHashes: hashesAtStart))
+        return .success(try prepare(path, unlocked: unlocked))
       } catch let error as VaultError {
         return .failure(error)
       } catch {
@@ -105,6 +113,16 @@ public final class PhotoImporter {
       }
     }
     defer { pipeline.finish() }
+    let space: Space
+    do {
+      space = try unlock()
+      precondition(space.access == .write, "imports need the space opened for writing")
+      unlocked.open(space)
+    } catch {
+      unlocked.fail()
+      throw error
+    }
+    var knownHashes = unlocked.knownHashes
 
     var summary = ImportSummary()
     var done = 0
@@ -182,20 +200,24 @@ public final class PhotoImporter {
   static let flushInterval = 64
 
   /// Reads one file and writes its encrypted blobs under temporary names; returns nil for a
-  /// duplicate of a photo already in the space.
-  private func prepare(_ path: String, knownHashes: Set<String>) throws -> PreparedPhoto? {
+  /// duplicate of a photo already in the space. Before the space is unlocked it makes the
+  /// thumbnail first (that needs no key); after, it hashes first, so a duplicate costs one
+  /// read and no decoding.
+  private func prepare(_ path: String, unlocked: UnlockedSpace) throws -> PreparedPhoto? {
     let source = try SourceFile(path: path)
     let signature = try source.readPrefix(ImageFormat.signatureLength)
     if source.size == 0 { throw VaultError.io(path: path, reason: "empty file") }
     guard let format = ImageFormat.sniff(signature) else { throw VaultError.unsupportedFormat(path: path) }
-    let hashKey = space.master.contentHashKey()
+    var thumbnail: Thumbnail?
+    if !unlocked.isOpen { thumbnail = try thumbnailer.makeThumbnail(path: path, format: format) }
+    guard let (space, hashKey, knownHashes) = unlocked.wait() else { return nil }
     let contentHash = try source.hash(key: hashKey) { _ in }
     if knownHashes.contains(contentHash) { return nil }
-    let thumbnail = try thumbnailer.makeThumbnail(path: path, format: format)
+    let made = try thumbnail ?? thumbnailer.makeThumbnail(path: path, format: format)
     let id = BlobID.random()
     let record = PhotoRecord(
       id: id.hex, name: (path as NSString).lastPathComponent, bytes: source.size, format: format,
-      width: thumbnail.width, height: thumbnail.height, orientation: thumbnail.orientation,
+      width: made.width, height: made.height, orientation: made.orientation,
       modifiedAt: source.modifiedAt, importedAt: .now(), contentHash: contentHash)
 
     let photoFile = try TemporaryFile(in: space.photoDirectory)
@@ -215,11 +237,52 @@ public final class PhotoImporter {
     let thumbFile = try TemporaryFile(in: space.thumbDirectory)
     let thumbWriter = try BlobWriter(
       kind: .thumbnail, key: space.master.blobKey(kind: .thumbnail, id: id), output: thumbFile)
-    try thumbWriter.write(thumbnail.jpeg)
+    try thumbWriter.write(made.jpeg)
     try thumbWriter.finish()
     try thumbFile.sync()
-    return PreparedPhoto(
-      record: record, photoFile: photoFile, thumbFile: thumbFile, warning: thumbnail.warning)
+    return PreparedPhoto(record: record, photoFile: photoFile, thumbFile: thumbFile, warning: made.warning)
+  }
+}
+
+/// The space an import writes into, once it is unlocked, shared with the workers that
+/// started before: they wait here for it (or for the news that it will not come).
+final class UnlockedSpace {
+  private let condition = NSCondition()
+  private var space: Space?
+  private var hashKey: SecureBytes?
+  private(set) var knownHashes: Set<String> = []
+  private var failed = false
+
+  var isOpen: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return space != nil
+  }
+
+  func open(_ space: Space) {
+    condition.lock()
+    self.space = space
+    hashKey = space.master.contentHashKey()
+    knownHashes = Set(space.entries.map(\.record.contentHash))
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  func fail() {
+    condition.lock()
+    failed = true
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// The space, its content-hash key and the hashes it held when unlocked; nil if it could
+  /// not be unlocked.
+  func wait() -> (Space, SecureBytes, Set<String>)? {
+    condition.lock()
+    defer { condition.unlock() }
+    while space == nil && !failed { condition.wait() }
+    guard let space, let hashKey else { return nil }
+    return (space, hashKey, knownHashes)
   }
 }
 

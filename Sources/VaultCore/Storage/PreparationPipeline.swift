@@ -7,27 +7,28 @@ final class PreparationPipeline {
   typealias Outcome = Result<PreparedPhoto?, VaultError>
 
   private let condition = NSCondition()
-  private let slots: DispatchSemaphore
   private let limit: Int
   private let workers = DispatchGroup()
   private let producer = DispatchGroup()
   private var results: [Int: Outcome] = [:]
+  /// Files handed to a worker whose result has not been taken yet.
+  private var inFlight = 0
   private var stopped = false
 
   init(files: [String], limit: Int, prepare: @escaping (String) -> Outcome) {
     self.limit = limit
-    slots = DispatchSemaphore(value: limit)
     let queue = DispatchQueue(label: "vault.import", attributes: .concurrent)
     producer.enter()
     DispatchQueue.global().async { [self] in
       defer { producer.leave() }
       for (position, path) in files.enumerated() {
-        slots.wait()
         condition.lock()
+        while inFlight >= limit && !stopped { condition.wait() }
         if stopped {
           condition.unlock()
           return
         }
+        inFlight += 1
         workers.enter()
         condition.unlock()
         queue.async { [self] in
@@ -58,18 +59,19 @@ final class PreparationPipeline {
       condition.wait()
     }
     let outcome = results.removeValue(forKey: position)!
+    inFlight -= 1
+    condition.broadcast()
     condition.unlock()
-    slots.signal()
     return outcome
   }
 
   /// Stops handing out work, waits for what is running, and drops results not taken
-  /// (their temporary files are removed as they are released).
+  /// (their temporary files are removed).
   func finish() {
     condition.lock()
     stopped = true
+    condition.broadcast()
     condition.unlock()
-    for _ in 0..<limit { slots.signal() }
     producer.wait()
     workers.wait()
     condition.lock()
