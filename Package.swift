@@ -26,6 +26,11 @@ let package = Package(
       pkgConfig: "libpng",
       providers: [.apt(["libpng-dev"])]
     ),
+    .systemLibrary(
+      name: "CChafa",
+      pkgConfig: "chafa",
+      providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]
+    ),
     // libjpeg and libpng report fatal errors with longjmp, which must never cross Swift
     // frames; this C target keeps every setjmp/longjmp pair inside C.
     .target(
@@ -43,6 +48,7 @@ let package = Package(
       name: "vault",
       dependencies: [
         "VaultCore",
+        "CChafa",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: [.swiftLanguageMode(.v5)]

@@ -13,6 +13,7 @@ Every picture is drawn here, so the fixtures carry no one else's content:
   (Adobe, inverted; written by cmyk_jpeg.c, since cjpeg cannot), arithmetic coding,
   restart markers, 4:4:4 / 4:2:2 / 4:2:0 sampling, progressive, grayscale, and one with a
   64 KiB APP13 segment and an ICC profile (APP2) before the image.
+- flat-teal.png: 64x64 of one colour, #008080, so a test can find it in what is drawn.
 - truncated.jpg: a JPEG cut in its image data; corrupt-data.jpg: a JPEG with garbage in
   its image data (both decodable with a warning).
 - bad/: files that must be refused: corrupt.jpg (no image in it), truncated.png, empty.jpg,
@@ -203,6 +204,7 @@ def main():
     scan = big.index(b"\xff\xda")
     write("corrupt-data.jpg", big[:scan + 400] + bytes(range(16, 80)) + big[scan + 464:])
 
+    write("flat-teal.png", png(64, 64, 2, 8, [bytes((0, 128, 128) * 64)] * 64))
     gray = [bytes((x * 8 + y * 4) & 0xFF for x in range(32)) for y in range(24)]
     write("gray.png", png(32, 24, 0, 8, gray))
     palette = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]

@@ -14,7 +14,7 @@ ensure_packages() {
 }
 
 # What building vault needs.
-BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev)
-# What its tests need besides: chattr (a read-only folder even for root) and the reference
-# thumbnailer the quality test compares with.
-TEST_PACKAGES=(e2fsprogs libvips-tools)
+BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libchafa-dev libglib2.0-dev)
+# What its tests need besides: chattr (a read-only folder even for root), the reference
+# thumbnailer the quality test compares with, and tmux to run vault on a terminal.
+TEST_PACKAGES=(e2fsprogs libvips-tools tmux)

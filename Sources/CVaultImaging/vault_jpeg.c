@@ -49,6 +49,29 @@ static void set_error(char *error, size_t error_length, const char *text) {
   if (error != NULL && error_length > 0) snprintf(error, error_length, "%s", text);
 }
 
+/* Reads the header of a reader whose source is set by set_source; NULL on failure. */
+static vault_jpeg_reader *vault_jpeg_start_reading(vault_jpeg_reader *reader, FILE *file,
+                                                   const uint8_t *bytes, size_t length,
+                                                   char *error, size_t error_length) {
+  reader->info.err = jpeg_std_error(&reader->errors.base);
+  reader->errors.base.error_exit = vault_jpeg_error_exit;
+  reader->errors.base.emit_message = vault_jpeg_emit_message;
+  reader->errors.base.output_message = vault_jpeg_output_message;
+  if (setjmp(reader->errors.jump)) {
+    set_error(error, error_length, reader->errors.message);
+    vault_jpeg_close(reader);
+    return NULL;
+  }
+  jpeg_create_decompress(&reader->info);
+  if (file != NULL)
+    jpeg_stdio_src(&reader->info, file);
+  else
+    jpeg_mem_src(&reader->info, bytes, (unsigned long)length);
+  jpeg_save_markers(&reader->info, JPEG_APP0 + 1, 0xFFFF);
+  jpeg_read_header(&reader->info, TRUE);
+  return reader;
+}
+
 vault_jpeg_reader *vault_jpeg_open(const char *path, char *error, size_t error_length) {
   vault_jpeg_reader *reader = calloc(1, sizeof *reader);
   if (reader == NULL) {
@@ -61,20 +84,17 @@ vault_jpeg_reader *vault_jpeg_open(const char *path, char *error, size_t error_l
     free(reader);
     return NULL;
   }
-  reader->info.err = jpeg_std_error(&reader->errors.base);
-  reader->errors.base.error_exit = vault_jpeg_error_exit;
-  reader->errors.base.emit_message = vault_jpeg_emit_message;
-  reader->errors.base.output_message = vault_jpeg_output_message;
-  if (setjmp(reader->errors.jump)) {
-    set_error(error, error_length, reader->errors.message);
-    vault_jpeg_close(reader);
+  return vault_jpeg_start_reading(reader, reader->file, NULL, 0, error, error_length);
+}
+
+vault_jpeg_reader *vault_jpeg_open_memory(const uint8_t *bytes, size_t length, char *error,
+                                          size_t error_length) {
+  vault_jpeg_reader *reader = calloc(1, sizeof *reader);
+  if (reader == NULL) {
+    set_error(error, error_length, "out of memory");
     return NULL;
   }
-  jpeg_create_decompress(&reader->info);
-  jpeg_stdio_src(&reader->info, reader->file);
-  jpeg_save_markers(&reader->info, JPEG_APP0 + 1, 0xFFFF);
-  jpeg_read_header(&reader->info, TRUE);
-  return reader;
+  return vault_jpeg_start_reading(reader, NULL, bytes, length, error, error_length);
 }
 
 void vault_jpeg_close(vault_jpeg_reader *reader) {

@@ -21,6 +21,42 @@ enum Terminal {
     return 80
   }
 
+  /// The size in pixels of one character cell: from the terminal's window size, else (with
+  /// `query`) by asking the terminal (`CSI 16 t`, answered within 200 ms or not at all).
+  static func characterPixelSize(query: Bool) -> (width: Int, height: Int)? {
+    var size = winsize()
+    if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0,
+      size.ws_xpixel > 0, size.ws_ypixel > 0
+    {
+      return (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row))
+    }
+    guard query, stdinIsTerminal, stdoutIsTerminal else { return nil }
+    let tty = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+    guard tty >= 0 else { return nil }
+    defer { close(tty) }
+    var saved = termios()
+    guard tcgetattr(tty, &saved) == 0 else { return nil }
+    var raw = saved
+    raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+    tcsetattr(tty, TCSANOW, &raw)
+    defer { tcsetattr(tty, TCSANOW, &saved) }
+    _ = "\u{1B}[16t".withCString { write(tty, $0, strlen($0)) }
+    var reply: [UInt8] = []
+    var poller = pollfd(fd: tty, events: Int16(POLLIN), revents: 0)
+    while reply.count < 32, poll(&poller, 1, 200) > 0 {
+      var byte: UInt8 = 0
+      guard read(tty, &byte, 1) == 1 else { break }
+      reply.append(byte)
+      if byte == UInt8(ascii: "t") { break }
+    }
+    // The answer is ESC [ 6 ; height ; width t
+    let text = String(decoding: reply, as: UTF8.self)
+    guard text.hasPrefix("\u{1B}[6;"), text.hasSuffix("t") else { return nil }
+    let numbers = text.dropFirst(4).dropLast().split(separator: ";").compactMap { Int($0) }
+    guard numbers.count == 2, numbers[0] > 0, numbers[1] > 0 else { return nil }
+    return (numbers[1], numbers[0])
+  }
+
   /// Reads a line from the terminal with echo off. Returns nil without a terminal.
   static func readSecret(prompt: String) throws -> [UInt8]? {
     guard stdinIsTerminal else { return nil }

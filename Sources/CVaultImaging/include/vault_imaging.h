@@ -16,6 +16,9 @@ typedef struct vault_jpeg_reader vault_jpeg_reader;
 /* Opens a JPEG file and reads its header (and its APP1 segments). On failure returns
  * NULL and writes the reason into error. */
 vault_jpeg_reader *vault_jpeg_open(const char *path, char *error, size_t error_length);
+/* The same for a JPEG in memory; the bytes must stay alive until the reader is closed. */
+vault_jpeg_reader *vault_jpeg_open_memory(const uint8_t *bytes, size_t length, char *error,
+                                          size_t error_length);
 void vault_jpeg_close(vault_jpeg_reader *reader);
 const char *vault_jpeg_error(const vault_jpeg_reader *reader);
 /* The first non-fatal warning (corrupt data, premature end), or NULL. */

@@ -36,6 +36,24 @@ public struct GridLayout: Equatable, Sendable {
     margin + position * (cellWidth + gutter)
   }
 
+  /// Columns from the first cell's left edge to the last one's right edge.
+  public var rowWidth: Int {
+    perRow * cellWidth + (perRow - 1) * gutter
+  }
+
+  /// Text rows a cell takes to look square, given the size of one character cell in
+  /// pixels (a character is usually about twice as tall as wide, so rows ≈ width / 2).
+  public func cellRows(characterWidth: Int, characterHeight: Int) -> Int {
+    guard characterWidth > 0, characterHeight > 0 else { return max(1, (cellWidth + 1) / 2) }
+    return max(1, Int((Double(cellWidth * characterWidth) / Double(characterHeight)).rounded()))
+  }
+
+  /// The line under a cell: a tick for a selected photo, its number and its name, cut to
+  /// the cell's width by display width (wide characters count as two columns).
+  public func label(number: Int, name: String, selected: Bool) -> String {
+    DisplayWidth.truncate((selected ? "✔ " : "") + "\(number) " + name, to: cellWidth)
+  }
+
   /// The most cells a row that keep each at least `minimumCellWidth` wide.
   public static func maximumPerRow(columns: Int, gutter: Int = defaultGutter, margin: Int = defaultMargin)
     -> Int

@@ -3,10 +3,14 @@ import CVaultImaging
 /// A JPEG file opened through libjpeg-turbo; decodes row by row at a DCT scale.
 final class JPEGDecoder {
   private let reader: OpaquePointer
+  /// Names the picture in errors.
   let path: String
+  /// A picture decoded from memory: libjpeg reads these bytes until the reader is closed.
+  private let bytes: UnsafeMutableBufferPointer<UInt8>?
 
   init(path: String) throws {
     self.path = path
+    bytes = nil
     var message = [CChar](repeating: 0, count: Int(VAULT_IMAGING_MESSAGE_LENGTH))
     guard let reader = vault_jpeg_open(path, &message, message.count) else {
       throw VaultError.decodeFailed(path: path, reason: String(cString: message))
@@ -14,8 +18,23 @@ final class JPEGDecoder {
     self.reader = reader
   }
 
+  /// Decodes a JPEG held in memory; `name` stands for it in errors.
+  init(bytes source: [UInt8], name: String) throws {
+    path = name
+    let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, source.count))
+    _ = copy.initialize(from: source)
+    var message = [CChar](repeating: 0, count: Int(VAULT_IMAGING_MESSAGE_LENGTH))
+    guard let reader = vault_jpeg_open_memory(copy.baseAddress, source.count, &message, message.count) else {
+      copy.deallocate()
+      throw VaultError.decodeFailed(path: name, reason: String(cString: message))
+    }
+    self.reader = reader
+    bytes = copy
+  }
+
   deinit {
     vault_jpeg_close(reader)
+    bytes?.deallocate()
   }
 
   var width: Int { Int(vault_jpeg_width(reader)) }

@@ -40,3 +40,66 @@ public struct RGBImage: Equatable, Sendable {
     return RGBImage(width: outWidth, height: outHeight, pixels: output)
   }
 }
+
+extension RGBImage {
+  /// Decodes a JPEG held in memory (a thumbnail), at the smallest DCT scale that still
+  /// gives at least `minimumWidth`×`minimumHeight` pixels, or at full size.
+  public static func decodeJPEG(_ bytes: [UInt8], name: String, minimumWidth: Int = 0, minimumHeight: Int = 0)
+    throws -> RGBImage
+  {
+    let decoder = try JPEGDecoder(bytes: bytes, name: name)
+    let denominator = JPEGDecoder.scaleDenominator(
+      width: decoder.width, height: decoder.height, targetWidth: max(1, minimumWidth),
+      targetHeight: max(1, minimumHeight))
+    var pixels: [UInt8] = []
+    var rowLength = 0
+    let size = try decoder.decode(scaleDenominator: denominator) { row in
+      if rowLength == 0 { rowLength = (decoder.width + denominator - 1) / denominator * 3 }
+      pixels.append(contentsOf: UnsafeBufferPointer(start: row, count: rowLength))
+    }
+    guard pixels.count == size.width * size.height * 3 else {
+      throw VaultError.decodeFailed(path: name, reason: "the picture ends early")
+    }
+    return RGBImage(width: size.width, height: size.height, pixels: pixels)
+  }
+
+  /// The picture scaled to fill exactly `width`×`height`, keeping its aspect: the centre
+  /// is kept and the overflowing sides are cut off (like Agony's grid cells). Shrinking
+  /// averages areas; enlarging (a picture smaller than the cell) repeats pixels.
+  public func aspectFilled(width targetWidth: Int, height targetHeight: Int) -> RGBImage {
+    precondition(targetWidth > 0 && targetHeight > 0)
+    // The largest centred rectangle of the target's aspect.
+    var cropWidth = width
+    var cropHeight = Int((Double(width) * Double(targetHeight) / Double(targetWidth)).rounded())
+    if cropHeight > height {
+      cropHeight = height
+      cropWidth = Int((Double(height) * Double(targetWidth) / Double(targetHeight)).rounded())
+    }
+    cropWidth = max(1, min(width, cropWidth))
+    cropHeight = max(1, min(height, cropHeight))
+    let left = (width - cropWidth) / 2
+    let top = (height - cropHeight) / 2
+    if cropWidth >= targetWidth && cropHeight >= targetHeight {
+      var resampler = AreaResampler(
+        sourceWidth: cropWidth, sourceHeight: cropHeight, targetWidth: targetWidth, targetHeight: targetHeight
+      )
+      pixels.withUnsafeBufferPointer { buffer in
+        for y in top..<(top + cropHeight) { resampler.addRow(buffer.baseAddress! + (y * width + left) * 3) }
+      }
+      return resampler.finish()
+    }
+    var output = [UInt8](repeating: 0, count: targetWidth * targetHeight * 3)
+    for y in 0..<targetHeight {
+      let sourceY = top + min(cropHeight - 1, y * cropHeight / targetHeight)
+      for x in 0..<targetWidth {
+        let sourceX = left + min(cropWidth - 1, x * cropWidth / targetWidth)
+        let from = (sourceY * width + sourceX) * 3
+        let to = (y * targetWidth + x) * 3
+        output[to] = pixels[from]
+        output[to + 1] = pixels[from + 1]
+        output[to + 2] = pixels[from + 2]
+      }
+    }
+    return RGBImage(width: targetWidth, height: targetHeight, pixels: output)
+  }
+}

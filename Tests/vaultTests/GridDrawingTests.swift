@@ -1,0 +1,144 @@
+import Foundation
+import XCTest
+
+/// `vault list --per-row N` on a real terminal (tmux), and piped.
+final class GridDrawingTests: XCTestCase {
+  var folder = ""
+  var vault: VaultRunner!
+  var names: [String] = []
+
+  override func setUpWithError() throws {
+    folder = try makeTemporaryFolder(self)
+    vault = VaultRunner(vault: folder + "/vault", workingDirectory: folder)
+    XCTAssertEqual(try vault.run(["init", "--kdf", "interactive"]).status, 0)
+    let photos = try FileManager.default.contentsOfDirectory(atPath: fixturesPath)
+      .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }.sorted().prefix(10)
+    XCTAssertEqual(try vault.run(["add"] + photos.map { fixturesPath + "/" + $0 }).status, 0)
+    let list = try vault.run(["list", "--json"])
+    let entries = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
+    names = entries.compactMap { $0["name"] as? String }
+    XCTAssertEqual(names.count, 10)
+    // Photo 3 is selected; it must not be the flat one whose colour a test looks for.
+    XCTAssertNotEqual(names[2], "flat-teal.png")
+    XCTAssertEqual(try vault.run(["select", "3"]).status, 0)
+  }
+
+  /// Runs `command` in a detached 100×50 tmux pane and returns the screen, with escape
+  /// sequences, once `done` appears on it.
+  func onTerminal(_ command: String, environment: [String: String] = [:]) throws -> (
+    plain: String, escaped: String
+  ) {
+    let tmux = "/usr/bin/tmux"
+    guard FileManager.default.isExecutableFile(atPath: tmux) else {
+      throw XCTSkip("tmux is not installed; scripts/test installs it")
+    }
+    let socket = "vault-test-\(UUID().uuidString)"
+    var variables = ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse", "TERM": "xterm-256color"]
+    variables.merge(environment) { $1 }
+    let assignments = variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
+    let script =
+      "cd '\(folder)' && env -u NO_COLOR -u COLORTERM \(assignments) \(command); echo d''one; sleep 60"
+    XCTAssertEqual(
+      try runTool(tmux, ["-L", socket, "new-session", "-d", "-x", "100", "-y", "50", script]), 0)
+    defer { _ = try? runTool(tmux, ["-L", socket, "kill-server"]) }
+    var screen = ""
+    for _ in 0..<100 {
+      screen = try capture(tmux, ["-L", socket, "capture-pane", "-p", "-J"])
+      if screen.contains("done") { break }
+      usleep(100_000)
+    }
+    XCTAssertTrue(screen.contains("done"), "the command did not finish: \(screen)")
+    return (screen, try capture(tmux, ["-L", socket, "capture-pane", "-p", "-e", "-J"]))
+  }
+
+  func testTheGridShowsNCellsARowWithNumbersNamesAndColours() throws {
+    let screen = try onTerminal("\(VaultRunner.binary) list --per-row 4 --count 8")
+    let lines = screen.plain.split(separator: "\n").map(String.init)
+    // (100 − 3·2 − 2) / 4 = 23 columns a cell.
+    let firstLabels =
+      " "
+      + [1, 2, 3, 4].map { number -> String in
+        let label = (number == 3 ? "✔ " : "") + "\(number) " + names[number - 1]
+        return label + String(repeating: " ", count: 23 - label.count)
+      }.joined(separator: "  ")
+    XCTAssertTrue(
+      lines.contains { $0.hasPrefix(String(firstLabels.prefix(70))) }, "\(firstLabels)\n\(screen.plain)")
+    XCTAssertTrue(
+      lines.contains { $0.contains("5 \(names[4])") && $0.contains("8 \(names[7])") }, screen.plain)
+    XCTAssertFalse(screen.plain.contains("9 \(names[8])"), "--count 8 stops at photo 8")
+    // Four cells a row: four runs of drawn cells separated by gutters on a picture line.
+    XCTAssertTrue(screen.escaped.contains("\u{1B}["), "no escape sequences")
+    XCTAssertTrue(
+      screen.escaped.range(of: "[34]8;(2;[0-9]+;[0-9]+;[0-9]+|5;[0-9]+)", options: .regularExpression) != nil)
+    XCTAssertFalse(screen.plain.contains("[x] 3"), "the text layout was printed instead")
+  }
+
+  func testPipedOrDumbTerminalsGetTheTextLayout() throws {
+    let piped = try onTerminal("\(VaultRunner.binary) list --per-row 4 | cat > piped.txt")
+    _ = piped
+    let text = try String(contentsOfFile: folder + "/piped.txt", encoding: .utf8)
+    XCTAssertFalse(text.contains("\u{1B}"), "escape sequences in piped output")
+    XCTAssertTrue(text.contains("[x] 3"), text)
+    let dumb = try onTerminal("\(VaultRunner.binary) list --per-row 4", environment: ["TERM": "dumb"])
+    XCTAssertTrue(dumb.plain.contains("[x] 3"), dumb.plain)
+    XCTAssertFalse(dumb.escaped.contains("8;2;"), "colours with TERM=dumb")
+    let noColor = try onTerminal("\(VaultRunner.binary) list --per-row 4", environment: ["NO_COLOR": "1"])
+    XCTAssertTrue(noColor.plain.contains("[x] 3"), noColor.plain)
+  }
+
+  func testTheThumbnailDrawnIsTheSpacesOwn() throws {
+    guard let number = names.firstIndex(of: "flat-teal.png").map({ $0 + 1 }) else {
+      return XCTFail("flat-teal.png was not imported")
+    }
+    let run = try vault.run(
+      ["list", "--per-row", "1", "--mode", "symbols", "--from", "\(number)", "--count", "1"],
+      environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    let colours = matches(of: "[34]8;2;([0-9]+);([0-9]+);([0-9]+)", in: run.stdout).map {
+      $0.map { Int($0)! }
+    }
+    XCTAssertFalse(colours.isEmpty, "no truecolor sequences")
+    let teal = colours.filter { abs($0[0] - 0) <= 4 && abs($0[1] - 128) <= 4 && abs($0[2] - 128) <= 4 }
+    XCTAssertGreaterThan(teal.count * 2, colours.count, "mostly #008080: \(Set(colours.map { "\($0)" }))")
+    XCTAssertTrue(run.stdout.contains("\(number) flat-teal.png"))
+    // The grid draws nothing in a JSON listing, and --selected keeps the numbers.
+    let selected = try vault.run(["list", "--selected", "--per-row", "2"])
+    XCTAssertTrue(selected.stdout.contains("[x] 3"), selected.stdout)
+    XCTAssertEqual(selected.stdout.split(separator: "\n").filter { $0.contains("[ ]") }.count, 0)
+  }
+
+  private func matches(of pattern: String, in text: String) -> [[String]] {
+    let expression = try! NSRegularExpression(pattern: pattern)
+    let range = NSRange(text.startIndex..., in: text)
+    return expression.matches(in: text, range: range).map { match in
+      (1..<match.numberOfRanges).map { String(text[Range(match.range(at: $0), in: text)!]) }
+    }
+  }
+
+  // tmux is started with posix_spawn: a tmux server started through Foundation's Process
+  // (as of Swift 6.3 on Linux) stops answering its clients.
+  private func runTool(_ path: String, _ arguments: [String], output: String = "/dev/null") throws -> Int32 {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else {
+      throw XCTSkip("cannot start \(path)")
+    }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    return (status >> 8) & 0xFF
+  }
+
+  private func capture(_ path: String, _ arguments: [String]) throws -> String {
+    let output = folder + "/.capture-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    _ = try runTool(path, arguments, output: output)
+    return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+  }
+}
