@@ -16,6 +16,9 @@ struct vault_png_reader {
   uint32_t next_row;
   int last_pass_only;
   uint8_t *scratch_row;
+  const uint8_t *memory;
+  size_t memory_length;
+  size_t memory_offset;
 };
 
 static void vault_png_error_function(png_structp png, png_const_charp text) {
@@ -29,18 +32,17 @@ static void vault_png_warning_function(png_structp png, png_const_charp text) {
   (void)text;
 }
 
-vault_png_reader *vault_png_open(const char *path, char *error, size_t error_length) {
-  vault_png_reader *reader = calloc(1, sizeof *reader);
-  if (reader == NULL) {
-    snprintf(error, error_length, "out of memory");
-    return NULL;
-  }
-  reader->file = fopen(path, "rb");
-  if (reader->file == NULL) {
-    snprintf(error, error_length, "cannot open file");
-    free(reader);
-    return NULL;
-  }
+/* Reads from the bytes given to vault_png_open_memory; running out is libpng's error. */
+static void vault_png_read_memory(png_structp png, png_bytep data, size_t length) {
+  vault_png_reader *reader = png_get_io_ptr(png);
+  if (length > reader->memory_length - reader->memory_offset) png_error(png, "Read Error");
+  memcpy(data, reader->memory + reader->memory_offset, length);
+  reader->memory_offset += length;
+}
+
+/* Creates libpng's state and reads the header from the file or memory already set. */
+static vault_png_reader *vault_png_start_reading(vault_png_reader *reader, char *error,
+                                                 size_t error_length) {
   reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, vault_png_error_function,
                                        vault_png_warning_function);
   if (reader->png != NULL) reader->info = png_create_info_struct(reader->png);
@@ -56,11 +58,41 @@ vault_png_reader *vault_png_open(const char *path, char *error, size_t error_len
   }
   /* The caller checks the pixel count against its own limit before decoding. */
   png_set_user_limits(reader->png, 0x7fffffff, 0x7fffffff);
-  png_init_io(reader->png, reader->file);
+  if (reader->file != NULL)
+    png_init_io(reader->png, reader->file);
+  else
+    png_set_read_fn(reader->png, reader, vault_png_read_memory);
   png_read_info(reader->png, reader->info);
   reader->width = png_get_image_width(reader->png, reader->info);
   reader->height = png_get_image_height(reader->png, reader->info);
   return reader;
+}
+
+vault_png_reader *vault_png_open(const char *path, char *error, size_t error_length) {
+  vault_png_reader *reader = calloc(1, sizeof *reader);
+  if (reader == NULL) {
+    snprintf(error, error_length, "out of memory");
+    return NULL;
+  }
+  reader->file = fopen(path, "rb");
+  if (reader->file == NULL) {
+    snprintf(error, error_length, "cannot open file");
+    free(reader);
+    return NULL;
+  }
+  return vault_png_start_reading(reader, error, error_length);
+}
+
+vault_png_reader *vault_png_open_memory(const uint8_t *bytes, size_t length, char *error,
+                                        size_t error_length) {
+  vault_png_reader *reader = calloc(1, sizeof *reader);
+  if (reader == NULL) {
+    snprintf(error, error_length, "out of memory");
+    return NULL;
+  }
+  reader->memory = bytes;
+  reader->memory_length = length;
+  return vault_png_start_reading(reader, error, error_length);
 }
 
 void vault_png_close(vault_png_reader *reader) {

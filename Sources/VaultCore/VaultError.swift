@@ -57,7 +57,7 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
     case .damagedBlob(let what, let reason):
       return "\(what) is damaged: \(reason)"
     case .damagedIndex(let path, let reason):
-      return "the index '\(path)' is damaged: \(reason)"
+      return "the index '\(path)' is damaged: \(reason) (run 'vault verify --repair' to rebuild it)"
     case .io(let path, let reason):
       return "'\(path)': \(reason)"
     case .unsupportedFormat(let path):

@@ -41,6 +41,7 @@ struct AddCommand: ParsableCommand {
     // are reported once the space is open.
     let unlock = {
       let space = try vault.unlock(password: password, access: .write)
+      try space.requireIndex()
       for case .failed(_, let error) in collectFailures {
         Diagnostics.error(error.description)
         failed += 1

@@ -13,7 +13,7 @@ struct VaultCommand: ParsableCommand {
       """,
     subcommands: [
       InitCommand.self, AddCommand.self, ListCommand.self, SelectCommand.self, UnselectCommand.self,
-      DeleteCommand.self, ExportCommand.self,
+      DeleteCommand.self, ExportCommand.self, VerifyCommand.self,
     ]
   )
 

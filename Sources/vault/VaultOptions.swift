@@ -73,10 +73,13 @@ struct VaultOptions: ParsableArguments {
     try Vault.open(at: resolvedVaultPath)
   }
 
-  /// Opens the vault and unlocks the space of the password.
-  func unlock(_ access: Space.Access) throws -> Space {
+  /// Opens the vault and unlocks the space of the password. Unless `allowDamagedIndex`,
+  /// a damaged index is an error that points to `vault verify --repair`.
+  func unlock(_ access: Space.Access, allowDamagedIndex: Bool = false) throws -> Space {
     let vault = try openVault()
-    return try vault.unlock(password: try password(), access: access)
+    let space = try vault.unlock(password: try password(), access: access)
+    if !allowDamagedIndex { try space.requireIndex() }
+    return space
   }
 }
 

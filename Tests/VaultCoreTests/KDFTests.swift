@@ -57,26 +57,58 @@ final class KDFTests: XCTestCase {
     XCTAssertFalse(a.isEqual(to: d))
   }
 
+  /// A header as an attacker would forge it: any values, with a matching checksum.
+  func forgedHeader(
+    format: String = "vault", version: Int = 1, algorithm: String = "argon2id13", opslimit: UInt64,
+    memlimit: UInt64, salt: String = String(repeating: "0", count: 32)
+  ) -> [UInt8] {
+    let kdf = VaultHeader.Stored.KDF(algorithm: algorithm, opslimit: opslimit, memlimit: memlimit, salt: salt)
+    let checksum = VaultHeader.checksum(format: format, version: version, kdf: kdf)
+    let json = """
+      {"format":"\(format)","version":\(version),"kdf":{"algorithm":"\(algorithm)","opslimit":\(opslimit),\
+      "memlimit":\(memlimit),"salt":"\(salt)"},"checksum":"\(checksum)"}
+      """
+    return Array(json.utf8)
+  }
+
   func testHeaderRoundTripsAndRefusesForgedLimits() throws {
     let header = VaultHeader(kdf: KDFParameters(preset: .interactive))
     XCTAssertEqual(try VaultHeader.decode(try header.encoded(), path: "vault.json"), header)
-    let forged = """
-      {"format":"vault","version":1,"kdf":{"algorithm":"argon2id13","opslimit":1,"memlimit":8192,"salt":"00000000000000000000000000000000"}}
-      """
-    XCTAssertThrowsError(try VaultHeader.decode(Array(forged.utf8), path: "vault.json")) { error in
-      guard case VaultError.kdfOutOfBounds = error else { return XCTFail("\(error)") }
+    XCTAssertNoThrow(
+      try VaultHeader.decode(forgedHeader(opslimit: 2, memlimit: 67_108_864), path: "vault.json"))
+    for (ops, mem) in [(UInt64(1), UInt64(8192)), (3, 68_719_476_736), (1_000_000, 67_108_864)] {
+      XCTAssertThrowsError(
+        try VaultHeader.decode(forgedHeader(opslimit: ops, memlimit: mem), path: "vault.json")
+      ) {
+        guard case VaultError.kdfOutOfBounds = $0 else { return XCTFail("\($0)") }
+      }
     }
-    let huge = forged.replacingOccurrences(
-      of: "\"opslimit\":1,\"memlimit\":8192", with: "\"opslimit\":3,\"memlimit\":68719476736")
-    XCTAssertThrowsError(try VaultHeader.decode(Array(huge.utf8), path: "vault.json")) { error in
-      guard case VaultError.kdfOutOfBounds = error else { return XCTFail("\(error)") }
+    let bad = [
+      [], Array("{}".utf8), Array("[1]".utf8),
+      forgedHeader(version: 2, opslimit: 2, memlimit: 67_108_864),
+      forgedHeader(format: "other", opslimit: 2, memlimit: 67_108_864),
+      forgedHeader(algorithm: "scrypt", opslimit: 2, memlimit: 67_108_864),
+      forgedHeader(opslimit: 2, memlimit: 67_108_864, salt: "00"),
+      forgedHeader(opslimit: 2, memlimit: 67_108_864, salt: String(repeating: "g", count: 32)),
+    ]
+    for bytes in bad {
+      XCTAssertThrowsError(try VaultHeader.decode(bytes, path: "vault.json")) { error in
+        XCTAssertTrue("\(error)".contains("vault.json") || "\(error)".contains("salt"), "\(error)")
+      }
     }
-    for bad in [
-      "", "{}", "[1]", forged.replacingOccurrences(of: "\"version\":1", with: "\"version\":2"),
-      forged.replacingOccurrences(of: "argon2id13", with: "scrypt"),
-    ] {
-      XCTAssertThrowsError(try VaultHeader.decode(Array(bad.utf8), path: "vault.json")) { error in
-        XCTAssertTrue("\(error)".contains("vault.json"), "\(error)")
+  }
+
+  func testEveryFlippedByteOfTheHeaderIsReportedAsDamageToIt() throws {
+    let encoded = try VaultHeader(kdf: KDFParameters(preset: .interactive)).encoded()
+    for position in 0..<encoded.count {
+      var damaged = encoded
+      damaged[position] ^= 0x01
+      XCTAssertThrowsError(try VaultHeader.decode(damaged, path: "vault.json"), "flip at \(position)") {
+        error in
+        guard case VaultError.invalidHeader(let path, _) = error else {
+          return XCTFail("flip at \(position): \(error)")
+        }
+        XCTAssertEqual(path, "vault.json")
       }
     }
   }

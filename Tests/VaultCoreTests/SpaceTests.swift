@@ -178,9 +178,13 @@ final class SpaceTests: XCTestCase {
     var index = try fileBytes(indexPath)
     index[index.count - 1] ^= 1
     try writeBytes(index, to: indexPath)
-    XCTAssertThrowsError(try vault.unlock(password: password("first"), access: .read)) { error in
+    // The space still opens (so that verify --repair can rebuild the index), but nothing
+    // else works in it until then.
+    let damaged = try vault.unlock(password: password("first"), access: .read)
+    XCTAssertThrowsError(try damaged.requireIndex()) { error in
       guard case VaultError.damagedIndex(let path, _) = error else { return XCTFail("\(error)") }
       XCTAssertEqual(path, indexPath)
+      XCTAssertTrue("\(error)".contains("vault verify --repair"))
     }
     var key = try fileBytes(keyPath)
     key[40] ^= 1

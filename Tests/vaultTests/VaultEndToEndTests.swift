@@ -263,6 +263,36 @@ final class VaultEndToEndTests: XCTestCase {
     }
   }
 
+  func testADamagedIndexPointsToVerifyRepair() throws {
+    try makeSpaces()
+    _ = try importAll()
+    XCTAssertEqual(try vault.run(["verify"]).status, 0)
+    let space = try FileManager.default.contentsOfDirectory(atPath: vault.vault).first { name in
+      FileManager.default.fileExists(atPath: vault.vault + "/" + name + "/index")
+        && (try? FileManager.default.contentsOfDirectory(atPath: vault.vault + "/" + name + "/Photo").isEmpty)
+          == false
+    }!
+    let index = vault.vault + "/" + space + "/index"
+    var bytes = try fileBytes(index)
+    bytes[bytes.count / 2] ^= 0xFF
+    try Data(bytes).write(to: URL(fileURLWithPath: index))
+    let list = try vault.run(["list"])
+    XCTAssertEqual(list.status, 1)
+    XCTAssertTrue(list.stderr.contains("index") && list.stderr.contains("vault verify --repair"), list.stderr)
+    XCTAssertEqual(
+      try vault.run(["add", photos + "/photo.jpg"]).status, 1, "nothing is added on a damaged index")
+    let verify = try vault.run(["verify", "--quiet"])
+    XCTAssertEqual(verify.status, 1)
+    XCTAssertTrue(verify.stdout.contains("damaged index"), verify.stdout)
+    let repair = try vault.run(["verify", "--repair"])
+    XCTAssertEqual(repair.status, 0, repair.stdout + repair.stderr)
+    XCTAssertTrue(
+      repair.stdout.contains("rebuilt the index from the \(goodNames.count) intact originals"), repair.stdout)
+    XCTAssertTrue(repair.stderr.contains("selection was lost"), repair.stderr)
+    XCTAssertEqual(try vault.run(["verify"]).status, 0)
+    XCTAssertEqual(try listJSON().count, goodNames.count)
+  }
+
   func testInitRefusesAnotherKDFForAnExistingVault() throws {
     try makeSpaces()
     let run = try vault.run(["init", "--kdf", "sensitive"], password: "third")

@@ -39,6 +39,9 @@ int vault_jpeg_read_rows(vault_jpeg_reader *reader, uint8_t *rows, int max_rows)
 typedef struct vault_png_reader vault_png_reader;
 
 vault_png_reader *vault_png_open(const char *path, char *error, size_t error_length);
+/* The same for a PNG in memory; the bytes must stay alive until the reader is closed. */
+vault_png_reader *vault_png_open_memory(const uint8_t *bytes, size_t length, char *error,
+                                        size_t error_length);
 void vault_png_close(vault_png_reader *reader);
 const char *vault_png_error(const vault_png_reader *reader);
 uint32_t vault_png_width(const vault_png_reader *reader);

@@ -3,10 +3,28 @@ import CVaultImaging
 /// A PNG file opened through libpng; decodes to 8-bit RGBA, row by row where it can.
 final class PNGDecoder {
   private let reader: OpaquePointer
+  /// Names the picture in errors.
   let path: String
+  /// A picture decoded from memory: libpng reads these bytes until the reader is closed.
+  private let bytes: UnsafeMutableBufferPointer<UInt8>?
+
+  /// Decodes a PNG held in memory; `name` stands for it in errors.
+  init(bytes source: [UInt8], name: String) throws {
+    path = name
+    let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, source.count))
+    _ = copy.initialize(from: source)
+    var message = [CChar](repeating: 0, count: Int(VAULT_IMAGING_MESSAGE_LENGTH))
+    guard let reader = vault_png_open_memory(copy.baseAddress, source.count, &message, message.count) else {
+      copy.deallocate()
+      throw VaultError.decodeFailed(path: name, reason: String(cString: message))
+    }
+    self.reader = reader
+    bytes = copy
+  }
 
   init(path: String) throws {
     self.path = path
+    bytes = nil
     var message = [CChar](repeating: 0, count: Int(VAULT_IMAGING_MESSAGE_LENGTH))
     guard let reader = vault_png_open(path, &message, message.count) else {
       throw VaultError.decodeFailed(path: path, reason: String(cString: message))
@@ -16,6 +34,7 @@ final class PNGDecoder {
 
   deinit {
     vault_png_close(reader)
+    bytes?.deallocate()
   }
 
   var width: Int { Int(vault_png_width(reader)) }

@@ -29,8 +29,17 @@ public struct Thumbnailer: Sendable {
 
   public func makeThumbnail(path: String, format: ImageFormat) throws -> Thumbnail {
     switch format {
-    case .jpeg: return try jpegThumbnail(path: path)
-    case .png: return try pngThumbnail(path: path)
+    case .jpeg: return try jpegThumbnail(try JPEGDecoder(path: path))
+    case .png: return try pngThumbnail(try PNGDecoder(path: path))
+    }
+  }
+
+  /// The same from a picture held in memory (a decrypted original); `name` stands for it
+  /// in errors.
+  public func makeThumbnail(bytes: [UInt8], name: String, format: ImageFormat) throws -> Thumbnail {
+    switch format {
+    case .jpeg: return try jpegThumbnail(try JPEGDecoder(bytes: bytes, name: name))
+    case .png: return try pngThumbnail(try PNGDecoder(bytes: bytes, name: name))
     }
   }
 
@@ -51,9 +60,8 @@ public struct Thumbnailer: Sendable {
     }
   }
 
-  private func jpegThumbnail(path: String) throws -> Thumbnail {
-    let decoder = try JPEGDecoder(path: path)
-    try checkPixelCount(path: path, width: decoder.width, height: decoder.height)
+  private func jpegThumbnail(_ decoder: JPEGDecoder) throws -> Thumbnail {
+    try checkPixelCount(path: decoder.path, width: decoder.width, height: decoder.height)
     let target = targetSize(width: decoder.width, height: decoder.height)
     let denominator = JPEGDecoder.scaleDenominator(
       width: decoder.width, height: decoder.height, targetWidth: target.width, targetHeight: target.height)
@@ -69,9 +77,8 @@ public struct Thumbnailer: Sendable {
       warning: decoder.warning)
   }
 
-  private func pngThumbnail(path: String) throws -> Thumbnail {
-    let decoder = try PNGDecoder(path: path)
-    try checkPixelCount(path: path, width: decoder.width, height: decoder.height)
+  private func pngThumbnail(_ decoder: PNGDecoder) throws -> Thumbnail {
+    try checkPixelCount(path: decoder.path, width: decoder.width, height: decoder.height)
     let target = targetSize(width: decoder.width, height: decoder.height)
     // Assembling a large interlaced picture would take 4 bytes a pixel; when it shrinks at
     // least 2× anyway, its last Adam7 pass (every odd row, full width) is enough.

@@ -234,12 +234,7 @@ public final class PhotoImporter {
     try photoWriter.finish()
     try photoFile.sync()
 
-    let thumbFile = try TemporaryFile(in: space.thumbDirectory)
-    let thumbWriter = try BlobWriter(
-      kind: .thumbnail, key: space.master.blobKey(kind: .thumbnail, id: id), output: thumbFile)
-    try thumbWriter.write(made.jpeg)
-    try thumbWriter.finish()
-    try thumbFile.sync()
+    let thumbFile = try space.sealThumbnail(made.jpeg, id: id)
     return PreparedPhoto(record: record, photoFile: photoFile, thumbFile: thumbFile, warning: made.warning)
   }
 }

@@ -17,8 +17,11 @@ public final class Space {
   let master: MasterKey
   let access: Access
   private let lock: DirectoryLock
-  /// The photos in import order, with their selection.
+  /// The photos in import order, with their selection (empty when the index is damaged).
   public private(set) var entries: [IndexEntry]
+  /// Why the index could not be read, if it could not: the space still opens, so that
+  /// `verify --repair` can rebuild the index from the originals.
+  public private(set) var indexDamage: VaultError?
 
   init(directory: String, wrappingKey: SecureBytes, access: Access) throws {
     self.directory = directory
@@ -29,7 +32,18 @@ public final class Space {
       throw VaultError.damagedKey(path: keyPath)
     }
     self.master = master
-    entries = try Self.readIndex(in: directory, master: master).photos
+    do {
+      entries = try Self.readIndex(in: directory, master: master).photos
+    } catch let error as VaultError {
+      guard case .damagedIndex = error else { throw error }
+      entries = []
+      indexDamage = error
+    }
+  }
+
+  /// Throws the index's damage, if any: every command but verify needs a sound index.
+  public func requireIndex() throws {
+    if let indexDamage { throw indexDamage }
   }
 
   var photoDirectory: String { directory + "/" + Self.photoFolder }
@@ -86,11 +100,14 @@ public final class Space {
     try file.replace(directory + "/" + indexFile)
   }
 
-  /// Replaces the index with `entries`, durably, then adopts them.
-  func saveEntries(_ newEntries: [IndexEntry]) throws {
+  /// Replaces the index with `entries`, durably, then adopts them. Refused while the
+  /// index is damaged, unless `rebuilding` (which only `verify --repair` does).
+  func saveEntries(_ newEntries: [IndexEntry], rebuilding: Bool = false) throws {
     precondition(access == .write, "the space was opened read-only")
+    if !rebuilding { try requireIndex() }
     try Self.writeIndex(SpaceIndex(photos: newEntries), in: directory, master: master)
     entries = newEntries
+    indexDamage = nil
   }
 
   // MARK: Selection
@@ -138,6 +155,16 @@ public final class Space {
       path: thumbPath(record.id), kind: .thumbnail, key: master.blobKey(kind: .thumbnail, id: id),
       what: "thumbnail of photo '\(record.name)' (\(Self.thumbFolder)/\(record.id))")
     return try reader.readToEnd(limit: 64 << 20)
+  }
+
+  /// Encrypts a thumbnail into a synced temporary file in `Thumb/`, to be moved into place.
+  func sealThumbnail(_ jpeg: [UInt8], id: BlobID) throws -> TemporaryFile {
+    let file = try TemporaryFile(in: thumbDirectory)
+    let writer = try BlobWriter(kind: .thumbnail, key: master.blobKey(kind: .thumbnail, id: id), output: file)
+    try writer.write(jpeg)
+    try writer.finish()
+    try file.sync()
+    return file
   }
 
   /// Opens a photo's original for reading: its record is checked against `record`.

@@ -1,3 +1,4 @@
+import CSodium
 import Foundation
 
 /// The plain `vault.json` header: format name, version and KDF parameters. Written once,
@@ -9,7 +10,7 @@ struct VaultHeader: Equatable {
 
   var kdf: KDFParameters
 
-  private struct Stored: Codable {
+  struct Stored: Codable {
     struct KDF: Codable {
       var algorithm: String
       var opslimit: UInt64
@@ -19,14 +20,28 @@ struct VaultHeader: Equatable {
     var format: String
     var version: Int
     var kdf: KDF
+    var checksum: String
+  }
+
+  /// BLAKE2b-128 (unkeyed) of the header's values, so that any change to the file, even
+  /// one that still parses, is reported as damage to the file rather than looking like a
+  /// wrong password. It protects against accidents, not against forgery (the KDF bounds
+  /// and the authenticated key file do that).
+  static func checksum(format: String, version: Int, kdf: Stored.KDF) -> String {
+    let text = "\(format)|\(version)|\(kdf.algorithm)|\(kdf.opslimit)|\(kdf.memlimit)|\(kdf.salt)"
+    let bytes = Array(text.utf8)
+    var digest = [UInt8](repeating: 0, count: 16)
+    crypto_generichash(&digest, 16, bytes, UInt64(bytes.count), nil, 0)
+    return hexString(digest)
   }
 
   func encoded() throws -> [UInt8] {
+    let storedKDF = Stored.KDF(
+      algorithm: KDFParameters.algorithmName, opslimit: kdf.opsLimit, memlimit: kdf.memLimit,
+      salt: hexString(kdf.salt))
     let stored = Stored(
-      format: Self.formatName, version: Self.version,
-      kdf: .init(
-        algorithm: KDFParameters.algorithmName, opslimit: kdf.opsLimit, memlimit: kdf.memLimit,
-        salt: hexString(kdf.salt)))
+      format: Self.formatName, version: Self.version, kdf: storedKDF,
+      checksum: Self.checksum(format: Self.formatName, version: Self.version, kdf: storedKDF))
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     return Array(try encoder.encode(stored)) + [0x0A]
@@ -39,6 +54,10 @@ struct VaultHeader: Equatable {
       stored = try JSONDecoder().decode(Stored.self, from: Data(bytes))
     } catch {
       throw VaultError.invalidHeader(path: path, reason: "not valid vault JSON")
+    }
+    guard stored.checksum == checksum(format: stored.format, version: stored.version, kdf: stored.kdf) else {
+      throw VaultError.invalidHeader(
+        path: path, reason: "its checksum does not match its contents (the file was changed)")
     }
     guard stored.format == formatName else {
       throw VaultError.invalidHeader(path: path, reason: "format is '\(stored.format)', not '\(formatName)'")

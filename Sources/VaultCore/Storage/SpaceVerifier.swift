@@ -1,0 +1,319 @@
+import Foundation
+
+/// One thing `vault verify` found in a space.
+public enum VerifyFinding: Equatable, Sendable, CustomStringConvertible {
+  /// The photo's original and thumbnail authenticate and match the index.
+  case intact(number: Int, name: String)
+  /// An original that does not authenticate, or does not match its record or the index.
+  /// `number` is nil for an original the index does not list.
+  case damagedOriginal(number: Int?, name: String?, id: String, reason: String)
+  /// The index lists a photo whose original file is gone.
+  case missingOriginal(number: Int, name: String, id: String)
+  case damagedThumbnail(number: Int, name: String, id: String, reason: String)
+  case missingThumbnail(number: Int, name: String, id: String)
+  /// The index lists the same photo twice.
+  case listedTwice(number: Int, name: String, id: String)
+  /// An intact original the index does not list (an import cut short, a lost index).
+  case orphanOriginal(id: String, name: String)
+  /// A thumbnail whose original is gone.
+  case orphanThumbnail(id: String)
+  /// A file left by an interrupted write.
+  case temporaryFile(path: String)
+  /// A file vault did not write.
+  case unexpectedFile(path: String)
+  case damagedIndex(reason: String)
+
+  public var isProblem: Bool {
+    if case .intact = self { return false }
+    return true
+  }
+
+  public var description: String {
+    switch self {
+    case .intact(let number, let name):
+      return "ok: \(number) \(name)"
+    case .damagedOriginal(let number?, let name, let id, let reason):
+      return "damaged original: \(number) \(name ?? "?") (Photo/\(id)): \(reason)"
+    case .damagedOriginal(nil, _, let id, let reason):
+      return "damaged original not in the index: Photo/\(id): \(reason)"
+    case .missingOriginal(let number, let name, let id):
+      return "missing original: \(number) \(name) (Photo/\(id) is gone)"
+    case .damagedThumbnail(let number, let name, let id, let reason):
+      return "damaged thumbnail: \(number) \(name) (Thumb/\(id)): \(reason)"
+    case .missingThumbnail(let number, let name, let id):
+      return "missing thumbnail: \(number) \(name) (Thumb/\(id))"
+    case .listedTwice(let number, let name, let id):
+      return "listed twice: \(number) \(name) (Photo/\(id))"
+    case .orphanOriginal(let id, let name):
+      return "orphan original: Photo/\(id) ('\(name)', intact, not in the index)"
+    case .orphanThumbnail(let id):
+      return "orphan thumbnail: Thumb/\(id) (its original is gone)"
+    case .temporaryFile(let path):
+      return "leftover temporary file: \(path)"
+    case .unexpectedFile(let path):
+      return "unexpected file: \(path) (not written by vault; left alone)"
+    case .damagedIndex(let reason):
+      return "damaged index: \(reason)"
+    }
+  }
+}
+
+/// What `vault verify --repair` did.
+public struct RepairSummary: Equatable, Sendable {
+  public var indexRebuilt = false
+  /// How many photos the rebuilt index lists.
+  public var rebuiltCount = 0
+  public var selectionLost = false
+  public var adopted: [String] = []
+  public var droppedMissing: [String] = []
+  public var duplicatesDropped = 0
+  public var thumbnailsRemade: [String] = []
+  public var thumbnailsNotRemade: [String] = []
+  public var removedFiles: [String] = []
+  /// Damaged originals, left where they are for the user.
+  public var damagedOriginals: [String] = []
+}
+
+/// Checks every blob of an unlocked space against the index, and repairs what can be
+/// repaired without guessing. It never deletes an original that is damaged.
+public final class SpaceVerifier {
+  private let space: Space
+  private let vaultPath: String
+  private let thumbnailer: Thumbnailer
+
+  public init(space: Space, thumbnailer: Thumbnailer = Thumbnailer()) {
+    self.space = space
+    vaultPath = (space.directory as NSString).deletingLastPathComponent
+    self.thumbnailer = thumbnailer
+  }
+
+  /// The files of a folder, split into blob ids, temporary files and anything else.
+  private struct FolderContents {
+    var ids: [String] = []
+    var temporary: [String] = []
+    var unexpected: [String] = []
+  }
+
+  private func contents(of folder: String, relativeTo prefix: String) -> FolderContents {
+    var result = FolderContents()
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    for name in names.sorted() {
+      if name.hasPrefix(TemporaryFile.prefix) {
+        result.temporary.append(prefix + name)
+      } else if BlobID(hex: name) != nil {
+        result.ids.append(name)
+      } else {
+        result.unexpected.append(prefix + name)
+      }
+    }
+    return result
+  }
+
+  /// The state of one original: its record if it reads through to its last byte intact.
+  private enum OriginalState {
+    case intact(PhotoRecord)
+    case damaged(String)
+    case missing
+  }
+
+  private func checkOriginal(id: String, expected: PhotoRecord?) -> OriginalState {
+    guard fileExists(space.photoPath(id)) else { return .missing }
+    guard let blobID = BlobID(hex: id) else { return .damaged("bad id") }
+    do {
+      let reader = try OriginalBlobReader(
+        path: space.photoPath(id), id: blobID, master: space.master, what: "Photo/\(id)")
+      if let expected,
+        reader.record.contentHash != expected.contentHash || reader.record.bytes != expected.bytes
+      {
+        return .damaged("its record does not match the index")
+      }
+      try reader.readContent { _ in }
+      return .intact(reader.record)
+    } catch let error as VaultError {
+      if case .damagedBlob(_, let reason) = error { return .damaged(reason) }
+      return .damaged(error.description)
+    } catch {
+      return .damaged("\(error)")
+    }
+  }
+
+  private func checkThumbnail(_ record: PhotoRecord) -> String?? {
+    guard fileExists(space.thumbPath(record.id)) else { return .some(nil) }
+    do {
+      _ = try space.thumbnail(of: record)
+      return nil
+    } catch let VaultError.damagedBlob(_, reason) {
+      return .some(reason)
+    } catch {
+      return .some("\(error)")
+    }
+  }
+
+  /// Authenticates every blob; `progress` is called with (done, total) as photos are checked.
+  public func verify(progress: (Int, Int) -> Void = { _, _ in }) -> [VerifyFinding] {
+    var findings: [VerifyFinding] = []
+    if let damage = space.indexDamage, case .damagedIndex(_, let reason) = damage {
+      findings.append(.damagedIndex(reason: reason))
+    }
+    let photos = contents(of: space.photoDirectory, relativeTo: Space.photoFolder + "/")
+    let thumbs = contents(of: space.thumbDirectory, relativeTo: Space.thumbFolder + "/")
+    let top = contents(of: space.directory, relativeTo: "")
+    let listedIDs = Set(space.entries.map(\.record.id))
+    let orphanIDs = photos.ids.filter { !listedIDs.contains($0) }
+    let total = space.entries.count + orphanIDs.count
+    var done = 0
+    var seen = Set<String>()
+    for (position, entry) in space.entries.enumerated() {
+      let record = entry.record
+      let number = position + 1
+      defer {
+        done += 1
+        progress(done, total)
+      }
+      if !seen.insert(record.id).inserted {
+        findings.append(.listedTwice(number: number, name: record.name, id: record.id))
+        continue
+      }
+      var intact = true
+      switch checkOriginal(id: record.id, expected: record) {
+      case .missing:
+        findings.append(.missingOriginal(number: number, name: record.name, id: record.id))
+        intact = false
+      case .damaged(let reason):
+        findings.append(.damagedOriginal(number: number, name: record.name, id: record.id, reason: reason))
+        intact = false
+      case .intact: break
+      }
+      switch checkThumbnail(record) {
+      case .some(nil):
+        findings.append(.missingThumbnail(number: number, name: record.name, id: record.id))
+        intact = false
+      case .some(.some(let reason)):
+        findings.append(.damagedThumbnail(number: number, name: record.name, id: record.id, reason: reason))
+        intact = false
+      case .none: break
+      }
+      if intact { findings.append(.intact(number: number, name: record.name)) }
+    }
+    for id in orphanIDs {
+      switch checkOriginal(id: id, expected: nil) {
+      case .intact(let record): findings.append(.orphanOriginal(id: id, name: record.name))
+      case .damaged(let reason):
+        findings.append(.damagedOriginal(number: nil, name: nil, id: id, reason: reason))
+      case .missing: break
+      }
+      done += 1
+      progress(done, total)
+    }
+    let originals = Set(photos.ids)
+    for id in thumbs.ids where !originals.contains(id) { findings.append(.orphanThumbnail(id: id)) }
+    let known = Set([Space.keyFile, Space.indexFile, Space.photoFolder, Space.thumbFolder])
+    let temporary = top.temporary + photos.temporary + thumbs.temporary + leftoverSpaceFolders()
+    findings += temporary.map { .temporaryFile(path: $0) }
+    let unexpected = top.unexpected.filter { !known.contains($0) } + photos.unexpected + thumbs.unexpected
+    findings += unexpected.map { .unexpectedFile(path: $0) }
+    return findings
+  }
+
+  /// Half-made spaces (`.tmp-space-*`) in the vault folder: no password opens them.
+  private func leftoverSpaceFolders() -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: vaultPath)) ?? []
+    return names.filter { $0.hasPrefix(TemporaryFile.prefix) }.sorted().map { "../" + $0 }
+  }
+
+  /// Fixes what can be fixed without guessing: rebuilds the index from the records inside
+  /// the originals when it is damaged (the selection is then lost), adopts intact orphan
+  /// originals, drops index entries whose original is gone, remakes missing or damaged
+  /// thumbnails from intact originals, and removes temporary files and orphan thumbnails.
+  /// Damaged originals are reported and left alone.
+  public func repair(progress: (Int, Int) -> Void = { _, _ in }) throws -> RepairSummary {
+    var summary = RepairSummary()
+    let findings = verify(progress: progress)
+    let rebuilding = space.indexDamage != nil
+    var entries: [IndexEntry] = []
+    var seen = Set<String>()
+    if !rebuilding {
+      for entry in space.entries {
+        guard seen.insert(entry.record.id).inserted else {
+          summary.duplicatesDropped += 1
+          continue
+        }
+        if fileExists(space.photoPath(entry.record.id)) {
+          entries.append(entry)
+        } else {
+          summary.droppedMissing.append(entry.record.name)
+        }
+      }
+    }
+    // Orphans (all originals, when the index is rebuilt) join in import order.
+    var adopted: [PhotoRecord] = []
+    for finding in findings {
+      switch finding {
+      case .orphanOriginal(let id, _):
+        if case .intact(let record) = checkOriginal(id: id, expected: nil), record.id == id {
+          adopted.append(record)
+        }
+      case .damagedOriginal(_, let name, let id, _):
+        summary.damagedOriginals.append(name.map { "\($0) (Photo/\(id))" } ?? "Photo/\(id)")
+      default: break
+      }
+    }
+    adopted.sort {
+      ($0.importedAt.seconds, $0.importedAt.nanoseconds) < ($1.importedAt.seconds, $1.importedAt.nanoseconds)
+    }
+    var knownHashes = Set(entries.map(\.record.contentHash))
+    for record in adopted
+    where knownHashes.insert(record.contentHash).inserted && seen.insert(record.id).inserted {
+      entries.append(IndexEntry(record: record, selected: false))
+      if !rebuilding { summary.adopted.append(record.name) }
+    }
+    summary.indexRebuilt = rebuilding
+    summary.rebuiltCount = rebuilding ? entries.count : 0
+    summary.selectionLost = rebuilding
+
+    // Thumbnails: remade from the original wherever missing or damaged.
+    for entry in entries {
+      let record = entry.record
+      guard checkThumbnail(record) != nil else { continue }
+      do {
+        try remakeThumbnail(record)
+        summary.thumbnailsRemade.append(record.name)
+      } catch {
+        summary.thumbnailsNotRemade.append("\(record.name): \(error)")
+      }
+    }
+    if rebuilding || entries != space.entries {
+      try space.saveEntries(entries, rebuilding: rebuilding)
+    }
+    // Last, what no index entry needs any more.
+    for finding in findings {
+      switch finding {
+      case .temporaryFile(let path):
+        removeTree(space.directory + "/" + path)
+        summary.removedFiles.append(path)
+      case .orphanThumbnail(let id):
+        unlink(space.thumbPath(id))
+        summary.removedFiles.append(Space.thumbFolder + "/" + id)
+      default: break
+      }
+    }
+    try syncDirectory(space.directory)
+    try syncDirectory(space.thumbDirectory)
+    return summary
+  }
+
+  /// Decrypts an intact original in memory and writes a new thumbnail for it.
+  private func remakeThumbnail(_ record: PhotoRecord) throws {
+    guard let id = BlobID(hex: record.id) else { throw VaultError.invalidArgument("bad id \(record.id)") }
+    let reader = try OriginalBlobReader(
+      path: space.photoPath(record.id), id: id, master: space.master, what: space.describe(record))
+    var original: [UInt8] = []
+    original.reserveCapacity(Int(record.bytes))
+    defer { original.wipe() }
+    try reader.readContent { original.append(contentsOf: $0) }
+    let thumbnail = try thumbnailer.makeThumbnail(
+      bytes: original, name: space.describe(record), format: record.format)
+    let file = try space.sealThumbnail(thumbnail.jpeg, id: id)
+    try file.replace(space.thumbPath(record.id), syncFolder: false)
+  }
+}

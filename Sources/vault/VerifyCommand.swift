@@ -1,0 +1,73 @@
+import ArgumentParser
+import VaultCore
+
+struct VerifyCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "verify",
+    abstract: "Check every photo of the space; with --repair, fix what can be fixed.",
+    discussion: """
+      Authenticates every original and thumbnail and the index, and reports each photo: \
+      ok, damaged, missing thumbnail, orphan, leftover temporary file. Exit status 0 only \
+      when everything is intact. --repair rebuilds a damaged index from the records inside \
+      the originals (the selection is then lost), remakes missing or damaged thumbnails, \
+      adopts intact orphan originals and removes temporary files. It never deletes a \
+      damaged original.
+      """)
+
+  @OptionGroup var options: VaultOptions
+
+  @Flag(help: "Repair what can be repaired without guessing.")
+  var repair = false
+
+  @Flag(name: .shortAndLong, help: "Print only problems and the summary.")
+  var quiet = false
+
+  func run() throws {
+    let space = try options.unlock(repair ? .write : .read, allowDamagedIndex: true)
+    let verifier = SpaceVerifier(space: space)
+    let progress: (Int, Int) -> Void = { done, total in
+      Diagnostics.progress(done: done, total: total, label: "checking")
+    }
+    if repair {
+      let summary = try verifier.repair(progress: progress)
+      Diagnostics.clearProgress()
+      report(summary)
+    }
+    let findings = verifier.verify(progress: progress)
+    Diagnostics.clearProgress()
+    for finding in findings where !quiet || finding.isProblem {
+      printLine(finding.description)
+    }
+    let problems = findings.filter(\.isProblem).count
+    let photos = space.entries.count
+    printLine(
+      "\(photos) photo\(photos == 1 ? "" : "s") checked: "
+        + (problems == 0 ? "all intact" : "\(problems) problem\(problems == 1 ? "" : "s")"))
+    if problems > 0 {
+      if !repair { Diagnostics.hint("'vault verify --repair' fixes what can be fixed without guessing") }
+      throw BatchFailure(summary: "error: the space is not intact")
+    }
+  }
+
+  private func report(_ summary: RepairSummary) {
+    if summary.indexRebuilt {
+      printLine("repaired: rebuilt the index from the \(summary.rebuiltCount) intact originals")
+      Diagnostics.warning("the selection was lost with the damaged index")
+    }
+    for name in summary.adopted {
+      printLine("repaired: adopted '\(name)' (an intact original the index did not list)")
+    }
+    for name in summary.droppedMissing {
+      printLine("repaired: removed '\(name)' from the index (its original is gone)")
+    }
+    if summary.duplicatesDropped > 0 {
+      printLine("repaired: removed \(summary.duplicatesDropped) duplicate index entries")
+    }
+    for name in summary.thumbnailsRemade { printLine("repaired: remade the thumbnail of '\(name)'") }
+    for text in summary.thumbnailsNotRemade { Diagnostics.error("cannot remake the thumbnail of \(text)") }
+    for path in summary.removedFiles { printLine("repaired: removed \(path)") }
+    for name in summary.damagedOriginals {
+      Diagnostics.warning("left the damaged original \(name) in place; restore it from a backup or delete it")
+    }
+  }
+}

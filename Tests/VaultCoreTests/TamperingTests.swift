@@ -1,0 +1,245 @@
+import Foundation
+import XCTest
+
+@testable import VaultCore
+
+/// Attacks every kind of file of a vault and checks that each change is detected, named,
+/// and leaves the other photos readable.
+final class TamperingTests: XCTestCase {
+  var folder = ""
+  var vault: Vault!
+  var space: Space!
+  var other: Space!
+
+  override func setUpWithError() throws {
+    folder = try makeTemporaryFolder(self)
+    vault = try makeVault(in: folder)
+    try vault.createSpace(password: password("first"))
+    try vault.createSpace(password: password("other"))
+    space = try vault.unlock(password: password("first"), access: .write)
+    try PhotoImporter().importFiles(
+      ["photo.jpg", "gray.png", "rgba.png", "progressive.jpg"].map { fixturesPath + "/" + $0 }, into: space
+    ) { _, _ in }
+    other = try vault.unlock(password: password("other"), access: .write)
+    try PhotoImporter().importFiles([fixturesPath + "/palette.png"], into: other) { _, _ in }
+    XCTAssertEqual(space.entries.count, 4)
+  }
+
+  /// Positions spread over a file: both ends and `count` points between.
+  func positions(in length: Int, count: Int = 24) -> [Int] {
+    Array(Set([0, 1, length - 1] + (0..<count).map { $0 * length / count })).filter { $0 >= 0 && $0 < length }
+      .sorted()
+  }
+
+  func problems() -> [VerifyFinding] {
+    SpaceVerifier(space: space).verify().filter(\.isProblem)
+  }
+
+  /// Runs `damage` on a copy of `path`, checks what verify says, then puts the file back.
+  func withDamaged(
+    _ path: String, _ what: String, _ damage: ([UInt8]) -> [UInt8], check: ([VerifyFinding]) -> Void
+  )
+    throws
+  {
+    let original = try fileBytes(path)
+    try writeBytes(damage(original), to: path)
+    defer { try? writeBytes(original, to: path) }
+    check(problems())
+  }
+
+  func assertOthersReadable(except victim: String, file: StaticString = #filePath, line: UInt = #line) {
+    for entry in space.entries where entry.record.id != victim {
+      XCTAssertNoThrow(try space.openOriginal(entry.record).readContent { _ in }, file: file, line: line)
+      XCTAssertNoThrow(try space.thumbnail(of: entry.record), file: file, line: line)
+    }
+  }
+
+  func testAnIntactSpaceVerifies() {
+    XCTAssertEqual(problems(), [])
+    XCTAssertEqual(SpaceVerifier(space: space).verify().count, 4)
+  }
+
+  func testChangedOriginalsAreNamed() throws {
+    let victim = space.entries[1].record
+    let path = space.photoPath(victim.id)
+    let length = try fileBytes(path).count
+    let expectDamaged: ([VerifyFinding]) -> Void = { found in
+      XCTAssertEqual(found.count, 1, "\(found)")
+      guard case .damagedOriginal(2, "gray.png", victim.id, _)? = found.first else {
+        return XCTFail("\(found)")
+      }
+    }
+    for position in positions(in: length) {
+      try withDamaged(
+        path, "flip \(position)",
+        {
+          var b = $0
+          b[position] ^= 0x04
+          return b
+        }, check: expectDamaged)
+    }
+    for cut in positions(in: length) {
+      try withDamaged(path, "cut \(cut)", { Array($0[0..<cut]) }, check: expectDamaged)
+    }
+    try withDamaged(path, "garbage", { $0 + Array("appended".utf8) }, check: expectDamaged)
+    let stranger = try fileBytes(other.photoPath(other.entries[0].record.id))
+    try withDamaged(path, "another space's blob", { _ in stranger }, check: expectDamaged)
+    assertOthersReadable(except: victim.id)
+  }
+
+  func testSwappedOriginalsAreBothNamed() throws {
+    let a = space.entries[0].record
+    let b = space.entries[2].record
+    let bBytes = try fileBytes(space.photoPath(b.id))
+    try withDamaged(
+      space.photoPath(a.id), "swap",
+      { bytes in
+        try? writeBytes(bytes, to: self.space.photoPath(b.id))
+        return bBytes
+      }
+    ) { found in
+      let names = found.compactMap { finding -> String? in
+        if case .damagedOriginal(_, let name?, _, _) = finding { return name }
+        return nil
+      }
+      XCTAssertEqual(Set(names), [a.name, b.name], "\(found)")
+    }
+  }
+
+  func testChangedThumbnailsAreNamed() throws {
+    let victim = space.entries[3].record
+    let path = space.thumbPath(victim.id)
+    let length = try fileBytes(path).count
+    let expectDamaged: ([VerifyFinding]) -> Void = { found in
+      XCTAssertEqual(found.count, 1, "\(found)")
+      guard case .damagedThumbnail(4, "progressive.jpg", victim.id, _)? = found.first else {
+        return XCTFail("\(found)")
+      }
+    }
+    for position in positions(in: length) {
+      try withDamaged(
+        path, "flip",
+        {
+          var b = $0
+          b[position] ^= 0x80
+          return b
+        }, check: expectDamaged)
+    }
+    for cut in positions(in: length, count: 12) {
+      try withDamaged(path, "cut", { Array($0[0..<cut]) }, check: expectDamaged)
+    }
+    try withDamaged(path, "garbage", { $0 + [0, 1, 2] }, check: expectDamaged)
+    let sibling = try fileBytes(space.thumbPath(space.entries[0].record.id))
+    try withDamaged(path, "a sibling's thumbnail", { _ in sibling }, check: expectDamaged)
+    try FileManager.default.removeItem(atPath: path)
+    XCTAssertEqual(problems(), [.missingThumbnail(number: 4, name: "progressive.jpg", id: victim.id)])
+    assertOthersReadable(except: victim.id)
+  }
+
+  func testAChangedKeyIsNamedAndOpensNothing() throws {
+    let path = space.directory + "/key"
+    let otherKey = try fileBytes(other.directory + "/key")
+    // Release the write locks this test's own unlocks would wait for.
+    space = nil
+    other = nil
+    let original = try fileBytes(path)
+    for position in 0..<original.count {
+      var damaged = original
+      damaged[position] ^= 0x10
+      try writeBytes(damaged, to: path)
+      XCTAssertThrowsError(try vault.unlock(password: password("first"), access: .read), "flip \(position)") {
+        XCTAssertEqual($0 as? VaultError, .damagedKey(path: path))
+      }
+    }
+    for damaged in [Array(original.dropLast()), original + [0], [], otherKey] {
+      try writeBytes(damaged, to: path)
+      XCTAssertThrowsError(try vault.unlock(password: password("first"), access: .read)) {
+        XCTAssertEqual($0 as? VaultError, .damagedKey(path: path))
+      }
+    }
+    try writeBytes(original, to: path)
+    XCTAssertNoThrow(try vault.unlock(password: password("first"), access: .read))
+    XCTAssertNoThrow(try vault.unlock(password: password("other"), access: .read))
+  }
+
+  func testAChangedIndexLeavesTheSpaceRepairable() throws {
+    try space.setSelection([0], to: true)
+    let path = space.indexPath
+    let original = try fileBytes(path)
+    let names = Set(space.entries.map(\.record.name))
+    space = nil
+    let damages: [([UInt8]) -> [UInt8]] = [
+      {
+        var b = $0
+        b[b.count / 2] ^= 1
+        return b
+      },
+      {
+        var b = $0
+        b[3] ^= 1
+        return b
+      },
+      { Array($0.dropLast(5)) }, { $0 + [9] }, { _ in [] },
+    ]
+    for damage in damages {
+      try writeBytes(damage(original), to: path)
+      let opened = try vault.unlock(password: password("first"), access: .read)
+      guard case .damagedIndex(let named, _)? = opened.indexDamage else { return XCTFail("not detected") }
+      XCTAssertEqual(named, path)
+      XCTAssertThrowsError(try opened.requireIndex())
+      XCTAssertEqual(SpaceVerifier(space: opened).verify().filter(\.isProblem).count, 5, "index + 4 orphans")
+    }
+    // Another space's index does not open here either.
+    try writeBytes(try fileBytes(other.indexPath), to: path)
+    other = nil
+    XCTAssertNotNil(try vault.unlock(password: password("first"), access: .read).indexDamage)
+
+    let repairing = try vault.unlock(password: password("first"), access: .write)
+    let summary = try SpaceVerifier(space: repairing).repair()
+    XCTAssertTrue(summary.indexRebuilt && summary.selectionLost)
+    XCTAssertEqual(Set(repairing.entries.map(\.record.name)), names)
+    XCTAssertEqual(repairing.entries.filter(\.selected).count, 0)
+    space = repairing
+    XCTAssertEqual(problems(), [])
+  }
+
+  func testRepairFixesWhatItCanAndKeepsDamagedOriginals() throws {
+    let entries = space.entries
+    // An orphan original (its entry dropped), a missing thumbnail, an orphan thumbnail,
+    // temporary files, an entry whose original is gone, and a damaged original.
+    try space.saveEntries(Array(entries.dropFirst()))
+    try FileManager.default.removeItem(atPath: space.thumbPath(entries[1].record.id))
+    try writeBytes([1, 2, 3], to: space.thumbPath(BlobID.random().hex))
+    try writeBytes([1], to: space.photoDirectory + "/.tmp-0123456789abcdef")
+    try writeBytes([1], to: space.directory + "/.tmp-89abcdef01234567")
+    try FileManager.default.removeItem(atPath: space.photoPath(entries[2].record.id))
+    var damaged = try fileBytes(space.photoPath(entries[3].record.id))
+    damaged[damaged.count - 3] ^= 1
+    try writeBytes(damaged, to: space.photoPath(entries[3].record.id))
+
+    let found = problems()
+    XCTAssertTrue(
+      found.contains(.orphanOriginal(id: entries[0].record.id, name: entries[0].record.name)), "\(found)")
+    XCTAssertTrue(
+      found.contains(.missingThumbnail(number: 1, name: entries[1].record.name, id: entries[1].record.id)))
+    XCTAssertTrue(
+      found.contains(.missingOriginal(number: 2, name: entries[2].record.name, id: entries[2].record.id)))
+    XCTAssertTrue(found.contains(.temporaryFile(path: "Photo/.tmp-0123456789abcdef")))
+    XCTAssertTrue(found.contains(.temporaryFile(path: ".tmp-89abcdef01234567")))
+
+    let summary = try SpaceVerifier(space: space).repair()
+    XCTAssertEqual(summary.adopted, [entries[0].record.name])
+    XCTAssertEqual(summary.droppedMissing, [entries[2].record.name])
+    XCTAssertEqual(summary.thumbnailsRemade, [entries[1].record.name])
+    XCTAssertEqual(summary.damagedOriginals.count, 1)
+    XCTAssertTrue(fileExists(space.photoPath(entries[3].record.id)), "a damaged original is never deleted")
+    let left = problems()
+    XCTAssertEqual(left.count, 1, "\(left)")
+    guard case .damagedOriginal(_, entries[3].record.name, _, _)? = left.first else {
+      return XCTFail("\(left)")
+    }
+    XCTAssertNoThrow(
+      try space.openOriginal(space.entries.first { $0.record.id == entries[0].record.id }!.record).readContent
+      { _ in })
+  }
+}
