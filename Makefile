@@ -1,4 +1,4 @@
-.PHONY: build test bench fixtures format
+.PHONY: build test bench fixtures format torture
 
 build:
 	swift build -c release
@@ -16,3 +16,8 @@ fixtures:
 
 format:
 	swift format -i -r Sources Tests Package.swift
+
+# The crash test with 500 SIGKILLs instead of 50 (VAULT_TORTURE_SEED=N replays a run).
+torture:
+	swift build --build-tests
+	VAULT_TORTURE_KILLS=500 swift test --skip-build --disable-swift-testing --filter CrashTests

@@ -23,12 +23,17 @@ struct VaultRunner {
     return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("vault").path
   }()
 
+  /// Starts `vault`, sends it SIGKILL after `delay` microseconds (if it is still running),
+  /// and returns what it had printed.
+  func runKilled(_ arguments: [String], afterMicroseconds delay: Int) throws -> VaultRun {
+    try run(arguments, killAfter: delay)
+  }
+
   @discardableResult
   func run(
-    _ arguments: [String], password: String? = "correct horse", environment extra: [String: String] = [:]
-  )
-    throws -> VaultRun
-  {
+    _ arguments: [String], password: String? = "correct horse", environment extra: [String: String] = [:],
+    killAfter delay: Int? = nil
+  ) throws -> VaultRun {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Self.binary)
     process.arguments = arguments
@@ -53,6 +58,10 @@ struct VaultRunner {
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
     try process.run()
+    if let delay {
+      usleep(useconds_t(delay))
+      kill(process.processIdentifier, SIGKILL)
+    }
     process.waitUntilExit()
     return VaultRun(
       status: process.terminationStatus,

@@ -41,7 +41,8 @@ public final class PhotoExporter {
   }
 
   private func exportOne(_ record: PhotoRecord, to directory: String, thumbnails: Bool) throws -> String {
-    let file = try TemporaryFile(in: directory)
+    // Unnamed until complete: an export that is killed leaves nothing in the folder.
+    let file = try TemporaryFile(in: directory, unnamed: true)
     var name = Self.safeName(record.name)
     if thumbnails {
       var bytes = try space.thumbnail(of: record)

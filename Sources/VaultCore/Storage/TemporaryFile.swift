@@ -5,18 +5,32 @@ import Foundation
 /// of the folder. Until then a crash leaves at most a `.tmp-*` file that verify removes.
 final class TemporaryFile {
   static let prefix = ".tmp-"
+  /// Linux's O_TMPFILE (`__O_TMPFILE | O_DIRECTORY`), which Swift does not import.
+  private static let openTemporary: Int32 = 0o20_000_000 | O_DIRECTORY
 
   let directory: String
-  let path: String
+  /// The temporary name, or nil for an unnamed file (O_TMPFILE) that a crash cannot leave
+  /// behind.
+  let path: String?
   private var descriptor: Int32
   private var finished = false
 
-  /// Creates an empty file, readable only by its owner, in `directory`.
-  init(in directory: String) throws {
+  /// Creates an empty file, readable only by its owner, in `directory`. With `unnamed`,
+  /// the file has no name at all until `moveWithoutReplacing` gives it its final one
+  /// (where the file system supports it; otherwise it gets a temporary name).
+  init(in directory: String, unnamed: Bool = false) throws {
     self.directory = directory
+    if unnamed {
+      descriptor = open(directory, Self.openTemporary | O_WRONLY | O_CLOEXEC, 0o600)
+      if descriptor >= 0 {
+        path = nil
+        return
+      }
+      if errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL { throw VaultError.posix(directory) }
+    }
     let name = Self.prefix + hexString(Sodium.randomBytes(8))
     path = directory + "/" + name
-    descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    descriptor = open(directory + "/" + name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw VaultError.posix(directory) }
   }
 
@@ -40,12 +54,17 @@ final class TemporaryFile {
     try bytes.withUnsafeBytes { try write($0) }
   }
 
-  /// Flushes the contents to disk and closes the file.
+  /// Flushes the contents to disk.
   func sync() throws {
     guard descriptor >= 0 else { return }
     if fsync(descriptor) != 0 { throw VaultError.posix(directory) }
-    if close(descriptor) != 0 { throw VaultError.posix(directory) }
+  }
+
+  private func closeDescriptor() throws {
+    guard descriptor >= 0 else { return }
+    let status = close(descriptor)
     descriptor = -1
+    if status != 0 { throw VaultError.posix(directory) }
   }
 
   /// Sets the modification time (and access time) before the file is moved into place.
@@ -54,12 +73,14 @@ final class TemporaryFile {
       timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds)),
       timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds)),
     ]
-    if futimens(descriptor, &times) != 0 { throw VaultError.posix(path) }
+    if futimens(descriptor, &times) != 0 { throw VaultError.posix(path ?? directory) }
   }
 
   /// Syncs, then renames over `finalPath`, replacing any file there, and syncs the folder.
   func replace(_ finalPath: String, syncFolder: Bool = true) throws {
+    guard let path else { preconditionFailure("an unnamed file cannot replace another") }
     try sync()
+    try closeDescriptor()
     if rename(path, finalPath) != 0 { throw VaultError.posix(finalPath) }
     finished = true
     if syncFolder { try syncDirectory(directory) }
@@ -69,12 +90,20 @@ final class TemporaryFile {
   /// (and keeps the temporary file) when the name is taken.
   func moveWithoutReplacing(to finalPath: String) throws -> Bool {
     try sync()
-    if link(path, finalPath) != 0 {
+    let linked: Int32
+    if let path {
+      linked = link(path, finalPath)
+    } else {
+      // An unnamed file is given a name through its /proc entry.
+      linked = linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, finalPath, AT_SYMLINK_FOLLOW)
+    }
+    if linked != 0 {
       if errno == EEXIST { return false }
       throw VaultError.posix(finalPath)
     }
-    unlink(path)
+    if let path { unlink(path) }
     finished = true
+    try closeDescriptor()
     return true
   }
 
@@ -84,7 +113,7 @@ final class TemporaryFile {
       close(descriptor)
       descriptor = -1
     }
-    if !finished { unlink(path) }
+    if !finished, let path { unlink(path) }
     finished = true
   }
 }
