@@ -220,22 +220,27 @@ public final class PhotoImporter {
       width: made.width, height: made.height, orientation: made.orientation,
       modifiedAt: source.modifiedAt, importedAt: .now(), contentHash: contentHash)
 
-    let photoFile = try TemporaryFile(in: space.photoDirectory)
-    let photoWriter = try BlobWriter(
-      kind: .original, key: space.master.blobKey(kind: .original, id: id), output: photoFile)
-    let header = try OriginalBlob.header(for: record)
-    try photoWriter.write(header)
-    // Hashed again while encrypting: what is stored is exactly what the record describes,
-    // even if the file changed after the first read.
-    let storedHash = try source.hash(key: hashKey) { try photoWriter.write($0) }
-    guard storedHash == contentHash, photoWriter.plaintextLength == header.count + Int(source.size) else {
-      throw VaultError.io(path: path, reason: "file changed while it was being imported")
-    }
-    try photoWriter.finish()
-    try photoFile.sync()
+    do {
+      let photoFile = try TemporaryFile(in: space.photoDirectory)
+      let photoWriter = try BlobWriter(
+        kind: .original, key: space.master.blobKey(kind: .original, id: id), output: photoFile)
+      let header = try OriginalBlob.header(for: record)
+      try photoWriter.write(header)
+      // Hashed again while encrypting: what is stored is exactly what the record describes,
+      // even if the file changed after the first read.
+      let storedHash = try source.hash(key: hashKey) { try photoWriter.write($0) }
+      guard storedHash == contentHash, photoWriter.plaintextLength == header.count + Int(source.size) else {
+        throw VaultError.io(path: path, reason: "file changed while it was being imported")
+      }
+      try photoWriter.finish()
+      try photoFile.sync()
 
-    let thumbFile = try space.sealThumbnail(made.jpeg, id: id)
-    return PreparedPhoto(record: record, photoFile: photoFile, thumbFile: thumbFile, warning: made.warning)
+      let thumbFile = try space.sealThumbnail(made.jpeg, id: id)
+      return PreparedPhoto(record: record, photoFile: photoFile, thumbFile: thumbFile, warning: made.warning)
+    } catch VaultError.io(let folder, let reason) where folder.hasPrefix(space.directory) {
+      // Name the photo, not the vault folder the write failed in.
+      throw VaultError.io(path: path, reason: "cannot store it in the vault: \(reason)")
+    }
   }
 }
 

@@ -1,0 +1,145 @@
+import Foundation
+import XCTest
+
+/// Failing writes and concurrent writers.
+final class ResilienceTests: XCTestCase {
+  var folder = ""
+  var vault: VaultRunner!
+
+  override func setUpWithError() throws {
+    folder = try makeTemporaryFolder(self)
+    vault = VaultRunner(vault: folder + "/vault", workingDirectory: folder)
+    XCTAssertEqual(try vault.run(["init", "--kdf", "interactive"]).status, 0)
+  }
+
+  func fixtures(_ names: [String]) -> [String] { names.map { fixturesPath + "/" + $0 } }
+
+  /// Runs vault under bash with a file size limit (RLIMIT_FSIZE, in KiB); SIGXFSZ is
+  /// ignored so that writes past the limit fail with EFBIG, as on a full disk.
+  func runLimited(kilobytes: Int, _ arguments: [String]) throws -> VaultRun {
+    let quoted = ([VaultRunner.binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = ["-c", "trap '' XFSZ; ulimit -f \(kilobytes); exec \(quoted)"]
+    var environment = ProcessInfo.processInfo.environment
+    environment["VAULT_DIR"] = vault.vault
+    environment["VAULT_PASSWORD"] = "correct horse"
+    process.environment = environment
+    let errors = Pipe()
+    let output = Pipe()
+    process.standardError = errors
+    process.standardOutput = output
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let outText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let errText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return VaultRun(status: process.terminationStatus, stdout: outText, stderr: errText)
+  }
+
+  /// A valid JPEG of about `kilobytes` KiB: a small one with data after its end marker.
+  func bigPhoto(kilobytes: Int) throws -> String {
+    let path = folder + "/big.jpg"
+    let bytes = try fileBytes(fixturesPath + "/photo.jpg") + [UInt8](repeating: 0x5A, count: kilobytes * 1024)
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  func testAFileTooLargeToWriteFailsAloneAndLeavesNothing() throws {
+    let big = try bigPhoto(kilobytes: 64)
+    let run = try runLimited(kilobytes: 32, ["add", big] + fixtures(["gray.png", "palette.png"]))
+    XCTAssertEqual(run.status, 1, run.stderr)
+    XCTAssertTrue(run.stderr.contains("big.jpg': cannot store it in the vault: File too large"), run.stderr)
+    XCTAssertTrue(run.stdout.contains("added 2, skipped 0 duplicates, failed 1"), run.stdout)
+    let verify = try vault.run(["verify", "--quiet"])
+    XCTAssertEqual(verify.status, 0, verify.stdout)
+  }
+
+  func testAnIndexThatCannotBeWrittenLeavesTheVaultAsItWas() throws {
+    XCTAssertEqual(try vault.run(["add"] + fixtures(["gray.png", "photo.jpg"])).status, 0)
+    let before = try snapshot(vault.vault)
+    // The index of 2 photos fits in 1 KiB; with 12 more it does not.
+    let more = fixtures([
+      "rgba.png", "palette.png", "rgb16.png", "interlaced.png", "gray.jpg", "progressive.jpg", "quad-420.jpg",
+      "quad-422.jpg", "quad-444.jpg", "quad-cmyk.jpg", "quad-ycck.jpg", "flat-teal.png",
+    ])
+    let run = try runLimited(kilobytes: 1, ["add"] + more)
+    XCTAssertEqual(run.status, 1, run.stdout)
+    XCTAssertTrue(run.stderr.contains("File too large"), run.stderr)
+    XCTAssertFalse(run.stdout.contains("added /"), "nothing may be reported added: \(run.stdout)")
+    XCTAssertEqual(try snapshot(vault.vault), before)
+    for command in [["select", "--all"], ["delete", "1", "--yes"]] {
+      let limited = try runLimited(kilobytes: 0, command)
+      XCTAssertEqual(limited.status, 1, "\(command): \(limited.stderr)")
+      XCTAssertEqual(try snapshot(vault.vault), before, "\(command)")
+    }
+  }
+
+  func testAReadOnlyPhotoFolderFailsCleanly() throws {
+    guard geteuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") else {
+      throw XCTSkip("needs chattr when running as root")
+    }
+    XCTAssertEqual(try vault.run(["add"] + fixtures(["gray.png"])).status, 0)
+    let space = try FileManager.default.contentsOfDirectory(atPath: vault.vault).first { $0 != "vault.json" }!
+    let photoFolder = vault.vault + "/" + space + "/Photo"
+    let before = try snapshot(vault.vault)
+    chmod(photoFolder, 0o500)
+    var immutable = false
+    if geteuid() == 0 {
+      immutable = runTool("/usr/bin/chattr", ["+i", photoFolder]) == 0
+      if !immutable { throw XCTSkip("chattr +i is not available here") }
+    }
+    defer {
+      if immutable { _ = runTool("/usr/bin/chattr", ["-i", photoFolder]) }
+      chmod(photoFolder, 0o700)
+    }
+    let run = try vault.run(["add"] + fixtures(["photo.jpg", "rgba.png"]))
+    XCTAssertEqual(run.status, 1)
+    XCTAssertTrue(
+      run.stderr.contains("photo.jpg': cannot store it in the vault: Operation not permitted"), run.stderr)
+    XCTAssertEqual(try snapshot(vault.vault), before)
+  }
+
+  func testConcurrentWritersLoseNothing() throws {
+    let first = fixtures(["gray.png", "rgba.png", "palette.png", "photo.jpg", "gray.jpg", "quad-420.jpg"])
+    let second = fixtures(["rgb16.png", "interlaced.png", "progressive.jpg", "quad-444.jpg", "quad-422.jpg"])
+    // Two imports at once.
+    var results: [VaultRun?] = [nil, nil]
+    DispatchQueue.concurrentPerform(iterations: 2) { which in
+      results[which] = try? vault.run(["add"] + (which == 0 ? first : second))
+    }
+    XCTAssertEqual(results.map { $0?.status }, [0, 0])
+    var list = try listJSON()
+    XCTAssertEqual(Set(list.compactMap { $0["name"] as? String }).count, first.count + second.count)
+    XCTAssertEqual(list.count, first.count + second.count)
+    // An import racing a delete of the selected photos.
+    XCTAssertEqual(try vault.run(["select", "1-3"]).status, 0)
+    let doomed = Set(list.prefix(3).compactMap { $0["id"] as? String })
+    let third = fixtures(["quad-cmyk.jpg", "quad-ycck.jpg", "flat-teal.png", "orientation-1.jpg"])
+    DispatchQueue.concurrentPerform(iterations: 2) { which in
+      results[which] = try? vault.run(which == 0 ? ["add"] + third : ["delete", "--selected", "--yes"])
+    }
+    XCTAssertEqual(results.map { $0?.status }, [0, 0], "\(results)")
+    list = try listJSON()
+    let ids = list.compactMap { $0["id"] as? String }
+    XCTAssertEqual(ids.count, Set(ids).count, "a photo listed twice")
+    XCTAssertTrue(doomed.isDisjoint(with: ids))
+    XCTAssertEqual(list.count, first.count + second.count - 3 + third.count)
+    XCTAssertEqual(try vault.run(["verify", "--quiet"]).status, 0)
+  }
+
+  private func listJSON() throws -> [[String: Any]] {
+    let run = try vault.run(["list", "--json"])
+    return try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
+  }
+
+  private func runTool(_ path: String, _ arguments: [String]) -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return -1 }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+}
