@@ -1,4 +1,4 @@
-.PHONY: build test bench fixtures format torture
+.PHONY: build test bench fixtures format torture fuzz sanitize
 
 build:
 	swift build -c release
@@ -21,3 +21,24 @@ format:
 torture:
 	swift build --build-tests
 	VAULT_TORTURE_KILLS=500 swift test --skip-build --disable-swift-testing --filter CrashTests
+
+# libFuzzer over each parser of untrusted bytes, FUZZ_SECONDS each (default 180), with the
+# committed seeds in Fuzz/seeds/<target>; what it learns goes to Fuzz/corpus (not committed).
+FUZZ_SECONDS ?= 180
+FUZZ_TARGETS ?= blob index header exif jpeg png
+fuzz:
+	swift build --product vault-fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer \
+	  -Xswiftc -sanitize=address -Xswiftc -enable-testing -Xcc -fsanitize=fuzzer-no-link,address
+	for target in $(FUZZ_TARGETS); do \
+	  mkdir -p Fuzz/corpus/$$target Fuzz/crashes; \
+	  FUZZ_TARGET=$$target .build-fuzz/debug/vault-fuzz -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
+	    -artifact_prefix=Fuzz/crashes/$$target- -print_final_stats=1 Fuzz/corpus/$$target Fuzz/seeds/$$target \
+	    2>&1 | tail -12 | tee Fuzz/corpus/$$target.log; \
+	done
+
+# The whole test suite under AddressSanitizer, then ThreadSanitizer.
+sanitize:
+	swift build --build-tests --scratch-path .build-asan --sanitize=address
+	swift test --skip-build --scratch-path .build-asan --sanitize=address --disable-swift-testing
+	swift build --build-tests --scratch-path .build-tsan --sanitize=thread
+	swift test --skip-build --scratch-path .build-tsan --sanitize=thread --disable-swift-testing

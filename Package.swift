@@ -53,6 +53,12 @@ let package = Package(
       ],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
+    // libFuzzer target over the parsers; built only by `make fuzz` (-sanitize=fuzzer).
+    .executableTarget(
+      name: "vault-fuzz",
+      dependencies: ["VaultCore"],
+      swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-parse-as-library"])]
+    ),
     .testTarget(
       name: "VaultCoreTests",
       dependencies: ["VaultCore", "CSodium"],

@@ -1,0 +1,99 @@
+// A libFuzzer target over every parser of untrusted bytes. Build and run with `make fuzz`
+// (swift build -sanitize=fuzzer); FUZZ_TARGET picks the parser: blob, index, header, exif,
+// jpeg or png.
+import Foundation
+
+@testable import VaultCore
+
+private enum Target: String {
+  case blob, index, header, exif, jpeg, png
+}
+
+private let target: Target = {
+  let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? "blob"
+  guard let target = Target(rawValue: name) else { fatalError("unknown FUZZ_TARGET \(name)") }
+  return target
+}()
+
+/// One fixed key, so that the fuzzer can learn (from the seed corpus) what authenticates.
+private let master = MasterKey(
+  key: [UInt8](repeating: 7, count: 32).withUnsafeBytes { SecureBytes(copying: $0) })
+private let scratch = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/vault-fuzz-\(getpid())"
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  switch target {
+  case .blob, .index:
+    // The file is the attacker's; the key is ours.
+    FileManager.default.createFile(atPath: scratch, contents: Data(bytes))
+    let kind: BlobKind = target == .blob ? .original : .index
+    let id = target == .blob ? BlobID(hex: "000102030405060708090a0b0c0d0e0f")! : BlobID.index
+    if let reader = try? BlobReader(
+      path: scratch, kind: kind, key: master.blobKey(kind: kind, id: id), what: "fuzz"),
+      let plaintext = try? reader.readToEnd(limit: 1 << 24), target == .index
+    {
+      _ = try? JSONDecoder().decode(SpaceIndex.self, from: Data(plaintext))
+    }
+    if target == .blob { _ = try? OriginalBlobReader(path: scratch, id: id, master: master, what: "fuzz") }
+  case .header:
+    _ = try? VaultHeader.decode(bytes, path: "vault.json")
+  case .exif:
+    _ = ExifOrientation.read(app1: bytes)
+  case .jpeg, .png:
+    var thumbnailer = Thumbnailer()
+    thumbnailer.pixelLimit = 4_000_000  // keep each run small; the limit itself is tested elsewhere
+    _ = try? thumbnailer.makeThumbnail(bytes: bytes, name: "fuzz", format: target == .jpeg ? .jpeg : .png)
+  }
+  return 0
+}
+
+// SwiftPM names an executable's entry point `vault_fuzz_main`; it hands control to
+// libFuzzer's driver with the function above.
+@_silgen_name("LLVMFuzzerRunDriver")
+private func runFuzzerDriver(
+  _ argc: UnsafeMutablePointer<CInt>,
+  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+  _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
+) -> CInt
+
+@_cdecl("vault_fuzz_main")
+public func fuzzMain(
+  _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> CInt {
+  if let folder = ProcessInfo.processInfo.environment["FUZZ_WRITE_SEEDS"] {
+    writeSeeds(into: folder)
+    return 0
+  }
+  var count = argc
+  var arguments = argv
+  return withUnsafeMutablePointer(to: &count) { countPointer in
+    withUnsafeMutablePointer(to: &arguments) { argumentsPointer in
+      runFuzzerDriver(countPointer, argumentsPointer) { data, size in fuzz(data, size) }
+    }
+  }
+}
+
+/// Writes valid blobs under the fuzzing key, the seeds the fuzzer cannot find by itself.
+private func writeSeeds(into folder: String) {
+  func blob(_ kind: BlobKind, _ id: BlobID, _ plaintext: [UInt8], _ name: String) {
+    guard let file = try? TemporaryFile(in: folder),
+      let writer = try? BlobWriter(kind: kind, key: master.blobKey(kind: kind, id: id), output: file)
+    else { fatalError("cannot write seeds into \(folder)") }
+    try? writer.write(plaintext)
+    try? writer.finish()
+    try? file.replace(folder + "/" + name)
+  }
+  let id = BlobID(hex: "000102030405060708090a0b0c0d0e0f")!
+  let record = PhotoRecord(
+    id: id.hex, name: "seed.jpg", bytes: 3, format: .jpeg, width: 1, height: 1, orientation: 1,
+    modifiedAt: Timestamp(seconds: 0), importedAt: Timestamp(seconds: 0),
+    contentHash: String(repeating: "0", count: 64))
+  blob(.original, id, (try! OriginalBlob.header(for: record)) + [1, 2, 3], "blob-small")
+  blob(
+    .original, id, (try! OriginalBlob.header(for: record)) + [UInt8](repeating: 9, count: 70_000),
+    "blob-two-chunks")
+  let index = SpaceIndex(photos: [IndexEntry(record: record, selected: true)])
+  blob(.index, .index, Array(try! JSONEncoder().encode(index)), "index-one")
+  blob(.index, .index, Array(try! JSONEncoder().encode(SpaceIndex())), "index-empty")
+}
