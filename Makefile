@@ -27,7 +27,7 @@ torture:
 FUZZ_SECONDS ?= 180
 FUZZ_TARGETS ?= blob index header exif jpeg png
 fuzz:
-	swift build --product vault-fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer \
+	VAULT_FUZZ=1 swift build --product vault-fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer \
 	  -Xswiftc -sanitize=address -Xswiftc -enable-testing -Xcc -fsanitize=fuzzer-no-link,address
 	for target in $(FUZZ_TARGETS); do \
 	  mkdir -p Fuzz/corpus/$$target Fuzz/crashes; \

@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -53,21 +54,31 @@ let package = Package(
       ],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
-    // libFuzzer target over the parsers; built only by `make fuzz` (-sanitize=fuzzer).
-    .executableTarget(
-      name: "vault-fuzz",
-      dependencies: ["VaultCore"],
-      swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-parse-as-library"])]
+    .target(
+      name: "VaultTestSupport",
+      path: "Tests/VaultTestSupport",
+      swiftSettings: [.swiftLanguageMode(.v5)]
     ),
     .testTarget(
       name: "VaultCoreTests",
-      dependencies: ["VaultCore", "CSodium"],
+      dependencies: ["VaultCore", "CSodium", "VaultTestSupport"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
     .testTarget(
       name: "vaultTests",
-      dependencies: ["vault", "CSodium"],
+      dependencies: ["vault", "CSodium", "VaultTestSupport"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
   ]
 )
+
+// The libFuzzer target over the parsers links only with -sanitize=fuzzer, so it exists only
+// when `make fuzz` asks for it.
+if ProcessInfo.processInfo.environment["VAULT_FUZZ"] != nil {
+  package.targets.append(
+    .executableTarget(
+      name: "vault-fuzz",
+      dependencies: ["VaultCore"],
+      swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-parse-as-library"])]
+    ))
+}

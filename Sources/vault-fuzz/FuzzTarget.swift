@@ -26,7 +26,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   switch target {
   case .blob, .index:
     // The file is the attacker's; the key is ours.
-    FileManager.default.createFile(atPath: scratch, contents: Data(bytes))
+    _ = FileManager.default.createFile(atPath: scratch, contents: Data(bytes))
     let kind: BlobKind = target == .blob ? .original : .index
     let id = target == .blob ? BlobID(hex: "000102030405060708090a0b0c0d0e0f")! : BlobID.index
     if let reader = try? BlobReader(

@@ -219,13 +219,6 @@ final class ImagingTests: XCTestCase {
 
   /// Decodes a JPEG made by the thumbnailer, through the project's own decoder.
   func decode(_ jpeg: [UInt8]) throws -> RGBImage {
-    let path = try makeTemporaryFolder(self) + "/thumb.jpg"
-    try writeBytes(jpeg, to: path)
-    let decoder = try JPEGDecoder(path: path)
-    var pixels: [UInt8] = []
-    let size = try decoder.decode(scaleDenominator: 1) { row in
-      pixels.append(contentsOf: UnsafeBufferPointer(start: row, count: decoder.width * 3))
-    }
-    return RGBImage(width: size.width, height: size.height, pixels: pixels)
+    try RGBImage.decodeJPEG(jpeg, name: "thumbnail")
   }
 }

@@ -38,12 +38,13 @@ final class ThumbnailQualityTests: XCTestCase {
     for (path, format) in inputs {
       let name = (path as NSString).lastPathComponent
       let stem = (name as NSString).deletingPathExtension
-      let ours = try decodeJPEG(
-        try Thumbnailer().makeThumbnail(path: path, format: format).jpeg, folder: folder)
+      let ours = try RGBImage.decodeJPEG(
+        try Thumbnailer().makeThumbnail(path: path, format: format).jpeg, name: name)
       try run(
         Self.vipsthumbnail,
         ["--size", "512x512>", "-o", referenceFolder + "/%s.jpg[Q=95,background=128]", path])
-      let reference = try decodeJPEG(try fileBytes(referenceFolder + "/" + stem + ".jpg"), folder: folder)
+      let reference = try RGBImage.decodeJPEG(
+        try fileBytes(referenceFolder + "/" + stem + ".jpg"), name: name)
       XCTAssertLessThanOrEqual(abs(ours.width - reference.width), 1, name)
       XCTAssertLessThanOrEqual(abs(ours.height - reference.height), 1, name)
       let psnr = TestImages.psnr(
@@ -61,17 +62,6 @@ final class ThumbnailQualityTests: XCTestCase {
     pixels.reserveCapacity(w * h * 3)
     for y in 0..<h { pixels += image.pixels[(y * image.width * 3)..<((y * image.width + w) * 3)] }
     return RGBImage(width: w, height: h, pixels: pixels)
-  }
-
-  private func decodeJPEG(_ bytes: [UInt8], folder: String) throws -> RGBImage {
-    let path = folder + "/decode-\(UUID().uuidString).jpg"
-    try writeBytes(bytes, to: path)
-    let decoder = try JPEGDecoder(path: path)
-    var pixels: [UInt8] = []
-    let size = try decoder.decode(scaleDenominator: 1) { row in
-      pixels.append(contentsOf: UnsafeBufferPointer(start: row, count: decoder.width * 3))
-    }
-    return RGBImage(width: size.width, height: size.height, pixels: pixels)
   }
 
   private func run(_ tool: String, _ arguments: [String]) throws {

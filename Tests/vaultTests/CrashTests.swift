@@ -10,7 +10,7 @@ final class CrashTests: XCTestCase {
     let environment = ProcessInfo.processInfo.environment
     let kills = environment["VAULT_TORTURE_KILLS"].flatMap(Int.init) ?? 50
     let seed = environment["VAULT_TORTURE_SEED"].flatMap(UInt64.init) ?? 20_261_122
-    var random = SplitMix64(seed: seed)
+    var random = SeededGenerator(seed: seed)
     let folder = try makeTemporaryFolder(self)
     let vault = VaultRunner(vault: folder + "/vault", workingDirectory: folder)
     XCTAssertEqual(try vault.run(["init", "--kdf", "interactive"]).status, 0)
@@ -104,18 +104,5 @@ final class CrashTests: XCTestCase {
         id: $0["id"] as? String ?? "", name: $0["name"] as? String ?? "",
         selected: $0["selected"] as? Bool ?? false)
     }
-  }
-}
-
-/// A small deterministic generator, so a failing run can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

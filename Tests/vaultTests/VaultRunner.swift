@@ -1,5 +1,6 @@
 import CSodium
 import Foundation
+@_exported import VaultTestSupport
 import XCTest
 
 /// What one run of the built `vault` binary did.
@@ -70,27 +71,10 @@ struct VaultRunner {
   }
 }
 
-/// A fresh folder, removed (even if made immutable) when the test ends.
-func makeTemporaryFolder(_ test: XCTestCase) throws -> String {
-  let path = NSTemporaryDirectory() + "vault-e2e-" + UUID().uuidString
-  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  test.addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
-  return path
-}
-
-let fixturesPath: String = {
-  URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Fixtures").path
-}()
-
 func sha256(_ bytes: [UInt8]) -> String {
   var digest = [UInt8](repeating: 0, count: 32)
   crypto_hash_sha256(&digest, bytes, UInt64(bytes.count))
   return digest.map { String(format: "%02x", $0) }.joined()
-}
-
-func fileBytes(_ path: String) throws -> [UInt8] {
-  Array(try Data(contentsOf: URL(fileURLWithPath: path)))
 }
 
 /// Every file below `folder`, by relative path, with the SHA-256 of its contents.

@@ -42,15 +42,18 @@ public struct RGBImage: Equatable, Sendable {
 }
 
 extension RGBImage {
-  /// Decodes a JPEG held in memory (a thumbnail), at the smallest DCT scale that still
-  /// gives at least `minimumWidth`×`minimumHeight` pixels, or at full size.
+  /// Decodes a JPEG held in memory (a thumbnail): at full size, or with a minimum size, at
+  /// the smallest DCT scale that still gives at least `minimumWidth`×`minimumHeight` pixels.
   public static func decodeJPEG(_ bytes: [UInt8], name: String, minimumWidth: Int = 0, minimumHeight: Int = 0)
     throws -> RGBImage
   {
     let decoder = try JPEGDecoder(bytes: bytes, name: name)
-    let denominator = JPEGDecoder.scaleDenominator(
-      width: decoder.width, height: decoder.height, targetWidth: max(1, minimumWidth),
-      targetHeight: max(1, minimumHeight))
+    let denominator =
+      minimumWidth <= 0 && minimumHeight <= 0
+      ? 1
+      : JPEGDecoder.scaleDenominator(
+        width: decoder.width, height: decoder.height, targetWidth: max(1, minimumWidth),
+        targetHeight: max(1, minimumHeight))
     var pixels: [UInt8] = []
     var rowLength = 0
     let size = try decoder.decode(scaleDenominator: denominator) { row in
