@@ -203,6 +203,21 @@ final class TamperingTests: XCTestCase {
     XCTAssertEqual(problems(), [])
   }
 
+  func testRepairRemovesAnOrphanThatCopiesAListedPhoto() throws {
+    // An import killed after its blobs were in place, then the same photo imported again.
+    let dropped = space.entries[0]
+    try space.saveEntries(Array(space.entries.dropFirst()))
+    try PhotoImporter().importFiles([fixturesPath + "/photo.jpg"], into: space) { _, _ in }
+    XCTAssertEqual(space.entries.count, 4)
+    XCTAssertEqual(problems(), [.orphanOriginal(id: dropped.record.id, name: "photo.jpg")])
+    let summary = try SpaceVerifier(space: space).repair()
+    XCTAssertEqual(summary.adopted, [])
+    XCTAssertEqual(
+      summary.removedFiles, ["Photo/\(dropped.record.id) (a second copy of a photo in the space)"])
+    XCTAssertEqual(problems(), [])
+    XCTAssertEqual(space.entries.count, 4)
+  }
+
   func testRepairFixesWhatItCanAndKeepsDamagedOriginals() throws {
     let entries = space.entries
     // An orphan original (its entry dropped), a missing thumbnail, an orphan thumbnail,

@@ -262,8 +262,14 @@ public final class SpaceVerifier {
       ($0.importedAt.seconds, $0.importedAt.nanoseconds) < ($1.importedAt.seconds, $1.importedAt.nanoseconds)
     }
     var knownHashes = Set(entries.map(\.record.contentHash))
-    for record in adopted
-    where knownHashes.insert(record.contentHash).inserted && seen.insert(record.id).inserted {
+    var redundant: [String] = []
+    for record in adopted where seen.insert(record.id).inserted {
+      guard knownHashes.insert(record.contentHash).inserted else {
+        // The same photo is already listed (imported again after an interrupted import):
+        // this copy adds nothing, and removing it loses nothing.
+        redundant.append(record.id)
+        continue
+      }
       entries.append(IndexEntry(record: record, selected: false))
       if !rebuilding { summary.adopted.append(record.name) }
     }
@@ -286,6 +292,12 @@ public final class SpaceVerifier {
       try space.saveEntries(entries, rebuilding: rebuilding)
     }
     // Last, what no index entry needs any more.
+    for id in redundant {
+      unlink(space.photoPath(id))
+      unlink(space.thumbPath(id))
+      summary.removedFiles.append(Space.photoFolder + "/" + id + " (a second copy of a photo in the space)")
+    }
+    if !redundant.isEmpty { try syncDirectory(space.photoDirectory) }
     for finding in findings {
       switch finding {
       case .temporaryFile(let path):
