@@ -27,8 +27,8 @@ torture:
 FUZZ_SECONDS ?= 180
 FUZZ_TARGETS ?= blob index header exif jpeg png
 fuzz:
-	VAULT_FUZZ=1 swift build --product vault-fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer \
-	  -Xswiftc -sanitize=address -Xswiftc -enable-testing -Xcc -fsanitize=fuzzer-no-link,address
+	VAULT_FUZZ=1 swift build --product vault-fuzz --scratch-path .build-fuzz --sanitize=fuzzer \
+	  --sanitize=address -Xswiftc -enable-testing
 	for target in $(FUZZ_TARGETS); do \
 	  mkdir -p Fuzz/corpus/$$target Fuzz/crashes; \
 	  FUZZ_TARGET=$$target .build-fuzz/debug/vault-fuzz -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
