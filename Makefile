@@ -39,6 +39,7 @@ fuzz:
 # The whole test suite under AddressSanitizer, then ThreadSanitizer.
 sanitize:
 	swift build --build-tests --scratch-path .build-asan --sanitize=address
-	swift test --skip-build --scratch-path .build-asan --sanitize=address --disable-swift-testing
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp \
+	  swift test --skip-build --scratch-path .build-asan --sanitize=address --disable-swift-testing
 	swift build --build-tests --scratch-path .build-tsan --sanitize=thread
 	swift test --skip-build --scratch-path .build-tsan --sanitize=thread --disable-swift-testing

@@ -67,7 +67,10 @@ final class TerminalGraphics {
     }
     if mode != .auto {
       // A forced mode gets the sequences its terminal did not declare.
-      chafa_term_info_supplement(info, chafa_term_db_get_fallback_info(database))
+      if let fallback = chafa_term_db_get_fallback_info(database) {
+        chafa_term_info_supplement(info, fallback)
+        chafa_term_info_unref(fallback)
+      }
     }
     let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
     let canvasMode: ChafaCanvasMode
