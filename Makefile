@@ -42,4 +42,5 @@ sanitize:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp \
 	  swift test --skip-build --scratch-path .build-asan --sanitize=address --disable-swift-testing
 	swift build --build-tests --scratch-path .build-tsan --sanitize=thread
-	swift test --skip-build --scratch-path .build-tsan --sanitize=thread --disable-swift-testing
+	VAULT_TEST_SANITIZER=thread \
+	  swift test --skip-build --scratch-path .build-tsan --sanitize=thread --disable-swift-testing
