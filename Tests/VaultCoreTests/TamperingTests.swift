@@ -37,14 +37,14 @@ final class TamperingTests: XCTestCase {
 
   /// Runs `damage` on a copy of `path`, checks what verify says, then puts the file back.
   func withDamaged(
-    _ path: String, _ what: String, _ damage: ([UInt8]) -> [UInt8], check: ([VerifyFinding]) -> Void
+    _ path: String, _ what: String, _ damage: ([UInt8]) -> [UInt8], check: ([VerifyFinding], String) -> Void
   )
     throws
   {
     let original = try fileBytes(path)
     try writeBytes(damage(original), to: path)
     defer { try? writeBytes(original, to: path) }
-    check(problems())
+    check(problems(), what)
   }
 
   func assertOthersReadable(except victim: String, file: StaticString = #filePath, line: UInt = #line) {
@@ -63,8 +63,8 @@ final class TamperingTests: XCTestCase {
     let victim = space.entries[1].record
     let path = space.photoPath(victim.id)
     let length = try fileBytes(path).count
-    let expectDamaged: ([VerifyFinding]) -> Void = { found in
-      XCTAssertEqual(found.count, 1, "\(found)")
+    let expectDamaged: ([VerifyFinding], String) -> Void = { found, what in
+      XCTAssertEqual(found.count, 1, "\(what): \(found)")
       guard case .damagedOriginal(2, "gray.png", victim.id, _)? = found.first else {
         return XCTFail("\(found)")
       }
@@ -97,7 +97,7 @@ final class TamperingTests: XCTestCase {
         try? writeBytes(bytes, to: self.space.photoPath(b.id))
         return bBytes
       }
-    ) { found in
+    ) { found, _ in
       let names = found.compactMap { finding -> String? in
         if case .damagedOriginal(_, let name?, _, _) = finding { return name }
         return nil
@@ -110,8 +110,8 @@ final class TamperingTests: XCTestCase {
     let victim = space.entries[3].record
     let path = space.thumbPath(victim.id)
     let length = try fileBytes(path).count
-    let expectDamaged: ([VerifyFinding]) -> Void = { found in
-      XCTAssertEqual(found.count, 1, "\(found)")
+    let expectDamaged: ([VerifyFinding], String) -> Void = { found, what in
+      XCTAssertEqual(found.count, 1, "\(what): \(found)")
       guard case .damagedThumbnail(4, "progressive.jpg", victim.id, _)? = found.first else {
         return XCTFail("\(found)")
       }

@@ -12,8 +12,7 @@ final class CrashTests: XCTestCase {
     let seed = environment["VAULT_TORTURE_SEED"].flatMap(UInt64.init) ?? 20_261_122
     var random = SeededGenerator(seed: seed)
     let folder = try makeTemporaryFolder(self)
-    let vault = VaultRunner(vault: folder + "/vault", workingDirectory: folder)
-    XCTAssertEqual(try vault.run(["init", "--kdf", "interactive"]).status, 0)
+    let vault = try VaultRunner.initialized(in: folder)
     let sources = try FileManager.default.contentsOfDirectory(atPath: fixturesPath)
       .filter { ($0.hasSuffix(".jpg") || $0.hasSuffix(".png")) }.sorted().map { fixturesPath + "/" + $0 }
     var sourceHashes: [String: String] = [:]  // sha256 → file

@@ -9,8 +9,7 @@ final class GridDrawingTests: XCTestCase {
 
   override func setUpWithError() throws {
     folder = try makeTemporaryFolder(self)
-    vault = VaultRunner(vault: folder + "/vault", workingDirectory: folder)
-    XCTAssertEqual(try vault.run(["init", "--kdf", "interactive"]).status, 0)
+    vault = try VaultRunner.initialized(in: folder)
     let photos = try FileManager.default.contentsOfDirectory(atPath: fixturesPath)
       .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }.sorted().prefix(10)
     XCTAssertEqual(try vault.run(["add"] + photos.map { fixturesPath + "/" + $0 }).status, 0)
@@ -74,8 +73,7 @@ final class GridDrawingTests: XCTestCase {
   }
 
   func testPipedOrDumbTerminalsGetTheTextLayout() throws {
-    let piped = try onTerminal("\(VaultRunner.binary) list --per-row 4 | cat > piped.txt")
-    _ = piped
+    _ = try onTerminal("\(VaultRunner.binary) list --per-row 4 | cat > piped.txt")
     let text = try String(contentsOfFile: folder + "/piped.txt", encoding: .utf8)
     XCTAssertFalse(text.contains("\u{1B}"), "escape sequences in piped output")
     XCTAssertTrue(text.contains("[x] 3"), text)

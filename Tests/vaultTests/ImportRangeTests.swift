@@ -9,8 +9,7 @@ final class ImportRangeTests: XCTestCase {
 
   override func setUpWithError() throws {
     folder = try makeTemporaryFolder(self)
-    vault = VaultRunner(vault: folder + "/vault", workingDirectory: folder)
-    XCTAssertEqual(try vault.run(["init", "--kdf", "interactive"]).status, 0)
+    vault = try VaultRunner.initialized(in: folder)
   }
 
   /// `../shared/corpus/pngsuite`, beside the project.

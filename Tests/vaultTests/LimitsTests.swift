@@ -6,8 +6,7 @@ import XCTest
 final class LimitsTests: XCTestCase {
   func testTheLongestFileNameRoundTrips() throws {
     let folder = try makeTemporaryFolder(self)
-    let vault = VaultRunner(vault: folder + "/vault", workingDirectory: folder)
-    XCTAssertEqual(try vault.run(["init", "--kdf", "interactive"]).status, 0)
+    let vault = try VaultRunner.initialized(in: folder)
     // 255 bytes is the longest name Linux file systems take; this one is multi-byte too.
     let name = String(repeating: "写", count: 83) + "xy.jpg"
     XCTAssertEqual(name.utf8.count, 255)
@@ -24,8 +23,7 @@ final class LimitsTests: XCTestCase {
 
   func testKDFLimitsBeyondTheBoundsAreRefusedWhenOpening() throws {
     let folder = try makeTemporaryFolder(self)
-    let vault = VaultRunner(vault: folder + "/vault", workingDirectory: folder)
-    XCTAssertEqual(try vault.run(["init", "--kdf", "interactive"]).status, 0)
+    let vault = try VaultRunner.initialized(in: folder)
     let headerPath = vault.vault + "/vault.json"
     let original = try String(contentsOfFile: headerPath, encoding: .utf8)
     let salt = try XCTUnwrap(original.range(of: "[0-9a-f]{32}", options: .regularExpression)).lowerBound

@@ -8,8 +8,7 @@ final class ResilienceTests: XCTestCase {
 
   override func setUpWithError() throws {
     folder = try makeTemporaryFolder(self)
-    vault = VaultRunner(vault: folder + "/vault", workingDirectory: folder)
-    XCTAssertEqual(try vault.run(["init", "--kdf", "interactive"]).status, 0)
+    vault = try VaultRunner.initialized(in: folder)
   }
 
   func fixtures(_ names: [String]) -> [String] { names.map { fixturesPath + "/" + $0 } }

@@ -24,6 +24,17 @@ struct VaultRunner {
     return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("vault").path
   }()
 
+  /// A runner for `<folder>/vault`, made with one space for the default password and the
+  /// cheapest KDF the format accepts.
+  static func initialized(in folder: String, file: StaticString = #filePath, line: UInt = #line) throws
+    -> VaultRunner
+  {
+    let runner = VaultRunner(vault: folder + "/vault", workingDirectory: folder)
+    let run = try runner.run(["init", "--kdf", "interactive"])
+    XCTAssertEqual(run.status, 0, run.stderr, file: file, line: line)
+    return runner
+  }
+
   /// Starts `vault`, sends it SIGKILL after `delay` microseconds (if it is still running),
   /// and returns what it had printed.
   func runKilled(_ arguments: [String], afterMicroseconds delay: Int) throws -> VaultRun {

@@ -95,13 +95,6 @@ final class BlobReader {
     return result
   }
 
-  /// Reads to the end, so that the final chunk is checked, and fails if any plaintext is left.
-  func expectEnd() throws {
-    if try nextBytes() != nil {
-      throw VaultError.damagedBlob(what: what, reason: "has unexpected data at its end")
-    }
-  }
-
   private func readChunk() throws {
     let fullLength = BlobFormat.chunkSize + BlobFormat.chunkOverhead
     let count = readFully(descriptor, into: &ciphertext, count: fullLength)

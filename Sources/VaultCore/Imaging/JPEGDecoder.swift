@@ -6,7 +6,7 @@ final class JPEGDecoder {
   /// Names the picture in errors.
   let path: String
   /// A picture decoded from memory: libjpeg reads these bytes until the reader is closed.
-  private let bytes: UnsafeMutableBufferPointer<UInt8>?
+  private let bytes: PinnedBytes?
 
   init(path: String) throws {
     self.path = path
@@ -21,11 +21,9 @@ final class JPEGDecoder {
   /// Decodes a JPEG held in memory; `name` stands for it in errors.
   init(bytes source: [UInt8], name: String) throws {
     path = name
-    let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, source.count))
-    _ = copy.initialize(from: source)
+    let copy = PinnedBytes(source)
     var message = [CChar](repeating: 0, count: Int(VAULT_IMAGING_MESSAGE_LENGTH))
-    guard let reader = vault_jpeg_open_memory(copy.baseAddress, source.count, &message, message.count) else {
-      copy.deallocate()
+    guard let reader = vault_jpeg_open_memory(copy.baseAddress, copy.count, &message, message.count) else {
       throw VaultError.decodeFailed(path: name, reason: String(cString: message))
     }
     self.reader = reader
@@ -34,7 +32,6 @@ final class JPEGDecoder {
 
   deinit {
     vault_jpeg_close(reader)
-    bytes?.deallocate()
   }
 
   var width: Int { Int(vault_jpeg_width(reader)) }

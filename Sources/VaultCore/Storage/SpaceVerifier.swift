@@ -151,7 +151,14 @@ public final class SpaceVerifier {
 
   /// Authenticates every blob; `progress` is called with (done, total) as photos are checked.
   public func verify(progress: (Int, Int) -> Void = { _, _ in }) -> [VerifyFinding] {
+    inspect(progress: progress).findings
+  }
+
+  /// What verify reports, and the records of the intact orphan originals it read on the way
+  /// (so that repair can adopt them without decrypting them again).
+  private func inspect(progress: (Int, Int) -> Void) -> (findings: [VerifyFinding], orphans: [PhotoRecord]) {
     var findings: [VerifyFinding] = []
+    var intactOrphans: [PhotoRecord] = []
     if let damage = space.indexDamage, case .damagedIndex(_, let reason) = damage {
       findings.append(.damagedIndex(reason: reason))
     }
@@ -197,7 +204,9 @@ public final class SpaceVerifier {
     }
     for id in orphanIDs {
       switch checkOriginal(id: id, expected: nil) {
-      case .intact(let record): findings.append(.orphanOriginal(id: id, name: record.name))
+      case .intact(let record):
+        findings.append(.orphanOriginal(id: id, name: record.name))
+        intactOrphans.append(record)
       case .damaged(let reason):
         findings.append(.damagedOriginal(number: nil, name: nil, id: id, reason: reason))
       case .missing: break
@@ -212,7 +221,7 @@ public final class SpaceVerifier {
     findings += temporary.map { .temporaryFile(path: $0) }
     let unexpected = top.unexpected.filter { !known.contains($0) } + photos.unexpected + thumbs.unexpected
     findings += unexpected.map { .unexpectedFile(path: $0) }
-    return findings
+    return (findings, intactOrphans)
   }
 
   /// Half-made spaces (`.tmp-space-*`) in the vault folder: no password opens them.
@@ -228,7 +237,7 @@ public final class SpaceVerifier {
   /// Damaged originals are reported and left alone.
   public func repair(progress: (Int, Int) -> Void = { _, _ in }) throws -> RepairSummary {
     var summary = RepairSummary()
-    let findings = verify(progress: progress)
+    let (findings, orphans) = inspect(progress: progress)
     let rebuilding = space.indexDamage != nil
     var entries: [IndexEntry] = []
     var seen = Set<String>()
@@ -246,17 +255,9 @@ public final class SpaceVerifier {
       }
     }
     // Orphans (all originals, when the index is rebuilt) join in import order.
-    var adopted: [PhotoRecord] = []
-    for finding in findings {
-      switch finding {
-      case .orphanOriginal(let id, _):
-        if case .intact(let record) = checkOriginal(id: id, expected: nil), record.id == id {
-          adopted.append(record)
-        }
-      case .damagedOriginal(_, let name, let id, _):
-        summary.damagedOriginals.append(name.map { "\($0) (Photo/\(id))" } ?? "Photo/\(id)")
-      default: break
-      }
+    var adopted = orphans
+    for case .damagedOriginal(_, let name, let id, _) in findings {
+      summary.damagedOriginals.append(name.map { "\($0) (Photo/\(id))" } ?? "Photo/\(id)")
     }
     adopted.sort {
       ($0.importedAt.seconds, $0.importedAt.nanoseconds) < ($1.importedAt.seconds, $1.importedAt.nanoseconds)

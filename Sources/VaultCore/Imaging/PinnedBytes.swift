@@ -1,0 +1,19 @@
+/// A copy of bytes at a fixed address, for a C decoder that keeps reading them after the
+/// call that was given them returns (libjpeg's and libpng's memory sources). Freed with
+/// its owner.
+final class PinnedBytes {
+  let buffer: UnsafeMutableBufferPointer<UInt8>
+  let count: Int
+
+  init(_ source: [UInt8]) {
+    buffer = .allocate(capacity: max(1, source.count))
+    _ = buffer.initialize(from: source)
+    count = source.count
+  }
+
+  var baseAddress: UnsafePointer<UInt8>? { UnsafePointer(buffer.baseAddress) }
+
+  deinit {
+    buffer.deallocate()
+  }
+}
