@@ -23,18 +23,23 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   case damagedIndex(path: String, reason: String)
   /// A file system operation failed.
   case io(path: String, reason: String)
-  /// A file to import is not an image format vault can read.
-  case unsupportedFormat(path: String)
+  /// A file to import is not an image format vault can read; `image` names the image
+  /// format it is, when vault recognises it.
+  case unsupportedFormat(path: String, image: String? = nil, planned: Bool = false)
   /// An image could not be decoded.
   case decodeFailed(path: String, reason: String)
   /// An image declares more pixels than the allowed limit.
   case imageTooLarge(path: String, width: Int, height: Int, limit: Int)
   /// A photo number is outside `1...count`.
   case indexOutOfRange(index: Int, count: Int)
-  /// A photo selector such as `5-7` could not be parsed.
-  case invalidSelector(String)
+  /// A photo choice such as `5-7` could not be parsed.
+  case invalidSelector(String, reason: String)
+  /// An id or id prefix matched no photo, or several.
+  case ambiguousPhotoID(prefix: String, matches: Int)
   /// A batch command found no photos to act on.
   case nothingSelected(action: String)
+  /// A batch command was asked to act on every photo of an empty space.
+  case emptySpace(action: String)
   /// A value given to a command is outside what it accepts.
   case invalidArgument(String)
 
@@ -60,7 +65,10 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
       return "the index '\(path)' is damaged: \(reason) (run 'vault verify --repair' to rebuild it)"
     case .io(let path, let reason):
       return "'\(path)': \(reason)"
-    case .unsupportedFormat(let path):
+    case .unsupportedFormat(let path, let image?, let planned):
+      return
+        "'\(path)': \(image) images are not supported\(planned ? " yet" : "") (vault imports JPEG and PNG)"
+    case .unsupportedFormat(let path, nil, _):
       return "'\(path)': not a JPEG or PNG image"
     case .decodeFailed(let path, let reason):
       return "'\(path)': cannot decode image: \(reason)"
@@ -71,10 +79,16 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
       return count == 0
         ? "there is no photo \(index): the space is empty"
         : "there is no photo \(index): photos are numbered 1 to \(count)"
-    case .invalidSelector(let text):
-      return "'\(text)' is not a photo number or range (use e.g. 3 or 5-7)"
+    case .invalidSelector(let text, let reason):
+      return "'\(text)': \(reason)"
+    case .ambiguousPhotoID(let prefix, let matches):
+      return matches == 0
+        ? "no photo has an id starting with '\(prefix)'"
+        : "'\(prefix)' starts the ids of \(matches) photos; give more digits"
     case .nothingSelected(let action):
       return "no photos selected: select photos before \(action) (vault select 2 5-7, or --all)"
+    case .emptySpace(let action):
+      return "the space has no photos (nothing to do for \(action))"
     case .invalidArgument(let text):
       return text
     }

@@ -8,40 +8,23 @@ struct DeleteCommand: ParsableCommand {
     discussion: "Asks for confirmation on a terminal; scripts must pass --yes.")
 
   @OptionGroup var options: VaultOptions
-  @OptionGroup var choice: PhotoChoice
+  @OptionGroup var choice: PhotoChoiceOptions
 
   @Flag(name: .shortAndLong, help: "Delete without asking.")
   var yes = false
 
   func run() throws {
     let space = try options.unlock(.write)
-    let models = space.models()
+    var models = space.models()
     let browser = PhotoBrowser()
-    var current = models
-    browser.numberOfPhotos = { current.count }
-    browser.photoAtIndex = { current[$0] }
-    browser.reloadRequest = { current = space.models() }
-    browser.reloadData()
+    browser.numberOfPhotos = { models.count }
+    browser.photoAtIndex = { models[$0] }
+    browser.reloadRequest = { models = space.models() }
 
-    let doomed: [PhotoModel]
-    if choice.selected {
-      doomed = browser.selectedPhotos().map(\.photo)
-      if doomed.isEmpty { throw VaultError.nothingSelected(action: "deleting") }
-    } else if choice.all {
-      doomed = models
-      if doomed.isEmpty { throw VaultError.invalidArgument("the space has no photos to delete") }
-    } else {
-      doomed = try PhotoSelector.positions(choice.photos, count: models.count).map { models[$0] }
-    }
+    let doomed = try browser.photos(chosenBy: try choice.choice, action: "deleting").map(\.photo)
     try confirm(doomed)
-    let ids = Set(doomed.map(\.record.id))
-    if choice.selected {
-      try browser.deleteSelected { _ in try space.deletePhotos(ids: ids) }
-    } else {
-      try space.deletePhotos(ids: ids)
-      browser.reloadRequest?()
-    }
-    printLine("deleted \(ids.count) photo\(ids.count == 1 ? "" : "s"); \(browser.count) left")
+    try browser.delete(doomed) { photos in try space.deletePhotos(ids: Set(photos.map(\.record.id))) }
+    printLine("deleted \(doomed.count) photo\(doomed.count == 1 ? "" : "s"); \(browser.count) left")
   }
 
   private func confirm(_ photos: [PhotoModel]) throws {

@@ -8,11 +8,12 @@ struct ExportCommand: ParsableCommand {
     abstract: "Decrypt photos into a folder, byte for byte, under their original names.",
     discussion: """
       Existing files are never overwritten: a taken name gets " (1)", " (2)"… Each file \
-      appears only once complete and verified, with its original modification time.
+      appears only once complete and verified, with its original modification time. \
+      Folders export makes are private to you (mode 0700).
       """)
 
   @OptionGroup var options: VaultOptions
-  @OptionGroup var choice: PhotoChoice
+  @OptionGroup var choice: PhotoChoiceOptions
 
   @Option(
     help: ArgumentHelp(
@@ -22,77 +23,37 @@ struct ExportCommand: ParsableCommand {
   @Flag(help: "Export the thumbnails (JPEG) instead of the originals.")
   var thumbs = false
 
+  @Flag(name: .shortAndLong, help: "Print only the summary and errors.")
+  var quiet = false
+
   func run() throws {
+    // Checked before the password is asked for.
+    try ExportTarget.check(to ?? ".")
     let space = try options.unlock(.read)
     let models = space.models()
     let browser = PhotoBrowser()
     browser.numberOfPhotos = { models.count }
     browser.photoAtIndex = { models[$0] }
-    browser.reloadData()
+    let photos = try browser.photos(chosenBy: try choice.choice, action: "exporting").map(\.photo)
 
-    let exporter = PhotoExporter(space: space)
-    let export: ([PhotoModel]) throws -> (Int, Int, String) = { photos in
-      let directory = try targetDirectory()
-      var failed = 0
-      let exported = exporter.export(photos, to: directory, thumbnails: thumbs) { event in
-        switch event {
-        case .exported(_, let path): printLine("exported \(path)")
-        case .failed(let name, let error):
-          failed += 1
-          Diagnostics.error("'\(name)' not exported: \(error.description)")
-        }
-      }
-      return (exported, failed, directory)
-    }
-    let (exported, failed, directory): (Int, Int, String)
-    if choice.selected {
-      (exported, failed, directory) = try browser.exportSelected(using: export)
-    } else if choice.all {
-      if models.isEmpty { throw VaultError.invalidArgument("the space has no photos to export") }
-      (exported, failed, directory) = try export(models)
+    let directory: String
+    if let to {
+      try ExportTarget.make(to)
+      directory = to
     } else {
-      (exported, failed, directory) = try export(
-        try PhotoSelector.positions(choice.photos, count: models.count).map { models[$0] })
+      directory = try ExportTarget.makeDated()
+    }
+    var failed = 0
+    let exported = PhotoExporter(space: space).export(photos, to: directory, thumbnails: thumbs) { event in
+      switch event {
+      case .exported(_, let path): if !quiet { printLine("exported \(path)") }
+      case .failed(let name, let error):
+        failed += 1
+        Diagnostics.error("'\(name)' not exported: \(error.description)")
+      }
     }
     printLine(
       "exported \(exported) \(thumbs ? "thumbnail" : "photo")\(exported == 1 ? "" : "s") to \(directory)")
     if failed > 0 { throw BatchFailure(summary: "error: \(failed) could not be exported") }
-  }
-
-  /// The --to folder (made if missing), or a new `vault-export-<date>` folder here.
-  private func targetDirectory() throws -> String {
-    if let to {
-      try makeFolder(to, mustBeNew: false)
-      return to
-    }
-    var parts = tm()
-    var now = time(nil)
-    localtime_r(&now, &parts)
-    var buffer = [CChar](repeating: 0, count: 32)
-    strftime(&buffer, buffer.count, "vault-export-%Y-%m-%d", &parts)
-    let base = String(cString: buffer)
-    for number in 0... {
-      let candidate = number == 0 ? base : "\(base) (\(number))"
-      if try makeFolder(candidate, mustBeNew: true) { return candidate }
-    }
-    fatalError("unreachable")
-  }
-
-  @discardableResult
-  private func makeFolder(_ path: String, mustBeNew: Bool) throws -> Bool {
-    var info = stat()
-    if stat(path, &info) == 0 {
-      if mustBeNew { return false }
-      guard (info.st_mode & S_IFMT) == S_IFDIR else {
-        throw VaultError.io(path: path, reason: "not a folder")
-      }
-      return true
-    }
-    do {
-      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    } catch {
-      throw VaultError.io(path: path, reason: "cannot create folder")
-    }
-    return true
   }
 }

@@ -51,12 +51,11 @@ struct ListCommand: ParsableCommand {
     let browser = PhotoBrowser(numberOfPhotosPerRow: perRow ?? 1)
     browser.numberOfPhotos = { shown.count }
     browser.photoAtIndex = { all[shown[$0]] }
-    browser.reloadData()
     let rows = browser.rows().map { $0.map { (index: shown[$0.index], photo: $0.photo) } }
     let photos = rows.flatMap { $0 }
 
     if json {
-      printLine(try PhotoListing.json(photos))
+      printRaw(try PhotoListing.json(photos))
       return
     }
     if photos.isEmpty {
@@ -99,14 +98,14 @@ struct ListCommand: ParsableCommand {
       let image = GridRowImage(
         cells: cells, layout: layout, rows: cellRows, characterWidth: graphics.characterWidth,
         characterHeight: graphics.characterHeight)
-      for line in renderer.render(image) { printLine(margin + line) }
+      for line in renderer.render(image) { printRaw(margin + line) }
       let labels = row.map { item -> String in
         let text = DisplayWidth.pad(
           layout.label(number: item.index + 1, name: item.photo.record.name, selected: item.photo.isSelected),
           to: layout.cellWidth)
         return item.photo.isSelected ? style.start + text + style.end : text
       }
-      printLine(margin + labels.joined(separator: gutter))
+      printRaw(margin + labels.joined(separator: gutter))
       printLine("")
     }
   }

@@ -9,7 +9,10 @@ struct SelectCommand: ParsableCommand {
 
   @OptionGroup var options: VaultOptions
 
-  @Argument(help: "Photo numbers or ranges to select (e.g. 2 5-7).")
+  @Argument(
+    parsing: .allUnrecognized,
+    help: ArgumentHelp(
+      "Photos to select by number, range or id (e.g. 2 5-7, 2-3,9, 100-).", valueName: "photos"))
   var photos: [String] = []
 
   @Flag(help: "Select every photo.")
@@ -25,6 +28,7 @@ struct SelectCommand: ParsableCommand {
     let ways = [!photos.isEmpty, all, none, invert].filter { $0 }.count
     if ways == 0 { throw ValidationError("Name photos by number, or pass --all, --none or --invert.") }
     if ways > 1 { throw ValidationError("Use only one of: photo numbers, --all, --none, --invert.") }
+    try validatePhotoTerms(photos)
   }
 
   func run() throws {
@@ -36,7 +40,7 @@ struct SelectCommand: ParsableCommand {
     } else if invert {
       try space.changeAllSelections { !$0 }
     } else {
-      try space.setSelection(try PhotoSelector.positions(photos, count: space.entries.count), to: true)
+      try space.setSelection(try positions(photos, in: space), to: true)
     }
     printSelectionCount(space)
   }
@@ -49,18 +53,25 @@ struct UnselectCommand: ParsableCommand {
 
   @OptionGroup var options: VaultOptions
 
-  @Argument(help: "Photo numbers or ranges to unselect (e.g. 5 or 2-4).")
-  var photos: [String]
+  @Argument(
+    parsing: .allUnrecognized,
+    help: ArgumentHelp("Photos to unselect by number, range or id (e.g. 5 or 2-4).", valueName: "photos"))
+  var photos: [String] = []
 
   func validate() throws {
     if photos.isEmpty { throw ValidationError("Name photos by number (or use 'vault select --none').") }
+    try validatePhotoTerms(photos)
   }
 
   func run() throws {
     let space = try options.unlock(.write)
-    try space.setSelection(try PhotoSelector.positions(photos, count: space.entries.count), to: false)
+    try space.setSelection(try positions(photos, in: space), to: false)
     printSelectionCount(space)
   }
+}
+
+private func positions(_ photos: [String], in space: Space) throws -> [Int] {
+  try PhotoSelector.positions(PhotoSelector.parse(photos), ids: space.entries.map(\.record.id))
 }
 
 private func printSelectionCount(_ space: Space) {

@@ -1,7 +1,11 @@
 // Terminal rules, in one place:
 // - Results go to stdout; every message goes to stderr as `error:`, `warning:` or `hint:`.
-// - Prompts (passwords, confirmations) read from and write to /dev/tty, and only when
-//   stdin is a terminal; without one, vault never waits for input.
+// - Prompts (passwords, confirmations) read from and write to /dev/tty whenever the
+//   process has a controlling terminal, even when stdin is a pipe; without one, vault
+//   never waits for input.
+// - Text that came from a file name or a record never reaches the terminal raw: every
+//   line goes through TerminalSafeText, which shows control characters escaped. Only
+//   the grid's own graphics and colour sequences are written raw (`printRaw`).
 // - A progress bar is drawn on stderr only when stderr is a terminal.
 import Foundation
 import VaultCore
@@ -21,6 +25,13 @@ enum Terminal {
     return 80
   }
 
+  /// The width of the terminal stderr draws on (the progress bar's), else 80.
+  static var stderrColumns: Int {
+    var size = winsize()
+    if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+    return 80
+  }
+
   /// The size in pixels of one character cell: from the terminal's window size, else (with
   /// `query`) by asking the terminal (`CSI 16 t`, answered within 200 ms or not at all).
   static func characterPixelSize(query: Bool) -> (width: Int, height: Int)? {
@@ -30,24 +41,18 @@ enum Terminal {
     {
       return (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row))
     }
-    guard query, stdinIsTerminal, stdoutIsTerminal else { return nil }
-    let tty = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
-    guard tty >= 0 else { return nil }
-    defer { close(tty) }
-    var saved = termios()
-    guard tcgetattr(tty, &saved) == 0 else { return nil }
-    var raw = saved
-    raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-    tcsetattr(tty, TCSANOW, &raw)
-    defer { tcsetattr(tty, TCSANOW, &saved) }
-    _ = "\u{1B}[16t".withCString { write(tty, $0, strlen($0)) }
-    var reply: [UInt8] = []
-    var poller = pollfd(fd: tty, events: Int16(POLLIN), revents: 0)
-    while reply.count < 32, poll(&poller, 1, 200) > 0 {
-      var byte: UInt8 = 0
-      guard read(tty, &byte, 1) == 1 else { break }
-      reply.append(byte)
-      if byte == UInt8(ascii: "t") { break }
+    guard query, stdinIsTerminal, stdoutIsTerminal, let tty = ControllingTerminal() else { return nil }
+    let reply = tty.with({ $0.c_lflag &= ~tcflag_t(ICANON | ECHO) }, flush: false) { () -> [UInt8] in
+      tty.write("\u{1B}[16t")
+      var reply: [UInt8] = []
+      var poller = pollfd(fd: tty.descriptor, events: Int16(POLLIN), revents: 0)
+      while reply.count < 32, poll(&poller, 1, 200) > 0 {
+        var byte: UInt8 = 0
+        guard read(tty.descriptor, &byte, 1) == 1 else { break }
+        reply.append(byte)
+        if byte == UInt8(ascii: "t") { break }
+      }
+      return reply
     }
     // The answer is ESC [ 6 ; height ; width t
     let text = String(decoding: reply, as: UTF8.self)
@@ -57,52 +62,94 @@ enum Terminal {
     return (numbers[1], numbers[0])
   }
 
-  /// Reads a line from the terminal with echo off. Returns nil without a terminal.
-  static func readSecret(prompt: String) throws -> [UInt8]? {
-    guard stdinIsTerminal else { return nil }
-    let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
-    guard tty >= 0 else { return nil }
-    defer { close(tty) }
-    var saved = termios()
-    tcgetattr(tty, &saved)
-    var quiet = saved
-    quiet.c_lflag &= ~tcflag_t(ECHO)
-    tcsetattr(tty, TCSAFLUSH, &quiet)
-    defer {
-      tcsetattr(tty, TCSAFLUSH, &saved)
-      _ = "\n".withCString { write(tty, $0, 1) }
-    }
-    _ = prompt.withCString { write(tty, $0, strlen($0)) }
-    return readLine(from: tty)
+  /// What a prompt got from the terminal.
+  enum Answer {
+    /// A line, without its line ending; the caller wipes it.
+    case line([UInt8])
+    /// Ctrl-D (end of input) before anything was typed.
+    case endOfInput
   }
 
-  /// Asks a yes/no question on the terminal; anything but y or yes is no. Returns nil
-  /// without a terminal.
+  /// Reads a line from the controlling terminal with echo off, even when stdin is a pipe
+  /// (as ssh, gpg and age do). Returns nil when the process has no controlling terminal.
+  static func readSecret(prompt: String) -> Answer? {
+    guard let tty = ControllingTerminal() else { return nil }
+    return tty.with({ $0.c_lflag &= ~tcflag_t(ECHO) }, flush: true) {
+      tty.write(prompt)
+      defer { tty.write("\n") }
+      return tty.readLine()
+    }
+  }
+
+  /// Asks a yes/no question on the controlling terminal; anything but y or yes is no.
+  /// Returns nil when the process has no controlling terminal.
   static func confirm(_ question: String) -> Bool? {
-    guard stdinIsTerminal else { return nil }
-    let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
-    guard tty >= 0 else { return nil }
-    defer { close(tty) }
-    let prompt = question + " [y/N] "
-    _ = prompt.withCString { write(tty, $0, strlen($0)) }
-    guard var answer = readLine(from: tty) else { return false }
+    guard let tty = ControllingTerminal() else { return nil }
+    tty.write(TerminalSafeText.escaped(question) + " [y/N] ")
+    guard case .line(var answer) = tty.readLine() else { return false }
     defer { answer.wipe() }
     let text = String(decoding: answer, as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
     return text == "y" || text == "yes"
   }
+}
 
-  private static func readLine(from descriptor: Int32) -> [UInt8]? {
+/// The process's controlling terminal (`/dev/tty`), open for a prompt or a query; it is
+/// closed when released.
+final class ControllingTerminal {
+  let descriptor: Int32
+
+  /// Opens `/dev/tty`; nil when the process has no controlling terminal.
+  init?() {
+    descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+    if descriptor < 0 { return nil }
+  }
+
+  deinit {
+    close(descriptor)
+  }
+
+  func write(_ text: String) {
+    Array(text.utf8).withUnsafeBytes { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        if written <= 0 { return }
+        offset += written
+      }
+    }
+  }
+
+  /// Runs `body` with the terminal's settings changed by `change`, and restores them
+  /// afterwards, whatever `body` does.
+  func with<Result>(_ change: (inout termios) -> Void, flush: Bool, _ body: () throws -> Result) rethrows
+    -> Result
+  {
+    var saved = termios()
+    guard tcgetattr(descriptor, &saved) == 0 else { return try body() }
+    var changed = saved
+    change(&changed)
+    tcsetattr(descriptor, flush ? TCSAFLUSH : TCSANOW, &changed)
+    defer { tcsetattr(descriptor, flush ? TCSAFLUSH : TCSANOW, &saved) }
+    return try body()
+  }
+
+  /// Reads one line, byte by byte so that nothing after it is consumed.
+  func readLine() -> Terminal.Answer {
     var line: [UInt8] = []
     var byte: UInt8 = 0
     while true {
       let count = read(descriptor, &byte, 1)
       if count < 0 && errno == EINTR { continue }
-      if count <= 0 { return line.isEmpty ? nil : line }
+      if count <= 0 {
+        if line.isEmpty { return .endOfInput }
+        break
+      }
       if byte == 0x0A { break }
       line.append(byte)
     }
     if line.last == 0x0D { line.removeLast() }
-    return line
+    return .line(line)
   }
 }
 
@@ -116,18 +163,14 @@ enum Diagnostics {
 
   static func emit(_ line: String) {
     clearProgress()
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    FileHandle.standardError.write(Data((TerminalSafeText.escaped(line) + "\n").utf8))
   }
 
   /// Draws `[#####-----] done/total` on stderr when stderr is a terminal.
   static func progress(done: Int, total: Int, label: String) {
     guard Terminal.stderrIsTerminal, total > 0 else { return }
-    let width = 30
-    let filled = width * done / total
-    let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-    let room = max(0, Terminal.columns - width - 20)
-    let text = "\r\u{1B}[K[\(bar)] \(done)/\(total) " + DisplayWidth.truncate(label, to: room)
-    FileHandle.standardError.write(Data(text.utf8))
+    let line = ProgressLine.text(done: done, total: total, label: label, columns: Terminal.stderrColumns)
+    FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
     progressShowing = true
   }
 
@@ -138,8 +181,15 @@ enum Diagnostics {
   }
 }
 
-/// Writes a line to stdout, keeping any progress bar on stderr out of its way.
+/// Writes a line to stdout, control characters escaped, keeping any progress bar on
+/// stderr out of its way.
 func printLine(_ text: String) {
+  printRaw(TerminalSafeText.escaped(text))
+}
+
+/// Writes a line to stdout as it is: only for sequences vault made itself (graphics,
+/// colours) around text that is already escaped.
+func printRaw(_ text: String) {
   Diagnostics.clearProgress()
   print(text)
   fflush(stdout)

@@ -11,11 +11,15 @@ struct VaultCommand: ParsableCommand {
       Exit status: 0 on success, 1 on an error or when some items of a batch failed, \
       3 when no space opens with the password, 64 for a usage error.
       """,
+    version: VaultCommand.version,
     subcommands: [
       InitCommand.self, AddCommand.self, ListCommand.self, SelectCommand.self, UnselectCommand.self,
       DeleteCommand.self, ExportCommand.self, VerifyCommand.self,
     ]
   )
+
+  /// The version `vault --version` prints.
+  static let version = "2.0.0-dev"
 
   /// Exit status when no space opens with the password.
   static let noSpaceExitCode: Int32 = 3
@@ -23,6 +27,7 @@ struct VaultCommand: ParsableCommand {
   /// The one exit point: runs the command and turns every error into a message and status.
   static func runAndExit() -> Never {
     ProcessHardening.disableCoreDumps()
+    PasswordInput.takeEnvironmentPassword()
     do {
       var command = try parseAsRoot()
       try command.run()
@@ -34,7 +39,25 @@ struct VaultCommand: ParsableCommand {
       Diagnostics.emit(error.summary)
       Foundation.exit(1)
     } catch {
-      Self.exit(withError: error)
+      let code = exitCode(for: error)
+      let message = fullMessage(for: error)
+      if code == .success {
+        // --help and --version.
+        print(message)
+        Foundation.exit(0)
+      }
+      for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
+        // argument-parser words its own errors "Error: …" and "Help: …"; every error line
+        // of vault starts with "error:".
+        if line.hasPrefix("Error: ") {
+          Diagnostics.error(String(line.dropFirst(7)))
+        } else if line.hasPrefix("Help: ") {
+          Diagnostics.hint(String(line.dropFirst(6)))
+        } else if !line.isEmpty {
+          Diagnostics.emit(String(line))
+        }
+      }
+      Foundation.exit(code.rawValue)
     }
   }
 }

@@ -13,7 +13,7 @@ struct VaultOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Read the password from the first line of this file (when $VAULT_PASSWORD is not set).",
+      "Read the password from the first line of this file, or of standard input for -.",
       valueName: "file"))
   var passwordFile: String?
 
@@ -28,45 +28,9 @@ struct VaultOptions: ParsableArguments {
     return dataHome + "/vault"
   }
 
-  /// The password: $VAULT_PASSWORD, else --password-file, else a prompt on the terminal.
+  /// The password: --password-file, else $VAULT_PASSWORD, else a prompt on the terminal.
   func password(prompt: String = "Password: ", confirm: Bool = false) throws -> Password {
-    if var text = ProcessInfo.processInfo.environment["VAULT_PASSWORD"].map({ Array($0.utf8) }) {
-      defer { text.wipe() }
-      return try Password(utf8: text)
-    }
-    if let passwordFile {
-      var contents: [UInt8]
-      do {
-        contents = Array(try Data(contentsOf: URL(fileURLWithPath: passwordFile)))
-      } catch {
-        throw VaultError.io(path: passwordFile, reason: "cannot read password file")
-      }
-      defer { contents.wipe() }
-      var line = Array(contents.prefix { $0 != 0x0A })
-      defer { line.wipe() }
-      if line.last == 0x0D { line.removeLast() }
-      do {
-        return try Password(utf8: line)
-      } catch VaultError.invalidPassword(let reason) {
-        throw VaultError.invalidPassword(reason: "the first line of '\(passwordFile)': \(reason)")
-      }
-    }
-    guard var first = try Terminal.readSecret(prompt: prompt) else {
-      throw VaultError.invalidArgument(
-        "no password: set VAULT_PASSWORD, use --password-file FILE, or run vault on a terminal")
-    }
-    defer { first.wipe() }
-    let password = try Password(utf8: first)
-    if confirm {
-      guard var second = try Terminal.readSecret(prompt: "Repeat password: ") else {
-        throw VaultError.invalidArgument("no password confirmation")
-      }
-      defer { second.wipe() }
-      guard try password.matches(Password(utf8: second)) else {
-        throw VaultError.invalidArgument("the passwords do not match; nothing was changed")
-      }
-    }
-    return password
+    try PasswordInput.password(file: passwordFile, prompt: prompt, confirm: confirm)
   }
 
   func openVault() throws -> Vault {
@@ -83,9 +47,13 @@ struct VaultOptions: ParsableArguments {
   }
 }
 
-/// Photo numbers with --all, --selected, shared by delete and export.
-struct PhotoChoice: ParsableArguments {
-  @Argument(help: "Photo numbers or ranges, as `vault list` shows them (e.g. 2 5-7).")
+/// Photo numbers, ranges or ids, or --selected, or --all; shared by delete and export.
+struct PhotoChoiceOptions: ParsableArguments {
+  @Argument(
+    parsing: .allUnrecognized,
+    help: ArgumentHelp(
+      "Photos by number, range or id, as `vault list` shows them (e.g. 2 5-7, 2-3,9, 100-, or an id prefix).",
+      valueName: "photos"))
   var photos: [String] = []
 
   @Flag(help: "Act on the selected photos.")
@@ -96,7 +64,26 @@ struct PhotoChoice: ParsableArguments {
 
   func validate() throws {
     let ways = [!photos.isEmpty, selected, all].filter { $0 }.count
-    if ways == 0 { throw ValidationError("Name photos by number, or pass --selected or --all.") }
-    if ways > 1 { throw ValidationError("Use only one of: photo numbers, --selected, --all.") }
+    if ways == 0 { throw ValidationError("Name photos by number or id, or pass --selected or --all.") }
+    if ways > 1 { throw ValidationError("Use only one of: photo numbers or ids, --selected, --all.") }
+    try validatePhotoTerms(photos)
+  }
+
+  /// The choice, parsed (without the space: numbers are checked against it later).
+  var choice: PhotoChoice {
+    get throws {
+      if selected { return .selected }
+      if all { return .all }
+      return .photos(try PhotoSelector.parse(photos))
+    }
+  }
+}
+
+/// Refuses photo terms that do not parse, before the password is asked for.
+func validatePhotoTerms(_ photos: [String]) throws {
+  do {
+    _ = try PhotoSelector.parse(photos)
+  } catch let error as VaultError {
+    throw ValidationError(error.description)
   }
 }

@@ -29,15 +29,43 @@ final class GridLayoutTests: XCTestCase {
 }
 
 final class PhotoSelectorTests: XCTestCase {
-  func testNumbersAndRanges() throws {
+  let ids = ["aaaaaa0000", "aaaaab1111", "123456ffff", "bbbbbb2222", "cccccc3333"]
+
+  func testNumbersRangesListsAndOpenRanges() throws {
     XCTAssertEqual(try PhotoSelector.positions(["2", "5-7"], count: 10), [1, 4, 5, 6])
     XCTAssertEqual(try PhotoSelector.positions(["3", "1-3"], count: 3), [2, 0, 1])
     XCTAssertEqual(try PhotoSelector.positions(["4-4"], count: 4), [3])
+    XCTAssertEqual(try PhotoSelector.positions(["2-3,9"], count: 10), [1, 2, 8])
+    XCTAssertEqual(try PhotoSelector.positions(["8-"], count: 10), [7, 8, 9])
+    XCTAssertEqual(try PhotoSelector.positions(["--", "1"], count: 2), [0])
   }
 
-  func testBadSelectorsAreRefused() {
-    for bad in ["", "0", "-1", "a", "3-", "-", "5-3", "1-2-3", "１"] {
-      XCTAssertThrowsError(try PhotoSelector.positions([bad], count: 10), bad)
+  func testIdsAndUniquePrefixes() throws {
+    let terms = try PhotoSelector.parse(["bbbbbb", "CCCCCC3333", "aaaaab"])
+    XCTAssertEqual(try PhotoSelector.positions(terms, ids: ids), [3, 4, 1])
+    XCTAssertThrowsError(try PhotoSelector.positions(PhotoSelector.parse(["aaaaa"]), ids: ids), "too short")
+    XCTAssertThrowsError(
+      try PhotoSelector.positions(PhotoSelector.parse(["aaaaaa0"]), ids: ids + ["aaaaaa0001"])
+    ) {
+      XCTAssertEqual($0 as? VaultError, .ambiguousPhotoID(prefix: "aaaaaa0", matches: 2))
+    }
+    XCTAssertThrowsError(try PhotoSelector.positions(PhotoSelector.parse(["dddddd"]), ids: ids)) {
+      XCTAssertEqual($0 as? VaultError, .ambiguousPhotoID(prefix: "dddddd", matches: 0))
+    }
+    // Digits only: a number when that photo exists, else an id prefix.
+    XCTAssertEqual(try PhotoSelector.positions(PhotoSelector.parse(["123456"]), ids: ids), [2])
+    XCTAssertEqual(try PhotoSelector.positions(PhotoSelector.parse(["000003"]), ids: ids), [2])
+  }
+
+  func testBadChoicesGetPreciseErrors() {
+    for bad in ["", "0", "a", "-", "1-2-3", "１", "2,", "--all"] {
+      XCTAssertThrowsError(try PhotoSelector.parse([bad]), bad)
+    }
+    XCTAssertThrowsError(try PhotoSelector.parse(["7-5"])) {
+      XCTAssertEqual("\($0)", "'7-5': the range runs backwards; write 5-7")
+    }
+    XCTAssertThrowsError(try PhotoSelector.parse(["-1"])) {
+      XCTAssertEqual("\($0)", "'-1': photos are numbered from 1; a range is written 2-5")
     }
     XCTAssertThrowsError(try PhotoSelector.positions(["11"], count: 10)) { error in
       XCTAssertEqual(error as? VaultError, .indexOutOfRange(index: 11, count: 10))

@@ -17,7 +17,6 @@ final class PhotoBrowserTests: XCTestCase {
   func testNothingWithoutBothDataSourceClosures() {
     let browser = PhotoBrowser(numberOfPhotosPerRow: 3)
     browser.numberOfPhotos = { 5 }
-    browser.reloadData()
     XCTAssertFalse(browser.isReady)
     XCTAssertEqual(browser.count, 0)
     XCTAssertTrue(browser.rows().isEmpty)
@@ -28,7 +27,6 @@ final class PhotoBrowserTests: XCTestCase {
     let browser = PhotoBrowser(numberOfPhotosPerRow: 3)
     browser.numberOfPhotos = { photos.count }
     browser.photoAtIndex = { photos[$0] }
-    browser.reloadData()
     XCTAssertEqual(browser.rows().map { $0.map(\.index) }, [[0, 1, 2], [3, 4, 5], [6]])
     browser.numberOfPhotosPerRow = 7
     XCTAssertEqual(browser.rows().count, 1)
@@ -42,7 +40,6 @@ final class PhotoBrowserTests: XCTestCase {
     browser.numberOfPhotos = { photos.count }
     browser.photoAtIndex = { photos[$0] }
     browser.reloadRequest = { reloads += 1 }
-    browser.reloadData()
     try browser.deleteSelected { doomed in
       deleted = doomed.map(\.record.name)
       photos.removeAll { $0.isSelected }
@@ -56,13 +53,35 @@ final class PhotoBrowserTests: XCTestCase {
     XCTAssertEqual(reloads, 1)
   }
 
-  func testExportSelectedWalksTheSelectionInOrder() throws {
+  func testChoicesWalkThePhotosInOrder() throws {
     let photos = (1...4).map { model($0, selected: $0 != 2) }
     let browser = PhotoBrowser()
     browser.numberOfPhotos = { photos.count }
     browser.photoAtIndex = { photos[$0] }
-    browser.reloadData()
     XCTAssertEqual(
-      try browser.exportSelected { $0.map(\.record.name) }, ["IMG_1.jpg", "IMG_3.jpg", "IMG_4.jpg"])
+      try browser.photos(chosenBy: .selected, action: "exporting").map(\.photo.record.name),
+      ["IMG_1.jpg", "IMG_3.jpg", "IMG_4.jpg"])
+    XCTAssertEqual(try browser.photos(chosenBy: .all, action: "exporting").map(\.index), [0, 1, 2, 3])
+    XCTAssertEqual(
+      try browser.photos(
+        chosenBy: .photos(PhotoSelector.parse(["3-", String(format: "%032x", 1)])), action: "x"
+      )
+      .map(\.index), [2, 3, 0])
+    let empty = PhotoBrowser()
+    empty.numberOfPhotos = { 0 }
+    empty.photoAtIndex = { photos[$0] }
+    XCTAssertThrowsError(try empty.photos(chosenBy: .all, action: "exporting")) {
+      XCTAssertEqual($0 as? VaultError, .emptySpace(action: "exporting"))
+    }
+  }
+
+  func testTheCountIsAlwaysTheDataSourcesOwn() throws {
+    var photos = (1...5).map { model($0) }
+    let browser = PhotoBrowser()
+    browser.numberOfPhotos = { photos.count }
+    browser.photoAtIndex = { photos[$0] }
+    XCTAssertEqual(browser.count, 5)
+    try browser.delete([photos[0]]) { _ in photos.removeFirst() }
+    XCTAssertEqual(browser.count, 4)
   }
 }

@@ -46,6 +46,16 @@ final class SpaceTests: XCTestCase {
     XCTAssertEqual(try listing(vault.path), before)
   }
 
+  func testAFormat1SpaceMadeWithADecomposedPasswordStillOpens() throws {
+    let decomposed = Array("cafe\u{301}".utf8)
+    // Format 1 derived the key from the bytes as typed.
+    try vault.createSpace(password: Password(exactly: decomposed))
+    XCTAssertNoThrow(try vault.unlock(password: Password(utf8: decomposed), access: .read))
+    XCTAssertThrowsError(try vault.unlock(password: password("caf\u{E9}"), access: .read)) {
+      XCTAssertEqual($0 as? VaultError, .noSpaceForPassword, "NFC typed opens only NFC-made spaces")
+    }
+  }
+
   func testImportSkipsDuplicatesAndReportsFailures() throws {
     let space = try vault.unlock(password: password("first"), access: .write)
     let events = try importFixtures(
@@ -61,6 +71,7 @@ final class SpaceTests: XCTestCase {
         failures.append(path)
         XCTAssertTrue(error.description.contains((path as NSString).lastPathComponent), error.description)
       case .warning: break
+      case .skipped: XCTFail("files named one by one are never skipped")
       }
     }
     // The same path twice is one file: a duplicate comes from a second import.

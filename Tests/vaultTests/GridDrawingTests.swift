@@ -23,31 +23,15 @@ final class GridDrawingTests: XCTestCase {
   }
 
   /// Runs `command` in a detached 100×50 tmux pane and returns the screen, with escape
-  /// sequences, once `done` appears on it.
+  /// sequences, once it has finished.
   func onTerminal(_ command: String, environment: [String: String] = [:]) throws -> (
     plain: String, escaped: String
   ) {
-    let tmux = "/usr/bin/tmux"
-    guard FileManager.default.isExecutableFile(atPath: tmux) else {
-      throw XCTSkip("tmux is not installed; scripts/test installs it")
-    }
-    let socket = "vault-test-\(UUID().uuidString)"
     var variables = ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse", "TERM": "xterm-256color"]
     variables.merge(environment) { $1 }
-    let assignments = variables.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
-    let script =
-      "cd '\(folder)' && env -u NO_COLOR -u COLORTERM \(assignments) \(command); echo d''one; sleep 60"
-    XCTAssertEqual(
-      try runTool(tmux, ["-L", socket, "new-session", "-d", "-x", "100", "-y", "50", script]), 0)
-    defer { _ = try? runTool(tmux, ["-L", socket, "kill-server"]) }
-    var screen = ""
-    for _ in 0..<100 {
-      screen = try capture(tmux, ["-L", socket, "capture-pane", "-p", "-J"])
-      if screen.contains("done") { break }
-      usleep(100_000)
-    }
-    XCTAssertTrue(screen.contains("done"), "the command did not finish: \(screen)")
-    return (screen, try capture(tmux, ["-L", socket, "capture-pane", "-p", "-e", "-J"]))
+    let session = try TmuxSession(command, in: folder, environment: variables)
+    let screen = try session.wait(for: "done")
+    return (screen, try session.screen(escapes: true))
   }
 
   func testTheGridShowsNCellsARowWithNumbersNamesAndColours() throws {
@@ -111,32 +95,5 @@ final class GridDrawingTests: XCTestCase {
     return expression.matches(in: text, range: range).map { match in
       (1..<match.numberOfRanges).map { String(text[Range(match.range(at: $0), in: text)!]) }
     }
-  }
-
-  // tmux is started with posix_spawn: a tmux server started through Foundation's Process
-  // (as of Swift 6.3 on Linux) stops answering its clients.
-  private func runTool(_ path: String, _ arguments: [String], output: String = "/dev/null") throws -> Int32 {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else {
-      throw XCTSkip("cannot start \(path)")
-    }
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
-    return (status >> 8) & 0xFF
-  }
-
-  private func capture(_ path: String, _ arguments: [String]) throws -> String {
-    let output = folder + "/.capture-\(UUID().uuidString)"
-    defer { try? FileManager.default.removeItem(atPath: output) }
-    _ = try runTool(path, arguments, output: output)
-    return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
   }
 }

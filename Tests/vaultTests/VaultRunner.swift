@@ -16,8 +16,12 @@ struct VaultRunner {
   let vault: String
   let workingDirectory: String
 
-  /// The `vault` executable next to the test bundle in the build folder.
+  /// The `vault` executable next to the test bundle in the build folder. The test process
+  /// leaves its controlling terminal first (if it has one and can), so that a `vault` run
+  /// here never prompts on the terminal of whoever runs the tests; tests of prompts use
+  /// tmux.
   static let binary: String = {
+    _ = setsid()
     let executable =
       (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
       ?? CommandLine.arguments[0]
@@ -44,7 +48,7 @@ struct VaultRunner {
   @discardableResult
   func run(
     _ arguments: [String], password: String? = "correct horse", environment extra: [String: String] = [:],
-    killAfter delay: Int? = nil
+    input: String? = nil, killAfter delay: Int? = nil
   ) throws -> VaultRun {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Self.binary)
@@ -66,7 +70,14 @@ struct VaultRunner {
       try? FileManager.default.removeItem(atPath: outPath)
       try? FileManager.default.removeItem(atPath: errPath)
     }
-    process.standardInput = FileHandle.nullDevice
+    if let input {
+      let inPath = workingDirectory + "/.stdin-\(UUID().uuidString)"
+      try input.write(toFile: inPath, atomically: false, encoding: .utf8)
+      defer { try? FileManager.default.removeItem(atPath: inPath) }
+      process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
+    } else {
+      process.standardInput = FileHandle.nullDevice
+    }
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
     try process.run()

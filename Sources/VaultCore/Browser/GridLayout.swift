@@ -49,9 +49,11 @@ public struct GridLayout: Equatable, Sendable {
   }
 
   /// The line under a cell: a tick for a selected photo, its number and its name, cut to
-  /// the cell's width by display width (wide characters count as two columns).
+  /// the cell's width by display width (wide characters count as two columns). The name
+  /// is shown escaped (control characters), and the escaped form is what is measured.
   public func label(number: Int, name: String, selected: Bool) -> String {
-    DisplayWidth.truncate((selected ? "✔ " : "") + "\(number) " + name, to: cellWidth)
+    DisplayWidth.truncate(
+      (selected ? "✔ " : "") + "\(number) " + TerminalSafeText.escaped(name), to: cellWidth)
   }
 
   /// The most cells a row that keep each at least `minimumCellWidth` wide.

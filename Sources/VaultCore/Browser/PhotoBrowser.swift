@@ -11,8 +11,6 @@ public final class PhotoBrowser {
   /// How many photos a grid row holds.
   public var numberOfPhotosPerRow: Int
 
-  private var cachedCount = 0
-
   public init(numberOfPhotosPerRow: Int = 4) {
     self.numberOfPhotosPerRow = numberOfPhotosPerRow
   }
@@ -20,13 +18,8 @@ public final class PhotoBrowser {
   /// Whether both required closures are set; until then the browser shows nothing.
   public var isReady: Bool { numberOfPhotos != nil && photoAtIndex != nil }
 
-  /// Re-reads the count from the data source.
-  public func reloadData() {
-    cachedCount = numberOfPhotos?() ?? 0
-  }
-
-  /// The photo count as of the last `reloadData()`.
-  public var count: Int { isReady ? cachedCount : 0 }
+  /// The photo count, read from the data source every time, so it cannot go stale.
+  public var count: Int { isReady ? numberOfPhotos?() ?? 0 : 0 }
 
   /// The photos row by row, `numberOfPhotosPerRow` a row, each with its 0-based index.
   public func rows() -> [[(index: Int, photo: PhotoModel)]] {
@@ -42,21 +35,35 @@ public final class PhotoBrowser {
     return (0..<count).map { ($0, photoAtIndex($0)) }.filter { $0.1.isSelected }
   }
 
-  /// Deletes every selected photo through `delete`, then asks the owner to reload and
-  /// re-reads the count. Throws `.nothingSelected` when no photo is selected.
-  public func deleteSelected(using delete: ([PhotoModel]) throws -> Void) throws {
-    let selected = selectedPhotos().map(\.photo)
-    guard !selected.isEmpty else { throw VaultError.nothingSelected(action: "deleting") }
-    try delete(selected)
-    reloadRequest?()
-    reloadData()
+  /// The photos `choice` names, in order, with their 0-based indexes. `action` words the
+  /// error when nothing is chosen ("deleting", "exporting").
+  public func photos(chosenBy choice: PhotoChoice, action: String) throws -> [(index: Int, photo: PhotoModel)]
+  {
+    guard let photoAtIndex else { return [] }
+    switch choice {
+    case .selected:
+      let selected = selectedPhotos()
+      if selected.isEmpty { throw VaultError.nothingSelected(action: action) }
+      return selected
+    case .all:
+      if count == 0 { throw VaultError.emptySpace(action: action) }
+      return (0..<count).map { ($0, photoAtIndex($0)) }
+    case .photos(let terms):
+      let photos = (0..<count).map { photoAtIndex($0) }
+      return try PhotoSelector.positions(terms, ids: photos.map(\.record.id)).map { ($0, photos[$0]) }
+    }
   }
 
-  /// Hands every selected photo to `export`, in order. Throws `.nothingSelected` when no
-  /// photo is selected.
-  public func exportSelected<Result>(using export: ([PhotoModel]) throws -> Result) throws -> Result {
-    let selected = selectedPhotos().map(\.photo)
-    guard !selected.isEmpty else { throw VaultError.nothingSelected(action: "exporting") }
-    return try export(selected)
+  /// Deletes `photos` through `delete`, then asks the owner to reload; the count read
+  /// after this is the data source's new one.
+  public func delete(_ photos: [PhotoModel], using delete: ([PhotoModel]) throws -> Void) throws {
+    try delete(photos)
+    reloadRequest?()
+  }
+
+  /// Deletes every selected photo through `delete`, then asks the owner to reload.
+  /// Throws `.nothingSelected` when no photo is selected.
+  public func deleteSelected(using delete: ([PhotoModel]) throws -> Void) throws {
+    try self.delete(photos(chosenBy: .selected, action: "deleting").map(\.photo), using: delete)
   }
 }

@@ -2,19 +2,26 @@ import Foundation
 
 /// The text forms of `vault list`: a table, a grid of cells, and JSON for scripts.
 public enum PhotoListing {
-  /// One line a photo: number, selection mark, name, pixel size, bytes, import date.
+  /// One line a photo: number, selection mark, name, pixel size, bytes, import date. Each
+  /// column is as wide as its widest entry; names are cut only where the line would pass
+  /// `columns` (never below 8 columns). Names are shown escaped (control characters).
   public static func table(_ photos: [(index: Int, photo: PhotoModel)], columns: Int) -> [String] {
-    let numberWidth = max(1, String(photos.last.map { $0.index + 1 } ?? 1).count)
-    let nameWidth = max(8, columns - numberWidth - 4 - 12 - 10 - 17 - 4)
-    return photos.map { item in
+    let rows = photos.map { item -> [String] in
       let record = item.photo.record
-      let number =
-        String(repeating: " ", count: numberWidth - String(item.index + 1).count) + String(item.index + 1)
       return [
-        number, mark(item.photo.isSelected), DisplayWidth.pad(record.name, to: nameWidth),
-        DisplayWidth.pad(pixelSize(record), to: 11), DisplayWidth.pad(byteCount(record.bytes), to: 9),
-        date(record.importedAt),
-      ].joined(separator: " ")
+        String(item.index + 1), mark(item.photo.isSelected), TerminalSafeText.escaped(record.name),
+        pixelSize(record), byteCount(record.bytes), date(record.importedAt),
+      ]
+    }
+    var widths = (0..<6).map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
+    let others = widths.enumerated().filter { $0.offset != 2 }.map(\.element).reduce(0, +) + 5
+    widths[2] = min(widths[2], max(8, columns - 1 - others))
+    return rows.map { row in
+      let number = String(repeating: " ", count: widths[0] - row[0].count) + row[0]
+      let size = String(repeating: " ", count: widths[3] - DisplayWidth.of(row[3])) + row[3]
+      let bytes = String(repeating: " ", count: widths[4] - row[4].count) + row[4]
+      return [number, row[1], DisplayWidth.pad(row[2], to: widths[2]), size, bytes, row[5]].joined(
+        separator: " ")
     }
   }
 
@@ -27,7 +34,8 @@ public enum PhotoListing {
       let cells = row.map { item -> [String] in
         let record = item.photo.record
         return [
-          "\(mark(item.photo.isSelected)) \(item.index + 1)", record.name, pixelSize(record),
+          "\(mark(item.photo.isSelected)) \(item.index + 1)", TerminalSafeText.escaped(record.name),
+          pixelSize(record),
           byteCount(record.bytes), day(record.importedAt),
         ]
       }
@@ -69,7 +77,8 @@ public enum PhotoListing {
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(items), as: UTF8.self)
+    if items.isEmpty { return "[]" }
+    return TerminalSafeText.json(String(decoding: try encoder.encode(items), as: UTF8.self))
   }
 
   static func mark(_ selected: Bool) -> String { selected ? "[x]" : "[ ]" }

@@ -1,27 +1,99 @@
-/// Photo numbers as users type them: `3`, `5-7`, numbered from 1 in import order.
+/// Photos as users name them: numbers from 1 in import order (`3`), ranges (`5-7`), open
+/// ranges (`100-`), comma lists (`2-3,9`), and ids or unique id prefixes of at least 6 hex
+/// digits (from `list --json`), which do not shift when photos before them are deleted.
 public enum PhotoSelector {
-  /// The 0-based positions named by `arguments`, in the order given, without repeats.
-  /// Throws for text that is not a number or range, and for numbers outside `1...count`.
-  public static func positions(_ arguments: [String], count: Int) throws -> [Int] {
+  /// One term of a choice, as parsed before the space is opened.
+  public enum Term: Equatable, Sendable {
+    /// Numbers `first...last` (1-based); `last` nil means "to the last photo".
+    case numbers(first: Int, last: Int?)
+    /// A whole id or an id prefix (lowercase hex). A prefix of digits only could also be a
+    /// number: it is taken as a number when that photo exists.
+    case id(String)
+  }
+
+  /// The shortest id prefix accepted.
+  public static let minimumPrefixLength = 6
+
+  /// Parses `arguments` (each may be a comma list) without looking at the space, so that a
+  /// typo is reported before the password is asked for.
+  /// A lone `--` (the end of options) is passed over.
+  public static func parse(_ arguments: [String]) throws -> [Term] {
+    try arguments.filter { $0 != "--" }.flatMap { argument in
+      try argument.split(separator: ",", omittingEmptySubsequences: false).map { try term(String($0)) }
+    }
+  }
+
+  /// The 0-based positions chosen by `terms` among `ids` (the photos' ids in order), in
+  /// the order given, without repeats. Throws for numbers past the last photo and for ids
+  /// that match no photo or several.
+  public static func positions(_ terms: [Term], ids: [String]) throws -> [Int] {
     var result: [Int] = []
     var seen = Set<Int>()
-    for argument in arguments {
-      for position in try range(argument, count: count) where seen.insert(position).inserted {
+    for term in terms {
+      for position in try resolve(term, ids: ids) where seen.insert(position).inserted {
         result.append(position)
       }
     }
     return result
   }
 
-  private static func range(_ text: String, count: Int) throws -> ClosedRange<Int> {
-    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-    guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
-      let first = Int(parts[0]), let last = Int(parts[parts.count - 1]), first >= 1, first <= last
-    else {
-      throw VaultError.invalidSelector(text)
+  /// `parse` then `positions`, for a space of `count` photos named by number only.
+  public static func positions(_ arguments: [String], count: Int) throws -> [Int] {
+    try positions(parse(arguments), ids: (0..<count).map { _ in "" })
+  }
+
+  private static func term(_ text: String) throws -> Term {
+    let isHex = { (c: Character) in c.isASCII && c.isHexDigit }
+    let isDigit = { (c: Character) in c.isASCII && c.isNumber }
+    if text.isEmpty { throw VaultError.invalidSelector(text, reason: "an empty photo number") }
+    if text.hasPrefix("--") { throw VaultError.invalidSelector(text, reason: "no such option") }
+    if text.hasPrefix("-") {
+      throw VaultError.invalidSelector(text, reason: "photos are numbered from 1; a range is written 2-5")
     }
-    guard first <= count else { throw VaultError.indexOutOfRange(index: first, count: count) }
-    guard last <= count else { throw VaultError.indexOutOfRange(index: last, count: count) }
-    return (first - 1)...(last - 1)
+    if text.count >= minimumPrefixLength, text.allSatisfy(isHex), !text.allSatisfy(isDigit) {
+      return .id(text.lowercased())
+    }
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count <= 2, parts.allSatisfy({ $0.allSatisfy(isDigit) }), !parts[0].isEmpty else {
+      throw VaultError.invalidSelector(
+        text,
+        reason: "not a photo number, range (5-7, 100-) or id of at least \(minimumPrefixLength) hex digits")
+    }
+    guard let first = Int(parts[0]) else {
+      throw VaultError.invalidSelector(text, reason: "number too large")
+    }
+    if first == 0 { throw VaultError.invalidSelector(text, reason: "photos are numbered from 1") }
+    if parts.count == 1 {
+      return text.count >= minimumPrefixLength ? .id(text) : .numbers(first: first, last: first)
+    }
+    if parts[1].isEmpty { return .numbers(first: first, last: nil) }
+    guard let last = Int(parts[1]) else { throw VaultError.invalidSelector(text, reason: "number too large") }
+    if last < first {
+      throw VaultError.invalidSelector(text, reason: "the range runs backwards; write \(last)-\(first)")
+    }
+    return .numbers(first: first, last: last)
+  }
+
+  private static func resolve(_ term: Term, ids: [String]) throws -> [Int] {
+    let count = ids.count
+    switch term {
+    case .numbers(let first, let last):
+      guard first <= count else { throw VaultError.indexOutOfRange(index: first, count: count) }
+      let end = last ?? count
+      guard end <= count else { throw VaultError.indexOutOfRange(index: end, count: count) }
+      return Array((first - 1)...(end - 1))
+    case .id(let prefix):
+      // Digits only: a number when that photo exists (6 digits is a big space, but a
+      // number always means what `list` shows).
+      if prefix.allSatisfy(\.isNumber), let number = Int(prefix), number >= 1, number <= count {
+        return [number - 1]
+      }
+      let matches = ids.indices.filter { ids[$0].hasPrefix(prefix) }
+      if matches.count == 1 { return matches }
+      if matches.isEmpty, prefix.allSatisfy(\.isNumber), let number = Int(prefix) {
+        throw VaultError.indexOutOfRange(index: number, count: count)
+      }
+      throw VaultError.ambiguousPhotoID(prefix: prefix, matches: matches.count)
+    }
   }
 }

@@ -11,6 +11,20 @@ public enum ImportEvent: Sendable {
   case failed(path: String, error: VaultError)
   /// The photo was imported, but its decoder complained (e.g. premature end of data).
   case warning(path: String, message: String)
+  /// A file found in a folder is not a photo vault imports (a README, a video): it is
+  /// passed over, not counted as a failure.
+  case skipped(path: String, reason: VaultError)
+}
+
+/// The files an import was given, with folders expanded.
+public struct CollectedFiles: Sendable {
+  /// Files to import, in order.
+  public var files: [String] = []
+  /// Named paths that cannot be read.
+  public var failures: [ImportEvent] = []
+  /// The files found by walking a folder (not named one by one): those that are not
+  /// photos are skipped rather than failed.
+  public var foundInFolders: Set<String> = []
 }
 
 /// Totals of an import.
@@ -19,6 +33,8 @@ public struct ImportSummary: Equatable, Sendable {
   public var duplicates = 0
   public var failed = 0
   public var warnings = 0
+  /// Files found in folders that are not photos.
+  public var skipped = 0
 }
 
 /// Imports files into a space: each file is read, recognised by content, hashed, turned
@@ -35,20 +51,21 @@ public final class PhotoImporter {
 
   /// Expands folders (recursively, skipping hidden entries and not following linked
   /// folders) into a sorted list of files; paths that cannot be read come back as failures.
-  public static func collectFiles(_ paths: [String]) -> (files: [String], failures: [ImportEvent]) {
-    var files: [String] = []
-    var failures: [ImportEvent] = []
+  public static func collectFiles(_ paths: [String]) -> CollectedFiles {
+    var collected = CollectedFiles()
     var seen = Set<String>()
-    func add(_ path: String) {
+    func add(_ path: String, found: Bool) {
       let key = (path as NSString).standardizingPath
-      if seen.insert(key).inserted { files.append(path) }
+      guard seen.insert(key).inserted else { return }
+      collected.files.append(path)
+      if found { collected.foundInFolders.insert(path) }
     }
     func walk(_ folder: String) {
       let names: [String]
       do {
         names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
       } catch {
-        failures.append(.failed(path: folder, error: .io(path: folder, reason: "cannot read folder")))
+        collected.failures.append(.failed(path: folder, error: .posix(folder)))
         return
       }
       for name in names where !name.hasPrefix(".") {
@@ -57,10 +74,10 @@ public final class PhotoImporter {
         guard lstat(path, &info) == 0 else { continue }
         switch info.st_mode & S_IFMT {
         case S_IFDIR: walk(path)
-        case S_IFREG: add(path)
+        case S_IFREG: add(path, found: true)
         case S_IFLNK:
           var target = stat()
-          if stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFREG { add(path) }
+          if stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFREG { add(path, found: true) }
         default: continue
         }
       }
@@ -68,16 +85,17 @@ public final class PhotoImporter {
     for path in paths {
       var info = stat()
       guard stat(path, &info) == 0 else {
-        failures.append(.failed(path: path, error: .posix(path)))
+        collected.failures.append(.failed(path: path, error: .posix(path)))
         continue
       }
       switch info.st_mode & S_IFMT {
       case S_IFDIR: walk(path)
-      case S_IFREG: add(path)
-      default: failures.append(.failed(path: path, error: .io(path: path, reason: "not a regular file")))
+      case S_IFREG: add(path, found: false)
+      default:
+        collected.failures.append(.failed(path: path, error: .io(path: path, reason: "not a regular file")))
       }
     }
-    return (files, failures)
+    return collected
   }
 
   /// Imports `files`, calling `report` for each on the calling thread, in order, with the
@@ -89,18 +107,22 @@ public final class PhotoImporter {
   /// is written whenever the next file is not ready yet, or every `flushInterval` photos,
   /// and a photo is reported as added only once an index listing it is on disk.
   @discardableResult
-  public func importFiles(_ files: [String], into space: Space, report: (ImportEvent, Int) -> Void) throws
-    -> ImportSummary
-  {
-    try importFiles(files, unlocking: { space }, report: report)
+  public func importFiles(
+    _ files: [String], skippingNonPhotos foundInFolders: Set<String> = [], into space: Space,
+    report: (ImportEvent, Int) -> Void
+  ) throws -> ImportSummary {
+    try importFiles(files, skippingNonPhotos: foundInFolders, unlocking: { space }, report: report)
   }
 
   /// Imports `files` into the space that `unlock` opens (for writing). Decoding starts at
   /// once, on the other cores, while `unlock` runs its key derivation here; nothing is
-  /// written before it returns, and if it throws, nothing is written at all.
+  /// written before it returns, and if it throws, nothing is written at all. Files in
+  /// `foundInFolders` that are not photos are reported as skipped, not failed.
   @discardableResult
   public func importFiles(
-    _ files: [String], unlocking unlock: () throws -> Space, report: (ImportEvent, Int) -> Void
+    _ files: [String], skippingNonPhotos foundInFolders: Set<String> = [],
+    unlocking unlock: () throws -> Space,
+    report: (ImportEvent, Int) -> Void
   ) throws -> ImportSummary {
     let unlocked = UnlockedSpace()
     let pipeline = PreparationPipeline(files: files, limit: parallelism * 2) { [self] path in
@@ -156,6 +178,9 @@ public final class PhotoImporter {
         case .failed:
           summary.failed += 1
           done += 1
+        case .skipped:
+          summary.skipped += 1
+          done += 1
         case .warning: summary.warnings += 1
         }
         report(event, done)
@@ -169,7 +194,11 @@ public final class PhotoImporter {
       }
       switch result {
       case .failure(let error):
-        pendingEvents.append(.failed(path: path, error: error))
+        if case .unsupportedFormat = error, foundInFolders.contains(path) {
+          pendingEvents.append(.skipped(path: path, reason: error))
+        } else {
+          pendingEvents.append(.failed(path: path, error: error))
+        }
       case .success(nil):
         pendingEvents.append(.duplicate(path: path))
       case .success(let photo?):
@@ -207,7 +236,10 @@ public final class PhotoImporter {
     let source = try SourceFile(path: path)
     let signature = try source.readPrefix(ImageFormat.signatureLength)
     if source.size == 0 { throw VaultError.io(path: path, reason: "empty file") }
-    guard let format = ImageFormat.sniff(signature) else { throw VaultError.unsupportedFormat(path: path) }
+    guard let format = ImageFormat.sniff(signature) else {
+      let image = ImageFormat.unsupportedImage(signature)
+      throw VaultError.unsupportedFormat(path: path, image: image?.name, planned: image?.planned ?? false)
+    }
     var thumbnail: Thumbnail?
     if !unlocked.isOpen { thumbnail = try thumbnailer.makeThumbnail(path: path, format: format) }
     guard let (space, hashKey, knownHashes) = unlocked.wait() else { return nil }

@@ -17,7 +17,12 @@ public final class Vault {
   /// Opens the vault at `path`, checking its header.
   public static func open(at path: String) throws -> Vault {
     let headerPath = path + "/" + VaultHeader.fileName
-    guard fileExists(headerPath) else { throw VaultError.vaultNotFound(path: path) }
+    var info = stat()
+    if lstat(headerPath, &info) != 0 {
+      // A folder that cannot be read is not a missing vault.
+      if errno == ENOENT || errno == ENOTDIR { throw VaultError.vaultNotFound(path: path) }
+      throw VaultError.posix(path)
+    }
     let header = try VaultHeader.decode(try readWholeFile(headerPath, limit: 64 << 10), path: headerPath)
     return Vault(path: path, kdf: header.kdf)
   }
@@ -69,10 +74,15 @@ public final class Vault {
   }
 
   /// Opens the space of `password`. Reading takes a shared lock, writing an exclusive one.
+  /// A password that is not in NFC is tried as typed too (one more key derivation), for
+  /// spaces made by format 1, which did not normalize.
   public func unlock(password: Password, access: Space.Access) throws -> Space {
     let keys = try passwordKeys(for: password)
     let spacePath = path + "/" + keys.spaceTag
-    guard isDirectory(spacePath) else { throw VaultError.noSpaceForPassword }
+    guard isDirectory(spacePath) else {
+      if let asTyped = password.asTyped { return try unlock(password: asTyped, access: access) }
+      throw VaultError.noSpaceForPassword
+    }
     return try Space(directory: spacePath, wrappingKey: keys.wrappingKey, access: access)
   }
 

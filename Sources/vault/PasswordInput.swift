@@ -1,0 +1,97 @@
+import Foundation
+import VaultCore
+
+/// Where a password comes from, in this order: `--password-file` (a file, a pipe, a FIFO,
+/// process substitution, or `-` for stdin), then `$VAULT_PASSWORD`, then a prompt on the
+/// controlling terminal.
+enum PasswordInput {
+  /// The longest password file line read, in bytes.
+  static let fileLimit = 4096
+
+  /// `$VAULT_PASSWORD`, taken out of the environment once, at start: its bytes are wiped
+  /// in place and the variable is unset, so neither /proc/<pid>/environ nor a child process
+  /// sees it. Nil when it is unset or empty.
+  nonisolated(unsafe) private static var environmentPassword: [UInt8]?
+
+  static func takeEnvironmentPassword() {
+    guard let value = getenv("VAULT_PASSWORD") else { return }
+    let length = strlen(value)
+    if length > 0 {
+      environmentPassword = Array(UnsafeBufferPointer(start: value, count: length)).map(
+        UInt8.init(bitPattern:))
+    }
+    memset(value, 0, length)
+    unsetenv("VAULT_PASSWORD")
+  }
+
+  /// The password for this run.
+  static func password(file: String?, prompt: String, confirm: Bool) throws -> Password {
+    defer { environmentPassword?.wipe() }
+    if let file { return try readFile(file) }
+    if var text = environmentPassword {
+      defer { text.wipe() }
+      return try Password(utf8: text)
+    }
+    var first = try ask(prompt)
+    defer { first.wipe() }
+    let password = try Password(utf8: first)
+    if confirm {
+      var second = try ask("Repeat password: ")
+      defer { second.wipe() }
+      guard try password.matches(Password(utf8: second)) else {
+        throw VaultError.invalidArgument("the passwords do not match; nothing was changed")
+      }
+    }
+    return password
+  }
+
+  private static func ask(_ prompt: String) throws -> [UInt8] {
+    switch Terminal.readSecret(prompt: prompt) {
+    case .line(let line)?: return line
+    case .endOfInput?: throw VaultError.invalidArgument("no password was entered")
+    case nil:
+      throw VaultError.invalidArgument(
+        "no password: use --password-file FILE, set VAULT_PASSWORD, or run vault on a terminal")
+    }
+  }
+
+  /// The first line of a password file (without `\n` or `\r\n`), read with read() so that
+  /// pipes and FIFOs work; only as much is read as the first line needs.
+  private static func readFile(_ path: String) throws -> Password {
+    let standardInput = path == "-"
+    let name = standardInput ? "standard input" : "'\(path)'"
+    let descriptor = standardInput ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw VaultError.invalidArgument(
+        "\(name): cannot read password file: \(String(cString: strerror(errno)))")
+    }
+    defer { if !standardInput { close(descriptor) } }
+    var line: [UInt8] = []
+    defer { line.wipe() }
+    var buffer = [UInt8](repeating: 0, count: 512)
+    defer { buffer.wipe() }
+    reading: while true {
+      let count = read(descriptor, &buffer, buffer.count)
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw VaultError.invalidArgument(
+          "\(name): cannot read password file: \(String(cString: strerror(errno)))")
+      }
+      if count == 0 { break }
+      for byte in buffer[0..<count] {
+        if byte == 0x0A { break reading }
+        line.append(byte)
+      }
+      if line.count > fileLimit {
+        throw VaultError.invalidArgument(
+          "\(name): the password file's first line is longer than \(fileLimit) bytes")
+      }
+    }
+    if line.last == 0x0D { line.removeLast() }
+    do {
+      return try Password(utf8: line)
+    } catch VaultError.invalidPassword(let reason) {
+      throw VaultError.invalidPassword(reason: "the first line of \(name): \(reason)")
+    }
+  }
+}

@@ -1,0 +1,319 @@
+import Foundation
+import XCTest
+
+/// What a security review and a new user found in version 1 (issue 8), each through the
+/// built binary: escaped names, password input, honest counts, choices, early argument
+/// checks.
+final class HardeningTests: XCTestCase {
+  var folder = ""
+  var vault: VaultRunner!
+  /// A name that would retitle and clear the terminal, colour it and forge a line.
+  let hostileName = "a\u{1B}]0;PWNED\u{07}\u{1B}[2J\u{1B}[31mred\nsecond\r\u{202E}gpj.jpg"
+  let hostileShown = "a\\x1b]0;PWNED\\x07\\x1b[2J\\x1b[31mred\\nsecond\\r\\u202egpj.jpg"
+
+  override func setUpWithError() throws {
+    folder = try makeTemporaryFolder(self)
+    vault = try VaultRunner.initialized(in: folder)
+  }
+
+  func listJSON() throws -> [[String: Any]] {
+    let run = try vault.run(["list", "--json"])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    return try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
+  }
+
+  func addFixtures(_ names: [String]) throws {
+    let run = try vault.run(["add"] + names.map { fixturesPath + "/" + $0 })
+    XCTAssertEqual(run.status, 0, run.stderr)
+  }
+
+  /// No byte of `text` could act on a terminal: no controls but line feeds, no bidi overrides.
+  func assertInert(_ text: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+    let bad = text.unicodeScalars.filter { $0 != "\n" && TerminalSafeTextProbe.isUnsafe($0) }
+    XCTAssertTrue(
+      bad.isEmpty, "\(what) emits \(bad.map { String($0.value, radix: 16) }): \(text)", file: file, line: line
+    )
+  }
+
+  // MARK: 1. Names never reach the terminal raw
+
+  func testHostileNamesAreShownEscapedEverywhere() throws {
+    let photos = folder + "/in"
+    try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: fixturesPath + "/photo.jpg", toPath: photos + "/" + hostileName)
+    let add = try vault.run(["add", photos])
+    XCTAssertEqual(add.status, 0, add.stderr)
+    assertInert(add.stdout, "add")
+    XCTAssertTrue(add.stdout.contains("added \(photos)/\(hostileShown)"), add.stdout)
+
+    for arguments in [
+      ["list"], ["list", "--per-row", "2"], ["list", "--per-row", "2", "--mode", "symbols"], ["verify"],
+      ["export", "1", "--to", "out"],
+    ] {
+      let run = try vault.run(arguments, environment: ["TERM": "xterm-256color"])
+      XCTAssertEqual(run.status, 0, "\(arguments): \(run.stderr)")
+      if arguments.contains("symbols") {
+        // The grid's own colour sequences stay; the label line is escaped.
+        let labels = run.stdout.split(separator: "\n").filter { $0.contains("PWNED") }
+        XCTAssertEqual(labels.count, 1, run.stdout)
+        XCTAssertFalse(labels[0].contains("\u{1B}]0;"), "\(labels[0])")
+        XCTAssertTrue(labels[0].contains("1 a\\x1b]0;PWNED"), "\(labels[0])")
+      } else {
+        assertInert(run.stdout + run.stderr, "\(arguments)")
+        XCTAssertTrue(run.stdout.contains("PWNED"), "\(arguments): \(run.stdout)")
+      }
+    }
+    // JSON keeps the exact name, escaped as JSON, and prints safely too.
+    let json = try vault.run(["list", "--json"])
+    assertInert(json.stdout, "list --json")
+    XCTAssertEqual(try listJSON().first?["name"] as? String, hostileName)
+    // The file exported keeps its real name: only what is shown is escaped.
+    XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/out/" + hostileName))
+    // Errors that name the photo are escaped too.
+    let missing = try vault.run(["add", photos + "/" + hostileName + ".missing"])
+    assertInert(missing.stderr, "an error")
+    XCTAssertTrue(missing.stderr.hasPrefix("error: '"), missing.stderr)
+  }
+
+  func testTheDeletePromptShowsTheNameEscaped() throws {
+    let photos = folder + "/in"
+    try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: fixturesPath + "/photo.jpg", toPath: photos + "/" + hostileName)
+    XCTAssertEqual(try vault.run(["add", photos]).status, 0)
+    let session = try TmuxSession(
+      "\(VaultRunner.binary) delete 1", in: folder,
+      environment: ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse", "TERM": "xterm-256color"])
+    let screen = try session.wait(for: "[y/N]")
+    XCTAssertTrue(screen.contains("Delete '\(hostileShown)'?"), screen)
+    try session.send("n", "Enter")
+    XCTAssertTrue(try session.wait(for: "done").contains("nothing deleted"))
+    XCTAssertEqual(try listJSON().count, 1)
+  }
+
+  // MARK: 9–12. Password input
+
+  func testAPasswordFileBeatsTheEnvironmentAndReadsPipesAndStandardInput() throws {
+    try addFixtures(["photo.jpg"])
+    try "correct horse\n".write(toFile: folder + "/pw", atomically: true, encoding: .utf8)
+    let fromFile = try vault.run(["list", "--password-file", folder + "/pw"], password: "wrong")
+    XCTAssertEqual(fromFile.status, 0, "an explicit --password-file wins: \(fromFile.stderr)")
+    XCTAssertEqual(try vault.run(["list", "--password-file", folder + "/pw"], password: "").status, 0)
+    let fromStdin = try vault.run(
+      ["list", "--password-file", "-"], password: nil, input: "correct horse\nmore\n")
+    XCTAssertEqual(fromStdin.status, 0, fromStdin.stderr)
+    XCTAssertTrue(fromStdin.stdout.contains("photo.jpg"))
+
+    // A FIFO, as process substitution makes: read with read(), not as a regular file.
+    let fifo = folder + "/pw.fifo"
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    let writer = Thread {
+      let descriptor = open(fifo, O_WRONLY)
+      _ = "correct horse\n".withCString { write(descriptor, $0, strlen($0)) }
+      close(descriptor)
+    }
+    writer.start()
+    let fromFIFO = try vault.run(["list", "--password-file", fifo], password: nil)
+    XCTAssertEqual(fromFIFO.status, 0, fromFIFO.stderr)
+
+    let folderAsFile = try vault.run(["list", "--password-file", folder], password: nil)
+    XCTAssertEqual(folderAsFile.status, 1)
+    XCTAssertEqual(folderAsFile.stderr, "error: '\(folder)': cannot read password file: Is a directory\n")
+    let absent = try vault.run(["list", "--password-file", folder + "/nope"], password: "correct horse")
+    XCTAssertEqual(
+      absent.stderr, "error: '\(folder)/nope': cannot read password file: No such file or directory\n")
+  }
+
+  func testThePasswordIsAskedOnTheTerminalEvenWhenStdinIsAPipe() throws {
+    try addFixtures(["photo.jpg"])
+    let session = try TmuxSession(
+      "echo photo.jpg | \(VaultRunner.binary) list", in: folder, environment: ["VAULT_DIR": vault.vault])
+    try session.wait(for: "Password:")
+    try session.type("correct horse")
+    try session.send("Enter")
+    let screen = try session.wait(for: "done")
+    XCTAssertTrue(screen.contains("1 [ ] photo.jpg"), screen)
+    XCTAssertFalse(screen.contains("correct horse"), "the password was echoed")
+
+    let endOfInput = try TmuxSession(
+      "\(VaultRunner.binary) list < /dev/null", in: folder, environment: ["VAULT_DIR": vault.vault])
+    try endOfInput.wait(for: "Password:")
+    try endOfInput.send("C-d")
+    XCTAssertTrue(try endOfInput.wait(for: "done").contains("error: no password was entered"))
+  }
+
+  func testPasswordsAreNormalizedSoEitherFormOfAnAccentOpensTheSpace() throws {
+    let composed = "caf\u{E9} cr\u{E8}me"
+    let decomposed = "cafe\u{301} cre\u{300}me"
+    XCTAssertEqual(try vault.run(["init"], password: composed).status, 0)
+    XCTAssertEqual(try vault.run(["add", fixturesPath + "/gray.png"], password: decomposed).status, 0)
+    let list = try vault.run(["list"], password: composed)
+    XCTAssertTrue(list.stdout.contains("gray.png"), list.stdout + list.stderr)
+    XCTAssertEqual(try vault.run(["init"], password: decomposed).status, 1, "the same space")
+  }
+
+  func testInitWarnsOfAShortPasswordAndThatNoneCanBeRecovered() throws {
+    let short = try vault.run(["init"], password: "abc")
+    XCTAssertEqual(short.status, 0)
+    XCTAssertTrue(short.stderr.contains("warning: the password has fewer than 8 characters"), short.stderr)
+    XCTAssertTrue(short.stderr.contains("a forgotten password cannot be recovered"), short.stderr)
+    let long = try vault.run(["init"], password: "a longer passphrase")
+    XCTAssertFalse(long.stderr.contains("fewer than 8"), long.stderr)
+    XCTAssertEqual(long.stderr.components(separatedBy: "cannot be recovered").count, 2, "said once")
+  }
+
+  // MARK: 13–14. Honest output
+
+  func testDeleteCountsWhatIsLeft() throws {
+    try addFixtures(["photo.jpg", "gray.png", "gray.jpg", "palette.png"])
+    XCTAssertEqual(try vault.run(["delete", "3", "--yes"]).stdout, "deleted 1 photo; 3 left\n")
+    XCTAssertEqual(try vault.run(["select", "1,2"]).status, 0)
+    XCTAssertEqual(try vault.run(["delete", "--selected", "--yes"]).stdout, "deleted 2 photos; 1 left\n")
+    XCTAssertEqual(try vault.run(["delete", "--all", "--yes"]).stdout, "deleted 1 photo; 0 left\n")
+    XCTAssertEqual(try listJSON().count, 0)
+  }
+
+  func testFilesThatAreNotPhotosAreSkippedInFoldersButNamedOnTheCommandLine() throws {
+    let photos = folder + "/card"
+    try FileManager.default.createDirectory(atPath: photos + "/DCIM", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: fixturesPath + "/photo.jpg", toPath: photos + "/DCIM/a.jpg")
+    try "notes".write(toFile: photos + "/README", atomically: true, encoding: .utf8)
+    try writeBytes(Array(repeating: 7, count: 100), to: photos + "/DCIM/clip.mp4")
+    // An iPhone photo: an ISO media file whose brand is heic.
+    try writeBytes(
+      [0, 0, 0, 24] + Array("ftypheic".utf8) + Array(repeating: 0, count: 12), to: photos + "/b.HEIC")
+    let run = try vault.run(["add", photos])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    XCTAssertEqual(run.stderr, "")
+    XCTAssertTrue(run.stdout.contains("added 1, skipped 0 duplicates, failed 0\n"), run.stdout)
+    XCTAssertTrue(run.stdout.contains("skipped 3 files that are not JPEG or PNG"), run.stdout)
+
+    let verbose = try vault.run(["add", "--verbose", photos])
+    XCTAssertTrue(
+      verbose.stdout.contains("skipped '\(photos)/README': not a JPEG or PNG image"), verbose.stdout)
+    XCTAssertTrue(
+      verbose.stdout.contains("skipped '\(photos)/b.HEIC': HEIC/HEIF images are not supported yet"),
+      verbose.stdout)
+
+    let named = try vault.run(["add", photos + "/b.HEIC", photos + "/README"])
+    XCTAssertEqual(named.status, 1)
+    XCTAssertTrue(
+      named.stderr.contains("'\(photos)/b.HEIC': HEIC/HEIF images are not supported yet"), named.stderr)
+    XCTAssertTrue(named.stderr.contains("'\(photos)/README': not a JPEG or PNG image"), named.stderr)
+  }
+
+  // MARK: 15–16. Errors before the password, and the right errors
+
+  func testAnUnreadableVaultFolderSaysPermissionDenied() throws {
+    guard getuid() == 0 else { throw XCTSkip("needs root to run vault as another user") }
+    let setpriv = "/usr/bin/setpriv"
+    guard FileManager.default.isExecutableFile(atPath: setpriv) else { throw XCTSkip("no setpriv") }
+    XCTAssertEqual(chmod(folder, 0o755), 0)
+    // The vault folder is root's, mode 0700: the user nobody cannot look inside.
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: setpriv)
+    process.arguments = [
+      "--reuid=65534", "--regid=65534", "--clear-groups", VaultRunner.binary, "list", "--vault", vault.vault,
+    ]
+    process.environment = ["VAULT_PASSWORD": "correct horse", "PATH": "/usr/bin:/bin"]
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    if stderr.contains("Permission denied") && stderr.contains("execute") { throw XCTSkip(stderr) }
+    XCTAssertEqual(process.terminationStatus, 1)
+    XCTAssertEqual(stderr, "error: '\(vault.vault)': Permission denied\n")
+  }
+
+  func testArgumentsAreCheckedBeforeThePasswordIsAskedFor() throws {
+    // No password source at all: each error must be about the argument, not the password.
+    let missingPath = try vault.run(
+      ["add", folder + "/nope.jpg", fixturesPath + "/photo.jpg"], password: nil)
+    XCTAssertEqual(missingPath.status, 1)
+    XCTAssertTrue(
+      missingPath.stderr.hasPrefix("error: '\(folder)/nope.jpg': No such file or directory\n"),
+      missingPath.stderr)
+    for (arguments, message) in [
+      (["select", "7-5"], "error: '7-5': the range runs backwards; write 5-7"),
+      (["select", "-1"], "error: '-1': photos are numbered from 1; a range is written 2-5"),
+      (["delete", "2,x", "--yes"], "error: 'x': not a photo number"),
+      (["export", "0"], "error: '0': photos are numbered from 1"),
+    ] {
+      let run = try vault.run(arguments, password: nil)
+      XCTAssertEqual(run.status, 64, "\(arguments)")
+      XCTAssertTrue(run.stderr.hasPrefix(message), "\(arguments): \(run.stderr)")
+    }
+    try "x".write(toFile: folder + "/file", atomically: true, encoding: .utf8)
+    let target = try vault.run(["export", "--all", "--to", folder + "/file/out"], password: nil)
+    XCTAssertEqual(target.status, 1)
+    XCTAssertTrue(target.stderr.hasPrefix("error: '\(folder)/file"), target.stderr)
+    XCTAssertFalse(target.stderr.contains("password"), target.stderr)
+  }
+
+  // MARK: 17. Choosing photos, and small things
+
+  func testChoicesByListOpenRangeAndId() throws {
+    try addFixtures(["photo.jpg", "gray.png", "gray.jpg", "palette.png", "rgba.png"])
+    XCTAssertEqual(try vault.run(["select", "2-3,5"]).stdout, "3 of 5 photos selected\n")
+    XCTAssertEqual(try vault.run(["select", "--none"]).status, 0)
+    XCTAssertEqual(try vault.run(["select", "4-"]).stdout, "2 of 5 photos selected\n")
+    let ids = try listJSON().compactMap { $0["id"] as? String }
+    // Ids do not shift when a photo before them is deleted.
+    XCTAssertEqual(try vault.run(["delete", "1", "--yes"]).status, 0)
+    let export = try vault.run(["export", String(ids[2].prefix(8)), ids[4], "--to", "out", "--quiet"])
+    XCTAssertEqual(export.status, 0, export.stderr)
+    XCTAssertEqual(export.stdout, "exported 2 photos to out\n", "--quiet prints only the summary")
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted(), ["gray.jpg", "rgba.png"])
+    let unknown = try vault.run(["export", "ffffff", "--to", "out"])
+    XCTAssertEqual(unknown.status, 1)
+    XCTAssertEqual(unknown.stderr, "error: no photo has an id starting with 'ffffff'\n")
+  }
+
+  func testVersionEmptyJSONAndErrorPrefixes() throws {
+    let version = try vault.run(["--version"], password: nil)
+    XCTAssertEqual(version.status, 0)
+    XCTAssertFalse(version.stdout.isEmpty)
+    XCTAssertEqual(try vault.run(["list", "--json"]).stdout, "[]\n")
+    for arguments in [["add"], ["list", "--nope"], ["frobnicate"], ["list", "--per-row", "x"]] {
+      let run = try vault.run(arguments)
+      XCTAssertEqual(run.status, 64, "\(arguments)")
+      XCTAssertTrue(run.stderr.hasPrefix("error: "), "\(arguments): \(run.stderr)")
+      XCTAssertFalse(run.stderr.contains("Error:"), "\(arguments): \(run.stderr)")
+    }
+  }
+
+  // MARK: 18. The table fits its content
+
+  func testTheTableDoesNotStretchToAWideTerminal() throws {
+    try addFixtures(["photo.jpg", "gray.png"])
+    let narrow = try vault.run(["list"], environment: ["COLUMNS": "80"])
+    let wide = try vault.run(["list"], environment: ["COLUMNS": "160"])
+    XCTAssertEqual(narrow.stdout, wide.stdout)
+    XCTAssertTrue(wide.stdout.split(separator: "\n").allSatisfy { $0.count < 60 }, wide.stdout)
+  }
+
+  // MARK: 19. The format page says what the code writes
+
+  func testFormatPageGivesTheKeyFileLength() throws {
+    let format = try String(contentsOfFile: projectPath + "/docs/FORMAT.md", encoding: .utf8)
+    let space = try FileManager.default.contentsOfDirectory(atPath: vault.vault).first { $0 != "vault.json" }!
+    let length = try fileBytes(vault.vault + "/" + space + "/key").count
+    XCTAssertTrue(
+      format.contains("\(length) bytes: `\"VLTK\"`"), "FORMAT.md does not give the key's \(length) bytes")
+    XCTAssertFalse(format.lowercased().contains("changing the password"), "no password change exists yet")
+  }
+}
+
+/// The test's own copy of what may not reach a terminal (the binary's is in VaultCore,
+/// which this test target does not import).
+enum TerminalSafeTextProbe {
+  static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
+    default: return false
+    }
+  }
+}
