@@ -67,6 +67,8 @@ enum PasswordInput {
     }
     defer { if !standardInput { close(descriptor) } }
     var line: [UInt8] = []
+    // Room for the longest line, so that growing never leaves an unwiped copy behind.
+    line.reserveCapacity(fileLimit + 512)
     defer { line.wipe() }
     var buffer = [UInt8](repeating: 0, count: 512)
     defer { buffer.wipe() }
