@@ -121,3 +121,23 @@ public struct BlobID: Hashable, Sendable, CustomStringConvertible {
   public var hex: String { hexString(bytes) }
   public var description: String { hex }
 }
+
+/// Encoded as its 32 lowercase hex digits, so records and the index read as plain JSON.
+/// Decoding anything else throws `dataCorrupted` with `malformedDescription`: an id read
+/// from decrypted data is never trusted as a file name.
+extension BlobID: Codable {
+  static let malformedDescription = "malformed photo id"
+
+  public init(from decoder: Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    guard let id = BlobID(hex: try container.decode(String.self)) else {
+      throw DecodingError.dataCorruptedError(in: container, debugDescription: Self.malformedDescription)
+    }
+    self = id
+  }
+
+  public func encode(to encoder: Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(hex)
+  }
+}

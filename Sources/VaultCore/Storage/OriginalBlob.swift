@@ -32,10 +32,17 @@ final class OriginalBlobReader {
       throw VaultError.damagedBlob(what: what, reason: "bad record length \(length)")
     }
     let json = try reader.readExactly(length)
-    guard let record = try? JSONDecoder().decode(PhotoRecord.self, from: Data(json)) else {
+    let record: PhotoRecord
+    do {
+      record = try JSONDecoder().decode(PhotoRecord.self, from: Data(json))
+    } catch DecodingError.dataCorrupted(let context)
+      where context.debugDescription == BlobID.malformedDescription
+    {
+      throw VaultError.damagedBlob(what: what, reason: "its record has a \(BlobID.malformedDescription)")
+    } catch {
       throw VaultError.damagedBlob(what: what, reason: "its record does not parse")
     }
-    guard record.id == id.hex else {
+    guard record.id == id else {
       throw VaultError.damagedBlob(what: what, reason: "it holds another photo's record")
     }
     self.record = record

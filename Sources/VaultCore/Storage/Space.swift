@@ -50,8 +50,9 @@ public final class Space {
   var thumbDirectory: String { directory + "/" + Self.thumbFolder }
   var indexPath: String { directory + "/" + Self.indexFile }
 
-  func photoPath(_ id: String) -> String { photoDirectory + "/" + id }
-  func thumbPath(_ id: String) -> String { thumbDirectory + "/" + id }
+  // Paths are built only from a `BlobID`, never from a string read from a file.
+  func photoPath(_ id: BlobID) -> String { photoDirectory + "/" + id.hex }
+  func thumbPath(_ id: BlobID) -> String { thumbDirectory + "/" + id.hex }
 
   /// The photos as models for a `PhotoBrowser`.
   public func models() -> [PhotoModel] {
@@ -83,9 +84,21 @@ public final class Space {
       return index
     } catch let error as VaultError {
       throw error
+    } catch DecodingError.dataCorrupted(let context)
+      where context.debugDescription == BlobID.malformedDescription
+    {
+      throw VaultError.damagedIndex(path: path, reason: Self.describeMalformedID(at: context.codingPath))
     } catch {
       throw VaultError.damagedIndex(path: path, reason: "its contents do not parse")
     }
+  }
+
+  /// "entry 2 has a malformed photo id", from where in the index the decoder met it.
+  private static func describeMalformedID(at codingPath: [CodingKey]) -> String {
+    guard let position = codingPath.lazy.compactMap(\.intValue).first else {
+      return BlobID.malformedDescription
+    }
+    return "entry \(position + 1) has a \(BlobID.malformedDescription)"
   }
 
   static func writeIndex(_ index: SpaceIndex, in directory: String, master: MasterKey) throws {
@@ -128,7 +141,7 @@ public final class Space {
 
   /// Removes photos, originals and thumbnails. The index is written first, so a crash
   /// leaves at worst orphan blobs, never an index entry without its photo.
-  public func deletePhotos(ids: Set<String>) throws {
+  public func deletePhotos(ids: Set<BlobID>) throws {
     let remaining = entries.filter { !ids.contains($0.record.id) }
     try saveEntries(remaining)
     for id in ids {
@@ -148,11 +161,8 @@ public final class Space {
 
   /// The decrypted thumbnail of a photo (a JPEG).
   public func thumbnail(of record: PhotoRecord) throws -> [UInt8] {
-    guard let id = BlobID(hex: record.id) else {
-      throw VaultError.damagedIndex(path: indexPath, reason: "bad photo id '\(record.id)'")
-    }
     let reader = try BlobReader(
-      path: thumbPath(record.id), kind: .thumbnail, key: master.blobKey(kind: .thumbnail, id: id),
+      path: thumbPath(record.id), kind: .thumbnail, key: master.blobKey(kind: .thumbnail, id: record.id),
       what: "thumbnail of photo '\(record.name)' (\(Self.thumbFolder)/\(record.id))")
     return try reader.readToEnd(limit: 64 << 20)
   }
@@ -169,11 +179,8 @@ public final class Space {
 
   /// Opens a photo's original for reading: its record is checked against `record`.
   func openOriginal(_ record: PhotoRecord) throws -> OriginalBlobReader {
-    guard let id = BlobID(hex: record.id) else {
-      throw VaultError.damagedIndex(path: indexPath, reason: "bad photo id '\(record.id)'")
-    }
     let reader = try OriginalBlobReader(
-      path: photoPath(record.id), id: id, master: master, what: describe(record))
+      path: photoPath(record.id), id: record.id, master: master, what: describe(record))
     guard reader.record.id == record.id, reader.record.contentHash == record.contentHash,
       reader.record.bytes == record.bytes
     else {
