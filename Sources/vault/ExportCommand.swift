@@ -89,7 +89,7 @@ struct ExportCommand: ParsableCommand {
       return true
     }
     do {
-      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+      try makeDirectories(path)
     } catch {
       throw VaultError.io(path: path, reason: "cannot create folder")
     }

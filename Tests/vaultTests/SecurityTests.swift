@@ -56,4 +56,74 @@ final class SecurityTests: XCTestCase {
     XCTAssertEqual(try vault.run(["verify"]).status, 0)
     XCTAssertEqual(try fileBytes(victim), [1, 2, 3], "the victim is untouched")
   }
+
+  /// Every file and folder under `path`, the folder itself included.
+  func everything(under path: String) -> [String] {
+    [path] + ((try? FileManager.default.subpathsOfDirectory(atPath: path)) ?? []).map { path + "/" + $0 }
+  }
+
+  func accessTime(_ path: String) -> timespec {
+    var info = stat()
+    XCTAssertEqual(lstat(path, &info), 0, path)
+    return info.st_atim
+  }
+
+  /// Sets the access time of `path` ten days before its modification time: even a file
+  /// system mounted `relatime` updates such an access time on the next read.
+  func ageAccessTime(_ path: String) {
+    var info = stat()
+    XCTAssertEqual(lstat(path, &info), 0, path)
+    var times = [
+      timespec(tv_sec: info.st_mtim.tv_sec - 10 * 86400, tv_nsec: 0), info.st_mtim,
+    ]
+    XCTAssertEqual(utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW), 0, path)
+  }
+
+  func testReadingASpaceChangesNoAccessTime() throws {
+    // First, whether this file system shows reads in access times at all.
+    let control = folder + "/control"
+    try writeBytes([1, 2, 3], to: control)
+    ageAccessTime(control)
+    let before = accessTime(control)
+    _ = try fileBytes(control)
+    if accessTime(control).tv_sec == before.tv_sec {
+      throw XCTSkip("this file system does not update access times (mounted noatime?)")
+    }
+
+    let paths = everything(under: vault.vault)
+    XCTAssertGreaterThan(paths.count, 8)
+    for arguments in [
+      ["list"], ["list", "--json"], ["export", "1", "--to", folder + "/out"],
+      ["export", "2", "--thumbs", "--to", folder + "/out"],
+      ["verify"],
+    ] {
+      paths.forEach(ageAccessTime)
+      let aged = paths.map(accessTime)
+      let run = try vault.run(arguments)
+      XCTAssertEqual(run.status, 0, "\(arguments): \(run.stderr)")
+      for (path, time) in zip(paths, aged) {
+        let now = accessTime(path)
+        XCTAssertTrue(
+          now.tv_sec == time.tv_sec && now.tv_nsec == time.tv_nsec,
+          "\(arguments) changed the access time of \(path)")
+      }
+    }
+  }
+
+  func testExportFoldersArePrivate() throws {
+    for arguments in [["export", "1"], ["export", "1", "--to", folder + "/new/nested"]] {
+      let run = try vault.run(arguments)
+      XCTAssertEqual(run.status, 0, "\(arguments): \(run.stderr)")
+    }
+    let dated = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+      $0.hasPrefix("vault-export-")
+    }
+    XCTAssertEqual(dated.count, 1)
+    for path in [folder + "/" + dated[0], folder + "/new", folder + "/new/nested"] {
+      var info = stat()
+      XCTAssertEqual(stat(path, &info), 0, path)
+      XCTAssertEqual(
+        info.st_mode & 0o777, 0o700, "\(path) has mode \(String(info.st_mode & 0o777, radix: 8))")
+    }
+  }
 }

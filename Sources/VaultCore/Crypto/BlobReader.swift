@@ -20,7 +20,7 @@ final class BlobReader {
   init(path: String, kind: BlobKind, key: SecureBytes, what: String) throws {
     Sodium.ensureInitialized()
     self.what = what
-    descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    descriptor = openVaultFile(path)
     guard descriptor >= 0 else {
       let reason = errno == ENOENT ? "its file is missing" : String(cString: strerror(errno))
       throw VaultError.damagedBlob(what: what, reason: reason)

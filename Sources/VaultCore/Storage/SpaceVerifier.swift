@@ -96,7 +96,7 @@ public final class SpaceVerifier {
 
   private func contents(of folder: String, relativeTo prefix: String) -> FolderContents {
     var result = FolderContents()
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    let names = (try? listVaultFolder(folder)) ?? []
     for name in names.sorted() {
       if name.hasPrefix(TemporaryFile.prefix) {
         result.temporary.append(prefix + name)
@@ -226,7 +226,7 @@ public final class SpaceVerifier {
 
   /// Half-made spaces (`.tmp-space-*`) in the vault folder: no password opens them.
   private func leftoverSpaceFolders() -> [String] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: vaultPath)) ?? []
+    let names = (try? listVaultFolder(vaultPath)) ?? []
     return names.filter { $0.hasPrefix(TemporaryFile.prefix) }.sorted().map { "../" + $0 }
   }
 

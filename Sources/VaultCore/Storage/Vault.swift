@@ -82,8 +82,8 @@ public final class Vault {
   }
 }
 
-/// Creates a folder and its missing parents, private to the user.
-func makeDirectories(_ path: String) throws {
+/// Creates a folder and its missing parents, private to the user (mode 0700).
+public func makeDirectories(_ path: String) throws {
   if isDirectory(path) { return }
   let parent = (path as NSString).deletingLastPathComponent
   if !parent.isEmpty && parent != path { try makeDirectories(parent) }
