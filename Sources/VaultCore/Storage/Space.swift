@@ -69,15 +69,21 @@ public final class Space {
   static func readIndex(in directory: String, master: MasterKey) throws -> SpaceIndex {
     let path = directory + "/" + indexFile
     let key = master.blobKey(kind: .index, id: .index)
-    let bytes: [UInt8]
+    var bytes: [UInt8]
     do {
       let reader = try BlobReader(path: path, kind: .index, key: key, what: "the index")
       bytes = try reader.readToEnd(limit: indexSizeLimit)
     } catch VaultError.damagedBlob(_, let reason) {
       throw VaultError.damagedIndex(path: path, reason: reason)
     }
+    defer { bytes.wipe() }
     do {
-      let index = try JSONDecoder().decode(SpaceIndex.self, from: Data(bytes))
+      // Decoded in place, without a copy that would outlive the wipe.
+      let index = try bytes.withUnsafeMutableBytes { buffer in
+        try JSONDecoder().decode(
+          SpaceIndex.self,
+          from: Data(bytesNoCopy: buffer.baseAddress!, count: buffer.count, deallocator: .none))
+      }
       guard index.version == SpaceIndex.currentVersion else {
         throw VaultError.damagedIndex(path: path, reason: "unsupported index version \(index.version)")
       }
@@ -104,11 +110,11 @@ public final class Space {
   static func writeIndex(_ index: SpaceIndex, in directory: String, master: MasterKey) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    var plaintext = Array(try encoder.encode(index))
+    var plaintext = try encoder.encode(index)
     defer { plaintext.wipe() }
     let file = try TemporaryFile(in: directory)
     let writer = try BlobWriter(kind: .index, key: master.blobKey(kind: .index, id: .index), output: file)
-    try writer.write(plaintext)
+    try plaintext.withUnsafeBytes { try writer.write($0) }
     try writer.finish()
     try file.replace(directory + "/" + indexFile)
   }
@@ -159,7 +165,7 @@ public final class Space {
     "photo '\(record.name)' (\(Self.photoFolder)/\(record.id))"
   }
 
-  /// The decrypted thumbnail of a photo (a JPEG).
+  /// The decrypted thumbnail of a photo (a JPEG); the caller wipes it.
   public func thumbnail(of record: PhotoRecord) throws -> [UInt8] {
     let reader = try BlobReader(
       path: thumbPath(record.id), kind: .thumbnail, key: master.blobKey(kind: .thumbnail, id: record.id),

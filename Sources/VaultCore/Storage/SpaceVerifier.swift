@@ -139,7 +139,8 @@ public final class SpaceVerifier {
   private func checkThumbnail(_ record: PhotoRecord) -> String?? {
     guard fileExists(space.thumbPath(record.id)) else { return .some(nil) }
     do {
-      _ = try space.thumbnail(of: record)
+      var bytes = try space.thumbnail(of: record)
+      bytes.wipe()
       return nil
     } catch let VaultError.damagedBlob(_, reason) {
       return .some(reason)
@@ -327,9 +328,15 @@ public final class SpaceVerifier {
     var original: [UInt8] = []
     original.reserveCapacity(Int(record.bytes))
     defer { original.wipe() }
-    try reader.readContent { original.append(contentsOf: $0) }
-    let thumbnail = try thumbnailer.makeThumbnail(
+    try reader.readContent { bytes in
+      // Never grown beyond the record's size, so never copied (the blob is damage if it
+      // holds more, which readContent reports).
+      guard original.count + bytes.count <= original.capacity else { return }
+      original.append(contentsOf: bytes)
+    }
+    var thumbnail = try thumbnailer.makeThumbnail(
       bytes: original, name: space.describe(record), format: record.format)
+    defer { thumbnail.jpeg.wipe() }
     let file = try space.sealThumbnail(thumbnail.jpeg, id: id)
     try file.replace(space.thumbPath(record.id), syncFolder: false)
   }
