@@ -338,4 +338,19 @@ final class TamperingTests: XCTestCase {
     XCTAssertEqual(space.entries.count, 4)
     XCTAssertEqual(try fileBytes(victim), [1, 2, 3])
   }
+
+  func testExportNamesFromForgedRecordsStayInTheFolder() {
+    // "/" + a combining mark, and a prepended mark + "/", are single Characters that still
+    // hold a "/" byte.
+    for name in ["a/\u{301}b", "\u{600}/../x", "../..", "..", ".", "", "a\0b", "/etc/passwd", "x/\u{200D}y"] {
+      for number in 0..<2 {
+        let safe = PhotoExporter.numberedName(PhotoExporter.safeName(name), number)
+        XCTAssertFalse(
+          safe.utf8.contains(UInt8(ascii: "/")), "\(name.debugDescription) gave \(safe.debugDescription)")
+        XCTAssertFalse(safe.utf8.contains(0), "\(name.debugDescription) gave \(safe.debugDescription)")
+        XCTAssertFalse(
+          ["", ".", ".."].contains(safe), "\(name.debugDescription) gave \(safe.debugDescription)")
+      }
+    }
+  }
 }
