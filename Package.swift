@@ -66,7 +66,8 @@ let package = Package(
     ),
     .testTarget(
       name: "vaultTests",
-      dependencies: ["vault", "CSodium", "VaultTestSupport"],
+      // VaultCore (through @testable import) lets a test forge files with a space's key.
+      dependencies: ["vault", "VaultCore", "CSodium", "VaultTestSupport"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
   ]

@@ -86,7 +86,7 @@ private func writeSeeds(into folder: String) {
   }
   let id = BlobID(hex: "000102030405060708090a0b0c0d0e0f")!
   let record = PhotoRecord(
-    id: id.hex, name: "seed.jpg", bytes: 3, format: .jpeg, width: 1, height: 1, orientation: 1,
+    id: id, name: "seed.jpg", bytes: 3, format: .jpeg, width: 1, height: 1, orientation: 1,
     modifiedAt: Timestamp(seconds: 0), importedAt: Timestamp(seconds: 0),
     contentHash: String(repeating: "0", count: 64))
   blob(.original, id, (try! OriginalBlob.header(for: record)) + [1, 2, 3], "blob-small")

@@ -71,7 +71,7 @@ struct UnselectCommand: ParsableCommand {
 }
 
 private func positions(_ photos: [String], in space: Space) throws -> [Int] {
-  try PhotoSelector.positions(PhotoSelector.parse(photos), ids: space.entries.map(\.record.id))
+  try PhotoSelector.positions(PhotoSelector.parse(photos), ids: space.entries.map(\.record.id.hex))
 }
 
 private func printSelectionCount(_ space: Space) {

@@ -167,4 +167,37 @@ final class BlobTests: XCTestCase {
       XCTAssertTrue("\(error)".contains("final chunk is missing"), "\(error)")
     }
   }
+
+  func testStreamAndHashStatesLiveInSecureMemory() throws {
+    let stream = SecretStreamState()
+    XCTAssertEqual(UnsafeMutableRawPointer(stream.pointer), stream.storage.pointer)
+    XCTAssertGreaterThanOrEqual(stream.storage.count, crypto_secretstream_xchacha20poly1305_statebytes())
+    let hasher = ContentHasher(key: key)
+    XCTAssertGreaterThanOrEqual(hasher.storage.count, crypto_generichash_statebytes())
+    XCTAssertEqual(Int(bitPattern: hasher.storage.pointer) % 64, 0, "the hash state must be 64-byte aligned")
+    // Hashing from secure memory gives the same hash as the one-shot function.
+    let bytes = plaintext(200_000)
+    bytes.withUnsafeBytes { hasher.update($0) }
+    var expected = [UInt8](repeating: 0, count: 32)
+    crypto_generichash(&expected, 32, bytes, UInt64(bytes.count), key.bytes, key.count)
+    XCTAssertEqual(hasher.finish(), hexString(expected))
+  }
+
+  func testReadToEndKeepsItsLimitAndGrowsAcrossManyChunks() throws {
+    let bytes = plaintext(5 * BlobFormat.chunkSize + 123)
+    let path = try writeBlob(bytes)
+    XCTAssertEqual(try readBlob(path), bytes)
+    let reader = try BlobReader(path: path, kind: .original, key: key, what: "photo 'test.jpg'")
+    XCTAssertThrowsError(try reader.readToEnd(limit: bytes.count - 1)) { error in
+      XCTAssertEqual(
+        error as? VaultError, .damagedBlob(what: "photo 'test.jpg'", reason: "is unexpectedly large"))
+    }
+  }
+
+  func testDecoderInputInMemoryIsWiped() {
+    let pinned = PinnedBytes([1, 2, 3, 4, 5])
+    XCTAssertEqual(Array(pinned.buffer), [1, 2, 3, 4, 5])
+    pinned.wipe()
+    XCTAssertEqual(Array(pinned.buffer), [0, 0, 0, 0, 0])
+  }
 }

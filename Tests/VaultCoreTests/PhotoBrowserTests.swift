@@ -7,7 +7,8 @@ final class PhotoBrowserTests: XCTestCase {
   func model(_ number: Int, selected: Bool = false) -> PhotoModel {
     let id = String(format: "%032x", number)
     let record = PhotoRecord(
-      id: id, name: "IMG_\(number).jpg", bytes: 100, format: .jpeg, width: 4, height: 3, orientation: 1,
+      id: BlobID(hex: id)!, name: "IMG_\(number).jpg", bytes: 100, format: .jpeg, width: 4, height: 3,
+      orientation: 1,
       modifiedAt: Timestamp(seconds: 0), importedAt: Timestamp(seconds: 0), contentHash: id)
     return PhotoModel(
       photoURL: URL(fileURLWithPath: "/v/Photo/\(id)"), thumbURL: URL(fileURLWithPath: "/v/Thumb/\(id)"),

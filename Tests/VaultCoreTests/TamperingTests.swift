@@ -47,7 +47,7 @@ final class TamperingTests: XCTestCase {
     check(problems(), what)
   }
 
-  func assertOthersReadable(except victim: String, file: StaticString = #filePath, line: UInt = #line) {
+  func assertOthersReadable(except victim: BlobID, file: StaticString = #filePath, line: UInt = #line) {
     for entry in space.entries where entry.record.id != victim {
       XCTAssertNoThrow(try space.openOriginal(entry.record).readContent { _ in }, file: file, line: line)
       XCTAssertNoThrow(try space.thumbnail(of: entry.record), file: file, line: line)
@@ -65,7 +65,7 @@ final class TamperingTests: XCTestCase {
     let length = try fileBytes(path).count
     let expectDamaged: ([VerifyFinding], String) -> Void = { found, what in
       XCTAssertEqual(found.count, 1, "\(what): \(found)")
-      guard case .damagedOriginal(2, "gray.png", victim.id, _)? = found.first else {
+      guard case .damagedOriginal(2, "gray.png", victim.id.hex, _)? = found.first else {
         return XCTFail("\(found)")
       }
     }
@@ -112,7 +112,7 @@ final class TamperingTests: XCTestCase {
     let length = try fileBytes(path).count
     let expectDamaged: ([VerifyFinding], String) -> Void = { found, what in
       XCTAssertEqual(found.count, 1, "\(what): \(found)")
-      guard case .damagedThumbnail(4, "progressive.jpg", victim.id, _)? = found.first else {
+      guard case .damagedThumbnail(4, "progressive.jpg", victim.id.hex, _)? = found.first else {
         return XCTFail("\(found)")
       }
     }
@@ -132,7 +132,7 @@ final class TamperingTests: XCTestCase {
     let sibling = try fileBytes(space.thumbPath(space.entries[0].record.id))
     try withDamaged(path, "a sibling's thumbnail", { _ in sibling }, check: expectDamaged)
     try FileManager.default.removeItem(atPath: path)
-    XCTAssertEqual(problems(), [.missingThumbnail(number: 4, name: "progressive.jpg", id: victim.id)])
+    XCTAssertEqual(problems(), [.missingThumbnail(number: 4, name: "progressive.jpg", id: victim.id.hex)])
     assertOthersReadable(except: victim.id)
   }
 
@@ -209,7 +209,7 @@ final class TamperingTests: XCTestCase {
     try space.saveEntries(Array(space.entries.dropFirst()))
     try PhotoImporter().importFiles([fixturesPath + "/photo.jpg"], into: space) { _, _ in }
     XCTAssertEqual(space.entries.count, 4)
-    XCTAssertEqual(problems(), [.orphanOriginal(id: dropped.record.id, name: "photo.jpg")])
+    XCTAssertEqual(problems(), [.orphanOriginal(id: dropped.record.id.hex, name: "photo.jpg")])
     let summary = try SpaceVerifier(space: space).repair()
     XCTAssertEqual(summary.adopted, [])
     XCTAssertEqual(
@@ -224,7 +224,7 @@ final class TamperingTests: XCTestCase {
     // temporary files, an entry whose original is gone, and a damaged original.
     try space.saveEntries(Array(entries.dropFirst()))
     try FileManager.default.removeItem(atPath: space.thumbPath(entries[1].record.id))
-    try writeBytes([1, 2, 3], to: space.thumbPath(BlobID.random().hex))
+    try writeBytes([1, 2, 3], to: space.thumbPath(BlobID.random()))
     try writeBytes([1], to: space.photoDirectory + "/.tmp-0123456789abcdef")
     try writeBytes([1], to: space.directory + "/.tmp-89abcdef01234567")
     try FileManager.default.removeItem(atPath: space.photoPath(entries[2].record.id))
@@ -234,11 +234,12 @@ final class TamperingTests: XCTestCase {
 
     let found = problems()
     XCTAssertTrue(
-      found.contains(.orphanOriginal(id: entries[0].record.id, name: entries[0].record.name)), "\(found)")
+      found.contains(.orphanOriginal(id: entries[0].record.id.hex, name: entries[0].record.name)), "\(found)")
     XCTAssertTrue(
-      found.contains(.missingThumbnail(number: 1, name: entries[1].record.name, id: entries[1].record.id)))
+      found.contains(.missingThumbnail(number: 1, name: entries[1].record.name, id: entries[1].record.id.hex))
+    )
     XCTAssertTrue(
-      found.contains(.missingOriginal(number: 2, name: entries[2].record.name, id: entries[2].record.id)))
+      found.contains(.missingOriginal(number: 2, name: entries[2].record.name, id: entries[2].record.id.hex)))
     XCTAssertTrue(found.contains(.temporaryFile(path: "Photo/.tmp-0123456789abcdef")))
     XCTAssertTrue(found.contains(.temporaryFile(path: ".tmp-89abcdef01234567")))
 
@@ -256,5 +257,100 @@ final class TamperingTests: XCTestCase {
     XCTAssertNoThrow(
       try space.openOriginal(space.entries.first { $0.record.id == entries[0].record.id }!.record).readContent
       { _ in })
+  }
+
+  /// The index as JSON, with the id of photo `number` (1-based) replaced by `id`.
+  func indexJSON(replacingIDOf number: Int, with id: String) throws -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let json = String(decoding: try encoder.encode(SpaceIndex(photos: space.entries)), as: UTF8.self)
+    let old = "\(space.entries[number - 1].record.id)"
+    XCTAssertTrue(json.contains(old))
+    return Array(json.replacingOccurrences(of: old, with: id).utf8)
+  }
+
+  /// Encrypts `plaintext` as the blob at `path` with the space's key, as someone who has
+  /// the password could.
+  func writeBlob(_ plaintext: [UInt8], kind: BlobKind, id: BlobID, to path: String) throws {
+    let file = try TemporaryFile(in: (path as NSString).deletingLastPathComponent)
+    let writer = try BlobWriter(kind: kind, key: space.master.blobKey(kind: kind, id: id), output: file)
+    try writer.write(plaintext)
+    try writer.finish()
+    try file.replace(path)
+  }
+
+  func testAnIndexIDThatIsAPathIsDamageAndNoCommandReachesThePath() throws {
+    let victim = folder + "/victim"
+    try writeBytes([1, 2, 3], to: victim)
+    // From Photo/ or Thumb/, enough "../" to reach the root, then the victim's path.
+    let forged = String(repeating: "../", count: 12) + victim.dropFirst()
+    try writeBlob(
+      try indexJSON(replacingIDOf: 2, with: forged), kind: .index, id: .index, to: space.indexPath)
+    let indexPath = space.indexPath
+    space = nil
+
+    let opened = try vault.unlock(password: password("first"), access: .write)
+    guard case .damagedIndex(let path, let reason)? = opened.indexDamage else {
+      return XCTFail("a path as a photo id was not detected")
+    }
+    XCTAssertEqual(path, indexPath)
+    XCTAssertEqual(reason, "entry 2 has a malformed photo id")
+    XCTAssertEqual(opened.models().count, 0, "list shows nothing from a damaged index")
+    XCTAssertThrowsError(try opened.deletePhotos(ids: Set(opened.entries.map(\.record.id))))
+    XCTAssertThrowsError(try opened.setSelection(Array(opened.entries.indices), to: true))
+    let exportFolder = folder + "/export"
+    try FileManager.default.createDirectory(atPath: exportFolder, withIntermediateDirectories: false)
+    PhotoExporter(space: opened).export(opened.models(), to: exportFolder, thumbnails: false) { _ in }
+    XCTAssertTrue(fileExists(victim))
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: exportFolder), [])
+
+    XCTAssertEqual(
+      SpaceVerifier(space: opened).verify().filter(\.isProblem).first,
+      .damagedIndex(reason: "entry 2 has a malformed photo id"))
+    let summary = try SpaceVerifier(space: opened).repair()
+    XCTAssertTrue(summary.indexRebuilt)
+    XCTAssertEqual(opened.entries.count, 4, "the index is rebuilt from the originals")
+    XCTAssertEqual(try fileBytes(victim), [1, 2, 3], "the victim is untouched")
+    space = opened
+    XCTAssertEqual(problems(), [])
+  }
+
+  func testARecordWhoseIDIsAPathMakesItsOriginalDamaged() throws {
+    let victim = folder + "/victim"
+    try writeBytes([1, 2, 3], to: victim)
+    var record = space.entries[0].record
+    record.name = "forged.jpg"
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let json = String(decoding: try encoder.encode(record), as: UTF8.self)
+      .replacingOccurrences(
+        of: "\(record.id)", with: String(repeating: "../", count: 12) + victim.dropFirst())
+    let length = UInt32(json.utf8.count)
+    let header = withUnsafeBytes(of: length.bigEndian) { Array($0) } + Array(json.utf8)
+    let id = BlobID.random()
+    try writeBlob(header + [1, 2, 3], kind: .original, id: id, to: space.photoPath(id))
+    XCTAssertEqual(
+      problems(),
+      [.damagedOriginal(number: nil, name: nil, id: "\(id)", reason: "its record has a malformed photo id")])
+    let summary = try SpaceVerifier(space: space).repair()
+    XCTAssertEqual(summary.adopted, [])
+    XCTAssertEqual(summary.damagedOriginals, ["Photo/\(id)"])
+    XCTAssertEqual(space.entries.count, 4)
+    XCTAssertEqual(try fileBytes(victim), [1, 2, 3])
+  }
+
+  func testExportNamesFromForgedRecordsStayInTheFolder() {
+    // "/" + a combining mark, and a prepended mark + "/", are single Characters that still
+    // hold a "/" byte.
+    for name in ["a/\u{301}b", "\u{600}/../x", "../..", "..", ".", "", "a\0b", "/etc/passwd", "x/\u{200D}y"] {
+      for number in 0..<2 {
+        let safe = PhotoExporter.numberedName(PhotoExporter.safeName(name), number)
+        XCTAssertFalse(
+          safe.utf8.contains(UInt8(ascii: "/")), "\(name.debugDescription) gave \(safe.debugDescription)")
+        XCTAssertFalse(safe.utf8.contains(0), "\(name.debugDescription) gave \(safe.debugDescription)")
+        XCTAssertFalse(
+          ["", ".", ".."].contains(safe), "\(name.debugDescription) gave \(safe.debugDescription)")
+      }
+    }
   }
 }

@@ -66,7 +66,8 @@ final class PhotoTableTests: XCTestCase {
   func model(_ number: Int, name: String, bytes: Int64) -> (index: Int, photo: PhotoModel) {
     let id = String(format: "%032x", number)
     let record = PhotoRecord(
-      id: id, name: name, bytes: bytes, format: .jpeg, width: 4000, height: 3000, orientation: 1,
+      id: BlobID(hex: id)!, name: name, bytes: bytes, format: .jpeg, width: 4000, height: 3000,
+      orientation: 1,
       modifiedAt: Timestamp(seconds: 0), importedAt: Timestamp(seconds: 0), contentHash: id)
     return (
       number - 1,

@@ -70,7 +70,7 @@ public enum PhotoListing {
     let items = photos.map { item in
       let record = item.photo.record
       return Item(
-        index: item.index + 1, id: record.id, name: record.name, bytes: record.bytes, width: record.width,
+        index: item.index + 1, id: record.id.hex, name: record.name, bytes: record.bytes, width: record.width,
         height: record.height, format: record.format.rawValue, orientation: record.orientation,
         importedAt: iso8601(record.importedAt), modifiedAt: iso8601(record.modifiedAt),
         selected: item.photo.isSelected)

@@ -24,16 +24,14 @@ enum BlobFormat {
   }
 }
 
-/// The state of one secretstream, wiped when released.
+/// The state of one secretstream (it holds the stream's key), in secure memory that is
+/// wiped when released.
 final class SecretStreamState {
+  let storage = SecureBytes.state(byteCount: crypto_secretstream_xchacha20poly1305_statebytes())
   let pointer: UnsafeMutablePointer<crypto_secretstream_xchacha20poly1305_state>
 
   init() {
-    pointer = .allocate(capacity: 1)
-  }
-
-  deinit {
-    sodium_memzero(pointer, MemoryLayout<crypto_secretstream_xchacha20poly1305_state>.size)
-    pointer.deallocate()
+    precondition(MemoryLayout<crypto_secretstream_xchacha20poly1305_state>.size <= storage.count)
+    pointer = storage.pointer.bindMemory(to: crypto_secretstream_xchacha20poly1305_state.self, capacity: 1)
   }
 }

@@ -20,7 +20,7 @@ final class BlobReader {
   init(path: String, kind: BlobKind, key: SecureBytes, what: String) throws {
     Sodium.ensureInitialized()
     self.what = what
-    descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    descriptor = openVaultFile(path)
     guard descriptor >= 0 else {
       let reason = errno == ENOENT ? "its file is missing" : String(cString: strerror(errno))
       throw VaultError.damagedBlob(what: what, reason: reason)
@@ -69,28 +69,50 @@ final class BlobReader {
   }
 
   /// Exactly `count` decrypted bytes; running into the end of the blob first is damage.
+  /// The caller wipes the result.
   func readExactly(_ count: Int) throws -> [UInt8] {
     var result = [UInt8]()
-    result.reserveCapacity(count)
-    while result.count < count {
-      if chunkOffset == chunkLength {
-        if reachedEnd { throw VaultError.damagedBlob(what: what, reason: "ends too early") }
-        try readChunk()
-        continue
+    result.reserveCapacity(count)  // never grown, so never copied
+    do {
+      while result.count < count {
+        if chunkOffset == chunkLength {
+          if reachedEnd { throw VaultError.damagedBlob(what: what, reason: "ends too early") }
+          try readChunk()
+          continue
+        }
+        let take = min(count - result.count, chunkLength - chunkOffset)
+        result.append(contentsOf: UnsafeRawBufferPointer(start: chunk.pointer + chunkOffset, count: take))
+        chunkOffset += take
       }
-      let take = min(count - result.count, chunkLength - chunkOffset)
-      result.append(contentsOf: UnsafeRawBufferPointer(start: chunk.pointer + chunkOffset, count: take))
-      chunkOffset += take
+    } catch {
+      result.wipe()
+      throw error
     }
     return result
   }
 
-  /// The whole remaining plaintext (for small blobs: thumbnails, the index).
+  /// The whole remaining plaintext (for small blobs: thumbnails, the index). The caller
+  /// wipes the result; no other copy of it is left in memory.
   func readToEnd(limit: Int) throws -> [UInt8] {
     var result = [UInt8]()
-    while let bytes = try nextBytes() {
-      result.append(contentsOf: bytes)
-      if result.count > limit { throw VaultError.damagedBlob(what: what, reason: "is unexpectedly large") }
+    do {
+      while let bytes = try nextBytes() {
+        if result.count + bytes.count > limit {
+          throw VaultError.damagedBlob(what: what, reason: "is unexpectedly large")
+        }
+        if result.count + bytes.count > result.capacity {
+          // Grown by hand, so that the storage left behind is wiped, not just freed.
+          var larger = [UInt8]()
+          larger.reserveCapacity(max(result.count + bytes.count, result.capacity * 2))
+          larger.append(contentsOf: result)
+          result.wipe()
+          result = larger
+        }
+        result.append(contentsOf: bytes)
+      }
+    } catch {
+      result.wipe()
+      throw error
     }
     return result
   }

@@ -17,7 +17,9 @@ final class BlobWriter {
     self.output = output
     additionalData = BlobFormat.prefix(kind: kind)
     var header = [UInt8](repeating: 0, count: BlobFormat.streamHeaderLength)
-    crypto_secretstream_xchacha20poly1305_init_push(state.pointer, &header, key.bytes)
+    Sodium.check(
+      crypto_secretstream_xchacha20poly1305_init_push(state.pointer, &header, key.bytes),
+      "crypto_secretstream_xchacha20poly1305_init_push")
     try output.write(additionalData + header)
   }
 
@@ -49,9 +51,12 @@ final class BlobWriter {
 
   private func push(tag: UInt8) throws {
     var length: UInt64 = 0
-    crypto_secretstream_xchacha20poly1305_push(
-      state.pointer, &ciphertext, &length, pending.bytes, UInt64(pendingCount), additionalData,
-      UInt64(additionalData.count), tag)
+    // It fails only for a chunk longer than the stream's maximum, and chunks are 64 KiB.
+    Sodium.check(
+      crypto_secretstream_xchacha20poly1305_push(
+        state.pointer, &ciphertext, &length, pending.bytes, UInt64(pendingCount), additionalData,
+        UInt64(additionalData.count), tag),
+      "crypto_secretstream_xchacha20poly1305_push")
     try ciphertext.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[0..<Int(length)])) }
     sodium_memzero(pending.pointer, pendingCount)
     pendingCount = 0

@@ -1,4 +1,5 @@
 import CSodium
+import Foundation
 
 /// A fixed-size secret held in `sodium_malloc`'d memory: guarded pages, locked against
 /// swapping, and zeroed when released.
@@ -10,6 +11,8 @@ public final class SecureBytes {
   public init(count: Int) {
     Sodium.ensureInitialized()
     precondition(count > 0)
+    // It fails only when the process is out of memory (or mappings), which Swift's own
+    // allocations treat as fatal too.
     guard let memory = sodium_malloc(count) else {
       fatalError("sodium_malloc failed for \(count) bytes")
     }
@@ -24,6 +27,16 @@ public final class SecureBytes {
     if bytes.count > 0 { pointer.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
   }
 
+  /// Secure memory for a C state struct of `byteCount` bytes that needs `alignment`:
+  /// sodium_malloc puts a buffer flush against its guard page, so its address is aligned
+  /// only as far as its size is a multiple of the alignment.
+  static func state(byteCount: Int, alignment: Int = 64) -> SecureBytes {
+    let rounded = (byteCount + alignment - 1) / alignment * alignment
+    let memory = SecureBytes(count: rounded)
+    precondition(Int(bitPattern: memory.pointer) % alignment == 0, "sodium_malloc gave unaligned memory")
+    return memory
+  }
+
   /// A buffer of `count` random bytes.
   public static func random(count: Int) -> SecureBytes {
     let secret = SecureBytes(count: count)
@@ -32,7 +45,7 @@ public final class SecureBytes {
   }
 
   deinit {
-    sodium_free(pointer)
+    sodium_free(pointer)  // wipes the bytes first
   }
 
   var bytes: UnsafePointer<UInt8> { UnsafePointer(pointer.assumingMemoryBound(to: UInt8.self)) }
@@ -41,6 +54,13 @@ public final class SecureBytes {
   /// Compares in constant time.
   func isEqual(to other: SecureBytes) -> Bool {
     count == other.count && sodium_memcmp(pointer, other.pointer, count) == 0
+  }
+}
+
+extension Data {
+  /// Overwrites the bytes with zeros (for encoded plaintext such as the index's JSON).
+  mutating func wipe() {
+    withUnsafeMutableBytes { sodium_memzero($0.baseAddress, $0.count) }
   }
 }
 

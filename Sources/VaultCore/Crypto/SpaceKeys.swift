@@ -13,10 +13,15 @@ struct PasswordKeys {
 
   init(passwordKey: SecureBytes) {
     let tag = SecureBytes(count: 16)
-    crypto_kdf_derive_from_key(tag.mutableBytes, 16, 1, Self.tagContext, passwordKey.bytes)
+    // Each fails only for a subkey length outside 16...64 bytes.
+    Sodium.check(
+      crypto_kdf_derive_from_key(tag.mutableBytes, 16, 1, Self.tagContext, passwordKey.bytes),
+      "crypto_kdf_derive_from_key")
     spaceTag = (0..<16).map { hexByte(tag.bytes[$0]) }.joined()
     wrappingKey = SecureBytes(count: 32)
-    crypto_kdf_derive_from_key(wrappingKey.mutableBytes, 32, 1, Self.wrapContext, passwordKey.bytes)
+    Sodium.check(
+      crypto_kdf_derive_from_key(wrappingKey.mutableBytes, 32, 1, Self.wrapContext, passwordKey.bytes),
+      "crypto_kdf_derive_from_key")
   }
 }
 
@@ -59,7 +64,10 @@ final class MasterKey {
 
   private func keyedHash(_ message: [UInt8]) -> SecureBytes {
     let output = SecureBytes(count: 32)
-    crypto_generichash(output.mutableBytes, 32, message, UInt64(message.count), key.bytes, key.count)
+    // It fails only for an output or key length outside 16...64 bytes.
+    Sodium.check(
+      crypto_generichash(output.mutableBytes, 32, message, UInt64(message.count), key.bytes, key.count),
+      "crypto_generichash")
     return output
   }
 }
@@ -120,4 +128,24 @@ public struct BlobID: Hashable, Sendable, CustomStringConvertible {
 
   public var hex: String { hexString(bytes) }
   public var description: String { hex }
+}
+
+/// Encoded as its 32 lowercase hex digits, so records and the index read as plain JSON.
+/// Decoding anything else throws `dataCorrupted` with `malformedDescription`: an id read
+/// from decrypted data is never trusted as a file name.
+extension BlobID: Codable {
+  static let malformedDescription = "malformed photo id"
+
+  public init(from decoder: Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    guard let id = BlobID(hex: try container.decode(String.self)) else {
+      throw DecodingError.dataCorruptedError(in: container, debugDescription: Self.malformedDescription)
+    }
+    self = id
+  }
+
+  public func encode(to encoder: Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(hex)
+  }
 }

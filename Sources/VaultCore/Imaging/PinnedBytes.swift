@@ -1,6 +1,9 @@
+import CSodium
+
 /// A copy of bytes at a fixed address, for a C decoder that keeps reading them after the
-/// call that was given them returns (libjpeg's and libpng's memory sources). Freed with
-/// its owner.
+/// call that was given them returns (libjpeg's and libpng's memory sources). The bytes are
+/// often decrypted (a thumbnail, an original being re-thumbnailed), so they are wiped
+/// before they are freed with their owner.
 final class PinnedBytes {
   let buffer: UnsafeMutableBufferPointer<UInt8>
   let count: Int
@@ -13,7 +16,13 @@ final class PinnedBytes {
 
   var baseAddress: UnsafePointer<UInt8>? { UnsafePointer(buffer.baseAddress) }
 
+  /// Overwrites the bytes with zeros.
+  func wipe() {
+    sodium_memzero(buffer.baseAddress, buffer.count)
+  }
+
   deinit {
+    wipe()
     buffer.deallocate()
   }
 }

@@ -8,7 +8,7 @@ final class DirectoryLock {
   private let descriptor: Int32
 
   init(path: String, mode: Mode) throws {
-    descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    descriptor = openVaultFile(path, flags: O_DIRECTORY)
     guard descriptor >= 0 else { throw VaultError.posix(path) }
     let operation = mode == .exclusive ? LOCK_EX : LOCK_SH
     while flock(descriptor, operation) != 0 {

@@ -30,15 +30,10 @@ public enum ExportTarget {
   /// Makes `path` and its missing parents (mode 0700); an existing folder is used as it is.
   public static func make(_ path: String) throws {
     var info = stat()
-    if stat(path, &info) == 0 {
-      guard (info.st_mode & S_IFMT) == S_IFDIR else {
-        throw VaultError.io(path: path, reason: "not a folder")
-      }
-      return
+    if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR {
+      throw VaultError.io(path: path, reason: "not a folder")
     }
-    let parent = (path as NSString).deletingLastPathComponent
-    if !parent.isEmpty && parent != path && !isDirectory(parent) { try make(parent) }
-    if mkdir(path, 0o700) != 0 && errno != EEXIST { throw VaultError.posix(path) }
+    try makeDirectories(path)
   }
 
   /// Makes a new folder `vault-export-<date>` in `parent` (` (1)`, ` (2)`… when taken),

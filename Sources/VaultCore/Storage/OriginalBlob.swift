@@ -9,10 +9,16 @@ enum OriginalBlob {
   static func header(for record: PhotoRecord) throws -> [UInt8] {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    let json = Array(try encoder.encode(record))
+    var json = try encoder.encode(record)
+    defer { json.wipe() }
     let length = UInt32(json.count)
-    return [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
-      + json
+    var header = [UInt8]()
+    header.reserveCapacity(4 + json.count)  // never grown, so never copied
+    header += [
+      UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF),
+    ]
+    header.append(contentsOf: json)
+    return header
   }
 }
 
@@ -31,11 +37,23 @@ final class OriginalBlobReader {
     guard length > 0, length <= OriginalBlob.recordSizeLimit else {
       throw VaultError.damagedBlob(what: what, reason: "bad record length \(length)")
     }
-    let json = try reader.readExactly(length)
-    guard let record = try? JSONDecoder().decode(PhotoRecord.self, from: Data(json)) else {
+    var json = try reader.readExactly(length)
+    defer { json.wipe() }
+    let record: PhotoRecord
+    do {
+      record = try json.withUnsafeMutableBytes { buffer in
+        try JSONDecoder().decode(
+          PhotoRecord.self,
+          from: Data(bytesNoCopy: buffer.baseAddress!, count: buffer.count, deallocator: .none))
+      }
+    } catch DecodingError.dataCorrupted(let context)
+      where context.debugDescription == BlobID.malformedDescription
+    {
+      throw VaultError.damagedBlob(what: what, reason: "its record has a \(BlobID.malformedDescription)")
+    } catch {
       throw VaultError.damagedBlob(what: what, reason: "its record does not parse")
     }
-    guard record.id == id.hex else {
+    guard record.id == id else {
       throw VaultError.damagedBlob(what: what, reason: "it holds another photo's record")
     }
     self.record = record

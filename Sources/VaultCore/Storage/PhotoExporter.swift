@@ -65,9 +65,13 @@ public final class PhotoExporter {
     fatalError("unreachable")
   }
 
-  /// A file name that stays inside the target folder.
+  /// A file name that stays inside the target folder. The name comes from a record, so it
+  /// is cleaned scalar by scalar: a "/" inside a grapheme cluster ("/" + a combining mark,
+  /// or after a prepended mark) is not a "/" Character, but it is still a "/" byte.
   static func safeName(_ name: String) -> String {
-    let cleaned = String(name.map { $0 == "/" || $0 == "\0" ? "_" : $0 })
+    var scalars = String.UnicodeScalarView()
+    scalars.append(contentsOf: name.unicodeScalars.map { $0 == "/" || $0 == "\0" ? "_" : $0 })
+    let cleaned = String(scalars)
     if cleaned.isEmpty || cleaned == "." || cleaned == ".." { return "photo" }
     return cleaned
   }

@@ -248,7 +248,7 @@ public final class PhotoImporter {
     let made = try thumbnail ?? thumbnailer.makeThumbnail(path: path, format: format)
     let id = BlobID.random()
     let record = PhotoRecord(
-      id: id.hex, name: (path as NSString).lastPathComponent, bytes: source.size, format: format,
+      id: id, name: (path as NSString).lastPathComponent, bytes: source.size, format: format,
       width: made.width, height: made.height, orientation: made.orientation,
       modifiedAt: source.modifiedAt, importedAt: .now(), contentHash: contentHash)
 

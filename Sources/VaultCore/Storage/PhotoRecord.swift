@@ -20,8 +20,8 @@ public struct Timestamp: Codable, Equatable, Sendable {
 /// What vault knows of one photo. It is stored inside the photo's own encrypted original
 /// (so the index can be rebuilt from the originals) and copied into the index.
 public struct PhotoRecord: Codable, Equatable, Sendable {
-  /// The blob id, 32 hex digits: `Photo/<id>` and `Thumb/<id>`.
-  public var id: String
+  /// The blob id, stored as 32 hex digits: `Photo/<id>` and `Thumb/<id>`.
+  public var id: BlobID
   /// The original file name (no folder).
   public var name: String
   /// The original's size in bytes.

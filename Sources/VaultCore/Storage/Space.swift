@@ -50,8 +50,9 @@ public final class Space {
   var thumbDirectory: String { directory + "/" + Self.thumbFolder }
   var indexPath: String { directory + "/" + Self.indexFile }
 
-  func photoPath(_ id: String) -> String { photoDirectory + "/" + id }
-  func thumbPath(_ id: String) -> String { thumbDirectory + "/" + id }
+  // Paths are built only from a `BlobID`, never from a string read from a file.
+  func photoPath(_ id: BlobID) -> String { photoDirectory + "/" + id.hex }
+  func thumbPath(_ id: BlobID) -> String { thumbDirectory + "/" + id.hex }
 
   /// The photos as models for a `PhotoBrowser`.
   public func models() -> [PhotoModel] {
@@ -68,34 +69,52 @@ public final class Space {
   static func readIndex(in directory: String, master: MasterKey) throws -> SpaceIndex {
     let path = directory + "/" + indexFile
     let key = master.blobKey(kind: .index, id: .index)
-    let bytes: [UInt8]
+    var bytes: [UInt8]
     do {
       let reader = try BlobReader(path: path, kind: .index, key: key, what: "the index")
       bytes = try reader.readToEnd(limit: indexSizeLimit)
     } catch VaultError.damagedBlob(_, let reason) {
       throw VaultError.damagedIndex(path: path, reason: reason)
     }
+    defer { bytes.wipe() }
     do {
-      let index = try JSONDecoder().decode(SpaceIndex.self, from: Data(bytes))
+      // Decoded in place, without a copy that would outlive the wipe.
+      let index = try bytes.withUnsafeMutableBytes { buffer in
+        try JSONDecoder().decode(
+          SpaceIndex.self,
+          from: Data(bytesNoCopy: buffer.baseAddress!, count: buffer.count, deallocator: .none))
+      }
       guard index.version == SpaceIndex.currentVersion else {
         throw VaultError.damagedIndex(path: path, reason: "unsupported index version \(index.version)")
       }
       return index
     } catch let error as VaultError {
       throw error
+    } catch DecodingError.dataCorrupted(let context)
+      where context.debugDescription == BlobID.malformedDescription
+    {
+      throw VaultError.damagedIndex(path: path, reason: Self.describeMalformedID(at: context.codingPath))
     } catch {
       throw VaultError.damagedIndex(path: path, reason: "its contents do not parse")
     }
   }
 
+  /// "entry 2 has a malformed photo id", from where in the index the decoder met it.
+  private static func describeMalformedID(at codingPath: [CodingKey]) -> String {
+    guard let position = codingPath.lazy.compactMap(\.intValue).first else {
+      return BlobID.malformedDescription
+    }
+    return "entry \(position + 1) has a \(BlobID.malformedDescription)"
+  }
+
   static func writeIndex(_ index: SpaceIndex, in directory: String, master: MasterKey) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    var plaintext = Array(try encoder.encode(index))
+    var plaintext = try encoder.encode(index)
     defer { plaintext.wipe() }
     let file = try TemporaryFile(in: directory)
     let writer = try BlobWriter(kind: .index, key: master.blobKey(kind: .index, id: .index), output: file)
-    try writer.write(plaintext)
+    try plaintext.withUnsafeBytes { try writer.write($0) }
     try writer.finish()
     try file.replace(directory + "/" + indexFile)
   }
@@ -128,7 +147,7 @@ public final class Space {
 
   /// Removes photos, originals and thumbnails. The index is written first, so a crash
   /// leaves at worst orphan blobs, never an index entry without its photo.
-  public func deletePhotos(ids: Set<String>) throws {
+  public func deletePhotos(ids: Set<BlobID>) throws {
     let remaining = entries.filter { !ids.contains($0.record.id) }
     try saveEntries(remaining)
     for id in ids {
@@ -146,13 +165,10 @@ public final class Space {
     "photo '\(record.name)' (\(Self.photoFolder)/\(record.id))"
   }
 
-  /// The decrypted thumbnail of a photo (a JPEG).
+  /// The decrypted thumbnail of a photo (a JPEG); the caller wipes it.
   public func thumbnail(of record: PhotoRecord) throws -> [UInt8] {
-    guard let id = BlobID(hex: record.id) else {
-      throw VaultError.damagedIndex(path: indexPath, reason: "bad photo id '\(record.id)'")
-    }
     let reader = try BlobReader(
-      path: thumbPath(record.id), kind: .thumbnail, key: master.blobKey(kind: .thumbnail, id: id),
+      path: thumbPath(record.id), kind: .thumbnail, key: master.blobKey(kind: .thumbnail, id: record.id),
       what: "thumbnail of photo '\(record.name)' (\(Self.thumbFolder)/\(record.id))")
     return try reader.readToEnd(limit: 64 << 20)
   }
@@ -169,11 +185,8 @@ public final class Space {
 
   /// Opens a photo's original for reading: its record is checked against `record`.
   func openOriginal(_ record: PhotoRecord) throws -> OriginalBlobReader {
-    guard let id = BlobID(hex: record.id) else {
-      throw VaultError.damagedIndex(path: indexPath, reason: "bad photo id '\(record.id)'")
-    }
     let reader = try OriginalBlobReader(
-      path: photoPath(record.id), id: id, master: master, what: describe(record))
+      path: photoPath(record.id), id: record.id, master: master, what: describe(record))
     guard reader.record.id == record.id, reader.record.contentHash == record.contentHash,
       reader.record.bytes == record.bytes
     else {

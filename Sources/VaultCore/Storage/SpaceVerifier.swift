@@ -89,19 +89,19 @@ public final class SpaceVerifier {
 
   /// The files of a folder, split into blob ids, temporary files and anything else.
   private struct FolderContents {
-    var ids: [String] = []
+    var ids: [BlobID] = []
     var temporary: [String] = []
     var unexpected: [String] = []
   }
 
   private func contents(of folder: String, relativeTo prefix: String) -> FolderContents {
     var result = FolderContents()
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    let names = (try? listVaultFolder(folder)) ?? []
     for name in names.sorted() {
       if name.hasPrefix(TemporaryFile.prefix) {
         result.temporary.append(prefix + name)
-      } else if BlobID(hex: name) != nil {
-        result.ids.append(name)
+      } else if let id = BlobID(hex: name) {
+        result.ids.append(id)
       } else {
         result.unexpected.append(prefix + name)
       }
@@ -116,12 +116,11 @@ public final class SpaceVerifier {
     case missing
   }
 
-  private func checkOriginal(id: String, expected: PhotoRecord?) -> OriginalState {
+  private func checkOriginal(id: BlobID, expected: PhotoRecord?) -> OriginalState {
     guard fileExists(space.photoPath(id)) else { return .missing }
-    guard let blobID = BlobID(hex: id) else { return .damaged("bad id") }
     do {
       let reader = try OriginalBlobReader(
-        path: space.photoPath(id), id: blobID, master: space.master, what: "Photo/\(id)")
+        path: space.photoPath(id), id: id, master: space.master, what: "Photo/\(id)")
       if let expected,
         reader.record.contentHash != expected.contentHash || reader.record.bytes != expected.bytes
       {
@@ -140,7 +139,8 @@ public final class SpaceVerifier {
   private func checkThumbnail(_ record: PhotoRecord) -> String?? {
     guard fileExists(space.thumbPath(record.id)) else { return .some(nil) }
     do {
-      _ = try space.thumbnail(of: record)
+      var bytes = try space.thumbnail(of: record)
+      bytes.wipe()
       return nil
     } catch let VaultError.damagedBlob(_, reason) {
       return .some(reason)
@@ -169,34 +169,35 @@ public final class SpaceVerifier {
     let orphanIDs = photos.ids.filter { !listedIDs.contains($0) }
     let total = space.entries.count + orphanIDs.count
     var done = 0
-    var seen = Set<String>()
+    var seen = Set<BlobID>()
     for (position, entry) in space.entries.enumerated() {
       let record = entry.record
       let number = position + 1
+      let id = record.id.hex
       defer {
         done += 1
         progress(done, total)
       }
       if !seen.insert(record.id).inserted {
-        findings.append(.listedTwice(number: number, name: record.name, id: record.id))
+        findings.append(.listedTwice(number: number, name: record.name, id: id))
         continue
       }
       var intact = true
       switch checkOriginal(id: record.id, expected: record) {
       case .missing:
-        findings.append(.missingOriginal(number: number, name: record.name, id: record.id))
+        findings.append(.missingOriginal(number: number, name: record.name, id: id))
         intact = false
       case .damaged(let reason):
-        findings.append(.damagedOriginal(number: number, name: record.name, id: record.id, reason: reason))
+        findings.append(.damagedOriginal(number: number, name: record.name, id: id, reason: reason))
         intact = false
       case .intact: break
       }
       switch checkThumbnail(record) {
       case .some(nil):
-        findings.append(.missingThumbnail(number: number, name: record.name, id: record.id))
+        findings.append(.missingThumbnail(number: number, name: record.name, id: id))
         intact = false
       case .some(.some(let reason)):
-        findings.append(.damagedThumbnail(number: number, name: record.name, id: record.id, reason: reason))
+        findings.append(.damagedThumbnail(number: number, name: record.name, id: id, reason: reason))
         intact = false
       case .none: break
       }
@@ -205,17 +206,17 @@ public final class SpaceVerifier {
     for id in orphanIDs {
       switch checkOriginal(id: id, expected: nil) {
       case .intact(let record):
-        findings.append(.orphanOriginal(id: id, name: record.name))
+        findings.append(.orphanOriginal(id: id.hex, name: record.name))
         intactOrphans.append(record)
       case .damaged(let reason):
-        findings.append(.damagedOriginal(number: nil, name: nil, id: id, reason: reason))
+        findings.append(.damagedOriginal(number: nil, name: nil, id: id.hex, reason: reason))
       case .missing: break
       }
       done += 1
       progress(done, total)
     }
     let originals = Set(photos.ids)
-    for id in thumbs.ids where !originals.contains(id) { findings.append(.orphanThumbnail(id: id)) }
+    for id in thumbs.ids where !originals.contains(id) { findings.append(.orphanThumbnail(id: id.hex)) }
     let known = Set([Space.keyFile, Space.indexFile, Space.photoFolder, Space.thumbFolder])
     let temporary = top.temporary + photos.temporary + thumbs.temporary + leftoverSpaceFolders()
     findings += temporary.map { .temporaryFile(path: $0) }
@@ -226,7 +227,7 @@ public final class SpaceVerifier {
 
   /// Half-made spaces (`.tmp-space-*`) in the vault folder: no password opens them.
   private func leftoverSpaceFolders() -> [String] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: vaultPath)) ?? []
+    let names = (try? listVaultFolder(vaultPath)) ?? []
     return names.filter { $0.hasPrefix(TemporaryFile.prefix) }.sorted().map { "../" + $0 }
   }
 
@@ -240,7 +241,7 @@ public final class SpaceVerifier {
     let (findings, orphans) = inspect(progress: progress)
     let rebuilding = space.indexDamage != nil
     var entries: [IndexEntry] = []
-    var seen = Set<String>()
+    var seen = Set<BlobID>()
     if !rebuilding {
       for entry in space.entries {
         guard seen.insert(entry.record.id).inserted else {
@@ -263,7 +264,7 @@ public final class SpaceVerifier {
       ($0.importedAt.seconds, $0.importedAt.nanoseconds) < ($1.importedAt.seconds, $1.importedAt.nanoseconds)
     }
     var knownHashes = Set(entries.map(\.record.contentHash))
-    var redundant: [String] = []
+    var redundant: [BlobID] = []
     for record in adopted where seen.insert(record.id).inserted {
       guard knownHashes.insert(record.contentHash).inserted else {
         // The same photo is already listed (imported again after an interrupted import):
@@ -296,7 +297,8 @@ public final class SpaceVerifier {
     for id in redundant {
       unlink(space.photoPath(id))
       unlink(space.thumbPath(id))
-      summary.removedFiles.append(Space.photoFolder + "/" + id + " (a second copy of a photo in the space)")
+      summary.removedFiles.append(
+        Space.photoFolder + "/" + id.hex + " (a second copy of a photo in the space)")
     }
     if !redundant.isEmpty { try syncDirectory(space.photoDirectory) }
     for finding in findings {
@@ -304,9 +306,12 @@ public final class SpaceVerifier {
       case .temporaryFile(let path):
         removeTree(space.directory + "/" + path)
         summary.removedFiles.append(path)
-      case .orphanThumbnail(let id):
+      case .orphanThumbnail(let hex):
+        // The finding's id came from a folder listing, checked there; parsed again here so
+        // that no path is ever built from a string.
+        guard let id = BlobID(hex: hex) else { continue }
         unlink(space.thumbPath(id))
-        summary.removedFiles.append(Space.thumbFolder + "/" + id)
+        summary.removedFiles.append(Space.thumbFolder + "/" + hex)
       default: break
       }
     }
@@ -317,15 +322,21 @@ public final class SpaceVerifier {
 
   /// Decrypts an intact original in memory and writes a new thumbnail for it.
   private func remakeThumbnail(_ record: PhotoRecord) throws {
-    guard let id = BlobID(hex: record.id) else { throw VaultError.invalidArgument("bad id \(record.id)") }
+    let id = record.id
     let reader = try OriginalBlobReader(
-      path: space.photoPath(record.id), id: id, master: space.master, what: space.describe(record))
+      path: space.photoPath(id), id: id, master: space.master, what: space.describe(record))
     var original: [UInt8] = []
     original.reserveCapacity(Int(record.bytes))
     defer { original.wipe() }
-    try reader.readContent { original.append(contentsOf: $0) }
-    let thumbnail = try thumbnailer.makeThumbnail(
+    try reader.readContent { bytes in
+      // Never grown beyond the record's size, so never copied (the blob is damage if it
+      // holds more, which readContent reports).
+      guard original.count + bytes.count <= original.capacity else { return }
+      original.append(contentsOf: bytes)
+    }
+    var thumbnail = try thumbnailer.makeThumbnail(
       bytes: original, name: space.describe(record), format: record.format)
+    defer { thumbnail.jpeg.wipe() }
     let file = try space.sealThumbnail(thumbnail.jpeg, id: id)
     try file.replace(space.thumbPath(record.id), syncFolder: false)
   }

@@ -136,7 +136,7 @@ func writeFileAtomically(_ bytes: [UInt8], to path: String) throws {
 
 /// Reads a whole small file.
 func readWholeFile(_ path: String, limit: Int = 16 << 20) throws -> [UInt8] {
-  let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+  let descriptor = openVaultFile(path)
   guard descriptor >= 0 else { throw VaultError.posix(path) }
   defer { close(descriptor) }
   var result = [UInt8]()

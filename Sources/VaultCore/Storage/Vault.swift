@@ -92,7 +92,7 @@ public final class Vault {
   }
 }
 
-/// Creates a folder and its missing parents, private to the user.
+/// Creates a folder and its missing parents, private to the user (mode 0700).
 func makeDirectories(_ path: String) throws {
   if isDirectory(path) { return }
   let parent = (path as NSString).deletingLastPathComponent

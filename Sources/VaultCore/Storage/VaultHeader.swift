@@ -31,7 +31,8 @@ struct VaultHeader: Equatable {
     let text = "\(format)|\(version)|\(kdf.algorithm)|\(kdf.opslimit)|\(kdf.memlimit)|\(kdf.salt)"
     let bytes = Array(text.utf8)
     var digest = [UInt8](repeating: 0, count: 16)
-    crypto_generichash(&digest, 16, bytes, UInt64(bytes.count), nil, 0)
+    // It fails only for an output length outside 16...64 bytes.
+    Sodium.check(crypto_generichash(&digest, 16, bytes, UInt64(bytes.count), nil, 0), "crypto_generichash")
     return hexString(digest)
   }
 
