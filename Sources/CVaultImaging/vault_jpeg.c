@@ -26,8 +26,22 @@ struct vault_jpeg_descriptor_source {
   JOCTET buffer[65536];
 };
 
+/* An APP1 segment kept for the caller (EXIF, XMP), in libjpeg's permanent pool. */
+struct vault_jpeg_segment {
+  struct vault_jpeg_segment *next;
+  size_t length;
+  uint8_t data[];
+};
+
+/* At most this many bytes of APP1 segments are kept; further ones are skipped, so that a
+ * file made of markers cannot make its header take memory in proportion to its size. */
+#define VAULT_JPEG_APP1_LIMIT (1 << 20)
+
 struct vault_jpeg_reader {
-  struct jpeg_decompress_struct info;
+  struct jpeg_decompress_struct info; /* first: the marker processor casts back to it */
+  struct vault_jpeg_segment *app1_first;
+  struct vault_jpeg_segment *app1_last;
+  size_t app1_bytes;
   struct vault_jpeg_error_manager errors;
   struct vault_jpeg_descriptor_source *source;
   int started;
@@ -97,6 +111,50 @@ static void vault_jpeg_source_skip(j_decompress_ptr info, long count) {
 
 static void vault_jpeg_source_term(j_decompress_ptr info) { (void)info; }
 
+/* The next byte from the source; the sources used here never suspend. */
+static unsigned vault_jpeg_next_byte(j_decompress_ptr info) {
+  struct jpeg_source_mgr *source = info->src;
+  if (source->bytes_in_buffer == 0) (void)source->fill_input_buffer(info);
+  source->bytes_in_buffer -= 1;
+  return *source->next_input_byte++;
+}
+
+/* Keeps the first APP1 segments, up to VAULT_JPEG_APP1_LIMIT bytes in all, and skips
+ * every one from the first that does not fit. */
+static boolean vault_jpeg_read_app1(j_decompress_ptr info) {
+  vault_jpeg_reader *reader = (vault_jpeg_reader *)info;
+  unsigned high = vault_jpeg_next_byte(info);
+  long length = (long)(high << 8 | vault_jpeg_next_byte(info)) - 2;
+  if (length < 0) ERREXIT(info, JERR_BAD_LENGTH);
+  if (reader->app1_bytes + (size_t)length > VAULT_JPEG_APP1_LIMIT) {
+    reader->app1_bytes = VAULT_JPEG_APP1_LIMIT; /* the first segments only, in order */
+    if (length > 0) info->src->skip_input_data(info, length);
+    return TRUE;
+  }
+  struct vault_jpeg_segment *segment = (*info->mem->alloc_large)(
+      (j_common_ptr)info, JPOOL_PERMANENT, sizeof *segment + (size_t)length);
+  segment->next = NULL;
+  segment->length = (size_t)length;
+  size_t filled = 0;
+  while (filled < segment->length) {
+    struct jpeg_source_mgr *source = info->src;
+    if (source->bytes_in_buffer == 0) (void)source->fill_input_buffer(info);
+    size_t take = segment->length - filled;
+    if (take > source->bytes_in_buffer) take = source->bytes_in_buffer;
+    memcpy(segment->data + filled, source->next_input_byte, take);
+    source->next_input_byte += take;
+    source->bytes_in_buffer -= take;
+    filled += take;
+  }
+  if (reader->app1_last != NULL)
+    reader->app1_last->next = segment;
+  else
+    reader->app1_first = segment;
+  reader->app1_last = segment;
+  reader->app1_bytes += segment->length;
+  return TRUE;
+}
+
 /* Reads the header from the descriptor (if source is set) or the bytes; NULL on failure. */
 static vault_jpeg_reader *vault_jpeg_start_reading(vault_jpeg_reader *reader,
                                                    const uint8_t *bytes, size_t length,
@@ -123,7 +181,7 @@ static vault_jpeg_reader *vault_jpeg_start_reading(vault_jpeg_reader *reader,
     reader->info.src = &source->base;
   } else
     jpeg_mem_src(&reader->info, bytes, (unsigned long)length);
-  jpeg_save_markers(&reader->info, JPEG_APP0 + 1, 0xFFFF);
+  jpeg_set_marker_processor(&reader->info, JPEG_APP0 + 1, vault_jpeg_read_app1);
   jpeg_read_header(&reader->info, TRUE);
   return reader;
 }
@@ -174,12 +232,11 @@ uint32_t vault_jpeg_height(const vault_jpeg_reader *reader) { return reader->inf
 
 const uint8_t *vault_jpeg_app1(const vault_jpeg_reader *reader, size_t index, size_t *length) {
   size_t position = 0;
-  for (jpeg_saved_marker_ptr marker = reader->info.marker_list; marker != NULL;
-       marker = marker->next) {
-    if (marker->marker != JPEG_APP0 + 1) continue;
+  for (const struct vault_jpeg_segment *segment = reader->app1_first; segment != NULL;
+       segment = segment->next) {
     if (position == index) {
-      *length = marker->data_length;
-      return marker->data;
+      *length = segment->length;
+      return segment->data;
     }
     position += 1;
   }

@@ -75,6 +75,11 @@ static vault_png_reader *vault_png_start_reading(vault_png_reader *reader, char 
   }
   /* The caller checks the pixel count against its own limit before decoding. */
   png_set_user_limits(reader->png, 0x7fffffff, 0x7fffffff);
+  /* Chunks that a thumbnail does not use (text, colour profiles, EXIF) are skipped rather
+   * than kept, so that the header's memory does not grow with the number of chunks. */
+  static const png_byte ignored[] = "tEXt\0zTXt\0iTXt\0iCCP\0sPLT\0eXIf";
+  png_set_keep_unknown_chunks(reader->png, PNG_HANDLE_CHUNK_NEVER, ignored,
+                              (int)(sizeof ignored / 5));
   if (reader->descriptor >= 0)
     png_set_read_fn(reader->png, reader, vault_png_read_descriptor);
   else

@@ -123,3 +123,21 @@ private final class EventLog: @unchecked Sendable {
     return stored
   }
 }
+
+extension ImportSourceTests {
+  func testAHeaderMadeOfMarkersKeepsAtMostAMebibyteOfThem() throws {
+    // 40 APP1 segments of 64 KiB before the EXIF one: libjpeg kept them all (2.5 MiB, and
+    // a larger file keeps more); now segments past the first MiB are skipped, the EXIF
+    // orientation among them, and the picture still decodes.
+    let source = try fileBytes(fixturesPath + "/orientation-6.jpg")
+    var padded: [UInt8] = [0xFF, 0xD8]
+    for _ in 0..<40 { padded += [0xFF, 0xE1, 0xFF, 0xFF] + [UInt8](repeating: 0x20, count: 0xFFFD) }
+    padded += source[2...]
+    try writeBytes(padded, to: folder + "/padded.jpg")
+    let upright = try Thumbnailer().makeThumbnail(path: fixturesPath + "/orientation-6.jpg", format: .jpeg)
+    let thumbnail = try Thumbnailer().makeThumbnail(path: folder + "/padded.jpg", format: .jpeg)
+    XCTAssertEqual(upright.orientation, 6)
+    XCTAssertEqual(thumbnail.orientation, 1)
+    XCTAssertEqual([thumbnail.width, thumbnail.height], [upright.height, upright.width])
+  }
+}
