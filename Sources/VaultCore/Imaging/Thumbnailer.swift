@@ -85,9 +85,10 @@ public struct Thumbnailer: Sendable {
       try checkMemory(path: jpeg.path, bytes: memory)
     case .png(let png):
       try checkPixelCount(path: png.path, width: png.width, height: png.height)
-      // libpng's rows (up to 8 bytes a pixel, three of them), then ours: 16 RGBA rows, an
-      // RGB row, the resampler's sums, and the whole picture when it is assembled.
-      var bytes = png.width * (3 * 8 + 64 + 3 + 24) + Self.fixedMemory
+      // libpng's rows (up to 8 bytes a pixel, three of them, and a row of the last pass),
+      // then ours: 16 RGBA rows, an RGB row, the resampler's sums, and the whole picture
+      // when it is assembled.
+      var bytes = png.width * (3 * 8 + 4 + 64 + 3 + 24) + Self.fixedMemory
       if png.isInterlaced && !lastPassOnly(png) { bytes += png.width * png.height * 4 + png.height * 8 }
       memory = bytes
       try checkMemory(path: png.path, bytes: memory)
