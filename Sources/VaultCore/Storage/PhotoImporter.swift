@@ -36,6 +36,9 @@ public final class PhotoImporter {
   /// Files up to this size are read once into memory and hashed, decoded and encrypted
   /// from those bytes; larger ones are read twice through their descriptor.
   static let inMemoryFileLimit = 64 << 20
+  /// The most photos prepared at once, however many cores: each has read its header
+  /// (up to about 1 MiB of decoder state and kept markers) before it reserves memory.
+  static let maxInFlight = 32
   /// What preparing any photo takes besides its decoding and its bytes: read and
   /// encryption buffers, the thumbnail.
   static let photoMemory = 1 << 20
@@ -98,9 +101,10 @@ public final class PhotoImporter {
   /// photos reported as added before that stay imported.
   ///
   /// Files are prepared (read, hashed, thumbnailed, encrypted under temporary names) on
-  /// all cores, at most `2 × parallelism` at a time, and committed here in order. The index
-  /// is written whenever the next file is not ready yet, or every `flushInterval` photos,
-  /// and a photo is reported as added only once an index listing it is on disk.
+  /// all cores, at most `2 × parallelism` (and `maxInFlight`) at a time, and committed here
+  /// in order. The index is written whenever the next file is not ready yet, or every
+  /// `flushInterval` photos, and a photo is reported as added only once an index listing it
+  /// is on disk.
   @discardableResult
   public func importFiles(_ files: [String], into space: Space, report: (ImportEvent, Int) -> Void) throws
     -> ImportSummary
@@ -116,7 +120,8 @@ public final class PhotoImporter {
     _ files: [String], unlocking unlock: () throws -> Space, report: (ImportEvent, Int) -> Void
   ) throws -> ImportSummary {
     let unlocked = UnlockedSpace()
-    let pipeline = PreparationPipeline(files: files, limit: parallelism * 2) { [self] path in
+    let pipeline = PreparationPipeline(files: files, limit: min(parallelism * 2, Self.maxInFlight)) {
+      [self] path in
       do {
         return .success(try prepare(path, unlocked: unlocked))
       } catch let error as VaultError {
