@@ -2,9 +2,12 @@
 
 #include <stdio.h> /* before jpeglib.h, which uses FILE */
 #include <jpeglib.h>
+#include <jerror.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
 
 struct vault_jpeg_error_manager {
   struct jpeg_error_mgr base;
@@ -14,10 +17,33 @@ struct vault_jpeg_error_manager {
   int warning_count;
 };
 
+/* Reads a file through a descriptor the caller opened, with pread from its own offset:
+ * the path is never opened again, and the descriptor's file offset is left alone. */
+struct vault_jpeg_descriptor_source {
+  struct jpeg_source_mgr base;
+  int descriptor;
+  off_t offset;
+  JOCTET buffer[65536];
+};
+
+/* An APP1 segment kept for the caller (EXIF, XMP), in libjpeg's permanent pool. */
+struct vault_jpeg_segment {
+  struct vault_jpeg_segment *next;
+  size_t length;
+  uint8_t data[];
+};
+
+/* At most this many bytes of APP1 segments are kept; further ones are skipped, so that a
+ * file made of markers cannot make its header take memory in proportion to its size. */
+#define VAULT_JPEG_APP1_LIMIT (1 << 20)
+
 struct vault_jpeg_reader {
-  struct jpeg_decompress_struct info;
+  struct jpeg_decompress_struct info; /* first: the marker processor casts back to it */
+  struct vault_jpeg_segment *app1_first;
+  struct vault_jpeg_segment *app1_last;
+  size_t app1_bytes;
   struct vault_jpeg_error_manager errors;
-  FILE *file;
+  struct vault_jpeg_descriptor_source *source;
   int started;
   int is_cmyk;
   int inverted_cmyk;
@@ -49,8 +75,88 @@ static void set_error(char *error, size_t error_length, const char *text) {
   if (error != NULL && error_length > 0) snprintf(error, error_length, "%s", text);
 }
 
-/* Reads the header of a reader whose source is set by set_source; NULL on failure. */
-static vault_jpeg_reader *vault_jpeg_start_reading(vault_jpeg_reader *reader, FILE *file,
+static void vault_jpeg_source_init(j_decompress_ptr info) { (void)info; }
+
+static boolean vault_jpeg_source_fill(j_decompress_ptr info) {
+  struct vault_jpeg_descriptor_source *source = (struct vault_jpeg_descriptor_source *)info->src;
+  ssize_t count;
+  do {
+    count = pread(source->descriptor, source->buffer, sizeof source->buffer, source->offset);
+  } while (count < 0 && errno == EINTR);
+  if (count < 0) ERREXIT(info, JERR_FILE_READ);
+  if (count == 0) {
+    /* As libjpeg's own stdio source does: warn, and end the picture there. */
+    WARNMS(info, JWRN_JPEG_EOF);
+    source->buffer[0] = (JOCTET)0xFF;
+    source->buffer[1] = (JOCTET)JPEG_EOI;
+    count = 2;
+  } else {
+    source->offset += count;
+  }
+  source->base.next_input_byte = source->buffer;
+  source->base.bytes_in_buffer = (size_t)count;
+  return TRUE;
+}
+
+static void vault_jpeg_source_skip(j_decompress_ptr info, long count) {
+  struct jpeg_source_mgr *source = info->src;
+  if (count <= 0) return;
+  while (count > (long)source->bytes_in_buffer) {
+    count -= (long)source->bytes_in_buffer;
+    (void)source->fill_input_buffer(info);
+  }
+  source->next_input_byte += count;
+  source->bytes_in_buffer -= (size_t)count;
+}
+
+static void vault_jpeg_source_term(j_decompress_ptr info) { (void)info; }
+
+/* The next byte from the source; the sources used here never suspend. */
+static unsigned vault_jpeg_next_byte(j_decompress_ptr info) {
+  struct jpeg_source_mgr *source = info->src;
+  if (source->bytes_in_buffer == 0) (void)source->fill_input_buffer(info);
+  source->bytes_in_buffer -= 1;
+  return *source->next_input_byte++;
+}
+
+/* Keeps the first APP1 segments, up to VAULT_JPEG_APP1_LIMIT bytes in all, and skips
+ * every one from the first that does not fit. */
+static boolean vault_jpeg_read_app1(j_decompress_ptr info) {
+  vault_jpeg_reader *reader = (vault_jpeg_reader *)info;
+  unsigned high = vault_jpeg_next_byte(info);
+  long length = (long)(high << 8 | vault_jpeg_next_byte(info)) - 2;
+  if (length < 0) ERREXIT(info, JERR_BAD_LENGTH);
+  if (reader->app1_bytes + (size_t)length > VAULT_JPEG_APP1_LIMIT) {
+    reader->app1_bytes = VAULT_JPEG_APP1_LIMIT; /* the first segments only, in order */
+    if (length > 0) info->src->skip_input_data(info, length);
+    return TRUE;
+  }
+  struct vault_jpeg_segment *segment = (*info->mem->alloc_large)(
+      (j_common_ptr)info, JPOOL_PERMANENT, sizeof *segment + (size_t)length);
+  segment->next = NULL;
+  segment->length = (size_t)length;
+  size_t filled = 0;
+  while (filled < segment->length) {
+    struct jpeg_source_mgr *source = info->src;
+    if (source->bytes_in_buffer == 0) (void)source->fill_input_buffer(info);
+    size_t take = segment->length - filled;
+    if (take > source->bytes_in_buffer) take = source->bytes_in_buffer;
+    memcpy(segment->data + filled, source->next_input_byte, take);
+    source->next_input_byte += take;
+    source->bytes_in_buffer -= take;
+    filled += take;
+  }
+  if (reader->app1_last != NULL)
+    reader->app1_last->next = segment;
+  else
+    reader->app1_first = segment;
+  reader->app1_last = segment;
+  reader->app1_bytes += segment->length;
+  return TRUE;
+}
+
+/* Reads the header from the descriptor (if source is set) or the bytes; NULL on failure. */
+static vault_jpeg_reader *vault_jpeg_start_reading(vault_jpeg_reader *reader,
                                                    const uint8_t *bytes, size_t length,
                                                    char *error, size_t error_length) {
   reader->info.err = jpeg_std_error(&reader->errors.base);
@@ -63,28 +169,33 @@ static vault_jpeg_reader *vault_jpeg_start_reading(vault_jpeg_reader *reader, FI
     return NULL;
   }
   jpeg_create_decompress(&reader->info);
-  if (file != NULL)
-    jpeg_stdio_src(&reader->info, file);
-  else
+  if (reader->source != NULL) {
+    struct vault_jpeg_descriptor_source *source = reader->source;
+    source->base.init_source = vault_jpeg_source_init;
+    source->base.fill_input_buffer = vault_jpeg_source_fill;
+    source->base.skip_input_data = vault_jpeg_source_skip;
+    source->base.resync_to_restart = jpeg_resync_to_restart;
+    source->base.term_source = vault_jpeg_source_term;
+    source->base.bytes_in_buffer = 0;
+    source->base.next_input_byte = NULL;
+    reader->info.src = &source->base;
+  } else
     jpeg_mem_src(&reader->info, bytes, (unsigned long)length);
-  jpeg_save_markers(&reader->info, JPEG_APP0 + 1, 0xFFFF);
+  jpeg_set_marker_processor(&reader->info, JPEG_APP0 + 1, vault_jpeg_read_app1);
   jpeg_read_header(&reader->info, TRUE);
   return reader;
 }
 
-vault_jpeg_reader *vault_jpeg_open(const char *path, char *error, size_t error_length) {
+vault_jpeg_reader *vault_jpeg_open_descriptor(int descriptor, char *error, size_t error_length) {
   vault_jpeg_reader *reader = calloc(1, sizeof *reader);
-  if (reader == NULL) {
+  if (reader != NULL) reader->source = calloc(1, sizeof *reader->source);
+  if (reader == NULL || reader->source == NULL) {
     set_error(error, error_length, "out of memory");
-    return NULL;
-  }
-  reader->file = fopen(path, "rb");
-  if (reader->file == NULL) {
-    set_error(error, error_length, "cannot open file");
     free(reader);
     return NULL;
   }
-  return vault_jpeg_start_reading(reader, reader->file, NULL, 0, error, error_length);
+  reader->source->descriptor = descriptor;
+  return vault_jpeg_start_reading(reader, NULL, 0, error, error_length);
 }
 
 vault_jpeg_reader *vault_jpeg_open_memory(const uint8_t *bytes, size_t length, char *error,
@@ -94,13 +205,13 @@ vault_jpeg_reader *vault_jpeg_open_memory(const uint8_t *bytes, size_t length, c
     set_error(error, error_length, "out of memory");
     return NULL;
   }
-  return vault_jpeg_start_reading(reader, NULL, bytes, length, error, error_length);
+  return vault_jpeg_start_reading(reader, bytes, length, error, error_length);
 }
 
 void vault_jpeg_close(vault_jpeg_reader *reader) {
   if (reader == NULL) return;
   jpeg_destroy_decompress(&reader->info);
-  if (reader->file != NULL) fclose(reader->file);
+  free(reader->source);
   free(reader->cmyk_row);
   free(reader);
 }
@@ -121,22 +232,42 @@ uint32_t vault_jpeg_height(const vault_jpeg_reader *reader) { return reader->inf
 
 const uint8_t *vault_jpeg_app1(const vault_jpeg_reader *reader, size_t index, size_t *length) {
   size_t position = 0;
-  for (jpeg_saved_marker_ptr marker = reader->info.marker_list; marker != NULL;
-       marker = marker->next) {
-    if (marker->marker != JPEG_APP0 + 1) continue;
+  for (const struct vault_jpeg_segment *segment = reader->app1_first; segment != NULL;
+       segment = segment->next) {
     if (position == index) {
-      *length = marker->data_length;
-      return marker->data;
+      *length = segment->length;
+      return segment->data;
     }
     position += 1;
   }
   return NULL;
 }
 
-int vault_jpeg_start(vault_jpeg_reader *reader, unsigned scale_denominator,
+uint64_t vault_jpeg_coefficient_bytes(const vault_jpeg_reader *reader) {
+  const struct jpeg_decompress_struct *info = &reader->info;
+  /* Only a picture in several scans (progressive, or sequential with non-interleaved
+   * scans) is buffered whole, as libjpeg's jdcoefct.c allocates it: per component,
+   * blocks rounded up to its sampling factors, 64 coefficients of 2 bytes each. */
+  if (!jpeg_has_multiple_scans((j_decompress_ptr)info)) return 0;
+  uint64_t total = 0;
+  for (int index = 0; index < info->num_components; index++) {
+    const jpeg_component_info *component = &info->comp_info[index];
+    uint64_t width = component->width_in_blocks, height = component->height_in_blocks;
+    uint64_t h = (uint64_t)component->h_samp_factor, v = (uint64_t)component->v_samp_factor;
+    total += (width + h - 1) / h * h * ((height + v - 1) / v * v) * 64 * sizeof(JCOEF);
+  }
+  return total;
+}
+
+int vault_jpeg_components(const vault_jpeg_reader *reader) { return reader->info.num_components; }
+
+int vault_jpeg_start(vault_jpeg_reader *reader, unsigned scale_denominator, uint64_t memory_limit,
                      uint32_t *output_width, uint32_t *output_height) {
   if (setjmp(reader->errors.jump)) return -1;
   struct jpeg_decompress_struct *info = &reader->info;
+  /* libjpeg refuses (it has no backing store) to allocate its whole-image buffers past
+   * this: a second fence behind the caller's estimate. */
+  if (memory_limit > 0) info->mem->max_memory_to_use = (long)memory_limit;
   info->scale_num = 1;
   info->scale_denom = scale_denominator;
   info->dct_method = JDCT_ISLOW;

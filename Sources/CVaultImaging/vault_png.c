@@ -5,11 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
 
 struct vault_png_reader {
   png_structp png;
   png_infop info;
-  FILE *file;
+  int descriptor; /* -1 when reading from memory */
+  off_t offset;
   char message[VAULT_IMAGING_MESSAGE_LENGTH];
   uint32_t width;
   uint32_t height;
@@ -40,6 +43,20 @@ static void vault_png_read_memory(png_structp png, png_bytep data, size_t length
   reader->memory_offset += length;
 }
 
+/* Reads from the descriptor given to vault_png_open_descriptor with pread, from its own
+ * offset; the file ending early is libpng's "Read Error". */
+static void vault_png_read_descriptor(png_structp png, png_bytep data, size_t length) {
+  vault_png_reader *reader = png_get_io_ptr(png);
+  while (length > 0) {
+    ssize_t count = pread(reader->descriptor, data, length, reader->offset);
+    if (count < 0 && errno == EINTR) continue;
+    if (count <= 0) png_error(png, "Read Error");
+    reader->offset += count;
+    data += count;
+    length -= (size_t)count;
+  }
+}
+
 /* Creates libpng's state and reads the header from the file or memory already set. */
 static vault_png_reader *vault_png_start_reading(vault_png_reader *reader, char *error,
                                                  size_t error_length) {
@@ -58,8 +75,13 @@ static vault_png_reader *vault_png_start_reading(vault_png_reader *reader, char 
   }
   /* The caller checks the pixel count against its own limit before decoding. */
   png_set_user_limits(reader->png, 0x7fffffff, 0x7fffffff);
-  if (reader->file != NULL)
-    png_init_io(reader->png, reader->file);
+  /* Chunks that a thumbnail does not use (text, colour profiles, EXIF) are skipped rather
+   * than kept, so that the header's memory does not grow with the number of chunks. */
+  static const png_byte ignored[] = "tEXt\0zTXt\0iTXt\0iCCP\0sPLT\0eXIf";
+  png_set_keep_unknown_chunks(reader->png, PNG_HANDLE_CHUNK_NEVER, ignored,
+                              (int)(sizeof ignored / 5));
+  if (reader->descriptor >= 0)
+    png_set_read_fn(reader->png, reader, vault_png_read_descriptor);
   else
     png_set_read_fn(reader->png, reader, vault_png_read_memory);
   png_read_info(reader->png, reader->info);
@@ -68,18 +90,13 @@ static vault_png_reader *vault_png_start_reading(vault_png_reader *reader, char 
   return reader;
 }
 
-vault_png_reader *vault_png_open(const char *path, char *error, size_t error_length) {
+vault_png_reader *vault_png_open_descriptor(int descriptor, char *error, size_t error_length) {
   vault_png_reader *reader = calloc(1, sizeof *reader);
   if (reader == NULL) {
     snprintf(error, error_length, "out of memory");
     return NULL;
   }
-  reader->file = fopen(path, "rb");
-  if (reader->file == NULL) {
-    snprintf(error, error_length, "cannot open file");
-    free(reader);
-    return NULL;
-  }
+  reader->descriptor = descriptor;
   return vault_png_start_reading(reader, error, error_length);
 }
 
@@ -90,6 +107,7 @@ vault_png_reader *vault_png_open_memory(const uint8_t *bytes, size_t length, cha
     snprintf(error, error_length, "out of memory");
     return NULL;
   }
+  reader->descriptor = -1;
   reader->memory = bytes;
   reader->memory_length = length;
   return vault_png_start_reading(reader, error, error_length);
@@ -98,7 +116,6 @@ vault_png_reader *vault_png_open_memory(const uint8_t *bytes, size_t length, cha
 void vault_png_close(vault_png_reader *reader) {
   if (reader == NULL) return;
   if (reader->png != NULL) png_destroy_read_struct(&reader->png, &reader->info, NULL);
-  if (reader->file != NULL) fclose(reader->file);
   free(reader->scratch_row);
   free(reader);
 }

@@ -30,6 +30,8 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   case decodeFailed(path: String, reason: String)
   /// An image declares more pixels than the allowed limit.
   case imageTooLarge(path: String, width: Int, height: Int, limit: Int)
+  /// Decoding an image would take more memory than one photo may use.
+  case tooMuchMemory(path: String, bytes: Int, limit: Int)
   /// A photo number is outside `1...count`.
   case indexOutOfRange(index: Int, count: Int)
   /// A photo choice such as `5-7` could not be parsed.
@@ -75,6 +77,9 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
     case .imageTooLarge(let path, let width, let height, let limit):
       return
         "'\(path)': image of \(width)×\(height) pixels is over the limit of \(limit / 1_000_000) megapixels"
+    case .tooMuchMemory(let path, let bytes, let limit):
+      return
+        "'\(path)': decoding it would need \(formatMemory(bytes)) of memory, over the \(formatMemory(limit)) a photo may use"
     case .indexOutOfRange(let index, let count):
       return count == 0
         ? "there is no photo \(index): the space is empty"
@@ -100,4 +105,10 @@ extension VaultError {
   static func posix(_ path: String, _ code: Int32 = errno) -> VaultError {
     .io(path: path, reason: String(cString: strerror(code)))
   }
+}
+
+/// Bytes of memory for a message: whole MiB below a GiB, GiB with one decimal above.
+func formatMemory(_ bytes: Int) -> String {
+  if bytes >= 1 << 30 { return String(format: "%.1f GiB", Double(bytes) / Double(1 << 30)) }
+  return "\((bytes + (1 << 20) - 1) >> 20) MiB"
 }

@@ -41,3 +41,20 @@ public struct SeededGenerator: RandomNumberGenerator {
     return z ^ (z >> 31)
   }
 }
+
+/// Fixtures/progressive.jpg (64×48, 4:2:0, a few hundred bytes) with its frame header
+/// claiming `width`×`height`: a tiny file that libjpeg decodes (its data ending early, with
+/// a warning) only after allocating the coefficients of the whole declared picture, about
+/// 3 bytes a pixel. Each size gives different bytes, so none is a duplicate of another.
+public func progressiveJPEG(width: Int, height: Int) throws -> [UInt8] {
+  var bytes = try fileBytes(fixturesPath + "/progressive.jpg")
+  guard let frame = (0..<bytes.count - 9).first(where: { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC2 }) else {
+    throw CocoaError(.fileReadCorruptFile)
+  }
+  // FF C2, length (2 bytes), precision (1 byte), height (2 bytes), width (2 bytes).
+  bytes[frame + 5] = UInt8(height >> 8)
+  bytes[frame + 6] = UInt8(height & 0xFF)
+  bytes[frame + 7] = UInt8(width >> 8)
+  bytes[frame + 8] = UInt8(width & 0xFF)
+  return bytes
+}

@@ -45,6 +45,84 @@ final class LimitsTests: XCTestCase {
     }
   }
 
+  func testAJPEGThatWouldNeedTooMuchMemoryIsRefusedAndTheOthersImported() throws {
+    let folder = try makeTemporaryFolder(self)
+    let vault = try VaultRunner.initialized(in: folder)
+    // 845 bytes declaring 14000×14000 (under the pixel limit): 561 MiB of coefficients.
+    try writeBytes(try progressiveJPEG(width: 14000, height: 14000), to: folder + "/bomb.jpg")
+    // A 12-megapixel progressive JPEG (about 36 MB of coefficients) still imports.
+    try writeBytes(try progressiveJPEG(width: 4000, height: 3000), to: folder + "/twelve.jpg")
+    for name in ["photo.jpg", "gray.png"] {
+      try FileManager.default.copyItem(atPath: fixturesPath + "/" + name, toPath: folder + "/" + name)
+    }
+    let run = try vault.run(["add", "bomb.jpg", "photo.jpg", "twelve.jpg", "gray.png"])
+    XCTAssertEqual(run.status, 1)
+    XCTAssertTrue(
+      run.stderr.contains(
+        "error: 'bomb.jpg': decoding it would need 567 MiB of memory, over the 256 MiB a photo may use"),
+      run.stderr)
+    let list = try vault.run(["list", "--json"])
+    XCTAssertEqual(list.status, 0, list.stderr)
+    for name in ["photo.jpg", "twelve.jpg", "gray.png"] {
+      XCTAssertTrue(list.stdout.contains("\"\(name)\""), list.stdout)
+    }
+    XCTAssertFalse(list.stdout.contains("bomb.jpg"), list.stdout)
+  }
+
+  /// README, "Limits": an import stays under 512 MiB besides the key derivation (64 MiB for
+  /// the interactive preset these tests use), however many photos are in flight.
+  func testTheMemoryOfAnImportIsBounded() throws {
+    let folder = try makeTemporaryFolder(self)
+    let vault = try VaultRunner.initialized(in: folder)
+    // Each needs about 190 MiB to decode, under the 256 MiB a photo may use; several at
+    // once would pass the bound. The last would need more than a photo may use.
+    var files: [String] = []
+    for step in 0..<6 {
+      let path = folder + "/big-\(step).jpg"
+      try writeBytes(try progressiveJPEG(width: 8000, height: 8000 + 16 * step), to: path)
+      files.append(path)
+    }
+    try writeBytes(try progressiveJPEG(width: 14000, height: 14000), to: folder + "/bomb.jpg")
+    files.append(folder + "/bomb.jpg")
+    let run = try runMeasuringMemory(vault, ["add"] + files)
+    XCTAssertEqual(run.status, 1, run.stderr)
+    XCTAssertTrue(run.stderr.contains("bomb.jpg': decoding it would need"), run.stderr)
+    XCTAssertTrue(run.stderr.contains("added 6"), run.stderr)
+    let bound = (512 + 64) << 20
+    XCTAssertLessThan(run.peakBytes, bound, "peak resident memory \(run.peakBytes >> 20) MiB")
+  }
+
+  /// Runs `vault` as `VaultRunner` does, and reads the child's own peak resident memory
+  /// from wait4 (the kernel's count, not a sample).
+  private func runMeasuringMemory(_ vault: VaultRunner, _ arguments: [String]) throws
+    -> (status: Int32, peakBytes: Int, stderr: String)
+  {
+    let errPath = vault.workingDirectory + "/.stderr-memory"
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    var environment = ProcessInfo.processInfo.environment
+    environment["VAULT_DIR"] = vault.vault
+    environment["VAULT_PASSWORD"] = "correct horse"
+    environment["COLUMNS"] = "100"
+    let argv = ([VaultRunner.binary] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for pointer in argv + envp { free(pointer) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, VaultRunner.binary, &actions, nil, argv, envp)
+    XCTAssertEqual(spawned, 0)
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    let output = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+    // ru_maxrss is in KiB on Linux; the exit status is bits 8-15 of a normal exit.
+    let exited = status & 0x7F == 0
+    return (exited ? (status >> 8) & 0xFF : -1, usage.ru_maxrss * 1024, output)
+  }
+
   private func checksum(_ ops: UInt64, _ mem: UInt64, _ salt: String) -> String {
     let text = Array("vault|1|argon2id13|\(ops)|\(mem)|\(salt)".utf8)
     var digest = [UInt8](repeating: 0, count: 16)

@@ -13,9 +13,11 @@
 
 typedef struct vault_jpeg_reader vault_jpeg_reader;
 
-/* Opens a JPEG file and reads its header (and its APP1 segments). On failure returns
- * NULL and writes the reason into error. */
-vault_jpeg_reader *vault_jpeg_open(const char *path, char *error, size_t error_length);
+/* Reads the header (and the APP1 segments) of a JPEG file through a descriptor the caller
+ * opened and keeps open until the reader is closed; it is read with pread from offset 0,
+ * so its file offset does not matter. On failure returns NULL and writes the reason into
+ * error. */
+vault_jpeg_reader *vault_jpeg_open_descriptor(int descriptor, char *error, size_t error_length);
 /* The same for a JPEG in memory; the bytes must stay alive until the reader is closed. */
 vault_jpeg_reader *vault_jpeg_open_memory(const uint8_t *bytes, size_t length, char *error,
                                           size_t error_length);
@@ -28,9 +30,15 @@ uint32_t vault_jpeg_width(const vault_jpeg_reader *reader);
 uint32_t vault_jpeg_height(const vault_jpeg_reader *reader);
 /* The APP1 segment at position index (0, 1, ...), or NULL past the last one. */
 const uint8_t *vault_jpeg_app1(const vault_jpeg_reader *reader, size_t index, size_t *length);
+int vault_jpeg_components(const vault_jpeg_reader *reader);
+/* The bytes libjpeg will allocate at once for the whole picture's DCT coefficients when
+ * decoding starts: 0 for a single-scan (baseline) picture, which it decodes a row of
+ * blocks at a time. */
+uint64_t vault_jpeg_coefficient_bytes(const vault_jpeg_reader *reader);
 /* Starts decoding at 1/scale_denominator of the full size (1, 2, 4 or 8), always to
- * 8-bit RGB. Returns 0 and the output size, or -1. */
-int vault_jpeg_start(vault_jpeg_reader *reader, unsigned scale_denominator,
+ * 8-bit RGB, with libjpeg's large buffers limited to memory_limit bytes (0: no limit).
+ * Returns 0 and the output size, or -1. */
+int vault_jpeg_start(vault_jpeg_reader *reader, unsigned scale_denominator, uint64_t memory_limit,
                      uint32_t *output_width, uint32_t *output_height);
 /* Reads up to max_rows rows of RGB into rows (output_width * 3 bytes a row). Returns
  * the number of rows read (0 at the end), or -1. */
@@ -38,7 +46,8 @@ int vault_jpeg_read_rows(vault_jpeg_reader *reader, uint8_t *rows, int max_rows)
 
 typedef struct vault_png_reader vault_png_reader;
 
-vault_png_reader *vault_png_open(const char *path, char *error, size_t error_length);
+/* Reads the header of a PNG file through a descriptor, as vault_jpeg_open_descriptor. */
+vault_png_reader *vault_png_open_descriptor(int descriptor, char *error, size_t error_length);
 /* The same for a PNG in memory; the bytes must stay alive until the reader is closed. */
 vault_png_reader *vault_png_open_memory(const uint8_t *bytes, size_t length, char *error,
                                         size_t error_length);

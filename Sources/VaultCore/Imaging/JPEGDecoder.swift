@@ -5,29 +5,35 @@ final class JPEGDecoder {
   private let reader: OpaquePointer
   /// Names the picture in errors.
   let path: String
-  /// A picture decoded from memory: libjpeg reads these bytes until the reader is closed.
-  private let bytes: PinnedBytes?
+  /// What libjpeg reads until the reader is closed: bytes in memory or an open file.
+  private let input: AnyObject
 
-  init(path: String) throws {
-    self.path = path
-    bytes = nil
+  /// Decodes a file through its one open descriptor.
+  init(file: SourceFile) throws {
+    path = file.path
+    input = file
     var message = [CChar](repeating: 0, count: Int(VAULT_IMAGING_MESSAGE_LENGTH))
-    guard let reader = vault_jpeg_open(path, &message, message.count) else {
+    guard let reader = vault_jpeg_open_descriptor(file.descriptor, &message, message.count) else {
       throw VaultError.decodeFailed(path: path, reason: String(cString: message))
     }
     self.reader = reader
   }
 
   /// Decodes a JPEG held in memory; `name` stands for it in errors.
-  init(bytes source: [UInt8], name: String) throws {
+  convenience init(bytes source: [UInt8], name: String) throws {
+    try self.init(pinned: PinnedBytes(source), name: name)
+  }
+
+  /// Decodes a JPEG held in memory, without copying it; `name` stands for it in errors.
+  init(pinned: PinnedBytes, name: String) throws {
     path = name
-    let copy = PinnedBytes(source)
+    input = pinned
     var message = [CChar](repeating: 0, count: Int(VAULT_IMAGING_MESSAGE_LENGTH))
-    guard let reader = vault_jpeg_open_memory(copy.baseAddress, copy.count, &message, message.count) else {
+    guard let reader = vault_jpeg_open_memory(pinned.baseAddress, pinned.count, &message, message.count)
+    else {
       throw VaultError.decodeFailed(path: name, reason: String(cString: message))
     }
     self.reader = reader
-    bytes = copy
   }
 
   deinit {
@@ -36,6 +42,10 @@ final class JPEGDecoder {
 
   var width: Int { Int(vault_jpeg_width(reader)) }
   var height: Int { Int(vault_jpeg_height(reader)) }
+  var components: Int { Int(vault_jpeg_components(reader)) }
+  /// The bytes of DCT coefficients libjpeg holds at once for a progressive or otherwise
+  /// multi-scan picture (0 for a baseline one), known from the header.
+  var coefficientBytes: Int { Int(clamping: vault_jpeg_coefficient_bytes(reader)) }
 
   /// The first warning libjpeg gave (corrupt or missing data it could decode past).
   var warning: String? {
@@ -55,13 +65,19 @@ final class JPEGDecoder {
     }
   }
 
-  /// Decodes at 1/denominator size, handing each RGB row to `consume`.
-  func decode(scaleDenominator: Int, consume: (UnsafePointer<UInt8>) -> Void) throws -> (
-    width: Int, height: Int
-  ) {
+  /// Decodes at 1/denominator size, handing each RGB row to `consume`; libjpeg's large
+  /// buffers may take at most `memoryLimit` bytes (0: no limit).
+  func decode(scaleDenominator: Int, memoryLimit: Int = 0, consume: (UnsafePointer<UInt8>) -> Void) throws
+    -> (
+      width: Int, height: Int
+    )
+  {
     var outputWidth: UInt32 = 0
     var outputHeight: UInt32 = 0
-    guard vault_jpeg_start(reader, UInt32(scaleDenominator), &outputWidth, &outputHeight) == 0 else {
+    guard
+      vault_jpeg_start(reader, UInt32(scaleDenominator), UInt64(memoryLimit), &outputWidth, &outputHeight)
+        == 0
+    else {
       throw VaultError.decodeFailed(path: path, reason: String(cString: vault_jpeg_error(reader)))
     }
     let rowsPerRead = 16

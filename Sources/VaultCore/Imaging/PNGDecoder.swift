@@ -5,26 +5,31 @@ final class PNGDecoder {
   private let reader: OpaquePointer
   /// Names the picture in errors.
   let path: String
-  /// A picture decoded from memory: libpng reads these bytes until the reader is closed.
-  private let bytes: PinnedBytes?
+  /// What libpng reads until the reader is closed: bytes in memory or an open file.
+  private let input: AnyObject
 
   /// Decodes a PNG held in memory; `name` stands for it in errors.
-  init(bytes source: [UInt8], name: String) throws {
+  convenience init(bytes source: [UInt8], name: String) throws {
+    try self.init(pinned: PinnedBytes(source), name: name)
+  }
+
+  /// Decodes a PNG held in memory, without copying it; `name` stands for it in errors.
+  init(pinned: PinnedBytes, name: String) throws {
     path = name
-    let copy = PinnedBytes(source)
+    input = pinned
     var message = [CChar](repeating: 0, count: Int(VAULT_IMAGING_MESSAGE_LENGTH))
-    guard let reader = vault_png_open_memory(copy.baseAddress, copy.count, &message, message.count) else {
+    guard let reader = vault_png_open_memory(pinned.baseAddress, pinned.count, &message, message.count) else {
       throw VaultError.decodeFailed(path: name, reason: String(cString: message))
     }
     self.reader = reader
-    bytes = copy
   }
 
-  init(path: String) throws {
-    self.path = path
-    bytes = nil
+  /// Decodes a file through its one open descriptor.
+  init(file: SourceFile) throws {
+    path = file.path
+    input = file
     var message = [CChar](repeating: 0, count: Int(VAULT_IMAGING_MESSAGE_LENGTH))
-    guard let reader = vault_png_open(path, &message, message.count) else {
+    guard let reader = vault_png_open_descriptor(file.descriptor, &message, message.count) else {
       throw VaultError.decodeFailed(path: path, reason: String(cString: message))
     }
     self.reader = reader

@@ -14,6 +14,13 @@ final class PinnedBytes {
     count = source.count
   }
 
+  /// `count` bytes for the owner to fill (a file read straight into them).
+  init(count: Int) {
+    buffer = .allocate(capacity: max(1, count))
+    buffer.initialize(repeating: 0)
+    self.count = count
+  }
+
   var baseAddress: UnsafePointer<UInt8>? { UnsafePointer(buffer.baseAddress) }
 
   /// Overwrites the bytes with zeros.

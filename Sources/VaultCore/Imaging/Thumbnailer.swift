@@ -27,20 +27,90 @@ public struct Thumbnailer: Sendable {
 
   public init() {}
 
+  /// The most memory one photo's decoding may take (its whole-image buffers, rows and
+  /// resampling sums, estimated from the header); a photo that would need more is refused
+  /// before decoding. 256 MiB decodes any 12-megapixel JPEG, progressive ones included.
+  public var memoryLimit = 256 << 20
+
+  /// Opens `path` once (a regular file only) and makes its thumbnail from that descriptor.
   public func makeThumbnail(path: String, format: ImageFormat) throws -> Thumbnail {
-    switch format {
-    case .jpeg: return try jpegThumbnail(try JPEGDecoder(path: path))
-    case .png: return try pngThumbnail(try PNGDecoder(path: path))
-    }
+    try makeThumbnail(open(SourceFile(path: path), format: format))
   }
 
   /// The same from a picture held in memory (a decrypted original); `name` stands for it
   /// in errors.
   public func makeThumbnail(bytes: [UInt8], name: String, format: ImageFormat) throws -> Thumbnail {
+    try makeThumbnail(open(PinnedBytes(bytes), name: name, format: format))
+  }
+
+  /// Reads the header of a file through its descriptor, and checks its size and memory.
+  func open(_ file: SourceFile, format: ImageFormat) throws -> OpenedImage {
     switch format {
-    case .jpeg: return try jpegThumbnail(try JPEGDecoder(bytes: bytes, name: name))
-    case .png: return try pngThumbnail(try PNGDecoder(bytes: bytes, name: name))
+    case .jpeg: return try opened(.jpeg(JPEGDecoder(file: file)))
+    case .png: return try opened(.png(PNGDecoder(file: file)))
     }
+  }
+
+  /// Reads the header of a picture in memory, and checks its size and memory.
+  func open(_ bytes: PinnedBytes, name: String, format: ImageFormat) throws -> OpenedImage {
+    switch format {
+    case .jpeg: return try opened(.jpeg(JPEGDecoder(pinned: bytes, name: name)))
+    case .png: return try opened(.png(PNGDecoder(pinned: bytes, name: name)))
+    }
+  }
+
+  /// Decodes an opened picture into its thumbnail.
+  func makeThumbnail(_ image: OpenedImage) throws -> Thumbnail {
+    switch image.decoder {
+    case .jpeg(let decoder): return try jpegThumbnail(decoder, memoryLimit: image.memoryNeeded)
+    case .png(let decoder): return try pngThumbnail(decoder)
+    }
+  }
+
+  private func opened(_ decoder: OpenedImage.Decoder) throws -> OpenedImage {
+    let memory: Int
+    switch decoder {
+    case .jpeg(let jpeg):
+      try checkPixelCount(path: jpeg.path, width: jpeg.width, height: jpeg.height)
+      let target = targetSize(width: jpeg.width, height: jpeg.height)
+      let denominator = JPEGDecoder.scaleDenominator(
+        width: jpeg.width, height: jpeg.height, targetWidth: target.width, targetHeight: target.height)
+      let scaledWidth = (jpeg.width + denominator - 1) / denominator
+      // libjpeg's whole-picture coefficients (progressive and multi-scan pictures), its
+      // working rows (counted at full width and generously), then ours: 16 RGB rows, the
+      // resampler's two rows of Float sums and a CMYK row.
+      memory =
+        jpeg.coefficientBytes + jpeg.width * jpeg.components * 48 + scaledWidth * (48 + 24 + 4)
+        + Self.fixedMemory
+      try checkMemory(path: jpeg.path, bytes: memory)
+    case .png(let png):
+      try checkPixelCount(path: png.path, width: png.width, height: png.height)
+      // libpng's rows (up to 8 bytes a pixel, three of them, and a row of the last pass),
+      // then ours: 16 RGBA rows, an RGB row, the resampler's sums, and the whole picture
+      // when it is assembled.
+      var bytes = png.width * (3 * 8 + 4 + 64 + 3 + 24) + Self.fixedMemory
+      if png.isInterlaced && !lastPassOnly(png) { bytes += png.width * png.height * 4 + png.height * 8 }
+      memory = bytes
+      try checkMemory(path: png.path, bytes: memory)
+    }
+    return OpenedImage(decoder: decoder, memoryNeeded: memory)
+  }
+
+  /// What a decode needs besides what grows with the picture: the decoders' own state
+  /// and saved markers, zlib's window, the thumbnail and its JPEG encoding.
+  static let fixedMemory = 4 << 20
+
+  private func checkMemory(path: String, bytes: Int) throws {
+    if bytes > memoryLimit { throw VaultError.tooMuchMemory(path: path, bytes: bytes, limit: memoryLimit) }
+  }
+
+  /// Whether a PNG is shrunk from its last Adam7 pass instead of being assembled whole:
+  /// assembling a large interlaced picture takes 4 bytes a pixel, and when it shrinks at
+  /// least 2× anyway, its last pass (every odd row, full width) is enough.
+  private func lastPassOnly(_ decoder: PNGDecoder) -> Bool {
+    let target = targetSize(width: decoder.width, height: decoder.height)
+    return decoder.isInterlaced && decoder.width * decoder.height > wholeInterlacedPixelLimit
+      && target.height * 2 <= decoder.height
   }
 
   /// The thumbnail size for a picture, keeping its aspect and never enlarging it.
@@ -60,8 +130,7 @@ public struct Thumbnailer: Sendable {
     }
   }
 
-  private func jpegThumbnail(_ decoder: JPEGDecoder) throws -> Thumbnail {
-    try checkPixelCount(path: decoder.path, width: decoder.width, height: decoder.height)
+  private func jpegThumbnail(_ decoder: JPEGDecoder, memoryLimit: Int) throws -> Thumbnail {
     let target = targetSize(width: decoder.width, height: decoder.height)
     let denominator = JPEGDecoder.scaleDenominator(
       width: decoder.width, height: decoder.height, targetWidth: target.width, targetHeight: target.height)
@@ -71,20 +140,17 @@ public struct Thumbnailer: Sendable {
       sourceWidth: scaledWidth, sourceHeight: scaledHeight, targetWidth: target.width,
       targetHeight: target.height)
     let orientation = decoder.orientation()
-    _ = try decoder.decode(scaleDenominator: denominator) { row in resampler.addRow(row) }
+    _ = try decoder.decode(scaleDenominator: denominator, memoryLimit: memoryLimit) { row in
+      resampler.addRow(row)
+    }
     return try finish(
       resampler.finish(), width: decoder.width, height: decoder.height, orientation: orientation,
       warning: decoder.warning)
   }
 
   private func pngThumbnail(_ decoder: PNGDecoder) throws -> Thumbnail {
-    try checkPixelCount(path: decoder.path, width: decoder.width, height: decoder.height)
     let target = targetSize(width: decoder.width, height: decoder.height)
-    // Assembling a large interlaced picture would take 4 bytes a pixel; when it shrinks at
-    // least 2× anyway, its last Adam7 pass (every odd row, full width) is enough.
-    let lastPassOnly =
-      decoder.isInterlaced && decoder.width * decoder.height > wholeInterlacedPixelLimit
-      && target.height * 2 <= decoder.height
+    let lastPassOnly = self.lastPassOnly(decoder)
     var resampler = AreaResampler(
       sourceWidth: decoder.width, sourceHeight: lastPassOnly ? decoder.height / 2 : decoder.height,
       targetWidth: target.width, targetHeight: target.height)
@@ -116,5 +182,22 @@ public struct Thumbnailer: Sendable {
       jpeg: try JPEGEncoder.encode(oriented, quality: quality), thumbnailWidth: oriented.width,
       thumbnailHeight: oriented.height, width: swaps ? height : width, height: swaps ? width : height,
       orientation: orientation, warning: warning)
+  }
+}
+
+/// A picture whose header is read, with the memory that decoding it into a thumbnail
+/// takes at most.
+final class OpenedImage {
+  enum Decoder {
+    case jpeg(JPEGDecoder)
+    case png(PNGDecoder)
+  }
+
+  let decoder: Decoder
+  let memoryNeeded: Int
+
+  init(decoder: Decoder, memoryNeeded: Int) {
+    self.decoder = decoder
+    self.memoryNeeded = memoryNeeded
   }
 }

@@ -43,10 +43,26 @@ public struct ImportSummary: Equatable, Sendable {
 public final class PhotoImporter {
   private let thumbnailer: Thumbnailer
   private let parallelism: Int
+  /// Memory shared by the photos being prepared at once, whatever the number of cores.
+  private let memory: MemoryBudget
+
+  /// The memory all photos in flight may use together (README, "Limits": with the rest of
+  /// the process, an import stays under 512 MiB besides the key derivation).
+  public static let memoryBudget = 384 << 20
+  /// Files up to this size are read once into memory and hashed, decoded and encrypted
+  /// from those bytes; larger ones are read twice through their descriptor.
+  static let inMemoryFileLimit = 64 << 20
+  /// The most photos prepared at once, however many cores: each has read its header
+  /// (up to about 1 MiB of decoder state and kept markers) before it reserves memory.
+  static let maxInFlight = 32
+  /// What preparing any photo takes besides its decoding and its bytes: read and
+  /// encryption buffers, the thumbnail.
+  static let photoMemory = 1 << 20
 
   public init(thumbnailer: Thumbnailer = Thumbnailer(), parallelism: Int? = nil) {
     self.thumbnailer = thumbnailer
     self.parallelism = max(1, parallelism ?? ProcessInfo.processInfo.activeProcessorCount)
+    memory = MemoryBudget(total: max(Self.memoryBudget, thumbnailer.memoryLimit + Self.inMemoryFileLimit))
   }
 
   /// Expands folders (recursively, skipping hidden entries and not following linked
@@ -103,9 +119,10 @@ public final class PhotoImporter {
   /// photos reported as added before that stay imported.
   ///
   /// Files are prepared (read, hashed, thumbnailed, encrypted under temporary names) on
-  /// all cores, at most `2 × parallelism` at a time, and committed here in order. The index
-  /// is written whenever the next file is not ready yet, or every `flushInterval` photos,
-  /// and a photo is reported as added only once an index listing it is on disk.
+  /// all cores, at most `2 × parallelism` (and `maxInFlight`) at a time, and committed here
+  /// in order. The index is written whenever the next file is not ready yet, or every
+  /// `flushInterval` photos, and a photo is reported as added only once an index listing it
+  /// is on disk.
   @discardableResult
   public func importFiles(
     _ files: [String], skippingNonPhotos foundInFolders: Set<String> = [], into space: Space,
@@ -125,7 +142,8 @@ public final class PhotoImporter {
     report: (ImportEvent, Int) -> Void
   ) throws -> ImportSummary {
     let unlocked = UnlockedSpace()
-    let pipeline = PreparationPipeline(files: files, limit: parallelism * 2) { [self] path in
+    let pipeline = PreparationPipeline(files: files, limit: min(parallelism * 2, Self.maxInFlight)) {
+      [self] path in
       do {
         return .success(try prepare(path, unlocked: unlocked))
       } catch let error as VaultError {
@@ -232,6 +250,13 @@ public final class PhotoImporter {
   /// duplicate of a photo already in the space. Before the space is unlocked it makes the
   /// thumbnail first (that needs no key); after, it hashes first, so a duplicate costs one
   /// read and no decoding.
+  ///
+  /// The file is opened once, and everything comes from that descriptor. A file of up to
+  /// `inMemoryFileLimit` is read once into memory, and hashed, decoded and encrypted from
+  /// those very bytes. A larger one is not held whole: it is read once to hash it (the
+  /// record holding the hash comes first in the blob, so the hash must be known before
+  /// encrypting), decoded through the descriptor, and read again to encrypt it, hashed
+  /// again only to prove that what is stored is what the record describes.
   private func prepare(_ path: String, unlocked: UnlockedSpace) throws -> PreparedPhoto? {
     let source = try SourceFile(path: path)
     let signature = try source.readPrefix(ImageFormat.signatureLength)
@@ -240,12 +265,39 @@ public final class PhotoImporter {
       let image = ImageFormat.unsupportedImage(signature)
       throw VaultError.unsupportedFormat(path: path, image: image?.name, planned: image?.planned ?? false)
     }
+    // The header says what decoding will take (a photo that would need more than one photo
+    // may use is refused here); the photo then waits until the photos in flight leave room
+    // for it in the import's memory budget, so that their total stays bounded however many
+    // run at once.
+    var image = try thumbnailer.open(source, format: format)
+    let keepsBytes =
+      source.size <= Self.inMemoryFileLimit
+      && Int(source.size) + image.memoryNeeded <= thumbnailer.memoryLimit
+    let reserved = memory.reserve(image.memoryNeeded + (keepsBytes ? Int(source.size) : 0) + Self.photoMemory)
+    defer { memory.release(reserved) }
+    var bytes: PinnedBytes?
+    if keepsBytes {
+      let read = try source.readAll()
+      let fromBytes = try thumbnailer.open(read, name: path, format: format)
+      guard fromBytes.memoryNeeded <= image.memoryNeeded else {
+        throw VaultError.io(path: path, reason: "file changed while it was being imported")
+      }
+      image = fromBytes
+      bytes = read
+    }
     var thumbnail: Thumbnail?
-    if !unlocked.isOpen { thumbnail = try thumbnailer.makeThumbnail(path: path, format: format) }
+    if !unlocked.isOpen { thumbnail = try thumbnailer.makeThumbnail(image) }
     guard let (space, hashKey, knownHashes) = unlocked.wait() else { return nil }
-    let contentHash = try source.hash(key: hashKey) { _ in }
+    let contentHash: String
+    if let bytes {
+      let hasher = ContentHasher(key: hashKey)
+      hasher.update(UnsafeRawBufferPointer(bytes.buffer.extracting(0..<bytes.count)))
+      contentHash = hasher.finish()
+    } else {
+      contentHash = try source.hash(key: hashKey) { _ in }
+    }
     if knownHashes.contains(contentHash) { return nil }
-    let made = try thumbnail ?? thumbnailer.makeThumbnail(path: path, format: format)
+    let made = try thumbnail ?? thumbnailer.makeThumbnail(image)
     let id = BlobID.random()
     let record = PhotoRecord(
       id: id, name: (path as NSString).lastPathComponent, bytes: source.size, format: format,
@@ -258,10 +310,16 @@ public final class PhotoImporter {
         kind: .original, key: space.master.blobKey(kind: .original, id: id), output: photoFile)
       let header = try OriginalBlob.header(for: record)
       try photoWriter.write(header)
-      // Hashed again while encrypting: what is stored is exactly what the record describes,
-      // even if the file changed after the first read.
-      let storedHash = try source.hash(key: hashKey) { try photoWriter.write($0) }
-      guard storedHash == contentHash, photoWriter.plaintextLength == header.count + Int(source.size) else {
+      if let bytes {
+        try photoWriter.write(UnsafeRawBufferPointer(bytes.buffer.extracting(0..<bytes.count)))
+      } else {
+        let storedHash = try source.hash(key: hashKey) { try photoWriter.write($0) }
+        guard storedHash == contentHash else {
+          throw VaultError.io(path: path, reason: "file changed while it was being imported")
+        }
+      }
+      // What is stored is exactly what the record describes.
+      guard photoWriter.plaintextLength == header.count + Int(source.size) else {
         throw VaultError.io(path: path, reason: "file changed while it was being imported")
       }
       try photoWriter.finish()
@@ -341,66 +399,5 @@ final class PreparedPhoto {
   func discard() {
     photoFile.discard()
     thumbFile.discard()
-  }
-}
-
-/// A file being imported, opened once and read from the start as often as needed.
-final class SourceFile {
-  let path: String
-  let size: Int64
-  let modifiedAt: Timestamp
-  private let descriptor: Int32
-
-  init(path: String) throws {
-    self.path = path
-    descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw VaultError.posix(path) }
-    var info = stat()
-    guard fstat(descriptor, &info) == 0 else {
-      let error = VaultError.posix(path)
-      close(descriptor)
-      throw error
-    }
-    guard (info.st_mode & S_IFMT) == S_IFREG else {
-      close(descriptor)
-      throw VaultError.io(path: path, reason: "not a regular file")
-    }
-    size = Int64(info.st_size)
-    modifiedAt = Timestamp(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int32(info.st_mtim.tv_nsec))
-  }
-
-  deinit {
-    close(descriptor)
-  }
-
-  func readPrefix(_ count: Int) throws -> [UInt8] {
-    var buffer = [UInt8](repeating: 0, count: count)
-    let read = pread(descriptor, &buffer, count, 0)
-    guard read >= 0 else { throw VaultError.posix(path) }
-    return Array(buffer[0..<read])
-  }
-
-  /// Reads the whole file from the start in 64 KiB pieces, handing each to `consume`;
-  /// returns the keyed content hash.
-  func hash(key: SecureBytes, consume: (UnsafeRawBufferPointer) throws -> Void) throws -> String {
-    let hasher = ContentHasher(key: key)
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    defer { buffer.wipe() }
-    var offset: off_t = 0
-    while true {
-      let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw VaultError.posix(path)
-      }
-      if count == 0 { break }
-      try buffer.withUnsafeBytes { bytes in
-        let piece = UnsafeRawBufferPointer(rebasing: bytes[0..<count])
-        hasher.update(piece)
-        try consume(piece)
-      }
-      offset += off_t(count)
-    }
-    return hasher.finish()
   }
 }

@@ -1,0 +1,89 @@
+import Foundation
+
+/// A file being imported, opened once: its bytes are hashed, encrypted and decoded
+/// through this one descriptor (or from bytes read through it), so that replacing the
+/// path meanwhile (a symlink flipped to another photo) cannot mix two files in one photo.
+final class SourceFile {
+  let path: String
+  let size: Int64
+  let modifiedAt: Timestamp
+  let descriptor: Int32
+
+  /// Opens `path` without blocking (a FIFO with no writer would block a plain open
+  /// forever) and accepts only a regular file.
+  init(path: String) throws {
+    self.path = path
+    descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else { throw VaultError.posix(path) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      let error = VaultError.posix(path)
+      close(descriptor)
+      throw error
+    }
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      close(descriptor)
+      throw VaultError.io(path: path, reason: "not a regular file")
+    }
+    // O_NONBLOCK means nothing to a regular file's reads; cleared all the same.
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+    size = Int64(info.st_size)
+    modifiedAt = Timestamp(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int32(info.st_mtim.tv_nsec))
+  }
+
+  deinit {
+    close(descriptor)
+  }
+
+  func readPrefix(_ count: Int) throws -> [UInt8] {
+    var buffer = [UInt8](repeating: 0, count: count)
+    let read = pread(descriptor, &buffer, count, 0)
+    guard read >= 0 else { throw VaultError.posix(path) }
+    return Array(buffer[0..<read])
+  }
+
+  /// The whole file, read once into memory that C decoders can read too. The file must
+  /// still have the size it had when opened.
+  func readAll() throws -> PinnedBytes {
+    let bytes = PinnedBytes(count: Int(size))
+    var offset = 0
+    while offset < bytes.count {
+      let count = pread(descriptor, bytes.buffer.baseAddress! + offset, bytes.count - offset, off_t(offset))
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw VaultError.posix(path)
+      }
+      if count == 0 { break }
+      offset += count
+    }
+    var extra: UInt8 = 0
+    guard offset == bytes.count, pread(descriptor, &extra, 1, off_t(offset)) == 0 else {
+      throw VaultError.io(path: path, reason: "file changed while it was being imported")
+    }
+    return bytes
+  }
+
+  /// Reads the whole file from the start in 64 KiB pieces, handing each to `consume`;
+  /// returns the keyed content hash.
+  func hash(key: SecureBytes, consume: (UnsafeRawBufferPointer) throws -> Void) throws -> String {
+    let hasher = ContentHasher(key: key)
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    defer { buffer.wipe() }
+    var offset: off_t = 0
+    while true {
+      let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw VaultError.posix(path)
+      }
+      if count == 0 { break }
+      try buffer.withUnsafeBytes { bytes in
+        let piece = UnsafeRawBufferPointer(rebasing: bytes[0..<count])
+        hasher.update(piece)
+        try consume(piece)
+      }
+      offset += off_t(count)
+    }
+    return hasher.finish()
+  }
+}

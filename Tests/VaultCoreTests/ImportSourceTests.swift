@@ -1,0 +1,143 @@
+import Foundation
+import XCTest
+
+@testable import VaultCore
+
+/// Each file is imported from one open descriptor: never blocking on what is not a
+/// regular file, and with its thumbnail made from the very bytes that are stored.
+final class ImportSourceTests: XCTestCase {
+  var folder = ""
+  var space: Space!
+
+  override func setUpWithError() throws {
+    folder = try makeTemporaryFolder(self)
+    let vault = try makeVault(in: folder)
+    try vault.createSpace(password: password("first"))
+    space = try vault.unlock(password: password("first"), access: .write)
+  }
+
+  func testAFIFOIsRefusedAtOnceInsteadOfBlockingTheImport() throws {
+    let inside = folder + "/in"
+    try FileManager.default.createDirectory(atPath: inside, withIntermediateDirectories: true)
+    XCTAssertEqual(mkfifo(folder + "/pipe.jpg", 0o600), 0)
+    XCTAssertEqual(mkfifo(inside + "/pipe.jpg", 0o600), 0)
+    try FileManager.default.createSymbolicLink(
+      atPath: inside + "/link.jpg", withDestinationPath: folder + "/pipe.jpg")
+    try FileManager.default.copyItem(atPath: fixturesPath + "/photo.jpg", toPath: inside + "/photo.jpg")
+    let files = [folder + "/pipe.jpg", inside + "/pipe.jpg", inside + "/link.jpg", inside + "/photo.jpg"]
+    // A plain open of a FIFO with no writer never returns: only a hang can reach this
+    // timeout, however slow the machine.
+    let done = expectation(description: "import finished")
+    let space = self.space!
+    let log = EventLog()
+    let completed = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      _ = try? PhotoImporter(parallelism: 2).importFiles(files, into: space) { event, _ in log.append(event) }
+      done.fulfill()
+      completed.signal()
+    }
+    let finished = XCTWaiter().wait(for: [done], timeout: 60) == .completed
+    if !finished {
+      // Let a blocked reader go, so that the import (and this test) can end.
+      for fifo in [folder + "/pipe.jpg", inside + "/pipe.jpg"] {
+        let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+        if writer >= 0 { close(writer) }
+      }
+      XCTFail("the import blocked on a FIFO")
+    }
+    completed.wait()
+    var failures: [String] = []
+    var added: [String] = []
+    for event in log.events {
+      switch event {
+      case .failed(let path, let error):
+        failures.append(path)
+        XCTAssertEqual(error, .io(path: path, reason: "not a regular file"))
+      case .added(let path, _): added.append(path)
+      default: XCTFail("\(event)")
+      }
+    }
+    XCTAssertEqual(failures, Array(files.prefix(3)))
+    XCTAssertEqual(added, [inside + "/photo.jpg"])
+  }
+
+  func testEachThumbnailIsMadeFromTheBytesStored() throws {
+    // Photos named through symlinks, and one too large to be held in memory (a JPEG
+    // followed by padding), which is read through its descriptor twice.
+    let large =
+      try fileBytes(fixturesPath + "/quad-420.jpg")
+      + [UInt8](repeating: 0, count: PhotoImporter.inMemoryFileLimit)
+    try writeBytes(large, to: folder + "/large.jpg")
+    var files: [String] = []
+    for name in ["photo.jpg", "gray.png", "interlaced.png", "orientation-6.jpg"] {
+      try FileManager.default.createSymbolicLink(
+        atPath: folder + "/" + name, withDestinationPath: fixturesPath + "/" + name)
+      files.append(folder + "/" + name)
+    }
+    files.append(folder + "/large.jpg")
+    var added = 0
+    try PhotoImporter(parallelism: 2).importFiles(files, into: space) { event, _ in
+      if case .added = event { added += 1 } else { XCTFail("\(event)") }
+    }
+    XCTAssertEqual(added, files.count)
+    for entry in space.entries {
+      let record = entry.record
+      var original: [UInt8] = []
+      try space.openOriginal(record).readContent { original.append(contentsOf: $0) }
+      XCTAssertEqual(original, try fileBytes(folder + "/" + record.name), record.name)
+      let expected = try Thumbnailer().makeThumbnail(
+        bytes: original, name: record.name, format: record.format)
+      XCTAssertEqual(try space.thumbnail(of: record), expected.jpeg, record.name)
+    }
+  }
+
+  func testAPictureThatWouldNeedTooMuchMemoryIsRefusedFromItsHeader() throws {
+    try writeBytes(try progressiveJPEG(width: 14000, height: 14000), to: folder + "/bomb.jpg")
+    XCTAssertThrowsError(try Thumbnailer().makeThumbnail(path: folder + "/bomb.jpg", format: .jpeg)) {
+      error in
+      XCTAssertEqual(
+        "\(error)",
+        "'\(folder)/bomb.jpg': decoding it would need 567 MiB of memory, over the 256 MiB a photo may use")
+    }
+    // A 12-megapixel progressive JPEG needs about 36 MB of coefficients: it decodes.
+    try writeBytes(try progressiveJPEG(width: 4000, height: 3000), to: folder + "/twelve.jpg")
+    let thumbnail = try Thumbnailer().makeThumbnail(path: folder + "/twelve.jpg", format: .jpeg)
+    XCTAssertEqual([thumbnail.width, thumbnail.height], [4000, 3000])
+  }
+}
+
+/// Events reported on the import's thread, read on the test's once it is done.
+private final class EventLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: [ImportEvent] = []
+
+  func append(_ event: ImportEvent) {
+    lock.lock()
+    stored.append(event)
+    lock.unlock()
+  }
+
+  var events: [ImportEvent] {
+    lock.lock()
+    defer { lock.unlock() }
+    return stored
+  }
+}
+
+extension ImportSourceTests {
+  func testAHeaderMadeOfMarkersKeepsAtMostAMebibyteOfThem() throws {
+    // 40 APP1 segments of 64 KiB before the EXIF one: libjpeg kept them all (2.5 MiB, and
+    // a larger file keeps more); now segments past the first MiB are skipped, the EXIF
+    // orientation among them, and the picture still decodes.
+    let source = try fileBytes(fixturesPath + "/orientation-6.jpg")
+    var padded: [UInt8] = [0xFF, 0xD8]
+    for _ in 0..<40 { padded += [0xFF, 0xE1, 0xFF, 0xFF] + [UInt8](repeating: 0x20, count: 0xFFFD) }
+    padded += source[2...]
+    try writeBytes(padded, to: folder + "/padded.jpg")
+    let upright = try Thumbnailer().makeThumbnail(path: fixturesPath + "/orientation-6.jpg", format: .jpeg)
+    let thumbnail = try Thumbnailer().makeThumbnail(path: folder + "/padded.jpg", format: .jpeg)
+    XCTAssertEqual(upright.orientation, 6)
+    XCTAssertEqual(thumbnail.orientation, 1)
+    XCTAssertEqual([thumbnail.width, thumbnail.height], [upright.height, upright.width])
+  }
+}
