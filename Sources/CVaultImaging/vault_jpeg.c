@@ -43,12 +43,28 @@ struct vault_jpeg_reader {
   struct vault_jpeg_segment *app1_last;
   size_t app1_bytes;
   struct vault_jpeg_error_manager errors;
+  struct jpeg_progress_mgr progress;
   struct vault_jpeg_descriptor_source *source;
   int started;
   int is_cmyk;
   int inverted_cmyk;
   uint8_t *cmyk_row;
 };
+
+/* A progressive JPEG of a few hundred kilobytes can hold thousands of scans, each a pass
+ * over every block of the picture: minutes of CPU for one small file. Real encoders write
+ * about ten; like libjpeg-turbo's TJFLAG_LIMITSCANS, more than VAULT_JPEG_SCAN_LIMIT is
+ * refused. libjpeg calls this between scans. */
+static void vault_jpeg_progress(j_common_ptr info) {
+  j_decompress_ptr decompress = (j_decompress_ptr)info;
+  if (info->is_decompressor && decompress->input_scan_number > VAULT_JPEG_SCAN_LIMIT) {
+    struct vault_jpeg_error_manager *errors = (struct vault_jpeg_error_manager *)info->err;
+    snprintf(errors->message, sizeof errors->message,
+             "a progressive JPEG of more than %d scans (a decompression bomb)",
+             VAULT_JPEG_SCAN_LIMIT);
+    longjmp(errors->jump, 1);
+  }
+}
 
 static void vault_jpeg_error_exit(j_common_ptr info) {
   struct vault_jpeg_error_manager *errors = (struct vault_jpeg_error_manager *)info->err;
@@ -169,6 +185,8 @@ static vault_jpeg_reader *vault_jpeg_start_reading(vault_jpeg_reader *reader,
     return NULL;
   }
   jpeg_create_decompress(&reader->info);
+  reader->progress.progress_monitor = vault_jpeg_progress;
+  reader->info.progress = &reader->progress;
   if (reader->source != NULL) {
     struct vault_jpeg_descriptor_source *source = reader->source;
     source->base.init_source = vault_jpeg_source_init;

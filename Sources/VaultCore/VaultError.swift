@@ -38,6 +38,8 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   case invalidSelector(String, reason: String)
   /// An id or id prefix matched no photo, or several.
   case ambiguousPhotoID(prefix: String, matches: Int)
+  /// Digits that are both a photo's number and the start of another photo's id.
+  case numberOrID(String)
   /// A batch command found no photos to act on.
   case nothingSelected(action: String)
   /// A batch command was asked to act on every photo of an empty space.
@@ -86,6 +88,8 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
         : "there is no photo \(index): photos are numbered 1 to \(count)"
     case .invalidSelector(let text, let reason):
       return "'\(text)': \(reason)"
+    case .numberOrID(let text):
+      return "'\(text)' is both a photo number and the start of an id; give the whole id, or more digits"
     case .ambiguousPhotoID(let prefix, let matches):
       return matches == 0
         ? "no photo has an id starting with '\(prefix)'"

@@ -27,7 +27,9 @@ enum PasswordInput {
   /// The password for this run.
   static func password(file: String?, prompt: String, confirm: Bool) throws -> Password {
     defer { environmentPassword?.wipe() }
-    if let file { return try readFile(file) }
+    // `--password-file -` on a terminal would show the password as it is typed: it is
+    // asked for with echo off instead.
+    if let file, file != "-" || isatty(STDIN_FILENO) == 0 { return try readFile(file) }
     if var text = environmentPassword {
       defer { text.wipe() }
       return try Password(utf8: text)

@@ -40,7 +40,12 @@ struct VaultCommand: ParsableCommand {
       Foundation.exit(1)
     } catch {
       let code = exitCode(for: error)
-      let message = fullMessage(for: error)
+      var message = fullMessage(for: error)
+      // The message quotes what was typed: an argument with a line break in it must not
+      // start a line of its own, so arguments are escaped before the message is split.
+      for argument in CommandLine.arguments.dropFirst() where TerminalSafeText.escaped(argument) != argument {
+        message = message.replacingOccurrences(of: argument, with: TerminalSafeText.escaped(argument))
+      }
       if code == .success {
         // --help and --version.
         print(message)

@@ -52,9 +52,20 @@ final class PhotoSelectorTests: XCTestCase {
     XCTAssertThrowsError(try PhotoSelector.positions(PhotoSelector.parse(["dddddd"]), ids: ids)) {
       XCTAssertEqual($0 as? VaultError, .ambiguousPhotoID(prefix: "dddddd", matches: 0))
     }
-    // Digits only: a number when that photo exists, else an id prefix.
+    // Digits only: an id prefix when no photo has that number; starting with 0, always.
     XCTAssertEqual(try PhotoSelector.positions(PhotoSelector.parse(["123456"]), ids: ids), [2])
-    XCTAssertEqual(try PhotoSelector.positions(PhotoSelector.parse(["000003"]), ids: ids), [2])
+    XCTAssertThrowsError(try PhotoSelector.positions(PhotoSelector.parse(["000003"]), ids: ids)) {
+      XCTAssertEqual($0 as? VaultError, .ambiguousPhotoID(prefix: "000003", matches: 0), "never photo 3")
+    }
+  }
+
+  func testSixDigitsThatAreBothANumberAndAnIdPrefixAreRefused() throws {
+    var many = (0..<100_001).map { String(format: "f%09x", $0) }
+    XCTAssertEqual(try PhotoSelector.positions(PhotoSelector.parse(["100001"]), ids: many), [100_000])
+    many[7] = "100001abcd"
+    XCTAssertThrowsError(try PhotoSelector.positions(PhotoSelector.parse(["100001"]), ids: many)) {
+      XCTAssertEqual($0 as? VaultError, .numberOrID("100001"))
+    }
   }
 
   func testBadChoicesGetPreciseErrors() {

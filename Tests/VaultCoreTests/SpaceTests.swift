@@ -54,6 +54,10 @@ final class SpaceTests: XCTestCase {
     XCTAssertThrowsError(try vault.unlock(password: password("caf\u{E9}"), access: .read)) {
       XCTAssertEqual($0 as? VaultError, .noSpaceForPassword, "NFC typed opens only NFC-made spaces")
     }
+    // Making a space with the same password typed the same way would hide the old one.
+    XCTAssertThrowsError(try vault.createSpace(password: Password(utf8: decomposed))) {
+      XCTAssertEqual($0 as? VaultError, .spaceAlreadyExists)
+    }
   }
 
   func testImportSkipsDuplicatesAndReportsFailures() throws {

@@ -58,3 +58,37 @@ public func progressiveJPEG(width: Int, height: Int) throws -> [UInt8] {
   bytes[frame + 8] = UInt8(width & 0xFF)
   return bytes
 }
+
+/// A grayscale progressive JPEG, `side`×`side`, whose image data is `scans` identical AC
+/// scans of nothing but end-of-band runs: a few bytes a scan, each a pass over every block
+/// (a CPU bomb when there are thousands). Refinement order is not kept, so libjpeg warns
+/// but decodes.
+public func manyScanJPEG(side: Int, scans: Int) -> [UInt8] {
+  func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
+    [0xFF, marker, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+  }
+  let size: [UInt8] = [UInt8(side >> 8), UInt8(side & 0xFF)]
+  var bytes: [UInt8] = [0xFF, 0xD8]
+  bytes += segment(0xDB, [0] + [UInt8](repeating: 1, count: 64))
+  bytes += segment(0xC2, [8] + size + size + [1, 1, 0x11, 0])
+  // AC table 0: one code of length 1 for the symbol 0xE0 (end of band run, 14 more bits);
+  // DC table 0: one code for 0.
+  bytes += segment(0xC4, [0x10, 1] + [UInt8](repeating: 0, count: 15) + [0xE0])
+  bytes += segment(0xC4, [0x00, 1] + [UInt8](repeating: 0, count: 15) + [0x00])
+  var bits: [UInt8] = []
+  var blocksLeft = ((side + 7) / 8) * ((side + 7) / 8)
+  while blocksLeft > 0 {
+    bits += [0] + [UInt8](repeating: 1, count: 14)  // a run of 32767 blocks
+    blocksLeft -= 32767
+  }
+  while bits.count % 8 != 0 { bits.append(1) }
+  var data: [UInt8] = []
+  for start in stride(from: 0, to: bits.count, by: 8) {
+    let byte = bits[start..<start + 8].reduce(0) { $0 << 1 | $1 }
+    data.append(byte)
+    if byte == 0xFF { data.append(0) }
+  }
+  let scan = segment(0xDA, [1, 1, 0x00, 1, 0x3F, 0])
+  for _ in 0..<scans { bytes += scan + data }
+  return bytes + [0xFF, 0xD9]
+}

@@ -90,6 +90,20 @@ final class HardeningTests: XCTestCase {
     XCTAssertEqual(try listJSON().count, 1)
   }
 
+  func testArgumentsWithLineBreaksCannotForgeErrorLines() throws {
+    for arguments in [
+      ["list", "--per-row", "3\nerror: forged line"], ["delete", "1\nerror: forged", "--yes"],
+      ["x\nerror: f"],
+    ] {
+      let run = try vault.run(arguments)
+      XCTAssertEqual(run.status, 64, "\(arguments)")
+      XCTAssertFalse(
+        run.stderr.split(separator: "\n").contains { $0.hasPrefix("error: f") }, "\(arguments): \(run.stderr)"
+      )
+      XCTAssertTrue(run.stderr.contains("\\nerror: f"), run.stderr)
+    }
+  }
+
   // MARK: 9–12. Password input
 
   func testAPasswordFileBeatsTheEnvironmentAndReadsPipesAndStandardInput() throws {
@@ -118,6 +132,10 @@ final class HardeningTests: XCTestCase {
     let folderAsFile = try vault.run(["list", "--password-file", folder], password: nil)
     XCTAssertEqual(folderAsFile.status, 1)
     XCTAssertEqual(folderAsFile.stderr, "error: '\(folder)': cannot read password file: Is a directory\n")
+    try writeBytes(Array("correct\0horse\n".utf8), to: folder + "/nul")
+    let withNUL = try vault.run(["list", "--password-file", folder + "/nul"], password: nil)
+    XCTAssertEqual(withNUL.status, 1)
+    XCTAssertTrue(withNUL.stderr.contains("it contains a NUL byte"), withNUL.stderr)
     let absent = try vault.run(["list", "--password-file", folder + "/nope"], password: "correct horse")
     XCTAssertEqual(
       absent.stderr, "error: '\(folder)/nope': cannot read password file: No such file or directory\n")
@@ -133,6 +151,16 @@ final class HardeningTests: XCTestCase {
     let screen = try session.wait(for: "done")
     XCTAssertTrue(screen.contains("1 [ ] photo.jpg"), screen)
     XCTAssertFalse(screen.contains("correct horse"), "the password was echoed")
+
+    // `--password-file -` on a terminal asks with echo off rather than show the password.
+    let standardInput = try TmuxSession(
+      "\(VaultRunner.binary) list --password-file -", in: folder, environment: ["VAULT_DIR": vault.vault])
+    try standardInput.wait(for: "Password:")
+    try standardInput.type("correct horse")
+    try standardInput.send("Enter")
+    let shown = try standardInput.wait(for: "done")
+    XCTAssertTrue(shown.contains("1 [ ] photo.jpg"), shown)
+    XCTAssertFalse(shown.contains("correct horse"), "the password was echoed")
 
     let endOfInput = try TmuxSession(
       "\(VaultRunner.binary) list < /dev/null", in: folder, environment: ["VAULT_DIR": vault.vault])
@@ -225,6 +253,15 @@ final class HardeningTests: XCTestCase {
     if stderr.contains("Permission denied") && stderr.contains("execute") { throw XCTSkip(stderr) }
     XCTAssertEqual(process.terminationStatus, 1)
     XCTAssertEqual(stderr, "error: '\(vault.vault)': Permission denied\n")
+  }
+
+  func testOneCharacterFolderNamesWork() throws {
+    // Foundation's deletingLastPathComponent traps on them.
+    XCTAssertEqual(try vault.run(["init", "--vault", "v", "--kdf", "interactive"]).status, 0)
+    XCTAssertEqual(try vault.run(["add", "--vault", "v/", fixturesPath + "/gray.png"]).status, 0)
+    let export = try vault.run(["export", "--vault", "v", "1", "--to", "o"])
+    XCTAssertEqual(export.status, 0, export.stderr)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/o/gray.png"))
   }
 
   func testArgumentsAreCheckedBeforeThePasswordIsAskedFor() throws {

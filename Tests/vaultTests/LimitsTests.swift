@@ -69,6 +69,22 @@ final class LimitsTests: XCTestCase {
     XCTAssertFalse(list.stdout.contains("bomb.jpg"), list.stdout)
   }
 
+  /// A small file of thousands of scans would take minutes of CPU to decode.
+  func testAJPEGOfTooManyScansIsRefused() throws {
+    let folder = try makeTemporaryFolder(self)
+    let vault = try VaultRunner.initialized(in: folder)
+    try writeBytes(manyScanJPEG(side: 2000, scans: 501), to: folder + "/scans.jpg")
+    try writeBytes(manyScanJPEG(side: 2000, scans: 500), to: folder + "/fewer.jpg")
+    let run = try vault.run(["add", "scans.jpg", "fewer.jpg"])
+    XCTAssertEqual(run.status, 1)
+    XCTAssertTrue(
+      run.stderr.contains(
+        "error: 'scans.jpg': cannot decode image: a progressive JPEG of more than 500 scans (a decompression bomb)"
+      ),
+      run.stderr)
+    XCTAssertTrue(run.stdout.contains("added fewer.jpg"), run.stdout)
+  }
+
   /// README, "Limits": an import stays under 512 MiB besides the key derivation (64 MiB for
   /// the interactive preset these tests use), however many photos are in flight.
   func testTheMemoryOfAnImportIsBounded() throws {

@@ -11,6 +11,9 @@
 
 #define VAULT_IMAGING_MESSAGE_LENGTH 200
 
+/* The most scans a progressive JPEG may have (libjpeg-turbo's TJFLAG_LIMITSCANS uses 500). */
+#define VAULT_JPEG_SCAN_LIMIT 500
+
 typedef struct vault_jpeg_reader vault_jpeg_reader;
 
 /* Reads the header (and the APP1 segments) of a JPEG file through a descriptor the caller

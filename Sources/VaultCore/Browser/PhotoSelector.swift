@@ -6,8 +6,8 @@ public enum PhotoSelector {
   public enum Term: Equatable, Sendable {
     /// Numbers `first...last` (1-based); `last` nil means "to the last photo".
     case numbers(first: Int, last: Int?)
-    /// A whole id or an id prefix (lowercase hex). A prefix of digits only could also be a
-    /// number: it is taken as a number when that photo exists.
+    /// A whole id or an id prefix (lowercase hex). Six digits or more not starting with 0
+    /// could also be a number: see `positions`.
     case id(String)
   }
 
@@ -25,7 +25,9 @@ public enum PhotoSelector {
 
   /// The 0-based positions chosen by `terms` among `ids` (the photos' ids in order), in
   /// the order given, without repeats. Throws for numbers past the last photo and for ids
-  /// that match no photo or several.
+  /// that match no photo or several. Six digits or more that do not start with 0 are a
+  /// photo number when that photo exists and no id starts with them, an id prefix when
+  /// no such photo exists, and an error when they could be both.
   public static func positions(_ terms: [Term], ids: [String]) throws -> [Int] {
     var result: [Int] = []
     var seen = Set<Int>()
@@ -62,7 +64,9 @@ public enum PhotoSelector {
     guard let first = Int(parts[0]) else {
       throw VaultError.invalidSelector(text, reason: "number too large")
     }
-    if first == 0 { throw VaultError.invalidSelector(text, reason: "photos are numbered from 1") }
+    if first == 0 {
+      throw VaultError.invalidSelector(text, reason: "photos are numbered from 1")
+    }
     if parts.count == 1 {
       return text.count >= minimumPrefixLength ? .id(text) : .numbers(first: first, last: first)
     }
@@ -83,16 +87,16 @@ public enum PhotoSelector {
       guard end <= count else { throw VaultError.indexOutOfRange(index: end, count: count) }
       return Array((first - 1)...(end - 1))
     case .id(let prefix):
-      // Digits only: a number when that photo exists (6 digits is a big space, but a
-      // number always means what `list` shows).
-      if prefix.allSatisfy(\.isNumber), let number = Int(prefix), number >= 1, number <= count {
-        return [number - 1]
-      }
       let matches = ids.indices.filter { ids[$0].hasPrefix(prefix) }
-      if matches.count == 1 { return matches }
-      if matches.isEmpty, prefix.allSatisfy(\.isNumber), let number = Int(prefix) {
-        throw VaultError.indexOutOfRange(index: number, count: count)
+      // Six digits or more, not starting with 0: a photo number when that photo exists,
+      // unless it also starts an id; then neither is guessed.
+      if !prefix.hasPrefix("0"), prefix.allSatisfy(\.isNumber), let number = Int(prefix) {
+        let isNumber = number >= 1 && number <= count
+        if isNumber && matches.isEmpty { return [number - 1] }
+        if isNumber { throw VaultError.numberOrID(prefix) }
+        if matches.isEmpty { throw VaultError.indexOutOfRange(index: number, count: count) }
       }
+      if matches.count == 1 { return matches }
       throw VaultError.ambiguousPhotoID(prefix: prefix, matches: matches.count)
     }
   }

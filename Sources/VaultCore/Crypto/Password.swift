@@ -10,6 +10,9 @@ public final class Password {
   /// Takes a password from UTF-8 bytes; the caller wipes its own copy.
   public init(utf8 bytes: [UInt8]) throws {
     guard !bytes.isEmpty else { throw VaultError.invalidPassword(reason: "it is empty") }
+    // A NUL could never be typed or set in VAULT_PASSWORD, so a space made with one
+    // could be opened only from a file.
+    guard !bytes.contains(0) else { throw VaultError.invalidPassword(reason: "it contains a NUL byte") }
     guard String(validating: bytes, as: UTF8.self) != nil else {
       throw VaultError.invalidPassword(reason: "it is not valid UTF-8")
     }

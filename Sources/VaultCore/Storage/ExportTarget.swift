@@ -22,8 +22,7 @@ public enum ExportTarget {
         return
       }
       guard errno == ENOENT else { throw VaultError.posix(candidate) }
-      let parent = (candidate as NSString).deletingLastPathComponent
-      candidate = parent.isEmpty ? "." : parent
+      candidate = parentFolder(candidate)
     }
   }
 

@@ -13,7 +13,7 @@ final class SourceFile {
   /// forever) and accepts only a regular file.
   init(path: String) throws {
     self.path = path
-    descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
     guard descriptor >= 0 else { throw VaultError.posix(path) }
     var info = stat()
     guard fstat(descriptor, &info) == 0 else {

@@ -83,7 +83,7 @@ public final class SpaceVerifier {
 
   public init(space: Space, thumbnailer: Thumbnailer = Thumbnailer()) {
     self.space = space
-    vaultPath = (space.directory as NSString).deletingLastPathComponent
+    vaultPath = parentFolder(space.directory)
     self.thumbnailer = thumbnailer
   }
 

@@ -128,7 +128,7 @@ func syncDirectory(_ path: String) throws {
 
 /// Writes a small file atomically, replacing what was there.
 func writeFileAtomically(_ bytes: [UInt8], to path: String) throws {
-  let directory = (path as NSString).deletingLastPathComponent
+  let directory = parentFolder(path)
   let file = try TemporaryFile(in: directory)
   try file.write(bytes)
   try file.replace(path)
@@ -177,4 +177,14 @@ func fileExists(_ path: String) -> Bool {
 func isDirectory(_ path: String) -> Bool {
   var info = stat()
   return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+}
+
+/// The folder that holds `path`: "." for a bare name, "/" for a name at the root. Foundation's
+/// `deletingLastPathComponent` traps on one-character names (Swift 6.3 on Linux), so vault
+/// never calls it.
+func parentFolder(_ path: String) -> String {
+  var trimmed = Substring(path)
+  while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+  guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+  return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
 }

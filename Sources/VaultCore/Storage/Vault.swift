@@ -47,6 +47,11 @@ public final class Vault {
     let keys = try passwordKeys(for: password)
     let spacePath = path + "/" + keys.spaceTag
     if fileExists(spacePath) { throw VaultError.spaceAlreadyExists }
+    // A password typed in another normal form may open a space format 1 made (see
+    // `unlock`): a new space would hide it for good.
+    if let asTyped = password.asTyped, fileExists(path + "/" + (try passwordKeys(for: asTyped)).spaceTag) {
+      throw VaultError.spaceAlreadyExists
+    }
     // Built under a temporary name and renamed into place, so a space is either complete
     // or absent.
     let staging = path + "/" + TemporaryFile.prefix + "space-" + hexString(Sodium.randomBytes(8))
@@ -95,8 +100,8 @@ public final class Vault {
 /// Creates a folder and its missing parents, private to the user (mode 0700).
 func makeDirectories(_ path: String) throws {
   if isDirectory(path) { return }
-  let parent = (path as NSString).deletingLastPathComponent
-  if !parent.isEmpty && parent != path { try makeDirectories(parent) }
+  let parent = parentFolder(path)
+  if parent != path { try makeDirectories(parent) }
   if mkdir(path, 0o700) != 0 && errno != EEXIST { throw VaultError.posix(path) }
 }
 
