@@ -32,6 +32,7 @@ struct AddCommand: ParsableCommand {
   func run() throws {
     let vault = try options.openVault()
     let password = try options.password()
+    SignalHandling.install()
     let (files, collectFailures) = PhotoImporter.collectFiles(paths)
     var thumbnailer = Thumbnailer()
     thumbnailer.pixelLimit = maxMegapixels * 1_000_000
@@ -48,7 +49,9 @@ struct AddCommand: ParsableCommand {
       }
       return space
     }
-    let summary = try importer.importFiles(files, unlocking: unlock) { event, done in
+    let summary = try importer.importFiles(
+      files, unlocking: unlock, interruption: SignalHandling.interruption
+    ) { event, done in
       switch event {
       case .added(let path, _):
         if !quiet { printLine("added \(path)") }
@@ -62,6 +65,7 @@ struct AddCommand: ParsableCommand {
       Diagnostics.progress(done: done, total: files.count, label: eventPath(event))
     }
     Diagnostics.clearProgress()
+    if summary.interrupted { throw CommandInterrupted(done: summary.added, of: files.count, "added") }
     failed += summary.failed
     var line =
       "added \(summary.added), skipped \(summary.duplicates) duplicate\(summary.duplicates == 1 ? "" : "s"), failed \(failed)"

@@ -34,6 +34,9 @@ struct DeleteCommand: ParsableCommand {
       doomed = try PhotoSelector.positions(choice.photos, count: models.count).map { models[$0] }
     }
     try confirm(doomed)
+    // A signal from here on lets the index write and the unlinks finish (a second one
+    // exits at once; the next writer removes what is left), and the command ends normally.
+    SignalHandling.install()
     let ids = Set(doomed.map(\.record.id))
     if choice.selected {
       try browser.deleteSelected { _ in try space.deletePhotos(ids: ids) }

@@ -24,6 +24,7 @@ struct ExportCommand: ParsableCommand {
 
   func run() throws {
     let space = try options.unlock(.read)
+    SignalHandling.install()
     let models = space.models()
     let browser = PhotoBrowser()
     browser.numberOfPhotos = { models.count }
@@ -34,7 +35,9 @@ struct ExportCommand: ParsableCommand {
     let export: ([PhotoModel]) throws -> (Int, Int, String) = { photos in
       let directory = try targetDirectory()
       var failed = 0
-      let exported = exporter.export(photos, to: directory, thumbnails: thumbs) { event in
+      let (exported, interrupted) = exporter.export(
+        photos, to: directory, thumbnails: thumbs, interruption: SignalHandling.interruption
+      ) { event in
         switch event {
         case .exported(_, let path): printLine("exported \(path)")
         case .failed(let name, let error):
@@ -42,6 +45,7 @@ struct ExportCommand: ParsableCommand {
           Diagnostics.error("'\(name)' not exported: \(error.description)")
         }
       }
+      if interrupted { throw CommandInterrupted(done: exported, of: photos.count, "exported") }
       return (exported, failed, directory)
     }
     let (exported, failed, directory): (Int, Int, String)

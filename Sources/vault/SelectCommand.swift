@@ -29,6 +29,8 @@ struct SelectCommand: ParsableCommand {
 
   func run() throws {
     let space = try options.unlock(.write)
+    // A signal from here on lets the one index write finish, and the command ends normally.
+    SignalHandling.install()
     if all {
       try space.changeAllSelections { _ in true }
     } else if none {
@@ -58,6 +60,7 @@ struct UnselectCommand: ParsableCommand {
 
   func run() throws {
     let space = try options.unlock(.write)
+    SignalHandling.install()
     try space.setSelection(try PhotoSelector.positions(photos, count: space.entries.count), to: false)
     printSelectionCount(space)
   }

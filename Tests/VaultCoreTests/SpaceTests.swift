@@ -151,7 +151,8 @@ final class SpaceTests: XCTestCase {
         XCTAssertTrue(error.description.contains("photo 'photo.jpg'"), error.description)
       }
     }
-    XCTAssertEqual(exported, 1)
+    XCTAssertEqual(exported.exported, 1)
+    XCTAssertFalse(exported.interrupted)
     XCTAssertEqual(failures, ["photo.jpg"])
     XCTAssertEqual(try listing(target), ["gray.png"])
   }

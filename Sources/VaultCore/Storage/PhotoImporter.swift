@@ -19,6 +19,8 @@ public struct ImportSummary: Equatable, Sendable {
   public var duplicates = 0
   public var failed = 0
   public var warnings = 0
+  /// The import stopped early at a request (the files not reached are not reported).
+  public var interrupted = false
 }
 
 /// Imports files into a space: each file is read, recognised by content, hashed, turned
@@ -88,11 +90,16 @@ public final class PhotoImporter {
   /// all cores, at most `2 × parallelism` at a time, and committed here in order. The index
   /// is written whenever the next file is not ready yet, or every `flushInterval` photos,
   /// and a photo is reported as added only once an index listing it is on disk.
+  ///
+  /// Once `interruption` is requested, no new file is started; the photos already moved
+  /// into place are committed and reported, those prepared but not committed are discarded,
+  /// and the summary says `interrupted`.
   @discardableResult
-  public func importFiles(_ files: [String], into space: Space, report: (ImportEvent, Int) -> Void) throws
-    -> ImportSummary
-  {
-    try importFiles(files, unlocking: { space }, report: report)
+  public func importFiles(
+    _ files: [String], into space: Space, interruption: Interruption? = nil,
+    report: (ImportEvent, Int) -> Void
+  ) throws -> ImportSummary {
+    try importFiles(files, unlocking: { space }, interruption: interruption, report: report)
   }
 
   /// Imports `files` into the space that `unlock` opens (for writing). Decoding starts at
@@ -100,10 +107,12 @@ public final class PhotoImporter {
   /// written before it returns, and if it throws, nothing is written at all.
   @discardableResult
   public func importFiles(
-    _ files: [String], unlocking unlock: () throws -> Space, report: (ImportEvent, Int) -> Void
+    _ files: [String], unlocking unlock: () throws -> Space, interruption: Interruption? = nil,
+    report: (ImportEvent, Int) -> Void
   ) throws -> ImportSummary {
     let unlocked = UnlockedSpace()
-    let pipeline = PreparationPipeline(files: files, limit: parallelism * 2) { [self] path in
+    let pipeline = PreparationPipeline(files: files, limit: parallelism * 2, interruption: interruption) {
+      [self] path in
       do {
         return .success(try prepare(path, unlocked: unlocked))
       } catch let error as VaultError {
@@ -164,8 +173,16 @@ public final class PhotoImporter {
     }
 
     for (position, path) in files.enumerated() {
-      let result = try pipeline.result(at: position) {
+      if interruption?.isRequested == true {
+        summary.interrupted = true
+        break
+      }
+      let next = try pipeline.result(at: position) {
         if !pendingEvents.isEmpty { try flush() }
+      }
+      guard let result = next else {
+        summary.interrupted = true
+        break
       }
       switch result {
       case .failure(let error):

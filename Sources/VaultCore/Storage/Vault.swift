@@ -68,12 +68,16 @@ public final class Vault {
     }
   }
 
-  /// Opens the space of `password`. Reading takes a shared lock, writing an exclusive one.
+  /// Opens the space of `password`. Reading takes a shared lock, writing an exclusive one;
+  /// a writer first cleans up after any writer that was killed (temporary files, orphan
+  /// blobs), so that a killed command followed by any write leaves a space that verifies.
   public func unlock(password: Password, access: Space.Access) throws -> Space {
     let keys = try passwordKeys(for: password)
     let spacePath = path + "/" + keys.spaceTag
     guard isDirectory(spacePath) else { throw VaultError.noSpaceForPassword }
-    return try Space(directory: spacePath, wrappingKey: keys.wrappingKey, access: access)
+    let space = try Space(directory: spacePath, wrappingKey: keys.wrappingKey, access: access)
+    if access == .write { try SpaceVerifier(space: space).tidyAfterKilledWriters() }
+    return space
   }
 
   private func passwordKeys(for password: Password) throws -> PasswordKeys {
