@@ -59,6 +59,55 @@ final class InterruptionTests: XCTestCase {
     return try running.finish()
   }
 
+  /// The folder of the one space of the vault.
+  func spaceFolder() throws -> String {
+    let names = try FileManager.default.contentsOfDirectory(atPath: vault.vault)
+    return vault.vault + "/" + names.first { !$0.hasSuffix(".json") }!
+  }
+
+  /// Runs vault and sends it `signal` as soon as a file is made in `folder` (not at all
+  /// if it ends first: its output closes).
+  func signalAtFirstFile(
+    in folder: String, _ signal: Int32, _ arguments: [String], file: StaticString = #filePath,
+    line: UInt = #line
+  ) throws -> VaultRun {
+    let watcher = inotify_init1(Int32(IN_CLOEXEC))
+    XCTAssertGreaterThanOrEqual(watcher, 0)
+    defer { close(watcher) }
+    XCTAssertGreaterThanOrEqual(inotify_add_watch(watcher, folder, UInt32(IN_CREATE)), 0)
+    let running = try vault.start(arguments)
+    var waiting = [
+      pollfd(fd: watcher, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: running.outputDescriptor, events: 0, revents: 0),
+    ]
+    while true {
+      if poll(&waiting, 2, -1) < 0 && errno == EINTR { continue }
+      if waiting[0].revents & Int16(POLLIN) != 0 {
+        running.send(signal)
+        break
+      }
+      if waiting[1].revents & Int16(POLLHUP) != 0 {
+        XCTFail("vault ended before making a file in \(folder)", file: file, line: line)
+        break
+      }
+    }
+    return try running.finish()
+  }
+
+  func testASignalDuringSelectOrDeleteLetsItsWriteFinish() throws {
+    XCTAssertEqual(try vault.run(["add", try makePhotos(6)]).status, 0)
+    let space = try spaceFolder()
+    // The signal goes when the new index is being written.
+    let select = try signalAtFirstFile(in: space, SIGINT, ["select", "2-4"])
+    XCTAssertEqual(select.status, 0, select.stderr)
+    XCTAssertTrue(select.stdout.contains("3 of 6 photos selected"), select.stdout)
+    let delete = try signalAtFirstFile(in: space, SIGTERM, ["delete", "--selected", "--yes"])
+    XCTAssertEqual(delete.status, 0, delete.stderr)
+    XCTAssertEqual(try listedNames(), ["p000.jpg", "p004.jpg", "p005.jpg"])
+    XCTAssertEqual(temporaryFiles(in: vault.vault), [])
+    try assertVerifies("after the signalled delete")
+  }
+
   func testCtrlCDuringAddKeepsWhatWasReportedAndExits130() throws {
     let photos = try makePhotos()
     let run = try interruptedAdd(photos, signals: [SIGINT])
@@ -139,23 +188,12 @@ final class InterruptionTests: XCTestCase {
   func testCtrlCDuringRepairStopsBetweenThumbnails() throws {
     let photos = try makePhotos()
     XCTAssertEqual(try vault.run(["add", photos, "--quiet"]).status, 0)
-    let space = try FileManager.default.contentsOfDirectory(atPath: vault.vault).first {
-      !$0.hasSuffix(".json")
-    }!
-    let thumbs = vault.vault + "/" + space + "/Thumb"
+    let thumbs = try spaceFolder() + "/Thumb"
     for name in try FileManager.default.contentsOfDirectory(atPath: thumbs) {
       try FileManager.default.removeItem(atPath: thumbs + "/" + name)
     }
     // The signal goes when the first new thumbnail file appears.
-    let watcher = inotify_init1(Int32(IN_CLOEXEC))
-    XCTAssertGreaterThanOrEqual(watcher, 0)
-    defer { close(watcher) }
-    XCTAssertGreaterThanOrEqual(inotify_add_watch(watcher, thumbs, UInt32(IN_CREATE)), 0)
-    let running = try vault.start(["verify", "--repair", "--quiet"])
-    var event = [UInt8](repeating: 0, count: 4096)
-    XCTAssertGreaterThan(read(watcher, &event, event.count), 0)
-    running.send(SIGINT)
-    let run = try running.finish()
+    let run = try signalAtFirstFile(in: thumbs, SIGINT, ["verify", "--repair", "--quiet"])
     XCTAssertEqual(run.status, 130, run.stdout + run.stderr)
     XCTAssertTrue(run.stderr.contains("of 150 thumbnails remade; run the same command again"), run.stderr)
     XCTAssertFalse(run.stderr.contains("interrupted: 150 of"), run.stderr)

@@ -114,6 +114,8 @@ final class RunningVault {
   private var pending = Data()
   /// The lines read so far.
   private(set) var lines: [String] = []
+  /// The pipe vault's stdout goes into (it reports POLLHUP once vault has ended).
+  var outputDescriptor: Int32 { output.fileDescriptor }
 
   init(_ process: Process, errorPath: String) throws {
     self.process = process
