@@ -43,12 +43,15 @@ struct AddCommand: ParsableCommand {
       throw BatchFailure(summary: "error: nothing was imported; check the paths named above")
     }
     let password = try options.password()
+    SignalHandling.install()
     var thumbnailer = Thumbnailer()
     thumbnailer.pixelLimit = maxMegapixels * 1_000_000
     let importer = PhotoImporter(thumbnailer: thumbnailer)
     let files = collected.files
     // Decoding starts while the password's key is derived.
-    let summary = try importer.importFiles(files, skippingNonPhotos: collected.foundInFolders) {
+    let summary = try importer.importFiles(
+      files, skippingNonPhotos: collected.foundInFolders, interruption: SignalHandling.interruption
+    ) {
       let space = try vault.unlock(password: password, access: .write)
       try space.requireIndex()
       return space
@@ -68,6 +71,7 @@ struct AddCommand: ParsableCommand {
       Diagnostics.progress(done: done, total: files.count, label: eventPath(event))
     }
     Diagnostics.clearProgress()
+    if summary.interrupted { throw CommandInterrupted(done: summary.added, of: files.count, "added") }
     var line =
       "added \(summary.added), skipped \(summary.duplicates) duplicate\(summary.duplicates == 1 ? "" : "s"), failed \(summary.failed)"
     if summary.warnings > 0 { line += ", \(summary.warnings) with warnings" }

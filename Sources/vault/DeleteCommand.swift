@@ -23,6 +23,9 @@ struct DeleteCommand: ParsableCommand {
 
     let doomed = try browser.photos(chosenBy: try choice.choice, action: "deleting").map(\.photo)
     try confirm(doomed)
+    // A signal from here on lets the index write and the unlinks finish (a second one
+    // exits at once; the next writer removes what is left), and the command ends normally.
+    SignalHandling.install()
     try browser.delete(doomed) { photos in try space.deletePhotos(ids: Set(photos.map(\.record.id))) }
     printLine("deleted \(doomed.count) photo\(doomed.count == 1 ? "" : "s"); \(browser.count) left")
   }

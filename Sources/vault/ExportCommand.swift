@@ -30,6 +30,8 @@ struct ExportCommand: ParsableCommand {
     // Checked before the password is asked for.
     try ExportTarget.check(to ?? ".")
     let space = try options.unlock(.read)
+    SignalHandling.install()
+    SignalHandling.install()
     let models = space.models()
     let browser = PhotoBrowser()
     browser.numberOfPhotos = { models.count }
@@ -44,7 +46,9 @@ struct ExportCommand: ParsableCommand {
       directory = try ExportTarget.makeDated()
     }
     var failed = 0
-    let exported = PhotoExporter(space: space).export(photos, to: directory, thumbnails: thumbs) { event in
+    let (exported, interrupted) = PhotoExporter(space: space).export(
+      photos, to: directory, thumbnails: thumbs, interruption: SignalHandling.interruption
+    ) { event in
       switch event {
       case .exported(_, let path): if !quiet { printLine("exported \(path)") }
       case .failed(let name, let error):
@@ -52,6 +56,7 @@ struct ExportCommand: ParsableCommand {
         Diagnostics.error("'\(name)' not exported: \(error.description)")
       }
     }
+    if interrupted { throw CommandInterrupted(done: exported, of: photos.count, "exported") }
     printLine(
       "exported \(exported) \(thumbs ? "thumbnail" : "photo")\(exported == 1 ? "" : "s") to \(directory)")
     if failed > 0 { throw BatchFailure(summary: "error: \(failed) could not be exported") }

@@ -33,6 +33,8 @@ struct SelectCommand: ParsableCommand {
 
   func run() throws {
     let space = try options.unlock(.write)
+    // A signal from here on lets the one index write finish, and the command ends normally.
+    SignalHandling.install()
     if all {
       try space.changeAllSelections { _ in true }
     } else if none {
@@ -65,6 +67,7 @@ struct UnselectCommand: ParsableCommand {
 
   func run() throws {
     let space = try options.unlock(.write)
+    SignalHandling.install()
     try space.setSelection(try positions(photos, in: space), to: false)
     printSelectionCount(space)
   }

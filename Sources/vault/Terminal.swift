@@ -129,8 +129,12 @@ final class ControllingTerminal {
     guard tcgetattr(descriptor, &saved) == 0 else { return try body() }
     var changed = saved
     change(&changed)
+    let previousActions = TerminalRestore.arm(descriptor: descriptor, settings: saved)
     tcsetattr(descriptor, flush ? TCSAFLUSH : TCSANOW, &changed)
-    defer { tcsetattr(descriptor, flush ? TCSAFLUSH : TCSANOW, &saved) }
+    defer {
+      tcsetattr(descriptor, flush ? TCSAFLUSH : TCSANOW, &saved)
+      TerminalRestore.disarm(previousActions)
+    }
     return try body()
   }
 
@@ -193,4 +197,53 @@ func printRaw(_ text: String) {
   Diagnostics.clearProgress()
   print(text)
   fflush(stdout)
+}
+
+/// Terminal settings to put back when a signal (Ctrl-C at a password prompt, say) ends the
+/// process while they are changed: without this, echo would stay off in the shell.
+private enum TerminalRestore {
+  static let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+  nonisolated(unsafe) static var descriptor: Int32 = -1
+  nonisolated(unsafe) static var settings = termios()
+
+  /// Async-signal-safe: tcsetattr and write, then the signal's default action.
+  static let handler: @convention(c) (Int32) -> Void = { signal in
+    if TerminalRestore.descriptor >= 0 {
+      tcsetattr(TerminalRestore.descriptor, TCSANOW, &TerminalRestore.settings)
+      var newline: UInt8 = 0x0A
+      _ = write(TerminalRestore.descriptor, &newline, 1)
+    }
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = SIG_DFL
+    sigaction(signal, &action, nil)
+    raise(signal)
+  }
+
+  /// Remembers `settings` and catches the signals; returns the actions they had.
+  static func arm(descriptor: Int32, settings: termios) -> [sigaction] {
+    self.settings = settings
+    self.descriptor = descriptor
+    return signals.map { signal in
+      var previous = sigaction()
+      sigaction(signal, nil, &previous)
+      // A signal ignored from the start (nohup) stays ignored.
+      if unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self)
+        != unsafeBitCast(SIG_IGN, to: Int.self)
+      {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = handler
+        sigemptyset(&action.sa_mask)
+        sigaction(signal, &action, nil)
+      }
+      return previous
+    }
+  }
+
+  static func disarm(_ previous: [sigaction]) {
+    for (signal, action) in zip(signals, previous) {
+      var action = action
+      sigaction(signal, &action, nil)
+    }
+    descriptor = -1
+  }
 }

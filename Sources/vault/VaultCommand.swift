@@ -9,7 +9,8 @@ struct VaultCommand: ParsableCommand {
     abstract: "An encrypted photo vault: every password opens its own, separate space.",
     discussion: """
       Exit status: 0 on success, 1 on an error or when some items of a batch failed, \
-      3 when no space opens with the password, 64 for a usage error.
+      3 when no space opens with the password, 64 for a usage error, 130 when a signal \
+      (Ctrl-C) stopped the command after it saved what it had done.
       """,
     version: VaultCommand.version,
     subcommands: [
@@ -38,6 +39,9 @@ struct VaultCommand: ParsableCommand {
     } catch let error as BatchFailure {
       Diagnostics.emit(error.summary)
       Foundation.exit(1)
+    } catch let error as CommandInterrupted {
+      Diagnostics.emit(error.summary)
+      Foundation.exit(SignalHandling.interruptedExitCode)
     } catch {
       let code = exitCode(for: error)
       var message = fullMessage(for: error)

@@ -29,9 +29,19 @@ struct VerifyCommand: ParsableCommand {
       Diagnostics.progress(done: done, total: total, label: "checking")
     }
     if repair {
-      let summary = try verifier.repair(progress: progress)
+      SignalHandling.install()
+      let summary = try verifier.repair(progress: progress, interruption: SignalHandling.interruption)
       Diagnostics.clearProgress()
       report(summary)
+      switch summary.interruption {
+      case .checking(let done, let total)?:
+        throw CommandInterrupted(
+          summary: "interrupted: \(done) of \(total) photos checked, nothing repaired; "
+            + "run the same command again to continue")
+      case .remakingThumbnails(let done, let total)?:
+        throw CommandInterrupted(done: done, of: total, "thumbnails remade")
+      case nil: break
+      }
     }
     let findings = verifier.verify(progress: progress)
     Diagnostics.clearProgress()

@@ -113,6 +113,39 @@ final class SpaceTests: XCTestCase {
     XCTAssertEqual(space.entries.count, 0)
   }
 
+  func testAnInterruptedImportListsWhatItReportedAndLeavesNoTemporaryFile() throws {
+    let space = try vault.unlock(password: password("first"), access: .write)
+    let files = ["photo.jpg", "gray.png", "rgba.png", "palette.png", "gray.jpg", "progressive.jpg"].map {
+      fixturesPath + "/" + $0
+    }
+    let asked = Interruption()
+    asked.request()
+    let none = try PhotoImporter().importFiles(files, into: space, interruption: asked) { _, _ in
+      XCTFail("nothing may be reported")
+    }
+    XCTAssertEqual(none, ImportSummary(interrupted: true))
+    XCTAssertEqual(space.entries.count, 0)
+    // Asked to stop when the first photos are reported: those stay, the rest are not
+    // started or are discarded.
+    let interruption = Interruption()
+    var added: [String] = []
+    let summary = try PhotoImporter(parallelism: 1).importFiles(
+      files, into: space, interruption: interruption
+    ) {
+      event, _ in
+      if case .added(let path, _) = event { added.append((path as NSString).lastPathComponent) }
+      interruption.request()
+    }
+    XCTAssertEqual(summary.added, added.count)
+    XCTAssertEqual(space.entries.map(\.record.name), added)
+    // (Whether any were left depends on how the reports fell, not on the machine's speed.)
+    XCTAssertEqual(summary.interrupted, added.count < files.count, "\(summary)")
+    for folder in [space.directory, space.photoDirectory, space.thumbDirectory] {
+      XCTAssertTrue(try listing(folder).allSatisfy { !$0.hasPrefix(".tmp-") }, folder)
+    }
+    XCTAssertEqual(SpaceVerifier(space: space).verify().filter(\.isProblem), [])
+  }
+
   func testSelectionIsStoredAndDeleteRemovesBlobs() throws {
     var space: Space? = try vault.unlock(password: password("first"), access: .write)
     _ = try importFixtures(into: space!, ["photo.jpg", "gray.png", "rgba.png"])
@@ -166,7 +199,8 @@ final class SpaceTests: XCTestCase {
         XCTAssertTrue(error.description.contains("photo 'photo.jpg'"), error.description)
       }
     }
-    XCTAssertEqual(exported, 1)
+    XCTAssertEqual(exported.exported, 1)
+    XCTAssertFalse(exported.interrupted)
     XCTAssertEqual(failures, ["photo.jpg"])
     XCTAssertEqual(try listing(target), ["gray.png"])
   }

@@ -353,4 +353,41 @@ final class TamperingTests: XCTestCase {
       }
     }
   }
+
+  func testAWriterCleansUpAfterAKilledWriter() throws {
+    let entries = space.entries
+    let strayThumbnail = space.thumbPath(BlobID.random())
+    let temporary = [
+      space.directory + "/.tmp-0123456789abcdef", space.photoDirectory + "/.tmp-1123456789abcdef",
+      space.thumbDirectory + "/.tmp-2123456789abcdef",
+    ]
+    // An import cut short after its blobs were in place (0), a delete cut short after
+    // removing the thumbnail (1), an orphan whose original is damaged (2), a thumbnail
+    // without an original, and temporary files.
+    try space.saveEntries([entries[3]])
+    try FileManager.default.removeItem(atPath: space.thumbPath(entries[1].record.id))
+    var damaged = try fileBytes(space.photoPath(entries[2].record.id))
+    damaged[damaged.count - 3] ^= 1
+    try writeBytes(damaged, to: space.photoPath(entries[2].record.id))
+    try writeBytes([1, 2, 3], to: strayThumbnail)
+    for path in temporary { try writeBytes([1], to: path) }
+    XCTAssertEqual(problems().count, 7, "\(problems())")
+
+    space = nil  // releases the lock
+    do {
+      let reader = try vault.unlock(password: password("first"), access: .read)
+      XCTAssertEqual(
+        SpaceVerifier(space: reader).verify().filter(\.isProblem).count, 7, "readers change nothing")
+    }
+    space = try vault.unlock(password: password("first"), access: .write)
+    XCTAssertEqual(space.entries.map(\.record.id), [entries[3].record.id, entries[0].record.id])
+    XCTAssertFalse(fileExists(space.photoPath(entries[1].record.id)), "a delete cut short is finished")
+    XCTAssertFalse(fileExists(strayThumbnail))
+    for path in temporary { XCTAssertFalse(fileExists(path), path) }
+    XCTAssertTrue(fileExists(space.photoPath(entries[2].record.id)), "a damaged original is never deleted")
+    let left = problems()
+    guard left.count == 1, case .damagedOriginal(nil, nil, entries[2].record.id.hex, _) = left[0] else {
+      return XCTFail("\(left)")
+    }
+  }
 }

@@ -162,6 +162,18 @@ final class HardeningTests: XCTestCase {
     XCTAssertTrue(shown.contains("1 [ ] photo.jpg"), shown)
     XCTAssertFalse(shown.contains("correct horse"), "the password was echoed")
 
+    // Ctrl-C at the prompt ends the command, and the terminal echoes again.
+    let interrupted = try TmuxSession(
+      // The shell catches SIGINT itself, so that it lives on to run stty.
+      "trap true INT; \(VaultRunner.binary) list; stty -a > stty.txt", in: folder,
+      environment: ["VAULT_DIR": vault.vault])
+    try interrupted.wait(for: "Password:")
+    try interrupted.send("C-c")
+    try interrupted.wait(for: "done")
+    let settings = try String(contentsOfFile: folder + "/stty.txt", encoding: .utf8)
+    XCTAssertTrue(settings.contains(" echo "), settings)
+    XCTAssertFalse(settings.contains("-echo "), settings)
+
     let endOfInput = try TmuxSession(
       "\(VaultRunner.binary) list < /dev/null", in: folder, environment: ["VAULT_DIR": vault.vault])
     try endOfInput.wait(for: "Password:")

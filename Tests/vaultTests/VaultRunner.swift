@@ -8,6 +8,8 @@ struct VaultRun {
   var status: Int32
   var stdout: String
   var stderr: String
+  /// Microseconds from the start of the process to its end.
+  var microseconds = 0
 }
 
 /// Runs the built `vault` binary against one vault folder, with no terminal: stdin is
@@ -45,11 +47,10 @@ struct VaultRunner {
     try run(arguments, killAfter: delay)
   }
 
-  @discardableResult
-  func run(
-    _ arguments: [String], password: String? = "correct horse", environment extra: [String: String] = [:],
-    input: String? = nil, killAfter delay: Int? = nil
-  ) throws -> VaultRun {
+  /// A `vault` process for `arguments`, not started yet.
+  private func process(_ arguments: [String], password: String?, environment extra: [String: String])
+    -> Process
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Self.binary)
     process.arguments = arguments
@@ -62,6 +63,22 @@ struct VaultRunner {
     if let password { environment["VAULT_PASSWORD"] = password }
     environment.merge(extra) { $1 }
     process.environment = environment
+    return process
+  }
+
+  /// Starts `vault` with its stdout on a pipe, so that a test can act when a line appears.
+  func start(_ arguments: [String], password: String? = "correct horse") throws -> RunningVault {
+    try RunningVault(
+      process(arguments, password: password, environment: [:]),
+      errorPath: workingDirectory + "/.stderr-\(UUID().uuidString)")
+  }
+
+  @discardableResult
+  func run(
+    _ arguments: [String], password: String? = "correct horse", environment extra: [String: String] = [:],
+    input: String? = nil, killAfter delay: Int? = nil
+  ) throws -> VaultRun {
+    let process = process(arguments, password: password, environment: extra)
     let outPath = workingDirectory + "/.stdout-\(UUID().uuidString)"
     let errPath = workingDirectory + "/.stderr-\(UUID().uuidString)"
     _ = FileManager.default.createFile(atPath: outPath, contents: nil)
@@ -81,15 +98,80 @@ struct VaultRunner {
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
     try process.run()
+    let started = DispatchTime.now().uptimeNanoseconds
     if let delay {
       usleep(useconds_t(delay))
       kill(process.processIdentifier, SIGKILL)
     }
+    // Foundation notices the end of a process only every 50 ms; waitid sees it at once,
+    // and WNOWAIT leaves the process for Foundation to collect.
+    var info = siginfo_t()
+    while waitid(P_PID, id_t(process.processIdentifier), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+    let ended = DispatchTime.now().uptimeNanoseconds
     process.waitUntilExit()
     return VaultRun(
       status: process.terminationStatus,
       stdout: try String(contentsOfFile: outPath, encoding: .utf8),
-      stderr: try String(contentsOfFile: errPath, encoding: .utf8))
+      stderr: try String(contentsOfFile: errPath, encoding: .utf8),
+      microseconds: Int((ended - started) / 1000))
+  }
+}
+
+/// A running `vault` whose stdout is read line by line as it comes.
+final class RunningVault {
+  let process: Process
+  private let output: FileHandle
+  private let errorPath: String
+  private var pending = Data()
+  /// The lines read so far.
+  private(set) var lines: [String] = []
+  /// The pipe vault's stdout goes into (it reports POLLHUP once vault has ended).
+  var outputDescriptor: Int32 { output.fileDescriptor }
+
+  init(_ process: Process, errorPath: String) throws {
+    self.process = process
+    self.errorPath = errorPath
+    _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+    let pipe = Pipe()
+    output = pipe.fileHandleForReading
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = pipe
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
+    try process.run()
+    try pipe.fileHandleForWriting.close()
+  }
+
+  /// Reads stdout until a line for which `predicate` holds, and returns it; nil if the
+  /// output ends first.
+  @discardableResult
+  func waitForLine(where predicate: (String) -> Bool) -> String? {
+    while true {
+      if let newline = pending.firstIndex(of: 0x0A) {
+        let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+        pending = Data(pending[(newline + 1)...])
+        lines.append(line)
+        if predicate(line) { return line }
+        continue
+      }
+      let chunk = output.availableData
+      if chunk.isEmpty { return nil }
+      pending.append(chunk)
+    }
+  }
+
+  func send(_ signal: Int32) {
+    kill(process.processIdentifier, signal)
+  }
+
+  /// Reads the rest of the output and waits for the process to end.
+  func finish() throws -> VaultRun {
+    waitForLine { _ in false }
+    if !pending.isEmpty { lines.append(String(decoding: pending, as: UTF8.self)) }
+    process.waitUntilExit()
+    defer { try? FileManager.default.removeItem(atPath: errorPath) }
+    return VaultRun(
+      status: process.terminationStatus, stdout: lines.map { $0 + "\n" }.joined(),
+      stderr: try String(contentsOfFile: errorPath, encoding: .utf8))
   }
 }
 

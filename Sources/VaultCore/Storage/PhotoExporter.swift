@@ -19,13 +19,17 @@ public final class PhotoExporter {
   }
 
   /// Exports `photos` into `directory` (which must exist), reporting each in order.
-  /// Returns the number exported.
+  /// Returns the number exported, and whether `interruption` stopped the export before
+  /// the last photo (the photo in hand is finished first; those not reached are not
+  /// reported).
   @discardableResult
   public func export(
-    _ photos: [PhotoModel], to directory: String, thumbnails: Bool, report: (ExportEvent) -> Void
-  ) -> Int {
+    _ photos: [PhotoModel], to directory: String, thumbnails: Bool, interruption: Interruption? = nil,
+    report: (ExportEvent) -> Void
+  ) -> (exported: Int, interrupted: Bool) {
     var exported = 0
     for photo in photos {
+      if interruption?.isRequested == true { return (exported, true) }
       let record = photo.record
       do {
         let path = try exportOne(record, to: directory, thumbnails: thumbnails)
@@ -37,7 +41,7 @@ public final class PhotoExporter {
         report(.failed(name: record.name, error: .io(path: directory, reason: "\(error)")))
       }
     }
-    return exported
+    return (exported, false)
   }
 
   private func exportOne(_ record: PhotoRecord, to directory: String, thumbnails: Bool) throws -> String {

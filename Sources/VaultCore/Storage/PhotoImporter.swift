@@ -35,6 +35,8 @@ public struct ImportSummary: Equatable, Sendable {
   public var warnings = 0
   /// Files found in folders that are not photos.
   public var skipped = 0
+  /// The import stopped early at a request (the files not reached are not reported).
+  public var interrupted = false
 }
 
 /// Imports files into a space: each file is read, recognised by content, hashed, turned
@@ -123,12 +125,18 @@ public final class PhotoImporter {
   /// in order. The index is written whenever the next file is not ready yet, or every
   /// `flushInterval` photos, and a photo is reported as added only once an index listing it
   /// is on disk.
+  ///
+  /// Once `interruption` is requested, no new file is started; the photos already moved
+  /// into place are committed and reported, those prepared but not committed are discarded,
+  /// and the summary says `interrupted`.
   @discardableResult
   public func importFiles(
     _ files: [String], skippingNonPhotos foundInFolders: Set<String> = [], into space: Space,
-    report: (ImportEvent, Int) -> Void
+    interruption: Interruption? = nil, report: (ImportEvent, Int) -> Void
   ) throws -> ImportSummary {
-    try importFiles(files, skippingNonPhotos: foundInFolders, unlocking: { space }, report: report)
+    try importFiles(
+      files, skippingNonPhotos: foundInFolders, interruption: interruption, unlocking: { space },
+      report: report)
   }
 
   /// Imports `files` into the space that `unlock` opens (for writing). Decoding starts at
@@ -137,12 +145,13 @@ public final class PhotoImporter {
   /// `foundInFolders` that are not photos are reported as skipped, not failed.
   @discardableResult
   public func importFiles(
-    _ files: [String], skippingNonPhotos foundInFolders: Set<String> = [],
-    unlocking unlock: () throws -> Space,
-    report: (ImportEvent, Int) -> Void
+    _ files: [String], skippingNonPhotos foundInFolders: Set<String> = [], interruption: Interruption? = nil,
+    unlocking unlock: () throws -> Space, report: (ImportEvent, Int) -> Void
   ) throws -> ImportSummary {
     let unlocked = UnlockedSpace()
-    let pipeline = PreparationPipeline(files: files, limit: min(parallelism * 2, Self.maxInFlight)) {
+    let pipeline = PreparationPipeline(
+      files: files, limit: min(parallelism * 2, Self.maxInFlight), interruption: interruption
+    ) {
       [self] path in
       do {
         return .success(try prepare(path, unlocked: unlocked))
@@ -207,8 +216,16 @@ public final class PhotoImporter {
     }
 
     for (position, path) in files.enumerated() {
-      let result = try pipeline.result(at: position) {
+      if interruption?.isRequested == true {
+        summary.interrupted = true
+        break
+      }
+      let next = try pipeline.result(at: position) {
         if !pendingEvents.isEmpty { try flush() }
+      }
+      guard let result = next else {
+        summary.interrupted = true
+        break
       }
       switch result {
       case .failure(let error):

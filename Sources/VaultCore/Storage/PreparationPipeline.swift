@@ -2,7 +2,8 @@ import Foundation
 
 /// Runs `prepare` over files on background threads, at most `limit` results prepared but
 /// not yet taken, and hands the results out in the files' order. Memory stays bounded
-/// however many files there are.
+/// however many files there are. Once `interruption` is requested, no further file is
+/// handed to a worker.
 final class PreparationPipeline {
   typealias Outcome = Result<PreparedPhoto?, VaultError>
 
@@ -14,21 +15,34 @@ final class PreparationPipeline {
   /// Files handed to a worker whose result has not been taken yet.
   private var inFlight = 0
   private var stopped = false
+  /// How many files (from the first) have been handed to a worker.
+  private var handedOut = 0
+  /// Whether the producer has stopped handing files out (all done, interrupted or stopped).
+  private var producing = true
 
-  init(files: [String], limit: Int, prepare: @escaping (String) -> Outcome) {
+  init(
+    files: [String], limit: Int, interruption: Interruption? = nil, prepare: @escaping (String) -> Outcome
+  ) {
     self.limit = limit
     let queue = DispatchQueue(label: "vault.import", attributes: .concurrent)
     producer.enter()
     DispatchQueue.global().async { [self] in
-      defer { producer.leave() }
+      defer {
+        condition.lock()
+        producing = false
+        condition.broadcast()
+        condition.unlock()
+        producer.leave()
+      }
       for (position, path) in files.enumerated() {
         condition.lock()
         while inFlight >= limit && !stopped { condition.wait() }
-        if stopped {
+        if stopped || interruption?.isRequested == true {
           condition.unlock()
           return
         }
         inFlight += 1
+        handedOut = position + 1
         workers.enter()
         condition.unlock()
         queue.async { [self] in
@@ -45,10 +59,15 @@ final class PreparationPipeline {
 
   /// The result for the file at `position`, waiting for it if needed. If it is not ready,
   /// first calls `whileWaiting` once (outside the lock) so the caller can do useful work.
-  func result(at position: Int, whileWaiting: () throws -> Void) throws -> Outcome {
+  /// Returns nil when the file will never be prepared (the pipeline was interrupted first).
+  func result(at position: Int, whileWaiting: () throws -> Void) throws -> Outcome? {
     var waited = false
     condition.lock()
     while results[position] == nil {
+      if !producing && position >= handedOut {
+        condition.unlock()
+        return nil
+      }
       if !waited {
         waited = true
         condition.unlock()

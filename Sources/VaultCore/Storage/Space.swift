@@ -146,16 +146,16 @@ public final class Space {
   // MARK: Delete
 
   /// Removes photos, originals and thumbnails. The index is written first, so a crash
-  /// leaves at worst orphan blobs, never an index entry without its photo.
+  /// leaves at worst orphan blobs, never an index entry without its photo; thumbnails go
+  /// before originals, so that an orphan original without a thumbnail is known to be a
+  /// delete cut short (the next writer removes it) and not an import cut short.
   public func deletePhotos(ids: Set<BlobID>) throws {
     let remaining = entries.filter { !ids.contains($0.record.id) }
     try saveEntries(remaining)
-    for id in ids {
-      unlink(photoPath(id))
-      unlink(thumbPath(id))
-    }
-    try syncDirectory(photoDirectory)
+    for id in ids { unlink(thumbPath(id)) }
     try syncDirectory(thumbDirectory)
+    for id in ids { unlink(photoPath(id)) }
+    try syncDirectory(photoDirectory)
   }
 
   // MARK: Blobs

@@ -72,6 +72,16 @@ public struct RepairSummary: Equatable, Sendable {
   public var removedFiles: [String] = []
   /// Damaged originals, left where they are for the user.
   public var damagedOriginals: [String] = []
+  /// Set when an interruption stopped the repair early.
+  public var interruption: RepairInterruption?
+}
+
+/// Where an interruption stopped `vault verify --repair`.
+public enum RepairInterruption: Equatable, Sendable {
+  /// While checking the photos: nothing was changed.
+  case checking(done: Int, total: Int)
+  /// While remaking thumbnails: the rest of the repair was done.
+  case remakingThumbnails(done: Int, total: Int)
 }
 
 /// Checks every blob of an unlocked space against the index, and repairs what can be
@@ -151,12 +161,15 @@ public final class SpaceVerifier {
 
   /// Authenticates every blob; `progress` is called with (done, total) as photos are checked.
   public func verify(progress: (Int, Int) -> Void = { _, _ in }) -> [VerifyFinding] {
-    inspect(progress: progress).findings
+    inspect(progress: progress, interruption: nil).findings
   }
 
   /// What verify reports, and the records of the intact orphan originals it read on the way
-  /// (so that repair can adopt them without decrypting them again).
-  private func inspect(progress: (Int, Int) -> Void) -> (findings: [VerifyFinding], orphans: [PhotoRecord]) {
+  /// (so that repair can adopt them without decrypting them again). When `interruption` is
+  /// requested, stops before the next photo and says how far it got in `stopped`.
+  private func inspect(progress: (Int, Int) -> Void, interruption: Interruption?) -> (
+    findings: [VerifyFinding], orphans: [PhotoRecord], stopped: (done: Int, total: Int)?
+  ) {
     var findings: [VerifyFinding] = []
     var intactOrphans: [PhotoRecord] = []
     if let damage = space.indexDamage, case .damagedIndex(_, let reason) = damage {
@@ -171,6 +184,7 @@ public final class SpaceVerifier {
     var done = 0
     var seen = Set<BlobID>()
     for (position, entry) in space.entries.enumerated() {
+      if interruption?.isRequested == true { return (findings, intactOrphans, (done, total)) }
       let record = entry.record
       let number = position + 1
       let id = record.id.hex
@@ -204,6 +218,7 @@ public final class SpaceVerifier {
       if intact { findings.append(.intact(number: number, name: record.name)) }
     }
     for id in orphanIDs {
+      if interruption?.isRequested == true { return (findings, intactOrphans, (done, total)) }
       switch checkOriginal(id: id, expected: nil) {
       case .intact(let record):
         findings.append(.orphanOriginal(id: id.hex, name: record.name))
@@ -222,7 +237,7 @@ public final class SpaceVerifier {
     findings += temporary.map { .temporaryFile(path: $0) }
     let unexpected = top.unexpected.filter { !known.contains($0) } + photos.unexpected + thumbs.unexpected
     findings += unexpected.map { .unexpectedFile(path: $0) }
-    return (findings, intactOrphans)
+    return (findings, intactOrphans, nil)
   }
 
   /// Half-made spaces (`.tmp-space-*`) in the vault folder: no password opens them.
@@ -236,9 +251,19 @@ public final class SpaceVerifier {
   /// originals, drops index entries whose original is gone, remakes missing or damaged
   /// thumbnails from intact originals, and removes temporary files and orphan thumbnails.
   /// Damaged originals are reported and left alone.
-  public func repair(progress: (Int, Int) -> Void = { _, _ in }) throws -> RepairSummary {
+  ///
+  /// When `interruption` is requested while the photos are checked, nothing is changed;
+  /// while thumbnails are remade, the thumbnail in hand is finished and the rest of the
+  /// repair is done. Either way the summary says where it stopped.
+  public func repair(progress: (Int, Int) -> Void = { _, _ in }, interruption: Interruption? = nil) throws
+    -> RepairSummary
+  {
     var summary = RepairSummary()
-    let (findings, orphans) = inspect(progress: progress)
+    let (findings, orphans, stopped) = inspect(progress: progress, interruption: interruption)
+    if let stopped {
+      summary.interruption = .checking(done: stopped.done, total: stopped.total)
+      return summary
+    }
     let rebuilding = space.indexDamage != nil
     var entries: [IndexEntry] = []
     var seen = Set<BlobID>()
@@ -255,34 +280,23 @@ public final class SpaceVerifier {
         }
       }
     }
-    // Orphans (all originals, when the index is rebuilt) join in import order.
-    var adopted = orphans
     for case .damagedOriginal(_, let name, let id, _) in findings {
       summary.damagedOriginals.append(name.map { "\($0) (Photo/\(id))" } ?? "Photo/\(id)")
     }
-    adopted.sort {
-      ($0.importedAt.seconds, $0.importedAt.nanoseconds) < ($1.importedAt.seconds, $1.importedAt.nanoseconds)
-    }
-    var knownHashes = Set(entries.map(\.record.contentHash))
-    var redundant: [BlobID] = []
-    for record in adopted where seen.insert(record.id).inserted {
-      guard knownHashes.insert(record.contentHash).inserted else {
-        // The same photo is already listed (imported again after an interrupted import):
-        // this copy adds nothing, and removing it loses nothing.
-        redundant.append(record.id)
-        continue
-      }
-      entries.append(IndexEntry(record: record, selected: false))
-      if !rebuilding { summary.adopted.append(record.name) }
-    }
+    // Orphans (all originals, when the index is rebuilt) join in import order.
+    let (adopted, redundant) = placeOrphans(orphans, listed: &entries, seen: &seen)
+    if !rebuilding { summary.adopted = adopted.map(\.name) }
     summary.indexRebuilt = rebuilding
     summary.rebuiltCount = rebuilding ? entries.count : 0
     summary.selectionLost = rebuilding
 
     // Thumbnails: remade from the original wherever missing or damaged.
-    for entry in entries {
-      let record = entry.record
-      guard checkThumbnail(record) != nil else { continue }
+    let needingThumbnails = entries.map(\.record).filter { checkThumbnail($0) != nil }
+    for (done, record) in needingThumbnails.enumerated() {
+      if interruption?.isRequested == true {
+        summary.interruption = .remakingThumbnails(done: done, total: needingThumbnails.count)
+        break
+      }
       do {
         try remakeThumbnail(record)
         summary.thumbnailsRemade.append(record.name)
@@ -318,6 +332,85 @@ public final class SpaceVerifier {
     try syncDirectory(space.directory)
     try syncDirectory(space.thumbDirectory)
     return summary
+  }
+
+  /// Appends the intact orphans not yet listed to `listed`, in import order, as unselected
+  /// entries; returns them, and the ids of orphans that are second copies of a listed
+  /// photo (an import cut short, then run again): those add nothing, and removing them
+  /// loses nothing.
+  private func placeOrphans(_ orphans: [PhotoRecord], listed: inout [IndexEntry], seen: inout Set<BlobID>)
+    -> (adopted: [PhotoRecord], redundant: [BlobID])
+  {
+    let ordered = orphans.sorted {
+      ($0.importedAt.seconds, $0.importedAt.nanoseconds) < ($1.importedAt.seconds, $1.importedAt.nanoseconds)
+    }
+    var knownHashes = Set(listed.map(\.record.contentHash))
+    var adopted: [PhotoRecord] = []
+    var redundant: [BlobID] = []
+    for record in ordered where seen.insert(record.id).inserted {
+      guard knownHashes.insert(record.contentHash).inserted else {
+        redundant.append(record.id)
+        continue
+      }
+      listed.append(IndexEntry(record: record, selected: false))
+      adopted.append(record)
+    }
+    return (adopted, redundant)
+  }
+
+  /// Cleans up after writers that were killed, cheaply enough to run whenever a writer
+  /// takes the space's exclusive lock (holding it proves that no other writer is at work):
+  /// removes temporary files, and settles orphan blobs. An orphan original with an intact
+  /// thumbnail is an import cut short between its blobs and its index: if both
+  /// authenticate it is listed (or removed, when the same photo is listed already). An
+  /// orphan original without a thumbnail is a delete cut short (delete removes thumbnails
+  /// first) and is removed, as is a thumbnail without an original. Only orphans are
+  /// decrypted; anything else odd is left for `vault verify`. Does nothing while the index
+  /// is damaged (every original is then an orphan: that is `verify --repair`'s work).
+  func tidyAfterKilledWriters() throws {
+    precondition(space.access == .write, "tidying needs the space's exclusive lock")
+    guard space.indexDamage == nil else { return }
+    let top = contents(of: space.directory, relativeTo: space.directory + "/")
+    let photos = contents(of: space.photoDirectory, relativeTo: space.photoDirectory + "/")
+    let thumbs = contents(of: space.thumbDirectory, relativeTo: space.thumbDirectory + "/")
+    var changed = false
+    for path in top.temporary + photos.temporary + thumbs.temporary {
+      removeTree(path)
+      changed = true
+    }
+    let listedIDs = Set(space.entries.map(\.record.id))
+    let originals = Set(photos.ids)
+    let thumbnails = Set(thumbs.ids)
+    for id in thumbs.ids where !originals.contains(id) {
+      unlink(space.thumbPath(id))
+      changed = true
+    }
+    var orphans: [PhotoRecord] = []
+    for id in photos.ids where !listedIDs.contains(id) {
+      guard thumbnails.contains(id) else {
+        unlink(space.photoPath(id))
+        changed = true
+        continue
+      }
+      guard case .intact(let record) = checkOriginal(id: id, expected: nil), record.id == id,
+        checkThumbnail(record) == nil
+      else { continue }
+      orphans.append(record)
+    }
+    var entries = space.entries
+    var seen = listedIDs
+    let (adopted, redundant) = placeOrphans(orphans, listed: &entries, seen: &seen)
+    if !adopted.isEmpty { try space.saveEntries(entries) }
+    for id in redundant {
+      unlink(space.thumbPath(id))
+      unlink(space.photoPath(id))
+      changed = true
+    }
+    if changed {
+      try syncDirectory(space.directory)
+      try syncDirectory(space.photoDirectory)
+      try syncDirectory(space.thumbDirectory)
+    }
   }
 
   /// Decrypts an intact original in memory and writes a new thumbnail for it.

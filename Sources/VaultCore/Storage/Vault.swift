@@ -78,7 +78,9 @@ public final class Vault {
     }
   }
 
-  /// Opens the space of `password`. Reading takes a shared lock, writing an exclusive one.
+  /// Opens the space of `password`. Reading takes a shared lock, writing an exclusive one;
+  /// a writer first cleans up after any writer that was killed (temporary files, orphan
+  /// blobs), so that a killed command followed by any write leaves a space that verifies.
   /// A password that is not in NFC is tried as typed too (one more key derivation), for
   /// spaces made by format 1, which did not normalize.
   public func unlock(password: Password, access: Space.Access) throws -> Space {
@@ -88,7 +90,9 @@ public final class Vault {
       if let asTyped = password.asTyped { return try unlock(password: asTyped, access: access) }
       throw VaultError.noSpaceForPassword
     }
-    return try Space(directory: spacePath, wrappingKey: keys.wrappingKey, access: access)
+    let space = try Space(directory: spacePath, wrappingKey: keys.wrappingKey, access: access)
+    if access == .write { try SpaceVerifier(space: space).tidyAfterKilledWriters() }
+    return space
   }
 
   private func passwordKeys(for password: Password) throws -> PasswordKeys {

@@ -1,0 +1,58 @@
+import Foundation
+import VaultCore
+
+/// Ctrl-C (SIGINT), SIGTERM and SIGHUP during a command that writes: the first asks the
+/// command to stop cleanly (it finishes or discards the photo in hand, commits, removes
+/// its temporary files, and ends with an `interrupted: …` line and status 130); a second
+/// one exits at once with status 130, which is safe because every write is temp file →
+/// fsync → rename, and the next writer cleans up what is left.
+///
+/// Commands install the handlers once they are past their prompts (a Ctrl-C at a
+/// password or confirmation prompt ends the command as usual). A signal the process was
+/// started with ignored (`nohup`) stays ignored.
+enum SignalHandling {
+  /// The request the handlers make, checked by the loops of add, export and verify --repair.
+  static let interruption = Interruption()
+
+  /// Exit status of an interrupted command (128 + SIGINT, as shells report Ctrl-C).
+  static let interruptedExitCode: Int32 = 130
+
+  static let signals = [SIGINT, SIGTERM, SIGHUP]
+
+  /// Installs the handlers (once is enough; later calls change nothing).
+  static func install() {
+    // The handler reads `interruption`: make it before any signal can arrive.
+    _ = interruption.isRequested
+    for signal in signals {
+      var previous = sigaction()
+      sigaction(signal, nil, &previous)
+      let ignored = unsafeBitCast(SIG_IGN, to: Int.self)
+      if unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self) == ignored { continue }
+      var action = sigaction()
+      action.__sigaction_handler.sa_handler = handleSignal
+      sigemptyset(&action.sa_mask)
+      action.sa_flags = SA_RESTART
+      sigaction(signal, &action, nil)
+    }
+  }
+
+  /// Async-signal-safe: one atomic add, and `_exit` on the second signal.
+  private static let handleSignal: @convention(c) (Int32) -> Void = { _ in
+    if SignalHandling.interruption.request() > 1 { _exit(SignalHandling.interruptedExitCode) }
+  }
+}
+
+/// A command stopped early at a signal, after committing what it had done; `summary` is
+/// the `interrupted: …` line. The command exits with status 130.
+struct CommandInterrupted: Error {
+  let summary: String
+
+  /// `interrupted: 3 of 20 exported; run the same command again to continue`
+  init(done: Int, of total: Int, _ verb: String) {
+    summary = "interrupted: \(done) of \(total) \(verb); run the same command again to continue"
+  }
+
+  init(summary: String) {
+    self.summary = summary
+  }
+}
