@@ -143,24 +143,19 @@ final class HardeningTests: XCTestCase {
 
   func testThePasswordIsAskedOnTheTerminalEvenWhenStdinIsAPipe() throws {
     try addFixtures(["photo.jpg"])
-    let session = try TmuxSession(
-      "echo photo.jpg | \(VaultRunner.binary) list", in: folder, environment: ["VAULT_DIR": vault.vault])
-    try session.wait(for: "Password:")
-    try session.type("correct horse")
-    try session.send("Enter")
-    let screen = try session.wait(for: "done")
-    XCTAssertTrue(screen.contains("1 [ ] photo.jpg"), screen)
-    XCTAssertFalse(screen.contains("correct horse"), "the password was echoed")
-
-    // `--password-file -` on a terminal asks with echo off rather than show the password.
-    let standardInput = try TmuxSession(
-      "\(VaultRunner.binary) list --password-file -", in: folder, environment: ["VAULT_DIR": vault.vault])
-    try standardInput.wait(for: "Password:")
-    try standardInput.type("correct horse")
-    try standardInput.send("Enter")
-    let shown = try standardInput.wait(for: "done")
-    XCTAssertTrue(shown.contains("1 [ ] photo.jpg"), shown)
-    XCTAssertFalse(shown.contains("correct horse"), "the password was echoed")
+    // From a pipe; and `--password-file -` on a terminal asks with echo off rather than
+    // show the password as it is typed.
+    for command in [
+      "echo photo.jpg | \(VaultRunner.binary) list", "\(VaultRunner.binary) list --password-file -",
+    ] {
+      let session = try TmuxSession(command, in: folder, environment: ["VAULT_DIR": vault.vault])
+      try session.wait(for: "Password:")
+      try session.type("correct horse")
+      try session.send("Enter")
+      let screen = try session.wait(for: "done")
+      XCTAssertTrue(screen.contains("1 [ ] photo.jpg"), "\(command): \(screen)")
+      XCTAssertFalse(screen.contains("correct horse"), "\(command): the password was echoed")
+    }
 
     // Ctrl-C at the prompt ends the command, and the terminal echoes again.
     let interrupted = try TmuxSession(
