@@ -176,6 +176,28 @@ final class HardeningTests: XCTestCase {
     XCTAssertTrue(try endOfInput.wait(for: "done").contains("error: no password was entered"))
   }
 
+  func testTheEnvironmentPasswordIsWipedOnceRead() throws {
+    try addFixtures(["photo.jpg"])
+    let session = try TmuxSession(
+      "\(VaultRunner.binary) delete 1", in: folder,
+      environment: ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse"])
+    try session.wait(for: "[y/N]")
+    // vault waits at its prompt, long after reading the password: look at its environment.
+    let processes = try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { Int($0) != nil }
+    let running = processes.filter { pid in
+      let arguments = (try? fileBytes("/proc/\(pid)/cmdline")) ?? []
+      return String(decoding: arguments, as: UTF8.self).hasPrefix(VaultRunner.binary + "\0delete")
+    }
+    XCTAssertEqual(running.count, 1, "\(running)")
+    for pid in running {
+      let environment = try fileBytes("/proc/\(pid)/environ")
+      XCTAssertFalse(String(decoding: environment, as: UTF8.self).contains("correct horse"))
+      XCTAssertTrue(String(decoding: environment, as: UTF8.self).contains("VAULT_DIR="), "environ was read")
+    }
+    try session.send("n", "Enter")
+    try session.wait(for: "done")
+  }
+
   func testPasswordsAreNormalizedSoEitherFormOfAnAccentOpensTheSpace() throws {
     let composed = "caf\u{E9} cr\u{E8}me"
     let decomposed = "cafe\u{301} cre\u{300}me"
