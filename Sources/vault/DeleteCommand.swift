@@ -22,7 +22,13 @@ struct DeleteCommand: ParsableCommand {
     browser.reloadRequest = { models = space.models() }
 
     let doomed = try browser.photos(chosenBy: try choice.choice, action: "deleting").map(\.photo)
-    try confirm(doomed)
+    do {
+      try confirm(doomed)
+    } catch is DeclinedConfirmation {
+      // Saying no is not an error.
+      printLine("nothing deleted")
+      return
+    }
     // A signal from here on lets the index write and the unlinks finish (a second one
     // exits at once; the next writer removes what is left), and the command ends normally.
     SignalHandling.install()
@@ -36,6 +42,9 @@ struct DeleteCommand: ParsableCommand {
     guard let answer = Terminal.confirm("Delete \(what)? This cannot be undone.") else {
       throw VaultError.invalidArgument("not deleting without confirmation: pass --yes when not on a terminal")
     }
-    if !answer { throw VaultError.invalidArgument("nothing deleted") }
+    if !answer { throw DeclinedConfirmation() }
   }
 }
+
+/// The user answered no.
+private struct DeclinedConfirmation: Error {}

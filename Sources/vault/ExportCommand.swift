@@ -59,6 +59,10 @@ struct ExportCommand: ParsableCommand {
     if interrupted { throw CommandInterrupted(done: exported, of: photos.count, "exported") }
     printLine(
       "exported \(exported) \(thumbs ? "thumbnail" : "photo")\(exported == 1 ? "" : "s") to \(directory)")
-    if failed > 0 { throw BatchFailure(summary: "error: \(failed) could not be exported") }
+    if failed > 0 {
+      throw BatchFailure(
+        summary:
+          "error: \(failed) \(thumbs ? "thumbnail" : "photo")\(failed == 1 ? "" : "s") could not be exported")
+    }
   }
 }

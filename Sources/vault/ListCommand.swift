@@ -39,6 +39,14 @@ struct ListCommand: ParsableCommand {
     if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
     if json && perRow != nil { throw ValidationError("--json and --per-row cannot be used together.") }
     if json && mode != .auto { throw ValidationError("--json never draws; leave out --mode.") }
+    // Checked before the password is asked for: the width is known already.
+    if let perRow {
+      do {
+        _ = try GridLayout(columns: Terminal.columns, perRow: perRow)
+      } catch let error as VaultError {
+        throw ValidationError(error.description)
+      }
+    }
   }
 
   func run() throws {

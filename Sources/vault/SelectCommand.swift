@@ -60,15 +60,23 @@ struct UnselectCommand: ParsableCommand {
     help: ArgumentHelp("Photos to unselect by number, range or id (e.g. 5 or 2-4).", valueName: "photos"))
   var photos: [String] = []
 
+  @Flag(help: "Unselect every photo (the same as select --none).")
+  var all = false
+
   func validate() throws {
-    if photos.isEmpty { throw ValidationError("Name photos by number (or use 'vault select --none').") }
+    if photos.isEmpty && !all { throw ValidationError("Name photos by number, or pass --all.") }
+    if !photos.isEmpty && all { throw ValidationError("Use only one of: photo numbers, --all.") }
     try validatePhotoTerms(photos)
   }
 
   func run() throws {
     let space = try options.unlock(.write)
     SignalHandling.install()
-    try space.setSelection(try positions(photos, in: space), to: false)
+    if all {
+      try space.changeAllSelections { _ in false }
+    } else {
+      try space.setSelection(try positions(photos, in: space), to: false)
+    }
     printSelectionCount(space)
   }
 }

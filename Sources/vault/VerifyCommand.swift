@@ -54,7 +54,12 @@ struct VerifyCommand: ParsableCommand {
       "\(photos) photo\(photos == 1 ? "" : "s") checked: "
         + (problems == 0 ? "all intact" : "\(problems) problem\(problems == 1 ? "" : "s")"))
     if problems > 0 {
-      if !repair { Diagnostics.hint("'vault verify --repair' fixes what can be fixed without guessing") }
+      if !repair, findings.contains(where: \.isRepairable) {
+        Diagnostics.hint("'vault verify --repair' fixes what can be fixed without guessing")
+      }
+      for case .damagedOriginal(let number?, _, _, _) in findings {
+        Diagnostics.hint("restore photo \(number) from a backup, or remove it with 'vault delete \(number)'")
+      }
       throw BatchFailure(summary: "error: the space is not intact")
     }
   }

@@ -86,6 +86,18 @@ final class PhotoTableTests: XCTestCase {
     XCTAssertTrue(wide[0].hasPrefix(" 1 [ ] a.jpg        4000×3000   12 B "), wide[0])
   }
 
+  func testANarrowTerminalGivesUpTheTimeThenTheDate() {
+    let photos = [model(1, name: "IMG_0001.jpg", bytes: 3_400_000)]
+    let last = { (columns: Int) -> (line: String, word: String) in
+      let line = PhotoListing.table(photos, columns: columns)[0]
+      return (line, String(line.split(separator: " ").last ?? ""))
+    }
+    XCTAssertTrue(last(80).word.contains(":"), "the time: \(last(80).line)")
+    XCTAssertTrue(last(50).word.contains("-") && !last(50).word.contains(":"), "the date: \(last(50).line)")
+    XCTAssertEqual(last(40).word, "MB", last(40).line)
+    for columns in [80, 50, 40] { XCTAssertLessThan(DisplayWidth.of(last(columns).line), columns) }
+  }
+
   func testLongNamesAreCutToTheTerminal() {
     let photos = [model(1, name: String(repeating: "long", count: 50) + ".jpg", bytes: 1)]
     let line = PhotoListing.table(photos, columns: 80)[0]

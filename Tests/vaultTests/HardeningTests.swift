@@ -90,6 +90,54 @@ final class HardeningTests: XCTestCase {
     XCTAssertEqual(try listJSON().count, 1)
   }
 
+  func testSayingNoIsNotAnError() throws {
+    try addFixtures(["photo.jpg"])
+    let session = try TmuxSession(
+      "\(VaultRunner.binary) delete 1; echo status=$?", in: folder,
+      environment: ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse"])
+    try session.wait(for: "[y/N]")
+    try session.send("n", "Enter")
+    let screen = try session.wait(for: "done")
+    XCTAssertTrue(screen.contains("nothing deleted\nstatus=0"), screen)
+    XCTAssertFalse(screen.contains("error:"), screen)
+  }
+
+  func testSmallThingsANewUserMet() throws {
+    try addFixtures(["photo.jpg", "gray.png"])
+    // A vault inside a space's folder would look like damage to the space.
+    let space = try FileManager.default.contentsOfDirectory(atPath: vault.vault).first { $0 != "vault.json" }!
+    let nested = try vault.run(["init", "--vault", vault.vault + "/" + space], password: "other one")
+    XCTAssertEqual(nested.status, 1)
+    XCTAssertTrue(nested.stderr.contains("inside the vault at '\(vault.vault)'"), nested.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: vault.vault + "/" + space + "/vault.json"))
+    // Too many cells a row is known before the password.
+    let tooMany = try vault.run(["list", "--per-row", "30"], password: nil)
+    XCTAssertEqual(tooMany.status, 64)
+    XCTAssertTrue(tooMany.stderr.contains("--per-row 10 or less"), tooMany.stderr)
+    // An empty item in a list is named with its whole argument.
+    XCTAssertTrue(
+      try vault.run(["select", "1,,2"]).stderr.hasPrefix("error: '1,,2': an empty item in the list"))
+    XCTAssertEqual(try vault.run(["select", "--all"]).status, 0)
+    XCTAssertEqual(try vault.run(["unselect", "--all"]).stdout, "0 of 2 photos selected\n")
+  }
+
+  func testVerifyPointsToTheWayOutOfADamagedOriginal() throws {
+    try addFixtures(["photo.jpg", "gray.png"])
+    let ids = try listJSON().compactMap { $0["id"] as? String }
+    let space = try FileManager.default.contentsOfDirectory(atPath: vault.vault).first { $0 != "vault.json" }!
+    let original = vault.vault + "/" + space + "/Photo/" + ids[1]
+    var bytes = try fileBytes(original)
+    bytes[bytes.count - 20] ^= 1
+    try writeBytes(bytes, to: original)
+    _ = try vault.run(["verify", "--repair"])
+    let verify = try vault.run(["verify", "--quiet"])
+    XCTAssertEqual(verify.status, 1)
+    XCTAssertFalse(verify.stderr.contains("--repair"), "repair cannot help: \(verify.stderr)")
+    XCTAssertTrue(
+      verify.stderr.contains("hint: restore photo 2 from a backup, or remove it with 'vault delete 2'"),
+      verify.stderr)
+  }
+
   func testArgumentsWithLineBreaksCannotForgeErrorLines() throws {
     for arguments in [
       ["list", "--per-row", "3\nerror: forged line"], ["delete", "1\nerror: forged", "--yes"],

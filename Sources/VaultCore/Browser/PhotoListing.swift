@@ -6,23 +6,42 @@ public enum PhotoListing {
   /// column is as wide as its widest entry; names are cut only where the line would pass
   /// `columns` (never below 8 columns). Names are shown escaped (control characters).
   public static func table(_ photos: [(index: Int, photo: PhotoModel)], columns: Int) -> [String] {
+    // On a narrow terminal the import time goes first, then the date, before names are cut
+    // below `readableName` columns.
+    let readableName = 16
+    let formats: [(Timestamp) -> String] = [date, day, { _ in "" }]
+    for (position, dateFormat) in formats.enumerated() {
+      let (lines, nameWidth, fullNameWidth) = table(photos, columns: columns, dateFormat: dateFormat)
+      let fits =
+        lines.allSatisfy { DisplayWidth.of($0) < columns } && nameWidth >= min(fullNameWidth, readableName)
+      if fits || position == formats.count - 1 { return lines }
+    }
+    return []
+  }
+
+  private static func table(
+    _ photos: [(index: Int, photo: PhotoModel)], columns: Int, dateFormat: (Timestamp) -> String
+  ) -> (lines: [String], nameWidth: Int, fullNameWidth: Int) {
     let rows = photos.map { item -> [String] in
       let record = item.photo.record
       return [
         String(item.index + 1), mark(item.photo.isSelected), TerminalSafeText.escaped(record.name),
-        pixelSize(record), byteCount(record.bytes), date(record.importedAt),
+        pixelSize(record), byteCount(record.bytes), dateFormat(record.importedAt),
       ]
     }
     var widths = (0..<6).map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
+    let fullNameWidth = widths[2]
     let others = widths.enumerated().filter { $0.offset != 2 }.map(\.element).reduce(0, +) + 5
     widths[2] = min(widths[2], max(8, columns - 1 - others))
-    return rows.map { row in
+    let lines = rows.map { row in
       let number = String(repeating: " ", count: widths[0] - row[0].count) + row[0]
       let size = String(repeating: " ", count: widths[3] - DisplayWidth.of(row[3])) + row[3]
       let bytes = String(repeating: " ", count: widths[4] - row[4].count) + row[4]
-      return [number, row[1], DisplayWidth.pad(row[2], to: widths[2]), size, bytes, row[5]].joined(
+      let line = [number, row[1], DisplayWidth.pad(row[2], to: widths[2]), size, bytes, row[5]].joined(
         separator: " ")
+      return row[5].isEmpty ? String(line.dropLast()) : line
     }
+    return (lines, widths[2], fullNameWidth)
   }
 
   /// Rows of cells laid out by `layout`; each cell shows the number and selection mark,

@@ -19,7 +19,11 @@ public enum PhotoSelector {
   /// A lone `--` (the end of options) is passed over.
   public static func parse(_ arguments: [String]) throws -> [Term] {
     try arguments.filter { $0 != "--" }.flatMap { argument in
-      try argument.split(separator: ",", omittingEmptySubsequences: false).map { try term(String($0)) }
+      let items = argument.split(separator: ",", omittingEmptySubsequences: false)
+      if items.count > 1, items.contains(where: \.isEmpty) {
+        throw VaultError.invalidSelector(argument, reason: "an empty item in the list")
+      }
+      return try items.map { try term(String($0)) }
     }
   }
 

@@ -23,6 +23,15 @@ public enum VerifyFinding: Equatable, Sendable, CustomStringConvertible {
   case unexpectedFile(path: String)
   case damagedIndex(reason: String)
 
+  /// Whether `verify --repair` can fix it: it never deletes a damaged original (only a
+  /// backup or the user can settle that) and leaves files it did not write alone.
+  public var isRepairable: Bool {
+    switch self {
+    case .intact, .damagedOriginal, .unexpectedFile: return false
+    default: return true
+    }
+  }
+
   public var isProblem: Bool {
     if case .intact = self { return false }
     return true

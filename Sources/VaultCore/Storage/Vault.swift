@@ -30,6 +30,17 @@ public final class Vault {
   /// Makes a new, empty vault at `path` (the folder may exist but must hold no vault).
   public static func create(at path: String, kdf: KDFParameters) throws -> Vault {
     try kdf.validate()
+    // A vault inside another one (in a space's folder, say) would look like damage to it.
+    var ancestor = parentFolder(path)
+    for _ in 0..<64 {
+      if fileExists(ancestor + "/" + VaultHeader.fileName) {
+        throw VaultError.io(
+          path: path, reason: "inside the vault at '\(ancestor)'; choose a folder outside it")
+      }
+      let next = parentFolder(ancestor)
+      if next == ancestor || ancestor == "." { break }
+      ancestor = next
+    }
     try makeDirectories(path)
     let headerPath = path + "/" + VaultHeader.fileName
     let file = try TemporaryFile(in: path)
