@@ -252,7 +252,7 @@ final class VaultEndToEndTests: XCTestCase {
       lines[0], " [ ] 1                    [x] 2                    [ ] 3                    [ ] 4")
     XCTAssertTrue(lines.allSatisfy { $0.count <= 100 })
     let tooMany = try vault.run(["list", "--per-row", "30"])
-    XCTAssertEqual(tooMany.status, 1)
+    XCTAssertEqual(tooMany.status, 64, "a usage error, found before the password")
     XCTAssertTrue(tooMany.stderr.contains("--per-row 10 or less"), tooMany.stderr)
     let table = try vault.run(["list"])
     XCTAssertEqual(table.stdout.split(separator: "\n").count, goodNames.count)
