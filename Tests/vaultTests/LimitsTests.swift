@@ -106,6 +106,9 @@ final class LimitsTests: XCTestCase {
     XCTAssertTrue(run.stderr.contains("added 6"), run.stderr)
     let bound = (512 + 64) << 20
     XCTAssertLessThan(run.peakBytes, bound, "peak resident memory \(run.peakBytes >> 20) MiB")
+    print(
+      "import of 6 photos of 190 MiB each and a bomb: peak \(run.peakBytes >> 20) MiB (bound \(bound >> 20) MiB)"
+    )
   }
 
   /// Runs `vault` as `VaultRunner` does, and reads the child's own peak resident memory
