@@ -30,7 +30,7 @@ final class GridDrawingTests: XCTestCase {
     var variables = ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse", "TERM": "xterm-256color"]
     variables.merge(environment) { $1 }
     let session = try TmuxSession(command, in: folder, environment: variables)
-    let screen = try session.wait(for: "done")
+    let screen = try session.waitUntilFinished()
     return (screen, try session.screen(escapes: true))
   }
 

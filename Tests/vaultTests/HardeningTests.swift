@@ -86,7 +86,7 @@ final class HardeningTests: XCTestCase {
     let screen = try session.wait(for: "[y/N]")
     XCTAssertTrue(screen.contains("Delete '\(hostileShown)'?"), screen)
     try session.send("n", "Enter")
-    XCTAssertTrue(try session.wait(for: "done").contains("nothing deleted"))
+    XCTAssertTrue(try session.waitUntilFinished().contains("nothing deleted"))
     XCTAssertEqual(try listJSON().count, 1)
   }
 
@@ -97,7 +97,7 @@ final class HardeningTests: XCTestCase {
       environment: ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse"])
     try session.wait(for: "[y/N]")
     try session.send("n", "Enter")
-    let screen = try session.wait(for: "done")
+    let screen = try session.waitUntilFinished()
     XCTAssertTrue(screen.contains("nothing deleted\nstatus=0"), screen)
     XCTAssertFalse(screen.contains("error:"), screen)
   }
@@ -200,7 +200,7 @@ final class HardeningTests: XCTestCase {
       try session.wait(for: "Password:")
       try session.type("correct horse")
       try session.send("Enter")
-      let screen = try session.wait(for: "done")
+      let screen = try session.waitUntilFinished()
       XCTAssertTrue(screen.contains("1 [ ] photo.jpg"), "\(command): \(screen)")
       XCTAssertFalse(screen.contains("correct horse"), "\(command): the password was echoed")
     }
@@ -212,7 +212,7 @@ final class HardeningTests: XCTestCase {
       environment: ["VAULT_DIR": vault.vault])
     try interrupted.wait(for: "Password:")
     try interrupted.send("C-c")
-    try interrupted.wait(for: "done")
+    try interrupted.waitUntilFinished()
     let settings = try String(contentsOfFile: folder + "/stty.txt", encoding: .utf8)
     XCTAssertTrue(settings.contains(" echo "), settings)
     XCTAssertFalse(settings.contains("-echo "), settings)
@@ -221,7 +221,7 @@ final class HardeningTests: XCTestCase {
       "\(VaultRunner.binary) list < /dev/null", in: folder, environment: ["VAULT_DIR": vault.vault])
     try endOfInput.wait(for: "Password:")
     try endOfInput.send("C-d")
-    XCTAssertTrue(try endOfInput.wait(for: "done").contains("error: no password was entered"))
+    XCTAssertTrue(try endOfInput.waitUntilFinished().contains("error: no password was entered"))
   }
 
   func testTheEnvironmentPasswordIsWipedOnceRead() throws {
@@ -243,7 +243,7 @@ final class HardeningTests: XCTestCase {
       XCTAssertTrue(String(decoding: environment, as: UTF8.self).contains("VAULT_DIR="), "environ was read")
     }
     try session.send("n", "Enter")
-    try session.wait(for: "done")
+    try session.waitUntilFinished()
   }
 
   func testPasswordsAreNormalizedSoEitherFormOfAnAccentOpensTheSpace() throws {

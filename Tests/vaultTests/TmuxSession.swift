@@ -13,8 +13,8 @@ final class TmuxSession {
   private let folder: String
 
   /// Starts `command` in `folder`, on a `width`×`height` terminal, with `environment`
-  /// (and without NO_COLOR, COLORTERM or VAULT_PASSWORD unless given). "done" is printed
-  /// when it ends.
+  /// (and without NO_COLOR, COLORTERM or VAULT_PASSWORD unless given). `finishedMark` is
+  /// printed when it ends.
   init(
     _ command: String, in folder: String, environment: [String: String], width: Int = 100, height: Int = 50
   ) throws {
@@ -24,7 +24,7 @@ final class TmuxSession {
     self.folder = folder
     let exports = environment.map { "export \($0.key)='\($0.value)'; " }.sorted().joined()
     let script =
-      "unset NO_COLOR COLORTERM VAULT_PASSWORD; \(exports)cd '\(folder)' && \(command); echo d''one; sleep 600"
+      "unset NO_COLOR COLORTERM VAULT_PASSWORD; \(exports)cd '\(folder)' && \(command); echo '\(Self.finishedMark.prefix(8))''\(Self.finishedMark.dropFirst(8))'; sleep 600"
     XCTAssertEqual(
       try Self.runTool(
         ["-L", socket, "new-session", "-d", "-x", "\(width)", "-y", "\(height)", script], output: "/dev/null"),
@@ -33,6 +33,16 @@ final class TmuxSession {
 
   deinit {
     _ = try? Self.runTool(["-L", socket, "kill-server"], output: "/dev/null")
+  }
+
+  /// Printed when the command has ended: a text no command prints (a prompt's "undone"
+  /// must not pass for "done"), typed split so that the command line does not show it.
+  static let finishedMark = "[tmux-session-finished]"
+
+  /// Waits until the command has ended, and returns the screen.
+  @discardableResult
+  func waitUntilFinished(file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    try wait(for: Self.finishedMark, file: file, line: line)
   }
 
   /// The screen as text; with `escapes`, with its colour and graphics sequences.
