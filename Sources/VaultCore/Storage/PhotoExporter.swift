@@ -88,6 +88,9 @@ public final class PhotoExporter {
     }
     try file.setModificationTime(
       seconds: record.modifiedAt.seconds, nanoseconds: record.modifiedAt.nanoseconds)
+    // The disk starts on it now, while other photos are decrypted; the fsync before the
+    // file is named then mostly waits for writes already done.
+    file.startWriteback()
     return file
   }
 

@@ -1,3 +1,4 @@
+import CVaultSystem
 import Foundation
 
 /// A new file under a temporary name in its destination folder, which becomes visible
@@ -63,6 +64,13 @@ final class TemporaryFile {
     guard descriptor >= 0, unsynced else { return }
     if fsync(descriptor) != 0 { throw VaultError.posix(directory) }
     unsynced = false
+  }
+
+  /// Starts writing the contents to disk without waiting, so that a later `sync` has
+  /// little left to do. Only a hint: failures are left for `sync` to report.
+  func startWriteback() {
+    guard descriptor >= 0 else { return }
+    _ = vault_start_writeback(descriptor)
   }
 
   private func closeDescriptor() throws {
