@@ -26,8 +26,9 @@ public final class PhotoExporter {
 
   /// Exports `photos` into `directory` (which must exist), reporting each in order once its
   /// file and name are on disk. Returns the number exported, and whether `interruption`
-  /// stopped the export before the last photo (files already complete are named first;
-  /// photos not reached are not reported).
+  /// stopped the export before the last photo (the files already taken from the workers
+  /// are named first, those still in the workers' hands are discarded, and photos not
+  /// reached are not reported).
   ///
   /// Workers decrypt and check photos into unnamed files in parallel; here, in the photos'
   /// order, the files ready so far are flushed (one `fsync` each), linked under their
