@@ -6,9 +6,11 @@ build:
 test:
 	scripts/test
 
-# Import speed and memory against vipsthumbnail, measured in the same run.
+# Import speed and memory against vipsthumbnail, then export against cp -p + sync, each
+# measured in the same run.
 bench:
 	Benchmarks/run
+	Benchmarks/export
 
 # Regenerates Fixtures/ (needs cjpeg from libjpeg-turbo-progs).
 fixtures:

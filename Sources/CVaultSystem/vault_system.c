@@ -1,4 +1,7 @@
+#define _GNU_SOURCE
 #include "vault_system.h"
+
+#include <fcntl.h>
 
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -8,4 +11,8 @@ int vault_disable_core_dumps(void) {
   int status = setrlimit(RLIMIT_CORE, &none);
   if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) status = -1;
   return status;
+}
+
+int vault_start_writeback(int descriptor) {
+  return sync_file_range(descriptor, 0, 0, SYNC_FILE_RANGE_WRITE);
 }

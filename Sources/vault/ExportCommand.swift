@@ -31,7 +31,6 @@ struct ExportCommand: ParsableCommand {
     try ExportTarget.check(to ?? ".")
     let space = try options.unlock(.read)
     SignalHandling.install()
-    SignalHandling.install()
     let models = space.models()
     let browser = PhotoBrowser()
     browser.numberOfPhotos = { models.count }

@@ -205,6 +205,60 @@ final class SpaceTests: XCTestCase {
     XCTAssertEqual(try listing(target), ["gray.png"])
   }
 
+  func testAParallelExportNamesEveryFileInOrderAndADamagedOriginalFailsAlone() throws {
+    // 40 distinct photos, each of 10 names used by 4 of them, in folders s0…s3.
+    var sources: [String] = []
+    for index in 0..<40 {
+      let subfolder = folder + "/s\(index / 10)"
+      try FileManager.default.createDirectory(atPath: subfolder, withIntermediateDirectories: true)
+      let path = subfolder + "/p\(index % 10).png"
+      try writeBytes(
+        TestImages.png(
+          TestImages.photoLike(width: 24, height: 16, seed: UInt64(index + 1)), interlaced: false),
+        to: path)
+      sources.append(path)
+    }
+    let space = try vault.unlock(password: password("first"), access: .write)
+    try PhotoImporter().importFiles(sources, into: space) { _, _ in }
+    XCTAssertEqual(space.entries.count, 40)
+    let victim = 17
+    let victimPath = space.photoPath(space.entries[victim].record.id)
+    var damaged = try fileBytes(victimPath)
+    damaged[damaged.count - 5] ^= 1
+    try writeBytes(damaged, to: victimPath)
+    let target = folder + "/out"
+    try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+
+    var events: [ExportEvent] = []
+    let result = PhotoExporter(space: space, parallelism: 4).export(
+      space.models(), to: target, thumbnails: false
+    ) {
+      events.append($0)
+    }
+    XCTAssertEqual(result.exported, 39)
+    XCTAssertFalse(result.interrupted)
+    XCTAssertEqual(events.count, 40)
+    // Names are numbered in the photos' order; the damaged photo takes no name.
+    var uses: [String: Int] = [:]
+    for (index, event) in events.enumerated() {
+      let record = space.entries[index].record
+      XCTAssertEqual(record.name, "p\(index % 10).png")
+      if index == victim {
+        guard case .failed(let name, let error) = event else { return XCTFail("\(event)") }
+        XCTAssertEqual(name, record.name)
+        XCTAssertTrue(error.description.contains("photo 'p7.png'"), error.description)
+        continue
+      }
+      guard case .exported(let name, let path) = event else { return XCTFail("\(index): \(event)") }
+      XCTAssertEqual(name, record.name)
+      let number = uses[name, default: 0]
+      uses[name] = number + 1
+      XCTAssertEqual(path, target + "/" + PhotoExporter.numberedName(name, number))
+      XCTAssertTrue(try fileBytes(path) == fileBytes(sources[index]), "\(path) is not \(sources[index])")
+    }
+    XCTAssertEqual(try listing(target).count, 39, "nothing for the damaged photo, no hidden files")
+  }
+
   func testABlobSwappedBetweenPhotosIsDetected() throws {
     let space = try vault.unlock(password: password("first"), access: .write)
     _ = try importFixtures(into: space, ["photo.jpg", "gray.png"])

@@ -8,65 +8,173 @@ public enum ExportEvent: Sendable {
   case failed(name: String, error: VaultError)
 }
 
-/// Decrypts originals (or thumbnails) into a folder. Each file is written under a
-/// temporary name, checked to the final chunk and its content hash, and only then given
-/// its name; names already taken get " (1)", " (2)"…; nothing is ever overwritten.
+/// Decrypts originals (or thumbnails) into a folder, on all cores. Each file is written
+/// without a name (or under a temporary one), checked to the final chunk and its content
+/// hash, flushed to disk, and only then given its name; names already taken get " (1)",
+/// " (2)"… in the photos' order; nothing is ever overwritten.
 public final class PhotoExporter {
   private let space: Space
+  private let parallelism: Int
+  /// Photos decrypted ahead of the one being named, at most (each holds an open file, and
+  /// one 64 KiB chunk at a time while it is written).
+  static let maxInFlight = 32
 
-  public init(space: Space) {
+  public init(space: Space, parallelism: Int? = nil) {
     self.space = space
+    self.parallelism = max(1, parallelism ?? ProcessInfo.processInfo.activeProcessorCount)
   }
 
-  /// Exports `photos` into `directory` (which must exist), reporting each in order.
-  /// Returns the number exported, and whether `interruption` stopped the export before
-  /// the last photo (the photo in hand is finished first; those not reached are not
-  /// reported).
+  /// Exports `photos` into `directory` (which must exist), reporting each in order once its
+  /// file and name are on disk. Returns the number exported, and whether `interruption`
+  /// stopped the export before the last photo (the files already taken from the workers
+  /// are named first, those still in the workers' hands are discarded, and photos not
+  /// reached are not reported).
+  ///
+  /// Workers decrypt and check photos into unnamed files in parallel; here, in the photos'
+  /// order, the files ready so far are flushed (one `fsync` each), linked under their
+  /// names, and the folder is flushed once for the whole batch, while the workers go on.
   @discardableResult
   public func export(
     _ photos: [PhotoModel], to directory: String, thumbnails: Bool, interruption: Interruption? = nil,
     report: (ExportEvent) -> Void
   ) -> (exported: Int, interrupted: Bool) {
+    let records = photos.map(\.record)
+    let pipeline = PreparationPipeline<PhotoRecord, TemporaryFile>(
+      items: records, limit: min(parallelism * 2, Self.maxInFlight), interruption: interruption,
+      prepare: { [self] record in
+        do {
+          return .success(try write(record, into: directory, thumbnails: thumbnails))
+        } catch let error as VaultError {
+          return .failure(error)
+        } catch {
+          return .failure(.io(path: directory, reason: "\(error)"))
+        }
+      }, discard: { $0.discard() })
+    defer { pipeline.finish() }
+    var batch = Batch(directory: directory)
     var exported = 0
-    for photo in photos {
-      if interruption?.isRequested == true { return (exported, true) }
-      let record = photo.record
-      do {
-        let path = try exportOne(record, to: directory, thumbnails: thumbnails)
-        exported += 1
-        report(.exported(name: record.name, path: path))
-      } catch let error as VaultError {
-        report(.failed(name: record.name, error: error))
-      } catch {
-        report(.failed(name: record.name, error: .io(path: directory, reason: "\(error)")))
-      }
+    func flush() {
+      exported += batch.flush(report: report)
     }
+    for (position, record) in records.enumerated() {
+      if interruption?.isRequested == true {
+        flush()
+        return (exported, true)
+      }
+      // While the next photo is still being decrypted, the ones before it are named.
+      guard let outcome = pipeline.result(at: position, whileWaiting: flush) else {
+        flush()
+        return (exported, true)
+      }
+      batch.append(record: record, name: exportName(record, thumbnails: thumbnails), outcome)
+      if batch.count >= Batch.limit { flush() }
+    }
+    flush()
     return (exported, false)
   }
 
-  private func exportOne(_ record: PhotoRecord, to directory: String, thumbnails: Bool) throws -> String {
+  /// Writes one photo into an unnamed file in `directory`, checked to its last chunk and
+  /// content hash, with its modification time; runs on a worker.
+  private func write(_ record: PhotoRecord, into directory: String, thumbnails: Bool) throws -> TemporaryFile
+  {
     // Unnamed until complete: an export that is killed leaves nothing in the folder.
     let file = try TemporaryFile(in: directory, unnamed: true)
-    var name = Self.safeName(record.name)
     if thumbnails {
       var bytes = try space.thumbnail(of: record)
       defer { bytes.wipe() }
       try file.write(bytes)
-      name = (name as NSString).deletingPathExtension + ".jpg"
     } else {
       let reader = try space.openOriginal(record)
       try reader.readContent { try file.write($0) }
     }
     try file.setModificationTime(
       seconds: record.modifiedAt.seconds, nanoseconds: record.modifiedAt.nanoseconds)
-    for attempt in 0... {
-      let candidate = directory + "/" + Self.numberedName(name, attempt)
-      if try file.moveWithoutReplacing(to: candidate) {
-        try syncDirectory(directory)
-        return candidate
-      }
+    // The disk starts on it now, while other photos are decrypted; the fsync before the
+    // file is named then mostly waits for writes already done.
+    file.startWriteback()
+    return file
+  }
+
+  private func exportName(_ record: PhotoRecord, thumbnails: Bool) -> String {
+    let name = Self.safeName(record.name)
+    return thumbnails ? (name as NSString).deletingPathExtension + ".jpg" : name
+  }
+
+  /// Complete files waiting for their names, in the photos' order, and the photos that
+  /// failed among them.
+  private struct Batch {
+    /// Files named per flush of the folder, at most.
+    static let limit = 64
+
+    let directory: String
+    private var entries: [(record: PhotoRecord, name: String, outcome: Result<TemporaryFile, VaultError>)] =
+      []
+
+    init(directory: String) {
+      self.directory = directory
     }
-    fatalError("unreachable")
+
+    var count: Int { entries.count }
+
+    mutating func append(record: PhotoRecord, name: String, _ outcome: Result<TemporaryFile, VaultError>) {
+      entries.append((record, name, outcome))
+    }
+
+    /// Flushes each file, names them in order, flushes the folder once, then reports them
+    /// in order; returns how many were exported. A file is named only after its contents
+    /// are on disk, so a crash at any point leaves named files complete; a photo is
+    /// reported only once its name is on disk too.
+    mutating func flush(report: (ExportEvent) -> Void) -> Int {
+      guard !entries.isEmpty else { return 0 }
+      defer { entries.removeAll() }
+      var named: [(record: PhotoRecord, result: Result<String, VaultError>)] = []
+      for (record, name, outcome) in entries {
+        named.append(
+          (
+            record,
+            outcome.flatMap { file in
+              Result { try Self.name(file, name, in: directory) }.mapError { error in
+                file.discard()
+                return error as? VaultError ?? .io(path: directory, reason: "\(error)")
+              }
+            }
+          ))
+      }
+      if named.contains(where: { (try? $0.result.get()) != nil }) {
+        do {
+          try syncDirectory(directory)
+        } catch {
+          // The names may not last: take them back, so that nothing is reported that a
+          // crash could lose.
+          let failure = error as? VaultError ?? .io(path: directory, reason: "\(error)")
+          for index in named.indices {
+            guard case .success(let path) = named[index].result else { continue }
+            unlink(path)
+            named[index].result = .failure(failure)
+          }
+        }
+      }
+      var exported = 0
+      for (record, result) in named {
+        switch result {
+        case .success(let path):
+          exported += 1
+          report(.exported(name: record.name, path: path))
+        case .failure(let error):
+          report(.failed(name: record.name, error: error))
+        }
+      }
+      return exported
+    }
+
+    /// Syncs the file and links it under `name`, or the first free numbered name.
+    private static func name(_ file: TemporaryFile, _ name: String, in directory: String) throws -> String {
+      for attempt in 0... {
+        let candidate = directory + "/" + PhotoExporter.numberedName(name, attempt)
+        if try file.moveWithoutReplacing(to: candidate) { return candidate }
+      }
+      fatalError("unreachable")
+    }
   }
 
   /// A file name that stays inside the target folder. The name comes from a record, so it

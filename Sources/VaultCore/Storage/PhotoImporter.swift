@@ -149,18 +149,17 @@ public final class PhotoImporter {
     unlocking unlock: () throws -> Space, report: (ImportEvent, Int) -> Void
   ) throws -> ImportSummary {
     let unlocked = UnlockedSpace()
-    let pipeline = PreparationPipeline(
-      files: files, limit: min(parallelism * 2, Self.maxInFlight), interruption: interruption
-    ) {
-      [self] path in
-      do {
-        return .success(try prepare(path, unlocked: unlocked))
-      } catch let error as VaultError {
-        return .failure(error)
-      } catch {
-        return .failure(.io(path: path, reason: "\(error)"))
-      }
-    }
+    let pipeline = PreparationPipeline<String, PreparedPhoto?>(
+      items: files, limit: min(parallelism * 2, Self.maxInFlight), interruption: interruption,
+      prepare: { [self] path in
+        do {
+          return .success(try prepare(path, unlocked: unlocked))
+        } catch let error as VaultError {
+          return .failure(error)
+        } catch {
+          return .failure(.io(path: path, reason: "\(error)"))
+        }
+      }, discard: { $0?.discard() })
     defer { pipeline.finish() }
     let space: Space
     do {

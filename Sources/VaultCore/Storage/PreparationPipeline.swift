@@ -1,11 +1,11 @@
 import Foundation
 
-/// Runs `prepare` over files on background threads, at most `limit` results prepared but
-/// not yet taken, and hands the results out in the files' order. Memory stays bounded
-/// however many files there are. Once `interruption` is requested, no further file is
-/// handed to a worker.
-final class PreparationPipeline {
-  typealias Outcome = Result<PreparedPhoto?, VaultError>
+/// Runs `prepare` over items (files to import, photos to export) on background threads, at
+/// most `limit` results prepared but not yet taken, and hands the results out in the items'
+/// order. Memory stays bounded however many items there are. Once `interruption` is
+/// requested, no further item is handed to a worker.
+final class PreparationPipeline<Item, Prepared> {
+  typealias Outcome = Result<Prepared, VaultError>
 
   private let condition = NSCondition()
   private let limit: Int
@@ -15,16 +15,20 @@ final class PreparationPipeline {
   /// Files handed to a worker whose result has not been taken yet.
   private var inFlight = 0
   private var stopped = false
-  /// How many files (from the first) have been handed to a worker.
+  /// How many items (from the first) have been handed to a worker.
   private var handedOut = 0
-  /// Whether the producer has stopped handing files out (all done, interrupted or stopped).
+  /// Whether the producer has stopped handing items out (all done, interrupted or stopped).
   private var producing = true
+  /// Gets rid of a result that will not be taken (removes its temporary files).
+  private let discard: (Prepared) -> Void
 
   init(
-    files: [String], limit: Int, interruption: Interruption? = nil, prepare: @escaping (String) -> Outcome
+    items: [Item], limit: Int, interruption: Interruption? = nil, prepare: @escaping (Item) -> Outcome,
+    discard: @escaping (Prepared) -> Void
   ) {
     self.limit = limit
-    let queue = DispatchQueue(label: "vault.import", attributes: .concurrent)
+    self.discard = discard
+    let queue = DispatchQueue(label: "vault.pipeline", attributes: .concurrent)
     producer.enter()
     DispatchQueue.global().async { [self] in
       defer {
@@ -34,7 +38,7 @@ final class PreparationPipeline {
         condition.unlock()
         producer.leave()
       }
-      for (position, path) in files.enumerated() {
+      for (position, item) in items.enumerated() {
         condition.lock()
         while inFlight >= limit && !stopped { condition.wait() }
         if stopped || interruption?.isRequested == true {
@@ -46,7 +50,7 @@ final class PreparationPipeline {
         workers.enter()
         condition.unlock()
         queue.async { [self] in
-          let outcome = prepare(path)
+          let outcome = prepare(item)
           condition.lock()
           results[position] = outcome
           condition.broadcast()
@@ -57,10 +61,10 @@ final class PreparationPipeline {
     }
   }
 
-  /// The result for the file at `position`, waiting for it if needed. If it is not ready,
+  /// The result for the item at `position`, waiting for it if needed. If it is not ready,
   /// first calls `whileWaiting` once (outside the lock) so the caller can do useful work.
-  /// Returns nil when the file will never be prepared (the pipeline was interrupted first).
-  func result(at position: Int, whileWaiting: () throws -> Void) throws -> Outcome? {
+  /// Returns nil when the item will never be prepared (the pipeline was interrupted first).
+  func result(at position: Int, whileWaiting: () throws -> Void) rethrows -> Outcome? {
     var waited = false
     condition.lock()
     while results[position] == nil {
@@ -94,7 +98,7 @@ final class PreparationPipeline {
     producer.wait()
     workers.wait()
     condition.lock()
-    for case .success(let photo?) in results.values { photo.discard() }
+    for case .success(let prepared) in results.values { discard(prepared) }
     results.removeAll()
     condition.unlock()
   }

@@ -1,3 +1,4 @@
+import CVaultSystem
 import Foundation
 
 /// A new file under a temporary name in its destination folder, which becomes visible
@@ -14,6 +15,8 @@ final class TemporaryFile {
   let path: String?
   private var descriptor: Int32
   private var finished = false
+  /// Whether bytes were written since the last `sync`.
+  private var unsynced = true
 
   /// Creates an empty file, readable only by its owner, in `directory`. With `unnamed`,
   /// the file has no name at all until `moveWithoutReplacing` gives it its final one
@@ -47,6 +50,7 @@ final class TemporaryFile {
         throw VaultError.posix(directory)
       }
       offset += written
+      unsynced = true
     }
   }
 
@@ -54,10 +58,19 @@ final class TemporaryFile {
     try bytes.withUnsafeBytes { try write($0) }
   }
 
-  /// Flushes the contents to disk.
+  /// Flushes the contents (and the file's times) to disk; does nothing if they were
+  /// flushed since the last write.
   func sync() throws {
-    guard descriptor >= 0 else { return }
+    guard descriptor >= 0, unsynced else { return }
     if fsync(descriptor) != 0 { throw VaultError.posix(directory) }
+    unsynced = false
+  }
+
+  /// Starts writing the contents to disk without waiting, so that a later `sync` has
+  /// little left to do. Only a hint: failures are left for `sync` to report.
+  func startWriteback() {
+    guard descriptor >= 0 else { return }
+    _ = vault_start_writeback(descriptor)
   }
 
   private func closeDescriptor() throws {
@@ -74,6 +87,7 @@ final class TemporaryFile {
       timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds)),
     ]
     if futimens(descriptor, &times) != 0 { throw VaultError.posix(path ?? directory) }
+    unsynced = true
   }
 
   /// Syncs, then renames over `finalPath`, replacing any file there, and syncs the folder.
@@ -86,8 +100,9 @@ final class TemporaryFile {
     if syncFolder { try syncDirectory(directory) }
   }
 
-  /// Syncs, then gives the file `finalPath` only if nothing has that name; returns false
-  /// (and keeps the temporary file) when the name is taken.
+  /// Syncs (unless already synced), then gives the file `finalPath` only if nothing has that
+  /// name; returns false (and keeps the temporary file) when the name is taken. The new name
+  /// is durable once the folder is synced.
   func moveWithoutReplacing(to finalPath: String) throws -> Bool {
     try sync()
     let linked: Int32
