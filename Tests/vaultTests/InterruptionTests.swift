@@ -139,27 +139,25 @@ final class InterruptionTests: XCTestCase {
   }
 
   func testASecondCtrlCExitsAtOnceAndTheNextWriteCleansUp() throws {
-    let photos = try makePhotos()
-    let run = try interruptedAdd(photos, signals: [SIGINT, SIGINT])
+    let run = try interruptedAdd(try makePhotos(), signals: [SIGINT, SIGINT])
     XCTAssertEqual(run.status, 130, run.stderr)
-    let added = reported(run, "added")
-    let select = try vault.run(["select", "--none"])
-    XCTAssertEqual(select.status, 0, select.stderr)
-    XCTAssertEqual(temporaryFiles(in: vault.vault), [])
-    try assertVerifies("after the next write")
-    XCTAssertTrue(Set(added).isSubset(of: Set(try listedNames())))
+    try assertTheNextWriteCleansUp(after: run)
   }
 
   func testAKilledAddIsCleanedUpByTheNextWrite() throws {
-    let photos = try makePhotos()
-    let run = try interruptedAdd(photos, signals: [SIGKILL])
+    let run = try interruptedAdd(try makePhotos(), signals: [SIGKILL])
     XCTAssertEqual(run.status, SIGKILL)
-    let added = reported(run, "added")
+    try assertTheNextWriteCleansUp(after: run)
+  }
+
+  /// Any write command (here `select --none`) leaves no temporary file, a space that
+  /// verifies, and every photo `run` reported added.
+  private func assertTheNextWriteCleansUp(after run: VaultRun, line: UInt = #line) throws {
     let select = try vault.run(["select", "--none"])
-    XCTAssertEqual(select.status, 0, select.stderr)
-    XCTAssertEqual(temporaryFiles(in: vault.vault), [])
+    XCTAssertEqual(select.status, 0, select.stderr, line: line)
+    XCTAssertEqual(temporaryFiles(in: vault.vault), [], line: line)
     try assertVerifies("after the next write")
-    XCTAssertTrue(Set(added).isSubset(of: Set(try listedNames())))
+    XCTAssertTrue(Set(reported(run, "added")).isSubset(of: Set(try listedNames())), line: line)
   }
 
   func testCtrlCDuringExportLeavesOnlyCompleteFiles() throws {
