@@ -16,5 +16,6 @@ ensure_packages() {
 # What building vault needs.
 BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libchafa-dev libglib2.0-dev)
 # What its tests need besides: chattr (a read-only folder even for root), the reference
-# thumbnailer the quality test compares with, and tmux to run vault on a terminal.
-TEST_PACKAGES=(e2fsprogs libvips-tools tmux)
+# thumbnailer the quality test compares with, tmux to run vault on a terminal, and strace
+# to see which folders are flushed.
+TEST_PACKAGES=(e2fsprogs libvips-tools tmux strace)

@@ -55,7 +55,14 @@ struct ExportCommand: ParsableCommand {
         Diagnostics.error("'\(name)' not exported: \(error.description)")
       }
     }
-    if interrupted { throw CommandInterrupted(done: exported, of: photos.count, "exported") }
+    if interrupted {
+      // Unlike add, export does not skip what is already there: running it again would
+      // write the photos already exported a second time, as "name (1)".
+      throw CommandInterrupted(
+        summary:
+          "interrupted: \(exported) of \(photos.count) exported to \(directory); to finish, export only the other \(photos.count - exported) (the same command again would export the \(exported) a second time)"
+      )
+    }
     printLine(
       "exported \(exported) \(thumbs ? "thumbnail" : "photo")\(exported == 1 ? "" : "s") to \(directory)")
     if failed > 0 {

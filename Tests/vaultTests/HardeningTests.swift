@@ -121,6 +121,32 @@ final class HardeningTests: XCTestCase {
     XCTAssertEqual(try vault.run(["unselect", "--all"]).stdout, "0 of 2 photos selected\n")
   }
 
+  /// A photo reported exported into a folder export made survives a power cut only if
+  /// the new folders' own entries are flushed too.
+  func testFoldersExportMakesAreFlushedIntoTheirParents() throws {
+    let strace = "/usr/bin/strace"
+    guard FileManager.default.isExecutableFile(atPath: strace) else {
+      throw XCTSkip("strace is not installed; scripts/test installs it")
+    }
+    try addFixtures(["gray.png"])
+    let traced = VaultRunner(vault: vault.vault, workingDirectory: folder)
+    let trace = folder + "/trace"
+    let run = try traced.run(
+      ["export", "1", "--to", "a/b/c"],
+      through: [strace, "-f", "-y", "-e", "trace=mkdir,fsync", "-o", trace])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").map(String.init)
+    let realFolder = (try? FileManager.default.destinationOfSymbolicLink(atPath: folder)) ?? folder
+    for (made, parent) in [("a", realFolder), ("a/b", realFolder + "/a"), ("a/b/c", realFolder + "/a/b")] {
+      guard let mkdir = calls.firstIndex(where: { $0.contains("mkdir(\"\(made)\"") }) else {
+        return XCTFail("no mkdir of \(made): \(calls)")
+      }
+      XCTAssertTrue(
+        calls[mkdir...].contains { $0.contains("fsync(") && $0.contains("<\(parent)>") },
+        "\(made) made but its parent \(parent) never flushed after: \(calls)")
+    }
+  }
+
   func testVerifyPointsToTheWayOutOfADamagedOriginal() throws {
     try addFixtures(["photo.jpg", "gray.png"])
     let ids = try listJSON().compactMap { $0["id"] as? String }

@@ -174,7 +174,9 @@ final class InterruptionTests: XCTestCase {
     XCTAssertLessThan(exported.count, 150)
     XCTAssertTrue(
       run.stderr.contains(
-        "interrupted: \(exported.count) of 150 exported; run the same command again to continue"), run.stderr)
+        "interrupted: \(exported.count) of 150 exported to out; to finish, export only the other \(150 - exported.count)"
+      ),
+      run.stderr)
     let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/out")
     XCTAssertEqual(Set(files), Set(exported), "no partial or hidden files")
     for name in files {

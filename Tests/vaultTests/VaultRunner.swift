@@ -47,13 +47,20 @@ struct VaultRunner {
     try run(arguments, killAfter: delay)
   }
 
-  /// A `vault` process for `arguments`, not started yet.
-  private func process(_ arguments: [String], password: String?, environment extra: [String: String])
-    -> Process
-  {
+  /// A `vault` process for `arguments`, not started yet; `wrapper` (a program and its
+  /// arguments, such as strace) runs vault when given.
+  private func process(
+    _ arguments: [String], password: String?, environment extra: [String: String],
+    through wrapper: [String] = []
+  ) -> Process {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: Self.binary)
-    process.arguments = arguments
+    if let program = wrapper.first {
+      process.executableURL = URL(fileURLWithPath: program)
+      process.arguments = Array(wrapper.dropFirst()) + [Self.binary] + arguments
+    } else {
+      process.executableURL = URL(fileURLWithPath: Self.binary)
+      process.arguments = arguments
+    }
     process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory)
     var environment = ProcessInfo.processInfo.environment
     for name in ["VAULT_PASSWORD", "VAULT_DIR", "XDG_DATA_HOME", "NO_COLOR"] { environment[name] = nil }
@@ -76,9 +83,9 @@ struct VaultRunner {
   @discardableResult
   func run(
     _ arguments: [String], password: String? = "correct horse", environment extra: [String: String] = [:],
-    input: String? = nil, killAfter delay: Int? = nil
+    input: String? = nil, killAfter delay: Int? = nil, through wrapper: [String] = []
   ) throws -> VaultRun {
-    let process = process(arguments, password: password, environment: extra)
+    let process = process(arguments, password: password, environment: extra, through: wrapper)
     let outPath = workingDirectory + "/.stdout-\(UUID().uuidString)"
     let errPath = workingDirectory + "/.stderr-\(UUID().uuidString)"
     _ = FileManager.default.createFile(atPath: outPath, contents: nil)

@@ -47,7 +47,10 @@ public enum ExportTarget {
     for number in 0... {
       let name = number == 0 ? base : "\(base) (\(number))"
       let path = parent == "." ? name : parent + "/" + name
-      if mkdir(path, 0o700) == 0 { return path }
+      if mkdir(path, 0o700) == 0 {
+        try syncDirectory(parent)
+        return path
+      }
       if errno != EEXIST { throw VaultError.posix(path) }
     }
     fatalError("unreachable")

@@ -117,7 +117,13 @@ func makeDirectories(_ path: String) throws {
   if isDirectory(path) { return }
   let parent = parentFolder(path)
   if parent != path { try makeDirectories(parent) }
-  if mkdir(path, 0o700) != 0 && errno != EEXIST { throw VaultError.posix(path) }
+  if mkdir(path, 0o700) != 0 {
+    if errno == EEXIST { return }
+    throw VaultError.posix(path)
+  }
+  // The new folder's entry in its parent must be on disk too, or a power cut could lose
+  // the folder with everything later written and reported in it.
+  try syncDirectory(parent)
 }
 
 /// Removes a folder of vault files (used only for half-made folders of our own).
