@@ -62,11 +62,11 @@ enum PasswordInput {
   private static func readFile(_ path: String) throws -> Password {
     let standardInput = path == "-"
     let name = standardInput ? "standard input" : "'\(path)'"
-    let descriptor = standardInput ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw VaultError.invalidArgument(
-        "\(name): cannot read password file: \(String(cString: strerror(errno)))")
+    let cannotRead = {
+      VaultError.invalidArgument("\(name): cannot read password file: \(String(cString: strerror(errno)))")
     }
+    let descriptor = standardInput ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw cannotRead() }
     defer { if !standardInput { close(descriptor) } }
     var line: [UInt8] = []
     // Room for the longest line, so that growing never leaves an unwiped copy behind.
@@ -78,8 +78,7 @@ enum PasswordInput {
       let count = read(descriptor, &buffer, buffer.count)
       if count < 0 {
         if errno == EINTR { continue }
-        throw VaultError.invalidArgument(
-          "\(name): cannot read password file: \(String(cString: strerror(errno)))")
+        throw cannotRead()
       }
       if count == 0 { break }
       for byte in buffer[0..<count] {

@@ -17,8 +17,7 @@ enum Terminal {
 
   /// The width to lay out for: the terminal's, else `COLUMNS`, else 80.
   static var columns: Int {
-    var size = winsize()
-    if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+    if let width = width(of: STDOUT_FILENO) { return width }
     if let text = ProcessInfo.processInfo.environment["COLUMNS"], let value = Int(text), value > 0 {
       return value
     }
@@ -26,10 +25,13 @@ enum Terminal {
   }
 
   /// The width of the terminal stderr draws on (the progress bar's), else 80.
-  static var stderrColumns: Int {
+  static var stderrColumns: Int { width(of: STDERR_FILENO) ?? 80 }
+
+  /// The width in columns of the terminal `descriptor` writes to, if it is one.
+  private static func width(of descriptor: Int32) -> Int? {
     var size = winsize()
-    if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-    return 80
+    guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
   }
 
   /// The size in pixels of one character cell: from the terminal's window size, else (with

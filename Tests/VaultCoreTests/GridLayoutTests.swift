@@ -29,15 +29,20 @@ final class GridLayoutTests: XCTestCase {
 }
 
 final class PhotoSelectorTests: XCTestCase {
+  /// The positions `arguments` choose in a space of `count` photos named by number only.
+  func positions(_ arguments: [String], count: Int) throws -> [Int] {
+    try PhotoSelector.positions(PhotoSelector.parse(arguments), ids: (0..<count).map { _ in "" })
+  }
+
   let ids = ["aaaaaa0000", "aaaaab1111", "123456ffff", "bbbbbb2222", "cccccc3333"]
 
   func testNumbersRangesListsAndOpenRanges() throws {
-    XCTAssertEqual(try PhotoSelector.positions(["2", "5-7"], count: 10), [1, 4, 5, 6])
-    XCTAssertEqual(try PhotoSelector.positions(["3", "1-3"], count: 3), [2, 0, 1])
-    XCTAssertEqual(try PhotoSelector.positions(["4-4"], count: 4), [3])
-    XCTAssertEqual(try PhotoSelector.positions(["2-3,9"], count: 10), [1, 2, 8])
-    XCTAssertEqual(try PhotoSelector.positions(["8-"], count: 10), [7, 8, 9])
-    XCTAssertEqual(try PhotoSelector.positions(["--", "1"], count: 2), [0])
+    XCTAssertEqual(try positions(["2", "5-7"], count: 10), [1, 4, 5, 6])
+    XCTAssertEqual(try positions(["3", "1-3"], count: 3), [2, 0, 1])
+    XCTAssertEqual(try positions(["4-4"], count: 4), [3])
+    XCTAssertEqual(try positions(["2-3,9"], count: 10), [1, 2, 8])
+    XCTAssertEqual(try positions(["8-"], count: 10), [7, 8, 9])
+    XCTAssertEqual(try positions(["--", "1"], count: 2), [0])
   }
 
   func testIdsAndUniquePrefixes() throws {
@@ -78,10 +83,10 @@ final class PhotoSelectorTests: XCTestCase {
     XCTAssertThrowsError(try PhotoSelector.parse(["-1"])) {
       XCTAssertEqual("\($0)", "'-1': photos are numbered from 1; a range is written 2-5")
     }
-    XCTAssertThrowsError(try PhotoSelector.positions(["11"], count: 10)) { error in
+    XCTAssertThrowsError(try positions(["11"], count: 10)) { error in
       XCTAssertEqual(error as? VaultError, .indexOutOfRange(index: 11, count: 10))
     }
-    XCTAssertThrowsError(try PhotoSelector.positions(["9-12"], count: 10))
+    XCTAssertThrowsError(try positions(["9-12"], count: 10))
   }
 }
 

@@ -43,11 +43,6 @@ public enum PhotoSelector {
     return result
   }
 
-  /// `parse` then `positions`, for a space of `count` photos named by number only.
-  public static func positions(_ arguments: [String], count: Int) throws -> [Int] {
-    try positions(parse(arguments), ids: (0..<count).map { _ in "" })
-  }
-
   private static func term(_ text: String) throws -> Term {
     let isHex = { (c: Character) in c.isASCII && c.isHexDigit }
     let isDigit = { (c: Character) in c.isASCII && c.isNumber }
