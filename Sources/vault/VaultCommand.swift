@@ -29,19 +29,26 @@ struct VaultCommand: ParsableCommand {
   static func runAndExit() -> Never {
     ProcessHardening.disableCoreDumps()
     PasswordInput.takeEnvironmentPassword()
+    let status = runCommand()
+    // The command is over, whatever its outcome: its writes are done or undone.
+    Space.removeWriterMarks()
+    Foundation.exit(status)
+  }
+
+  private static func runCommand() -> Int32 {
     do {
       var command = try parseAsRoot()
       try command.run()
-      Foundation.exit(0)
+      return 0
     } catch let error as VaultError {
       Diagnostics.error(error.description)
-      Foundation.exit(error == .noSpaceForPassword ? noSpaceExitCode : 1)
+      return error == .noSpaceForPassword ? noSpaceExitCode : 1
     } catch let error as BatchFailure {
       Diagnostics.emit(error.summary)
-      Foundation.exit(1)
+      return 1
     } catch let error as CommandInterrupted {
       Diagnostics.emit(error.summary)
-      Foundation.exit(SignalHandling.interruptedExitCode)
+      return SignalHandling.interruptedExitCode
     } catch {
       let code = exitCode(for: error)
       var message = fullMessage(for: error)
@@ -53,7 +60,7 @@ struct VaultCommand: ParsableCommand {
       if code == .success {
         // --help and --version.
         print(message)
-        Foundation.exit(0)
+        return 0
       }
       for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
         // argument-parser words its own errors "Error: …" and "Help: …"; every error line
@@ -66,7 +73,7 @@ struct VaultCommand: ParsableCommand {
           Diagnostics.emit(String(line))
         }
       }
-      Foundation.exit(code.rawValue)
+      return code.rawValue
     }
   }
 }

@@ -162,9 +162,17 @@ final class TamperingTests: XCTestCase {
     XCTAssertNoThrow(try vault.unlock(password: password("other"), access: .read))
   }
 
-  func testAChangedIndexLeavesTheSpaceRepairable() throws {
+  /// The journal's only file: its snapshot, after a compaction.
+  func compactedSnapshot(of space: Space) throws -> String {
+    try space.compactJournal()
+    let names = try FileManager.default.contentsOfDirectory(atPath: space.journalDirectory)
+    XCTAssertEqual(names.count, 1, "\(names)")
+    return space.journalDirectory + "/" + names[0]
+  }
+
+  func testAChangedSnapshotLeavesTheSpaceRepairable() throws {
     try space.setSelection([0], to: true)
-    let path = space.indexPath
+    let path = try compactedSnapshot(of: space)
     let original = try fileBytes(path)
     let names = Set(space.entries.map(\.record.name))
     space = nil
@@ -189,8 +197,8 @@ final class TamperingTests: XCTestCase {
       XCTAssertThrowsError(try opened.requireIndex())
       XCTAssertEqual(SpaceVerifier(space: opened).verify().filter(\.isProblem).count, 5, "index + 4 orphans")
     }
-    // Another space's index does not open here either.
-    try writeBytes(try fileBytes(other.indexPath), to: path)
+    // Another space's snapshot does not open here either.
+    try writeBytes(try fileBytes(try compactedSnapshot(of: other)), to: path)
     other = nil
     XCTAssertNotNil(try vault.unlock(password: password("first"), access: .read).indexDamage)
 
@@ -206,7 +214,7 @@ final class TamperingTests: XCTestCase {
   func testRepairRemovesAnOrphanThatCopiesAListedPhoto() throws {
     // An import killed after its blobs were in place, then the same photo imported again.
     let dropped = space.entries[0]
-    try space.saveEntries(Array(space.entries.dropFirst()))
+    try forgetPhotos(keeping: Array(space.entries.dropFirst()))
     try PhotoImporter().importFiles([fixturesPath + "/photo.jpg"], into: space) { _, _ in }
     XCTAssertEqual(space.entries.count, 4)
     XCTAssertEqual(problems(), [.orphanOriginal(id: dropped.record.id.hex, name: "photo.jpg")])
@@ -222,7 +230,7 @@ final class TamperingTests: XCTestCase {
     let entries = space.entries
     // An orphan original (its entry dropped), a missing thumbnail, an orphan thumbnail,
     // temporary files, an entry whose original is gone, and a damaged original.
-    try space.saveEntries(Array(entries.dropFirst()))
+    try forgetPhotos(keeping: Array(entries.dropFirst()))
     try FileManager.default.removeItem(atPath: space.thumbPath(entries[1].record.id))
     try writeBytes([1, 2, 3], to: space.thumbPath(BlobID.random()))
     try writeBytes([1], to: space.photoDirectory + "/.tmp-0123456789abcdef")
@@ -284,6 +292,9 @@ final class TamperingTests: XCTestCase {
     try writeBytes([1, 2, 3], to: victim)
     // From Photo/ or Thumb/, enough "../" to reach the root, then the victim's path.
     let forged = String(repeating: "../", count: 12) + victim.dropFirst()
+    // Format 1's JSON index could hold any string as an id (format 2 stores 16 bytes): the
+    // space is turned back into format 1 with a forged index.
+    removeTree(space.journalDirectory)
     try writeBlob(
       try indexJSON(replacingIDOf: 2, with: forged), kind: .index, id: .index, to: space.indexPath)
     let indexPath = space.indexPath
@@ -354,16 +365,24 @@ final class TamperingTests: XCTestCase {
     }
   }
 
+  /// Makes the journal list only `kept`, with no trace of the others: what a killed import
+  /// leaves (its blobs in place, its journal record never written).
+  func forgetPhotos(keeping kept: [IndexEntry]) throws {
+    try space.saveEntries(kept, rebuilding: true)
+  }
+
   func testAWriterCleansUpAfterAKilledWriter() throws {
     let entries = space.entries
     let strayThumbnail = space.thumbPath(BlobID.random())
     let temporary = [
-      space.directory + "/.tmp-0123456789abcdef", space.photoDirectory + "/.tmp-1123456789abcdef",
-      space.thumbDirectory + "/.tmp-2123456789abcdef",
+      space.directory + "/.tmp-writer-0123456789abcdef", space.photoDirectory + "/.tmp-1123456789abcdef",
+      space.thumbDirectory + "/.tmp-2123456789abcdef", space.journalDirectory + "/.tmp-3123456789abcdef",
     ]
-    // An import cut short after its blobs were in place (0), a delete cut short after
-    // removing the thumbnail (1), an orphan whose original is damaged (2), a thumbnail
-    // without an original, and temporary files.
+    // An import cut short after its blobs were in place (0), a delete cut short after the
+    // journal named it and its thumbnail was removed (1), an orphan whose original is
+    // damaged (2), a thumbnail without an original, and temporary files (one of them the
+    // killed writer's mark).
+    try forgetPhotos(keeping: [entries[3], entries[1]])
     try space.saveEntries([entries[3]])
     try FileManager.default.removeItem(atPath: space.thumbPath(entries[1].record.id))
     var damaged = try fileBytes(space.photoPath(entries[2].record.id))
@@ -371,13 +390,13 @@ final class TamperingTests: XCTestCase {
     try writeBytes(damaged, to: space.photoPath(entries[2].record.id))
     try writeBytes([1, 2, 3], to: strayThumbnail)
     for path in temporary { try writeBytes([1], to: path) }
-    XCTAssertEqual(problems().count, 7, "\(problems())")
+    XCTAssertEqual(problems().count, 8, "\(problems())")
 
     space = nil  // releases the lock
     do {
       let reader = try vault.unlock(password: password("first"), access: .read)
       XCTAssertEqual(
-        SpaceVerifier(space: reader).verify().filter(\.isProblem).count, 7, "readers change nothing")
+        SpaceVerifier(space: reader).verify().filter(\.isProblem).count, 8, "readers change nothing")
     }
     space = try vault.unlock(password: password("first"), access: .write)
     XCTAssertEqual(space.entries.map(\.record.id), [entries[3].record.id, entries[0].record.id])
@@ -389,5 +408,29 @@ final class TamperingTests: XCTestCase {
     guard left.count == 1, case .damagedOriginal(nil, nil, entries[2].record.id.hex, _) = left[0] else {
       return XCTFail("\(left)")
     }
+  }
+
+  func testWithoutAKilledWritersMarkAWriterDoesNotListTheBlobs() throws {
+    // A cheap open for big spaces: only a killed writer's mark makes the next writer list
+    // every blob. Without one, an orphan stays for verify to report.
+    let entries = space.entries
+    try forgetPhotos(keeping: Array(entries.dropFirst()))
+    space = nil
+    space = try vault.unlock(password: password("first"), access: .write)
+    XCTAssertEqual(space.entries.count, 3)
+    XCTAssertEqual(problems(), [.orphanOriginal(id: entries[0].record.id.hex, name: entries[0].record.name)])
+  }
+
+  func testAnOriginalWithoutThumbnailThatNoDeleteNamedIsKept() throws {
+    // In a synced copy an original can arrive before its thumbnail: only a deletion in the
+    // journal makes it a leftover.
+    let entries = space.entries
+    try forgetPhotos(keeping: Array(entries.dropFirst()))
+    try FileManager.default.removeItem(atPath: space.thumbPath(entries[0].record.id))
+    try writeBytes([1], to: space.directory + "/.tmp-writer-0123456789abcdef")
+    space = nil
+    space = try vault.unlock(password: password("first"), access: .write)
+    XCTAssertTrue(fileExists(space.photoPath(entries[0].record.id)))
+    XCTAssertEqual(problems(), [.orphanOriginal(id: entries[0].record.id.hex, name: entries[0].record.name)])
   }
 }

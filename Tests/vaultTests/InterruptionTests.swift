@@ -96,12 +96,12 @@ final class InterruptionTests: XCTestCase {
 
   func testASignalDuringSelectOrDeleteLetsItsWriteFinish() throws {
     XCTAssertEqual(try vault.run(["add", try makePhotos(6)]).status, 0)
-    let space = try spaceFolder()
-    // The signal goes when the new index is being written.
-    let select = try signalAtFirstFile(in: space, SIGINT, ["select", "2-4"])
+    // The add made the journal; the signal goes when the change is being appended to it.
+    let journal = try spaceFolder() + "/Journal"
+    let select = try signalAtFirstFile(in: journal, SIGINT, ["select", "2-4"])
     XCTAssertEqual(select.status, 0, select.stderr)
     XCTAssertTrue(select.stdout.contains("3 of 6 photos selected"), select.stdout)
-    let delete = try signalAtFirstFile(in: space, SIGTERM, ["delete", "--selected", "--yes"])
+    let delete = try signalAtFirstFile(in: journal, SIGTERM, ["delete", "--selected", "--yes"])
     XCTAssertEqual(delete.status, 0, delete.stderr)
     XCTAssertEqual(try listedNames(), ["p000.jpg", "p004.jpg", "p005.jpg"])
     XCTAssertEqual(temporaryFiles(in: vault.vault), [])

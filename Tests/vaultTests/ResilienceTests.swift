@@ -57,44 +57,70 @@ final class ResilienceTests: XCTestCase {
     XCTAssertEqual(verify.status, 0, verify.stdout)
   }
 
-  func testAnIndexThatCannotBeWrittenLeavesTheVaultAsItWas() throws {
+  func testAJournalThatCannotBeWrittenLeavesTheVaultAsItWas() throws {
     XCTAssertEqual(try vault.run(["add"] + fixtures(["gray.png", "photo.jpg"])).status, 0)
     let before = try snapshot(vault.vault)
-    // The index of 2 photos fits in 1 KiB; with 12 more it does not.
-    let more = fixtures([
-      "rgba.png", "palette.png", "rgb16.png", "interlaced.png", "gray.jpg", "progressive.jpg", "quad-420.jpg",
-      "quad-422.jpg", "quad-444.jpg", "quad-cmyk.jpg", "quad-ycck.jpg", "flat-teal.png",
-    ])
-    let run = try runLimited(kilobytes: 1, ["add"] + more)
-    XCTAssertEqual(run.status, 1, run.stdout)
-    XCTAssertTrue(run.stderr.contains("File too large"), run.stderr)
-    XCTAssertFalse(run.stdout.contains("added /"), "nothing may be reported added: \(run.stdout)")
-    XCTAssertEqual(try snapshot(vault.vault), before)
+    // A journal record cannot be written under a limit of 0 bytes per file.
     for command in [["select", "--all"], ["delete", "1", "--yes"]] {
       let limited = try runLimited(kilobytes: 0, command)
       XCTAssertEqual(limited.status, 1, "\(command): \(limited.stderr)")
+      XCTAssertTrue(limited.stderr.contains("File too large"), limited.stderr)
       XCTAssertEqual(try snapshot(vault.vault), before, "\(command)")
+    }
+    // The photos' blobs are written, then the journal refuses the record that lists them.
+    let journal = try readOnly(folder: "Journal")
+    defer { journal.restore() }
+    let more = fixtures(["rgba.png", "palette.png", "gray.jpg", "quad-420.jpg"])
+    let run = try vault.run(["add"] + more)
+    XCTAssertEqual(run.status, 1, run.stdout)
+    XCTAssertTrue(run.stderr.contains("Journal"), run.stderr)
+    XCTAssertFalse(run.stdout.contains("added /"), "nothing may be reported added: \(run.stdout)")
+    journal.restore()
+    XCTAssertEqual(try snapshot(vault.vault), before)
+  }
+
+  /// A folder of the space that even root cannot write in (immutable when run as root).
+  final class ReadOnlyFolder {
+    let path: String
+    let immutable: Bool
+    private var restored = false
+
+    init(path: String) throws {
+      self.path = path
+      chmod(path, 0o500)
+      var immutable = false
+      if geteuid() == 0 {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") else {
+          chmod(path, 0o700)
+          throw XCTSkip("needs chattr when running as root")
+        }
+        immutable = runTool("/usr/bin/chattr", ["+i", path]) == 0
+        if !immutable {
+          chmod(path, 0o700)
+          throw XCTSkip("chattr +i is not available here")
+        }
+      }
+      self.immutable = immutable
+    }
+
+    func restore() {
+      guard !restored else { return }
+      restored = true
+      if immutable { _ = runTool("/usr/bin/chattr", ["-i", path]) }
+      chmod(path, 0o700)
     }
   }
 
-  func testAReadOnlyPhotoFolderFailsCleanly() throws {
-    guard geteuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") else {
-      throw XCTSkip("needs chattr when running as root")
-    }
-    XCTAssertEqual(try vault.run(["add"] + fixtures(["gray.png"])).status, 0)
+  func readOnly(folder name: String) throws -> ReadOnlyFolder {
     let space = try FileManager.default.contentsOfDirectory(atPath: vault.vault).first { $0 != "vault.json" }!
-    let photoFolder = vault.vault + "/" + space + "/Photo"
+    return try ReadOnlyFolder(path: vault.vault + "/" + space + "/" + name)
+  }
+
+  func testAReadOnlyPhotoFolderFailsCleanly() throws {
+    XCTAssertEqual(try vault.run(["add"] + fixtures(["gray.png"])).status, 0)
     let before = try snapshot(vault.vault)
-    chmod(photoFolder, 0o500)
-    var immutable = false
-    if geteuid() == 0 {
-      immutable = runTool("/usr/bin/chattr", ["+i", photoFolder]) == 0
-      if !immutable { throw XCTSkip("chattr +i is not available here") }
-    }
-    defer {
-      if immutable { _ = runTool("/usr/bin/chattr", ["-i", photoFolder]) }
-      chmod(photoFolder, 0o700)
-    }
+    let photoFolder = try readOnly(folder: "Photo")
+    defer { photoFolder.restore() }
     let run = try vault.run(["add"] + fixtures(["photo.jpg", "rgba.png"]))
     XCTAssertEqual(run.status, 1)
     XCTAssertTrue(
@@ -137,14 +163,14 @@ final class ResilienceTests: XCTestCase {
     let run = try vault.run(["list", "--json"])
     return try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
   }
+}
 
-  private func runTool(_ path: String, _ arguments: [String]) -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return -1 }
-    process.waitUntilExit()
-    return process.terminationStatus
-  }
+private func runTool(_ path: String, _ arguments: [String]) -> Int32 {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: path)
+  process.arguments = arguments
+  process.standardError = FileHandle.nullDevice
+  guard (try? process.run()) != nil else { return -1 }
+  process.waitUntilExit()
+  return process.terminationStatus
 }

@@ -271,11 +271,12 @@ final class VaultEndToEndTests: XCTestCase {
     _ = try importAll()
     XCTAssertEqual(try vault.run(["verify"]).status, 0)
     let space = try FileManager.default.contentsOfDirectory(atPath: vault.vault).first { name in
-      FileManager.default.fileExists(atPath: vault.vault + "/" + name + "/index")
-        && (try? FileManager.default.contentsOfDirectory(atPath: vault.vault + "/" + name + "/Photo").isEmpty)
-          == false
+      (try? FileManager.default.contentsOfDirectory(atPath: vault.vault + "/" + name + "/Photo").isEmpty)
+        == false
     }!
-    let index = vault.vault + "/" + space + "/index"
+    let journal = vault.vault + "/" + space + "/Journal"
+    let snapshot = try FileManager.default.contentsOfDirectory(atPath: journal).first { $0.hasPrefix("s-") }!
+    let index = journal + "/" + snapshot
     var bytes = try fileBytes(index)
     bytes[bytes.count / 2] ^= 0xFF
     try Data(bytes).write(to: URL(fileURLWithPath: index))

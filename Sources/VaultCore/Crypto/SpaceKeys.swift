@@ -31,6 +31,7 @@ public enum BlobKind: UInt8, Sendable {
   case original = 1
   case thumbnail = 2
   case index = 3
+  case snapshot = 4
 }
 
 /// A space's random master key and the keys derived from it.
@@ -40,6 +41,7 @@ final class MasterKey {
   static let length = 32
   static let blobKeyLabel = Array("vault blob key v1".utf8)
   static let contentHashLabel = Array("vault content hash key v1".utf8)
+  static let journalKeyLabel = Array("vault journal key v2".utf8)
 
   init(key: SecureBytes) {
     precondition(key.count == Self.length)
@@ -62,6 +64,12 @@ final class MasterKey {
     keyedHash(Self.contentHashLabel)
   }
 
+  /// The key that seals journal records (each record's additional data names its segment
+  /// and position).
+  func journalKey() -> SecureBytes {
+    keyedHash(Self.journalKeyLabel)
+  }
+
   private func keyedHash(_ message: [UInt8]) -> SecureBytes {
     let output = SecureBytes(count: 32)
     // It fails only for an output or key length outside 16...64 bytes.
@@ -72,14 +80,21 @@ final class MasterKey {
   }
 }
 
+private let hexDigits = Array("0123456789abcdef".utf8)
+
 func hexByte(_ byte: UInt8) -> String {
-  let digits = Array("0123456789abcdef")
-  return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+  hexString([byte])
 }
 
 /// Lowercase hex of bytes.
 func hexString<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
-  bytes.map(hexByte).joined()
+  var characters = [UInt8]()
+  characters.reserveCapacity(bytes.underestimatedCount * 2)
+  for byte in bytes {
+    characters.append(hexDigits[Int(byte >> 4)])
+    characters.append(hexDigits[Int(byte & 0xF)])
+  }
+  return String(decoding: characters, as: UTF8.self)
 }
 
 /// Bytes of a lowercase or uppercase hex string, or nil.
@@ -122,12 +137,24 @@ public struct BlobID: Hashable, Sendable, CustomStringConvertible {
     self.bytes = bytes
   }
 
+  /// The 16 bytes at `bytes` (which must hold exactly 16).
+  init(bytes: UnsafeRawBufferPointer) {
+    precondition(bytes.count == Self.length)
+    self.bytes = Array(bytes)
+  }
+
   public static func random() -> BlobID {
     BlobID(unchecked: Sodium.randomBytes(length))
   }
 
   public var hex: String { hexString(bytes) }
   public var description: String { hex }
+}
+
+extension BlobID: Comparable {
+  public static func < (left: BlobID, right: BlobID) -> Bool {
+    left.bytes.lexicographicallyPrecedes(right.bytes)
+  }
 }
 
 /// Encoded as its 32 lowercase hex digits, so records and the index read as plain JSON.

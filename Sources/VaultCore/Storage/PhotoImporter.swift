@@ -182,7 +182,7 @@ public final class PhotoImporter {
         do {
           try syncDirectory(space.photoDirectory)
           try syncDirectory(space.thumbDirectory)
-          try space.saveEntries(space.entries + pendingEntries)
+          try space.appendImported(pendingEntries.map(\.record))
         } catch {
           // Not listed, so not imported: take the blobs back out.
           for entry in pendingEntries {

@@ -10,6 +10,14 @@ public struct Timestamp: Codable, Equatable, Sendable {
     self.nanoseconds = nanoseconds
   }
 
+  /// Nanoseconds since 1970, clamped to what 64 bits hold (years 1678 to 2262).
+  var nanosecondsSince1970: Int64 {
+    let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    if overflow { return seconds < 0 ? .min : .max }
+    let (sum, overflowed) = product.addingReportingOverflow(Int64(nanoseconds))
+    return overflowed ? .max : sum
+  }
+
   public static func now() -> Timestamp {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// An unlocked space: its master key, its index, and the folder of its blobs. All reads and
 /// writes of photos go through here.
@@ -7,7 +8,12 @@ public final class Space {
   public enum Access { case read, write }
 
   static let keyFile = "key"
+  /// Format 1's index: one blob rewritten whole by every change. Upgraded to `Journal/`.
   static let indexFile = "index"
+  static let journalFolder = "Journal"
+  /// Every writer leaves one of these in the space folder while it works: finding one means a
+  /// writer was killed, and the next one tidies after it.
+  static let writerMarkPrefix = TemporaryFile.prefix + "writer-"
   static let photoFolder = "Photo"
   static let thumbFolder = "Thumb"
   /// The index is read whole; this bounds what a damaged or forged one can make us allocate.
@@ -17,11 +23,18 @@ public final class Space {
   let master: MasterKey
   let access: Access
   private let lock: DirectoryLock
+  /// 1 for a space with a single `index`, 2 for one with a `Journal/`.
+  public private(set) var formatVersion: Int
+  /// Format 2's index; nil in format 1 and while the journal is damaged.
+  private var journal: SpaceJournal?
   /// The photos in import order, with their selection (empty when the index is damaged).
   public private(set) var entries: [IndexEntry]
   /// Why the index could not be read, if it could not: the space still opens, so that
   /// `verify --repair` can rebuild the index from the originals.
   public private(set) var indexDamage: VaultError?
+  /// This writer's mark (see `writerMarkPrefix`), removed when the space is closed.
+  private var writerMark: String?
+  var writerMarkName: String? { writerMark }
 
   init(directory: String, wrappingKey: SecureBytes, access: Access) throws {
     self.directory = directory
@@ -32,12 +45,38 @@ public final class Space {
       throw VaultError.damagedKey(path: keyPath)
     }
     self.master = master
+    formatVersion = isDirectory(directory + "/" + Self.journalFolder) ? 2 : 1
     do {
-      entries = try Self.readIndex(in: directory, master: master).photos
+      if formatVersion == 2 {
+        let journal = try SpaceJournal.load(directory: directory + "/" + Self.journalFolder, master: master)
+        self.journal = journal
+        entries = journal.state.entries()
+      } else {
+        entries = try Self.readIndex(in: directory, master: master).photos
+      }
     } catch let error as VaultError {
       guard case .damagedIndex = error else { throw error }
       entries = []
       indexDamage = error
+    }
+  }
+
+  deinit {
+    if let writerMark {
+      unlink(directory + "/" + writerMark)
+      Self.liveWriterMarks.withLock { _ = $0.remove(directory + "/" + writerMark) }
+    }
+  }
+
+  /// The marks of writers not yet closed, for `removeWriterMarks`.
+  private static let liveWriterMarks = Mutex<Set<String>>([])
+
+  /// Removes the marks of every space still open for writing: a command calls it once it
+  /// is over (its writes done or undone), whoever still holds the space.
+  public static func removeWriterMarks() {
+    liveWriterMarks.withLock { marks in
+      for path in marks { unlink(path) }
+      marks.removeAll()
     }
   }
 
@@ -49,6 +88,7 @@ public final class Space {
   var photoDirectory: String { directory + "/" + Self.photoFolder }
   var thumbDirectory: String { directory + "/" + Self.thumbFolder }
   var indexPath: String { directory + "/" + Self.indexFile }
+  var journalDirectory: String { directory + "/" + Self.journalFolder }
 
   // Paths are built only from a `BlobID`, never from a string read from a file.
   func photoPath(_ id: BlobID) -> String { photoDirectory + "/" + id.hex }
@@ -119,14 +159,175 @@ public final class Space {
     try file.replace(directory + "/" + indexFile)
   }
 
-  /// Replaces the index with `entries`, durably, then adopts them. Refused while the
-  /// index is damaged, unless `rebuilding` (which only `verify --repair` does).
+  /// Replaces the list of photos with `newEntries`, durably, then adopts them. In format 2
+  /// only the differences are appended to the journal (deletions, additions, selection
+  /// changes); rebuilding (which only `verify --repair` does, for a damaged index) writes
+  /// a new snapshot of `newEntries` in place of the whole journal. Refused while the index
+  /// is damaged, unless `rebuilding`.
   func saveEntries(_ newEntries: [IndexEntry], rebuilding: Bool = false) throws {
     precondition(access == .write, "the space was opened read-only")
     if !rebuilding { try requireIndex() }
-    try Self.writeIndex(SpaceIndex(photos: newEntries), in: directory, master: master)
-    entries = newEntries
+    if formatVersion == 1 {
+      try Self.writeIndex(SpaceIndex(photos: newEntries), in: directory, master: master)
+      entries = newEntries
+      indexDamage = nil
+      return
+    }
+    if rebuilding {
+      try rebuildJournal(from: newEntries)
+      return
+    }
+    let stamp = Timestamp.now().nanosecondsSince1970
+    let newIDs = Set(newEntries.map(\.record.id))
+    var changes: [JournalEntry] = []
+    var old: [BlobID: Bool] = [:]
+    for entry in entries {
+      old[entry.record.id] = entry.selected
+      if !newIDs.contains(entry.record.id) { changes.append(.deleted(entry.record.id)) }
+    }
+    var order = journal!.state.nextOrder(now: stamp)
+    for entry in newEntries {
+      if let selected = old[entry.record.id] {
+        if selected != entry.selected {
+          changes.append(.selection(entry.record.id, selected: entry.selected, stamp: stamp))
+        }
+      } else {
+        changes.append(.added(entry.record, order: order))
+        order += 1
+        if entry.selected { changes.append(.selection(entry.record.id, selected: true, stamp: stamp)) }
+      }
+    }
+    try record(changes)
+  }
+
+  /// Lists newly imported photos after the others.
+  func appendImported(_ records: [PhotoRecord]) throws {
+    precondition(access == .write, "the space was opened read-only")
+    try requireIndex()
+    guard formatVersion == 2, let journal else {
+      return try saveEntries(entries + records.map { IndexEntry(record: $0, selected: false) })
+    }
+    var order = journal.state.nextOrder(now: Timestamp.now().nanosecondsSince1970)
+    var changes: [JournalEntry] = []
+    for record in records {
+      changes.append(.added(record, order: order))
+      order += 1
+    }
+    try self.record(changes)
+  }
+
+  /// Appends `changes` to the journal and brings `entries` up to date; then compacts the
+  /// journal if it is due.
+  private func record(_ changes: [JournalEntry]) throws {
+    guard let journal, !changes.isEmpty else { return }
+    let lastOrder = journal.state.lastOrder
+    try journal.append(changes)
+    // Imports, the common case, only add photos after the last one: no need to sort again.
+    let appendsOnly = changes.allSatisfy {
+      if case .added(let record, let order) = $0 {
+        return order > lastOrder && !journal.state.deleted.contains(record.id)
+      }
+      return false
+    }
+    if appendsOnly {
+      for case .added(let record, _) in changes {
+        entries.append(IndexEntry(record: record, selected: false))
+      }
+    } else {
+      entries = journal.state.entries()
+    }
+    if journal.isCompactionDue { try compactJournal() }
+  }
+
+  /// Folds the journal into one snapshot, then removes the blobs of deleted photos that a
+  /// sync engine may have brought back.
+  func compactJournal() throws {
+    guard let journal else { return }
+    try journal.compact()
+    removeBlobsOfDeletedPhotos()
+  }
+
+  /// Whether the journal says this photo was deleted (its blobs are leftovers).
+  func wasDeleted(_ id: BlobID) -> Bool {
+    journal?.state.deleted.contains(id) ?? false
+  }
+
+  func removeBlobsOfDeletedPhotos() {
+    guard let journal else { return }
+    for id in journal.state.deleted {
+      unlink(thumbPath(id))
+      unlink(photoPath(id))
+    }
+  }
+
+  private func rebuildJournal(from newEntries: [IndexEntry]) throws {
+    let state = SpaceState(listing: newEntries, selectedAt: Timestamp.now().nanosecondsSince1970)
+    let name = try SpaceJournal.writeSnapshot(of: state, in: journalDirectory, master: master)
+    for old in try listVaultFolder(journalDirectory) where old != name && !old.hasPrefix(TemporaryFile.prefix)
+    {
+      unlink(journalDirectory + "/" + old)
+    }
+    try syncDirectory(journalDirectory)
+    let rebuilt = try SpaceJournal.load(directory: journalDirectory, master: master)
+    journal = rebuilt
+    entries = rebuilt.state.entries()
     indexDamage = nil
+  }
+
+  // MARK: Format 1 to 2
+
+  /// Turns a format-1 space into format 2: a snapshot of its index is written into a new
+  /// folder, which is renamed to `Journal/` in one step; then the old index is removed. A
+  /// kill before the rename leaves format 1 (and a temporary folder the next writer
+  /// removes), after it format 2; nothing is lost either way.
+  func upgradeToJournal() throws {
+    precondition(access == .write && formatVersion == 1)
+    try requireIndex()
+    let state = SpaceState(listing: entries, selectedAt: Timestamp.now().nanosecondsSince1970)
+    let staging = directory + "/" + TemporaryFile.prefix + "journal-" + hexString(Sodium.randomBytes(8))
+    guard mkdir(staging, 0o700) == 0 else { throw VaultError.posix(staging) }
+    do {
+      try SpaceJournal.writeSnapshot(of: state, in: staging, master: master)
+      guard rename(staging, journalDirectory) == 0 else { throw VaultError.posix(journalDirectory) }
+    } catch {
+      removeTree(staging)
+      throw error
+    }
+    try syncDirectory(directory)
+    unlink(indexPath)
+    try syncDirectory(directory)
+    let upgraded = try SpaceJournal.load(directory: journalDirectory, master: master)
+    journal = upgraded
+    formatVersion = 2
+    entries = upgraded.state.entries()
+  }
+
+  // MARK: Writers
+
+  /// Whether a writer was killed here (its mark is left), or the journal ends in a torn
+  /// record: then the writer that opens the space next tidies first.
+  var needsTidying: Bool {
+    let names = (try? listVaultFolder(directory)) ?? []
+    return names.contains { $0.hasPrefix(TemporaryFile.prefix) } || !(journal?.tornSegments.isEmpty ?? true)
+  }
+
+  /// Leaves this writer's mark, durably, before anything is written.
+  func markWriting() throws {
+    precondition(access == .write && writerMark == nil)
+    let name = Self.writerMarkPrefix + hexString(Sodium.randomBytes(8))
+    let descriptor = open(directory + "/" + name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw VaultError.posix(directory) }
+    close(descriptor)
+    writerMark = name
+    Self.liveWriterMarks.withLock { _ = $0.insert(directory + "/" + name) }
+    try syncDirectory(directory)
+  }
+
+  /// Compacts a journal that ends in a torn record (what a killed writer leaves): the new
+  /// snapshot holds every whole record, and the torn segment is removed.
+  func settleTornJournal() throws {
+    guard let journal, !journal.tornSegments.isEmpty, indexDamage == nil else { return }
+    try compactJournal()
   }
 
   // MARK: Selection
@@ -148,7 +349,8 @@ public final class Space {
   /// Removes photos, originals and thumbnails. The index is written first, so a crash
   /// leaves at worst orphan blobs, never an index entry without its photo; thumbnails go
   /// before originals, so that an orphan original without a thumbnail is known to be a
-  /// delete cut short (the next writer removes it) and not an import cut short.
+  /// delete cut short (the next writer removes it) and not an import cut short. In format 2
+  /// the journal's deletion names them, so the next writer removes them whatever is left.
   public func deletePhotos(ids: Set<BlobID>) throws {
     let remaining = entries.filter { !ids.contains($0.record.id) }
     try saveEntries(remaining)

@@ -19,6 +19,9 @@ public enum VerifyFinding: Equatable, Sendable, CustomStringConvertible {
   case orphanThumbnail(id: String)
   /// A file left by an interrupted write.
   case temporaryFile(path: String)
+  /// A blob of a photo the journal says was deleted: a delete cut short, or a file a sync
+  /// engine brought back from another copy.
+  case deletedPhotoLeftover(path: String)
   /// A file vault did not write.
   case unexpectedFile(path: String)
   case damagedIndex(reason: String)
@@ -59,6 +62,8 @@ public enum VerifyFinding: Equatable, Sendable, CustomStringConvertible {
       return "orphan thumbnail: Thumb/\(id) (its original is gone)"
     case .temporaryFile(let path):
       return "leftover temporary file: \(path)"
+    case .deletedPhotoLeftover(let path):
+      return "leftover of a deleted photo: \(path)"
     case .unexpectedFile(let path):
       return "unexpected file: \(path) (not written by vault; left alone)"
     case .damagedIndex(let reason):
@@ -188,7 +193,7 @@ public final class SpaceVerifier {
     let thumbs = contents(of: space.thumbDirectory, relativeTo: Space.thumbFolder + "/")
     let top = contents(of: space.directory, relativeTo: "")
     let listedIDs = Set(space.entries.map(\.record.id))
-    let orphanIDs = photos.ids.filter { !listedIDs.contains($0) }
+    let orphanIDs = photos.ids.filter { !listedIDs.contains($0) && !space.wasDeleted($0) }
     let total = space.entries.count + orphanIDs.count
     var done = 0
     var seen = Set<BlobID>()
@@ -240,13 +245,45 @@ public final class SpaceVerifier {
       progress(done, total)
     }
     let originals = Set(photos.ids)
-    for id in thumbs.ids where !originals.contains(id) { findings.append(.orphanThumbnail(id: id.hex)) }
-    let known = Set([Space.keyFile, Space.indexFile, Space.photoFolder, Space.thumbFolder])
-    let temporary = top.temporary + photos.temporary + thumbs.temporary + leftoverSpaceFolders()
+    for id in photos.ids where space.wasDeleted(id) {
+      findings.append(.deletedPhotoLeftover(path: Space.photoFolder + "/" + id.hex))
+    }
+    for id in thumbs.ids where space.wasDeleted(id) {
+      findings.append(.deletedPhotoLeftover(path: Space.thumbFolder + "/" + id.hex))
+    }
+    for id in thumbs.ids where !originals.contains(id) && !space.wasDeleted(id) {
+      findings.append(.orphanThumbnail(id: id.hex))
+    }
+    let known = Set([
+      Space.keyFile, Space.indexFile, Space.photoFolder, Space.thumbFolder, Space.journalFolder,
+    ])
+    let journal = journalContents(relativeTo: Space.journalFolder + "/")
+    // This command's own mark is no leftover.
+    let temporary =
+      top.temporary.filter { $0 != space.writerMarkName } + journal.temporary + photos.temporary
+      + thumbs.temporary
+      + leftoverSpaceFolders()
     findings += temporary.map { .temporaryFile(path: $0) }
-    let unexpected = top.unexpected.filter { !known.contains($0) } + photos.unexpected + thumbs.unexpected
+    let unexpected =
+      top.unexpected.filter { !known.contains($0) } + journal.unexpected + photos.unexpected
+      + thumbs.unexpected
     findings += unexpected.map { .unexpectedFile(path: $0) }
     return (findings, intactOrphans, nil)
+  }
+
+  /// The journal folder's temporary and unexpected files (its snapshots and segments are
+  /// checked when the space is opened).
+  private func journalContents(relativeTo prefix: String) -> FolderContents {
+    var result = FolderContents()
+    guard space.formatVersion == 2 else { return result }
+    for name in ((try? listVaultFolder(space.journalDirectory)) ?? []).sorted() {
+      if name.hasPrefix(TemporaryFile.prefix) {
+        result.temporary.append(prefix + name)
+      } else if !SpaceJournal.isJournalFile(name) {
+        result.unexpected.append(prefix + name)
+      }
+    }
+    return result
   }
 
   /// Half-made spaces (`.tmp-space-*`) in the vault folder: no password opens them.
@@ -329,6 +366,12 @@ public final class SpaceVerifier {
       case .temporaryFile(let path):
         removeTree(space.directory + "/" + path)
         summary.removedFiles.append(path)
+      case .deletedPhotoLeftover(let path):
+        // Parsed again, so that no path is built from a string.
+        let parts = path.split(separator: "/").map(String.init)
+        guard parts.count == 2, let id = BlobID(hex: parts[1]) else { continue }
+        unlink(parts[0] == Space.photoFolder ? space.photoPath(id) : space.thumbPath(id))
+        summary.removedFiles.append(path)
       case .orphanThumbnail(let hex):
         // The finding's id came from a folder listing, checked there; parsed again here so
         // that no path is ever built from a string.
@@ -340,6 +383,7 @@ public final class SpaceVerifier {
     }
     try syncDirectory(space.directory)
     try syncDirectory(space.thumbDirectory)
+    try syncDirectory(space.photoDirectory)
     return summary
   }
 
@@ -367,15 +411,17 @@ public final class SpaceVerifier {
     return (adopted, redundant)
   }
 
-  /// Cleans up after writers that were killed, cheaply enough to run whenever a writer
-  /// takes the space's exclusive lock (holding it proves that no other writer is at work):
-  /// removes temporary files, and settles orphan blobs. An orphan original with an intact
-  /// thumbnail is an import cut short between its blobs and its index: if both
-  /// authenticate it is listed (or removed, when the same photo is listed already). An
-  /// orphan original without a thumbnail is a delete cut short (delete removes thumbnails
-  /// first) and is removed, as is a thumbnail without an original. Only orphans are
-  /// decrypted; anything else odd is left for `vault verify`. Does nothing while the index
-  /// is damaged (every original is then an orphan: that is `verify --repair`'s work).
+  /// Cleans up after writers that were killed; a writer runs it when it takes the space's
+  /// exclusive lock (holding it proves that no other writer is at work) and finds a killed
+  /// writer's mark: removes temporary files and marks, and settles orphan blobs. An orphan
+  /// original with an intact thumbnail is an import cut short between its blobs and its
+  /// index: if both authenticate it is listed (or removed, when the same photo is listed
+  /// already). The blobs of photos the journal says were deleted are removed (a delete cut
+  /// short, or files a sync engine brought back), as is a thumbnail of no photo. In format 1,
+  /// an orphan original without a thumbnail is a delete cut short (delete removes
+  /// thumbnails first) and is removed. Only orphans are decrypted; anything else odd is
+  /// left for `vault verify`. Does nothing while the index is damaged (every original is
+  /// then an orphan: that is `verify --repair`'s work).
   func tidyAfterKilledWriters() throws {
     precondition(space.access == .write, "tidying needs the space's exclusive lock")
     guard space.indexDamage == nil else { return }
@@ -383,22 +429,35 @@ public final class SpaceVerifier {
     let photos = contents(of: space.photoDirectory, relativeTo: space.photoDirectory + "/")
     let thumbs = contents(of: space.thumbDirectory, relativeTo: space.thumbDirectory + "/")
     var changed = false
-    for path in top.temporary + photos.temporary + thumbs.temporary {
+    let journal = journalContents(relativeTo: space.journalDirectory + "/")
+    for path in top.temporary + journal.temporary + photos.temporary + thumbs.temporary {
       removeTree(path)
       changed = true
     }
     let listedIDs = Set(space.entries.map(\.record.id))
     let originals = Set(photos.ids)
     let thumbnails = Set(thumbs.ids)
-    for id in thumbs.ids where !originals.contains(id) {
+    // A listed photo's thumbnail stays even without its original: in a synced copy the
+    // original may simply not have arrived yet.
+    for id in thumbs.ids where space.wasDeleted(id) || (!originals.contains(id) && !listedIDs.contains(id)) {
       unlink(space.thumbPath(id))
       changed = true
     }
     var orphans: [PhotoRecord] = []
     for id in photos.ids where !listedIDs.contains(id) {
-      guard thumbnails.contains(id) else {
+      if space.wasDeleted(id) {
         unlink(space.photoPath(id))
         changed = true
+        continue
+      }
+      guard thumbnails.contains(id) else {
+        // Format 1 deleted thumbnails first, so this was a delete cut short. Format 2 names
+        // deletions in the journal (handled above): here it is an original whose thumbnail
+        // a sync engine has not brought yet, or damage, which `vault verify` reports.
+        if space.formatVersion == 1 {
+          unlink(space.photoPath(id))
+          changed = true
+        }
         continue
       }
       guard case .intact(let record) = checkOriginal(id: id, expected: nil), record.id == id,

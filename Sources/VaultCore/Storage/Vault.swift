@@ -75,7 +75,9 @@ public final class Vault {
       let keyFile = try TemporaryFile(in: staging)
       try keyFile.write(KeyWrap.wrap(master, with: keys.wrappingKey))
       try keyFile.replace(staging + "/" + Space.keyFile, syncFolder: false)
-      try Space.writeIndex(SpaceIndex(), in: staging, master: master)
+      let journal = staging + "/" + Space.journalFolder
+      guard mkdir(journal, 0o700) == 0 else { throw VaultError.posix(staging) }
+      try SpaceJournal.writeSnapshot(of: SpaceState(), in: journal, master: master)
       for folder in [Space.photoFolder, Space.thumbFolder] { try syncDirectory(staging + "/" + folder) }
       try syncDirectory(staging)
       if rename(staging, spacePath) != 0 {
@@ -102,7 +104,16 @@ public final class Vault {
       throw VaultError.noSpaceForPassword
     }
     let space = try Space(directory: spacePath, wrappingKey: keys.wrappingKey, access: access)
-    if access == .write { try SpaceVerifier(space: space).tidyAfterKilledWriters() }
+    if access == .write {
+      // Format 1 is tidied by its own rules before it is upgraded; format 2 only when a
+      // writer was killed (a full tidy lists every blob, too slow for every command).
+      if space.formatVersion == 1 || space.needsTidying {
+        try SpaceVerifier(space: space).tidyAfterKilledWriters()
+      }
+      if space.formatVersion == 1, space.indexDamage == nil { try space.upgradeToJournal() }
+      try space.settleTornJournal()
+      try space.markWriting()
+    }
     return space
   }
 

@@ -1,0 +1,188 @@
+/// One change to a space, as the journal stores it (docs/FORMAT.md, "Journal entries").
+/// Entries are facts that can be applied in any order and any number of times with the same
+/// result, so copies of a space changed apart merge by taking the union of their entries.
+enum JournalEntry: Equatable {
+  /// A photo was imported. `order` places it in the list (nanoseconds since 1970, at least
+  /// one more than every photo the writer knew of).
+  case added(PhotoRecord, order: Int64)
+  /// A photo was deleted, for good: a later `added` of the same id is ignored.
+  case deleted(BlobID)
+  /// A photo was selected or unselected at `stamp` (nanoseconds since 1970); the latest
+  /// stamp wins, and at equal stamps selecting wins.
+  case selection(BlobID, selected: Bool, stamp: Int64)
+
+  enum TypeCode: UInt8 {
+    /// Ends the entries of a record or snapshot; only zero bytes (padding) may follow.
+    case end = 0
+    case added = 1
+    case deleted = 2
+    case selection = 3
+  }
+
+  static let formatCodes: [ImageFormat: UInt8] = [.jpeg: 1, .png: 2]
+
+  func encode(into output: inout ByteWriter) {
+    switch self {
+    case .added(let record, let order):
+      output.byte(TypeCode.added.rawValue)
+      output.bytes(record.id.bytes)
+      output.int64(order)
+      output.bytes(decodeHex(record.contentHash) ?? [])
+      output.int64(record.bytes)
+      output.byte(Self.formatCodes[record.format]!)
+      output.uint32(UInt32(clamping: record.width))
+      output.uint32(UInt32(clamping: record.height))
+      output.byte(UInt8(clamping: record.orientation))
+      output.int64(record.modifiedAt.seconds)
+      output.uint32(UInt32(bitPattern: record.modifiedAt.nanoseconds))
+      output.int64(record.importedAt.seconds)
+      output.uint32(UInt32(bitPattern: record.importedAt.nanoseconds))
+      let name = Array(record.name.utf8)
+      output.uint16(UInt16(clamping: name.count))
+      output.bytes(name.prefix(Int(UInt16.max)))
+    case .deleted(let id):
+      output.byte(TypeCode.deleted.rawValue)
+      output.bytes(id.bytes)
+    case .selection(let id, let selected, let stamp):
+      output.byte(TypeCode.selection.rawValue)
+      output.bytes(id.bytes)
+      output.byte(selected ? 1 : 0)
+      output.int64(stamp)
+    }
+  }
+
+  /// Decodes the entries of a record or snapshot up to its end mark; the rest must be zero
+  /// padding. Returns the length up to and with the end mark. Throws
+  /// `JournalDecodingError` naming the entry that is malformed.
+  @discardableResult
+  static func decodeAll(_ bytes: UnsafeRawBufferPointer, _ apply: (JournalEntry) -> Void) throws -> Int {
+    var input = ByteReader(bytes)
+    var number = 0
+    while true {
+      number += 1
+      guard let code = input.byte() else {
+        throw JournalDecodingError(entry: number, reason: "has no end mark")
+      }
+      guard let type = TypeCode(rawValue: code) else {
+        throw JournalDecodingError(entry: number, reason: "has an unknown type \(code)")
+      }
+      switch type {
+      case .end:
+        guard input.remainingAreZero() else {
+          throw JournalDecodingError(entry: number, reason: "is followed by bytes that are not padding")
+        }
+        return input.offset
+      case .added:
+        guard let entry = decodeAdded(&input) else {
+          throw JournalDecodingError(entry: number, reason: "is a malformed photo record")
+        }
+        apply(entry)
+      case .deleted:
+        guard let id = input.blobID() else {
+          throw JournalDecodingError(entry: number, reason: "is cut short")
+        }
+        apply(.deleted(id))
+      case .selection:
+        guard let id = input.blobID(), let selected = input.byte(), selected <= 1, let stamp = input.int64()
+        else {
+          throw JournalDecodingError(entry: number, reason: "is a malformed selection")
+        }
+        apply(.selection(id, selected: selected == 1, stamp: stamp))
+      }
+    }
+  }
+
+  private static func decodeAdded(_ input: inout ByteReader) -> JournalEntry? {
+    guard let id = input.blobID(), let order = input.int64(), let hash = input.bytes(32),
+      let bytes = input.int64(), bytes >= 0, let formatCode = input.byte(),
+      let format = formatCodes.first(where: { $0.value == formatCode })?.key,
+      let width = input.uint32(), let height = input.uint32(), let orientation = input.byte(),
+      (1...8).contains(orientation), let modifiedSeconds = input.int64(),
+      let modifiedNanoseconds = input.uint32(),
+      modifiedNanoseconds < 1_000_000_000, let importedSeconds = input.int64(),
+      let importedNanoseconds = input.uint32(), importedNanoseconds < 1_000_000_000,
+      let nameLength = input.uint16(), let nameBytes = input.bytes(Int(nameLength)),
+      let name = String(validating: nameBytes, as: UTF8.self)
+    else { return nil }
+    let record = PhotoRecord(
+      id: id, name: name, bytes: bytes, format: format, width: Int(width), height: Int(height),
+      orientation: Int(orientation),
+      modifiedAt: Timestamp(seconds: modifiedSeconds, nanoseconds: Int32(modifiedNanoseconds)),
+      importedAt: Timestamp(seconds: importedSeconds, nanoseconds: Int32(importedNanoseconds)),
+      contentHash: hexString(hash))
+    return .added(record, order: order)
+  }
+}
+
+/// Why an entry of a journal record or snapshot could not be read.
+struct JournalDecodingError: Error {
+  /// The entry's number, from 1.
+  let entry: Int
+  let reason: String
+}
+
+/// Big-endian bytes written one field at a time.
+struct ByteWriter {
+  var output: [UInt8] = []
+
+  mutating func byte(_ value: UInt8) { output.append(value) }
+  mutating func bytes<C: Collection>(_ values: C) where C.Element == UInt8 {
+    output.append(contentsOf: values)
+  }
+  mutating func uint16(_ value: UInt16) { output += [UInt8(value >> 8), UInt8(value & 0xFF)] }
+  mutating func uint32(_ value: UInt32) {
+    for shift in stride(from: 24, through: 0, by: -8) {
+      output.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
+    }
+  }
+  mutating func uint64(_ value: UInt64) {
+    for shift in stride(from: 56, through: 0, by: -8) {
+      output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+    }
+  }
+  mutating func int64(_ value: Int64) { uint64(UInt64(bitPattern: value)) }
+}
+
+/// Reads big-endian fields; every read returns nil past the end instead of trapping.
+struct ByteReader {
+  private let buffer: UnsafeRawBufferPointer
+  private(set) var offset = 0
+
+  init(_ buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
+
+  var remaining: Int { buffer.count - offset }
+
+  mutating func byte() -> UInt8? {
+    guard remaining >= 1 else { return nil }
+    defer { offset += 1 }
+    return buffer[offset]
+  }
+
+  mutating func bytes(_ count: Int) -> [UInt8]? {
+    guard count >= 0, remaining >= count else { return nil }
+    defer { offset += count }
+    return Array(buffer[offset..<offset + count])
+  }
+
+  mutating func blobID() -> BlobID? {
+    guard remaining >= BlobID.length else { return nil }
+    defer { offset += BlobID.length }
+    return BlobID(bytes: UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + BlobID.length]))
+  }
+
+  private mutating func integer(_ width: Int) -> UInt64? {
+    guard remaining >= width else { return nil }
+    var value: UInt64 = 0
+    for index in offset..<offset + width { value = value << 8 | UInt64(buffer[index]) }
+    offset += width
+    return value
+  }
+
+  mutating func uint16() -> UInt16? { integer(2).map { UInt16($0) } }
+  mutating func uint32() -> UInt32? { integer(4).map { UInt32($0) } }
+  mutating func int64() -> Int64? { integer(8).map { Int64(bitPattern: $0) } }
+
+  func remainingAreZero() -> Bool {
+    buffer[offset...].allSatisfy { $0 == 0 }
+  }
+}

@@ -1,0 +1,228 @@
+import CSodium
+import Foundation
+
+/// A journal segment: one writer's records, each a sealed batch of entries
+/// (docs/FORMAT.md, "Journal segments"). A segment is written by one command only and
+/// never changed by another, so a sync engine never sees two copies write one file.
+///
+///     header:   "VLTJ" ‖ version 0x02 ‖ segment id (16 bytes)
+///     record i: length (4 bytes, big-endian) ‖ nonce (24 bytes) ‖ sealed
+///
+/// `sealed` is XChaCha20-Poly1305 under the space's journal key with the header ‖ i
+/// (8 bytes, big-endian) as additional data, so a record moved to another place, segment
+/// or space does not authenticate.
+enum JournalSegment {
+  static let magic = Array("VLTJ".utf8)
+  static let version: UInt8 = 2
+  static let namePrefix = "j-"
+  static let headerLength = magic.count + 1 + BlobID.length
+  static let nonceLength = Int(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
+  static let tagLength = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
+  /// A record is one command's batch; anything longer is damage, not a record.
+  static let recordLimit = 256 << 20
+  /// A segment is read whole; this bounds what a forged one can make us allocate.
+  static let fileLimit = 1 << 30
+
+  static func header(id: BlobID) -> [UInt8] { magic + [version] + id.bytes }
+
+  static func additionalData(header: [UInt8], record: UInt64) -> [UInt8] {
+    var writer = ByteWriter(output: header)
+    writer.uint64(record)
+    return writer.output
+  }
+
+  /// The plaintext of a record: the entries, the end mark, zero padding to a Padmé length.
+  static func plaintext(_ entries: [JournalEntry]) -> [UInt8] {
+    var writer = ByteWriter()
+    for entry in entries { entry.encode(into: &writer) }
+    writer.byte(JournalEntry.TypeCode.end.rawValue)
+    let padded = Padme.paddedLength(writer.output.count)
+    writer.output += [UInt8](repeating: 0, count: padded - writer.output.count)
+    return writer.output
+  }
+
+  /// `length ‖ nonce ‖ sealed` for record number `record`.
+  static func seal(_ plaintext: [UInt8], header: [UInt8], record: UInt64, key: SecureBytes, nonce: [UInt8])
+    -> [UInt8]
+  {
+    precondition(nonce.count == nonceLength)
+    let additional = additionalData(header: header, record: record)
+    var sealed = [UInt8](repeating: 0, count: plaintext.count + tagLength)
+    var sealedLength: UInt64 = 0
+    // It fails only for a message longer than the cipher's maximum (records are bounded).
+    Sodium.check(
+      crypto_aead_xchacha20poly1305_ietf_encrypt(
+        &sealed, &sealedLength, plaintext, UInt64(plaintext.count), additional, UInt64(additional.count), nil,
+        nonce, key.bytes),
+      "crypto_aead_xchacha20poly1305_ietf_encrypt")
+    var writer = ByteWriter()
+    writer.uint32(UInt32(nonceLength + sealed.count))
+    writer.bytes(nonce)
+    writer.bytes(sealed)
+    return writer.output
+  }
+
+  /// What reading a segment found.
+  struct Contents {
+    var records = 0
+    /// Bytes after the last whole record that are not a record: what a writer killed in
+    /// the middle of an append leaves (never reported to anyone, so nothing is lost).
+    var tornTail = false
+  }
+
+  /// Reads the segment at `path` (named `j-<id>`), handing every entry to `apply` in order.
+  /// Throws `.damagedIndex` naming the file and the record for anything but a torn tail.
+  static func read(path: String, id: BlobID, key: SecureBytes, apply: (JournalEntry) -> Void) throws
+    -> Contents
+  {
+    func damage(_ reason: String) -> VaultError {
+      .damagedIndex(path: path, reason: reason)
+    }
+    var file: [UInt8]
+    do {
+      file = try readWholeFile(path, limit: fileLimit)
+    } catch {
+      throw damage("it cannot be read (\(error))")
+    }
+    let header = header(id: id)
+    guard file.count >= headerLength else {
+      // A writer creates the header with the file; a shorter file is a creation cut short.
+      if file.allSatisfy({ $0 == 0 }) || header.starts(with: file) { return Contents(tornTail: true) }
+      throw damage("truncated header")
+    }
+    guard Array(file[0..<magic.count]) == magic else { throw damage("not a journal segment") }
+    guard file[magic.count] == version else {
+      throw damage("unsupported journal version \(file[magic.count])")
+    }
+    guard Array(file[0..<headerLength]) == header else {
+      throw damage("it holds another segment's records (its name was changed)")
+    }
+    var contents = Contents()
+    var offset = headerLength
+    var plaintext = [UInt8]()
+    defer { plaintext.wipe() }
+    while offset < file.count {
+      let number = contents.records + 1
+      let rest = file.count - offset
+      // Zeros to the end are a file system's way of showing an append that never reached
+      // the disk; they carry nothing.
+      if rest < 4 || file[offset...].allSatisfy({ $0 == 0 }) {
+        contents.tornTail = true
+        break
+      }
+      let length = file[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+      guard length >= nonceLength + tagLength + 1, length <= recordLimit else {
+        throw damage("record \(number) has an impossible length \(length)")
+      }
+      guard rest - 4 >= length else {
+        contents.tornTail = true
+        break
+      }
+      let nonceStart = offset + 4
+      let sealedStart = nonceStart + nonceLength
+      let sealedEnd = nonceStart + length
+      let additional = additionalData(header: header, record: UInt64(contents.records))
+      plaintext.wipe()
+      plaintext = [UInt8](repeating: 0, count: sealedEnd - sealedStart - tagLength)
+      var plaintextLength: UInt64 = 0
+      let status = file.withUnsafeBufferPointer { bytes in
+        crypto_aead_xchacha20poly1305_ietf_decrypt(
+          &plaintext, &plaintextLength, nil, bytes.baseAddress! + sealedStart,
+          UInt64(sealedEnd - sealedStart),
+          additional, UInt64(additional.count), bytes.baseAddress! + nonceStart, key.bytes)
+      }
+      guard status == 0 else {
+        throw damage(
+          "record \(number) does not authenticate (changed, moved, or a record before it was removed)")
+      }
+      guard plaintext.count == Padme.paddedLength(plaintext.count) else {
+        throw damage("record \(number) is not padded as records are")
+      }
+      do {
+        _ = try plaintext.withUnsafeBytes { try JournalEntry.decodeAll($0, apply) }
+      } catch let error as JournalDecodingError {
+        throw damage("record \(number): entry \(error.entry) \(error.reason)")
+      }
+      contents.records += 1
+      offset = sealedEnd
+    }
+    return contents
+  }
+}
+
+/// Appends records to a new segment of this writer's own. Each append is flushed before it
+/// returns, so an entry is durable once the command reports it.
+final class JournalSegmentWriter {
+  let id: BlobID
+  let path: String
+  private let directory: String
+  private let key: SecureBytes
+  private let header: [UInt8]
+  private var descriptor: Int32
+  private var records: UInt64 = 0
+  /// The file's length after the last whole record; a failed append is cut back to it.
+  private var length: Int
+  private(set) var isBroken = false
+
+  init(directory: String, key: SecureBytes) throws {
+    id = BlobID.random()
+    self.directory = directory
+    self.key = key
+    path = directory + "/" + JournalSegment.namePrefix + id.hex
+    header = JournalSegment.header(id: id)
+    descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw VaultError.posix(path) }
+    length = 0
+    do {
+      try write(header)
+      length = header.count
+      // The name must be durable before any record in the file is reported.
+      if fdatasync(descriptor) != 0 { throw VaultError.posix(path) }
+      try syncDirectory(directory)
+    } catch {
+      close(descriptor)
+      unlink(path)
+      throw error
+    }
+  }
+
+  deinit {
+    close(descriptor)
+  }
+
+  var fileLength: Int { length }
+
+  func append(_ entries: [JournalEntry]) throws {
+    precondition(!isBroken, "a broken segment takes no more records")
+    var plaintext = JournalSegment.plaintext(entries)
+    defer { plaintext.wipe() }
+    let record = JournalSegment.seal(
+      plaintext, header: header, record: records, key: key,
+      nonce: Sodium.randomBytes(JournalSegment.nonceLength))
+    do {
+      try write(record)
+      if fdatasync(descriptor) != 0 { throw VaultError.posix(path) }
+    } catch {
+      // Whatever reached the file is a torn tail; later records go to a new segment.
+      isBroken = true
+      _ = ftruncate(descriptor, off_t(length))
+      throw error
+    }
+    records += 1
+    length += record.count
+  }
+
+  private func write(_ bytes: [UInt8]) throws {
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeBytes {
+        Foundation.write(descriptor, $0.baseAddress! + offset, bytes.count - offset)
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw VaultError.posix(path)
+      }
+      offset += written
+    }
+  }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// A space's index in format 2: snapshots and journal segments in `Journal/`
+/// (docs/FORMAT.md, "The journal"). Reading folds every snapshot and every segment into one
+/// `SpaceState`; a writer appends its changes to a segment of its own, and compacts
+/// everything into a new snapshot once the segments outgrow a fraction of it.
+final class SpaceJournal {
+  static let snapshotPrefix = "s-"
+  /// Compaction is due once the segments hold more than this fraction of the snapshots'
+  /// bytes (so its cost, proportional to the space, is spread over as many changes)…
+  static let compactionFraction = 4
+  /// …or when there are this many segments (each is a file to open).
+  static let compactionSegmentCount = 128
+  /// …but never for less than this many bytes of segments.
+  static let compactionMinimumBytes = 1 << 20
+  /// A snapshot is read whole.
+  static let snapshotSizeLimit = 1 << 30
+
+  let directory: String
+  private let master: MasterKey
+  private let journalKey: SecureBytes
+  private(set) var state = SpaceState()
+  /// The files read at load time (and written since): what a compaction replaces.
+  private var snapshotNames: [String] = []
+  private var segmentNames: [String] = []
+  private(set) var snapshotBytes = 0
+  private(set) var segmentBytes = 0
+  /// Segments that end in a torn record: a writer compacts them away.
+  private(set) var tornSegments: [String] = []
+  private var writer: JournalSegmentWriter?
+  private var writerBytesCounted = 0
+
+  private init(directory: String, master: MasterKey) {
+    self.directory = directory
+    self.master = master
+    journalKey = master.journalKey()
+  }
+
+  /// Reads every snapshot and segment. Throws `.damagedIndex` for the first file that is
+  /// damaged (not for a torn tail).
+  static func load(directory: String, master: MasterKey) throws -> SpaceJournal {
+    let journal = SpaceJournal(directory: directory, master: master)
+    try journal.readAll()
+    return journal
+  }
+
+  private func readAll() throws {
+    let names: [String]
+    do {
+      names = try listVaultFolder(directory).sorted()
+    } catch {
+      throw VaultError.damagedIndex(path: directory, reason: "the journal folder cannot be read (\(error))")
+    }
+    for name in names {
+      let path = directory + "/" + name
+      if let id = Self.id(in: name, prefix: Self.snapshotPrefix) {
+        snapshotBytes += try readSnapshot(path: path, id: id)
+        snapshotNames.append(name)
+      } else if let id = Self.id(in: name, prefix: JournalSegment.namePrefix) {
+        let contents = try JournalSegment.read(path: path, id: id, key: journalKey) { state.apply($0) }
+        segmentBytes += fileSize(path)
+        segmentNames.append(name)
+        if contents.tornTail { tornSegments.append(name) }
+      }
+      // Anything else (a temporary file, a sync engine's file) is not part of the journal;
+      // `vault verify` names it.
+    }
+  }
+
+  /// Whether `name` is a snapshot's or a segment's.
+  static func isJournalFile(_ name: String) -> Bool {
+    id(in: name, prefix: snapshotPrefix) != nil || id(in: name, prefix: JournalSegment.namePrefix) != nil
+  }
+
+  private static func id(in name: String, prefix: String) -> BlobID? {
+    guard name.hasPrefix(prefix) else { return nil }
+    return BlobID(hex: String(name.dropFirst(prefix.count)))
+  }
+
+  private func readSnapshot(path: String, id: BlobID) throws -> Int {
+    var bytes: [UInt8]
+    do {
+      let reader = try BlobReader(
+        path: path, kind: .snapshot, key: master.blobKey(kind: .snapshot, id: id), what: "the snapshot")
+      bytes = try reader.readToEnd(limit: Self.snapshotSizeLimit)
+    } catch VaultError.damagedBlob(_, let reason) {
+      throw VaultError.damagedIndex(path: path, reason: reason)
+    }
+    defer { bytes.wipe() }
+    do {
+      _ = try bytes.withUnsafeBytes { buffer in try JournalEntry.decodeAll(buffer) { state.apply($0) } }
+    } catch let error as JournalDecodingError {
+      throw VaultError.damagedIndex(path: path, reason: "entry \(error.entry) \(error.reason)")
+    }
+    return fileSize(path)
+  }
+
+  // MARK: Writing
+
+  /// Appends `entries` to this writer's segment (made at the first append), durably, then
+  /// applies them.
+  func append(_ entries: [JournalEntry]) throws {
+    guard !entries.isEmpty else { return }
+    if writer == nil || writer!.isBroken {
+      let segment = try JournalSegmentWriter(directory: directory, key: journalKey)
+      writer = segment
+      segmentNames.append(JournalSegment.namePrefix + segment.id.hex)
+      writerBytesCounted = 0
+    }
+    try writer!.append(entries)
+    segmentBytes += writer!.fileLength - writerBytesCounted
+    writerBytesCounted = writer!.fileLength
+    for entry in entries { state.apply(entry) }
+  }
+
+  var isCompactionDue: Bool {
+    !tornSegments.isEmpty || segmentNames.count > Self.compactionSegmentCount
+      || segmentBytes > max(Self.compactionMinimumBytes, snapshotBytes / Self.compactionFraction)
+  }
+
+  /// Writes the whole state as one new snapshot, then removes the snapshots and segments it
+  /// replaces. A kill at any point leaves files whose union is the same state.
+  func compact() throws {
+    let name = try Self.writeSnapshot(of: state, in: directory, master: master)
+    writer = nil
+    for old in snapshotNames + segmentNames { unlink(directory + "/" + old) }
+    try syncDirectory(directory)
+    snapshotNames = [name]
+    snapshotBytes = fileSize(directory + "/" + name)
+    segmentNames = []
+    segmentBytes = 0
+    tornSegments = []
+  }
+
+  /// Writes `state` as a snapshot named `s-<id>` into `folder`, durably (the file and the
+  /// folder are synced).
+  @discardableResult
+  static func writeSnapshot(of state: SpaceState, in folder: String, master: MasterKey) throws -> String {
+    let id = BlobID.random()
+    var encoded = ByteWriter()
+    for entry in state.compacted() { entry.encode(into: &encoded) }
+    encoded.byte(JournalEntry.TypeCode.end.rawValue)
+    defer { encoded.output.wipe() }
+    let file = try TemporaryFile(in: folder)
+    let writer = try BlobWriter(kind: .snapshot, key: master.blobKey(kind: .snapshot, id: id), output: file)
+    try writer.write(encoded.output)
+    try writer.finish()
+    let name = snapshotPrefix + id.hex
+    try file.replace(folder + "/" + name)
+    return name
+  }
+}
+
+func fileSize(_ path: String) -> Int {
+  var info = stat()
+  return stat(path, &info) == 0 ? Int(info.st_size) : 0
+}
