@@ -1,4 +1,4 @@
-.PHONY: build test bench fixtures format torture fuzz sanitize
+.PHONY: build test bench bench-scale fixtures format torture fuzz sanitize
 
 build:
 	swift build -c release
@@ -11,6 +11,11 @@ test:
 bench:
 	Benchmarks/run
 	Benchmarks/export
+
+# A 100,000-photo space (built once through the library): open, list, select and add
+# against an empty space, in the same run.
+bench-scale:
+	Benchmarks/scale
 
 # Regenerates Fixtures/ (needs cjpeg from libjpeg-turbo-progs).
 fixtures:

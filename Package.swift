@@ -83,3 +83,14 @@ if ProcessInfo.processInfo.environment["VAULT_FUZZ"] != nil {
       swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-parse-as-library"])]
     ))
 }
+
+// Builds a 100,000-photo space through the library for `make bench-scale`; it needs
+// VaultCore's internals (built with -enable-testing), so it exists only when asked for.
+if ProcessInfo.processInfo.environment["VAULT_BENCH"] != nil {
+  package.targets.append(
+    .executableTarget(
+      name: "vault-scale",
+      dependencies: ["VaultCore"],
+      swiftSettings: [.swiftLanguageMode(.v5)]
+    ))
+}

@@ -51,14 +51,15 @@ struct ListCommand: ParsableCommand {
 
   func run() throws {
     let space = try options.unlock(.read)
-    let all = space.models()
+    let all = space.entries
     // Numbers stay those of the whole list, whatever is left out.
-    var shown = all.indices.filter { !selected || all[$0].isSelected }
+    var shown = all.indices.filter { !selected || all[$0].selected }
     if let from { shown = shown.filter { $0 >= from - 1 } }
     if let count { shown = Array(shown.prefix(count)) }
     let browser = PhotoBrowser(numberOfPhotosPerRow: perRow ?? 1)
     browser.numberOfPhotos = { shown.count }
-    browser.photoAtIndex = { all[shown[$0]] }
+    // Models only for the photos shown: a big space lists a page quickly.
+    browser.photoAtIndex = { space.model(at: shown[$0]) }
     let rows = browser.rows().map { $0.map { (index: shown[$0.index], photo: $0.photo) } }
     let photos = rows.flatMap { $0 }
 

@@ -96,12 +96,16 @@ public final class Space {
 
   /// The photos as models for a `PhotoBrowser`.
   public func models() -> [PhotoModel] {
-    entries.map { entry in
-      PhotoModel(
-        photoURL: URL(fileURLWithPath: photoPath(entry.record.id)),
-        thumbURL: URL(fileURLWithPath: thumbPath(entry.record.id)), isSelected: entry.selected,
-        record: entry.record)
-    }
+    entries.indices.map(model(at:))
+  }
+
+  /// The photo at `position` (0-based) as a model.
+  public func model(at position: Int) -> PhotoModel {
+    let entry = entries[position]
+    return PhotoModel(
+      photoURL: URL(fileURLWithPath: photoPath(entry.record.id)),
+      thumbURL: URL(fileURLWithPath: thumbPath(entry.record.id)), isSelected: entry.selected,
+      record: entry.record)
   }
 
   // MARK: Index
