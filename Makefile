@@ -6,11 +6,12 @@ build:
 test:
 	scripts/test
 
-# Import speed and memory against vipsthumbnail, then export against cp -p + sync, each
-# measured in the same run.
+# Import speed and memory against vipsthumbnail, export against cp -p + sync, then verify
+# (and verify --quick) against cat and cp -p, each measured in the same run.
 bench:
 	Benchmarks/run
 	Benchmarks/export
+	Benchmarks/verify
 
 # A 100,000-photo space (built once through the library): open, list, select and add
 # against an empty space, in the same run.

@@ -12,6 +12,11 @@ struct VerifyCommand: ParsableCommand {
       the originals (the selection is then lost), remakes missing or damaged thumbnails, \
       adopts intact orphan originals and removes temporary files. It never deletes a \
       damaged original.
+
+      --quick checks the index and, for each photo, that its original and thumbnail are \
+      there and that their headers and first chunk authenticate (the original's record \
+      matching the index), without reading whole originals: it skips the rest of each \
+      original, so damage further inside a photo is found only without --quick.
       """)
 
   @OptionGroup var options: VaultOptions
@@ -19,8 +24,17 @@ struct VerifyCommand: ParsableCommand {
   @Flag(help: "Repair what can be repaired without guessing.")
   var repair = false
 
+  @Flag(help: "Check only the index and each photo's blob headers and first chunk (fast for big spaces).")
+  var quick = false
+
   @Flag(name: .shortAndLong, help: "Print only problems and the summary.")
   var quiet = false
+
+  func validate() throws {
+    if quick && repair {
+      throw ValidationError("--quick cannot be used with --repair: a repair needs every photo read through.")
+    }
+  }
 
   func run() throws {
     let space = try options.unlock(repair ? .write : .read, allowDamagedIndex: true)
@@ -43,7 +57,7 @@ struct VerifyCommand: ParsableCommand {
       case nil: break
       }
     }
-    let findings = verifier.verify(progress: progress)
+    let findings = verifier.verify(depth: quick ? .quick : .full, progress: progress)
     Diagnostics.clearProgress()
     for finding in findings where !quiet || finding.isProblem {
       printLine(finding.description)
@@ -51,7 +65,7 @@ struct VerifyCommand: ParsableCommand {
     let problems = findings.filter(\.isProblem).count
     let photos = space.entries.count
     printLine(
-      "\(photos) photo\(photos == 1 ? "" : "s") checked: "
+      "\(photos) photo\(photos == 1 ? "" : "s") checked\(quick ? " quickly (headers only)" : ""): "
         + (problems == 0 ? "all intact" : "\(problems) problem\(problems == 1 ? "" : "s")"))
     if problems > 0 {
       if !repair, findings.contains(where: \.isRepairable) {

@@ -72,6 +72,16 @@ public enum VerifyFinding: Equatable, Sendable, CustomStringConvertible {
   }
 }
 
+/// How much of each blob `vault verify` reads.
+public enum VerifyDepth: Sendable {
+  /// Every byte of every blob: any damage is found.
+  case full
+  /// The index, and of each photo only its blobs' headers and first chunk (for an original,
+  /// the record in it, checked against the index): finds missing, swapped or replaced blobs
+  /// and damage at their start without reading whole originals, but not damage further in.
+  case quick
+}
+
 /// What `vault verify --repair` did.
 public struct RepairSummary: Equatable, Sendable {
   public var indexRebuilt = false
@@ -98,17 +108,19 @@ public enum RepairInterruption: Equatable, Sendable {
   case remakingThumbnails(done: Int, total: Int)
 }
 
-/// Checks every blob of an unlocked space against the index, and repairs what can be
-/// repaired without guessing. It never deletes an original that is damaged.
+/// Checks every blob of an unlocked space against the index, on all cores, and repairs
+/// what can be repaired without guessing. It never deletes an original that is damaged.
 public final class SpaceVerifier {
   private let space: Space
   private let vaultPath: String
   private let thumbnailer: Thumbnailer
+  private let parallelism: Int
 
-  public init(space: Space, thumbnailer: Thumbnailer = Thumbnailer()) {
+  public init(space: Space, thumbnailer: Thumbnailer = Thumbnailer(), parallelism: Int? = nil) {
     self.space = space
     vaultPath = parentFolder(space.directory)
     self.thumbnailer = thumbnailer
+    self.parallelism = max(1, parallelism ?? ProcessInfo.processInfo.activeProcessorCount)
   }
 
   /// The files of a folder, split into blob ids, temporary files and anything else.
@@ -140,7 +152,9 @@ public final class SpaceVerifier {
     case missing
   }
 
-  private func checkOriginal(id: BlobID, expected: PhotoRecord?) -> OriginalState {
+  /// At `.quick` depth an original whose header and record read is taken as intact.
+  private func checkOriginal(id: BlobID, expected: PhotoRecord?, depth: VerifyDepth = .full) -> OriginalState
+  {
     guard fileExists(space.photoPath(id)) else { return .missing }
     do {
       let reader = try OriginalBlobReader(
@@ -150,7 +164,7 @@ public final class SpaceVerifier {
       {
         return .damaged("its record does not match the index")
       }
-      try reader.readContent { _ in }
+      if depth == .full { try reader.readContent { _ in } }
       return .intact(reader.record)
     } catch let error as VaultError {
       if case .damagedBlob(_, let reason) = error { return .damaged(reason) }
@@ -160,11 +174,20 @@ public final class SpaceVerifier {
     }
   }
 
-  private func checkThumbnail(_ record: PhotoRecord) -> String?? {
+  /// At `.quick` depth only the thumbnail's header and first chunk are read.
+  private func checkThumbnail(_ record: PhotoRecord, depth: VerifyDepth = .full) -> String?? {
     guard fileExists(space.thumbPath(record.id)) else { return .some(nil) }
     do {
-      var bytes = try space.thumbnail(of: record)
-      bytes.wipe()
+      switch depth {
+      case .full:
+        var bytes = try space.thumbnail(of: record)
+        bytes.wipe()
+      case .quick:
+        let reader = try BlobReader(
+          path: space.thumbPath(record.id), kind: .thumbnail,
+          key: space.master.blobKey(kind: .thumbnail, id: record.id), what: "Thumb/\(record.id)")
+        _ = try reader.nextBytes()
+      }
       return nil
     } catch let VaultError.damagedBlob(_, reason) {
       return .some(reason)
@@ -173,76 +196,112 @@ public final class SpaceVerifier {
     }
   }
 
-  /// Authenticates every blob; `progress` is called with (done, total) as photos are checked.
-  public func verify(progress: (Int, Int) -> Void = { _, _ in }) -> [VerifyFinding] {
-    inspect(progress: progress, interruption: nil).findings
+  /// Authenticates every blob (at `.quick` depth, the index and each blob's start);
+  /// `progress` is called with (done, total) as photos are checked, in the photos' order.
+  public func verify(depth: VerifyDepth = .full, progress: (Int, Int) -> Void = { _, _ in })
+    -> [VerifyFinding]
+  {
+    inspect(depth: depth, progress: progress, interruption: nil).findings
+  }
+
+  /// One photo to check: a listed photo (not checked again when it is listed a second
+  /// time), or an original the index does not list.
+  private enum PhotoToCheck {
+    case listed(number: Int, record: PhotoRecord, listedBefore: Bool)
+    case orphan(BlobID)
+  }
+
+  /// What checking one photo found.
+  private struct PhotoCheck {
+    var findings: [VerifyFinding] = []
+    /// The record of an orphan original found intact.
+    var intactOrphan: PhotoRecord?
+  }
+
+  /// What is wrong with the index itself, at either depth: it is read whole at unlock
+  /// anyway. The journal's and snapshots' own checks of format 2 belong here too.
+  /// The index's (format 1) or journal's (format 2) damage, if any. Every journal record and
+  /// snapshot was authenticated when the space was opened, so there is nothing more to read.
+  private func checkIndex() -> [VerifyFinding] {
+    guard let damage = space.indexDamage, case .damagedIndex(let path, let reason) = damage else { return [] }
+    let prefix = space.directory + "/"
+    let file = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    return [.damagedIndex(reason: file == Space.indexFile ? reason : "\(file): \(reason)")]
+  }
+
+  /// Checks one photo's original and thumbnail; runs on a worker.
+  private func check(_ photo: PhotoToCheck, depth: VerifyDepth) -> PhotoCheck {
+    var result = PhotoCheck()
+    switch photo {
+    case .listed(let number, let record, listedBefore: true):
+      result.findings.append(.listedTwice(number: number, name: record.name, id: record.id.hex))
+    case .listed(let number, let record, listedBefore: false):
+      let id = record.id.hex
+      switch checkOriginal(id: record.id, expected: record, depth: depth) {
+      case .missing:
+        result.findings.append(.missingOriginal(number: number, name: record.name, id: id))
+      case .damaged(let reason):
+        result.findings.append(.damagedOriginal(number: number, name: record.name, id: id, reason: reason))
+      case .intact: break
+      }
+      switch checkThumbnail(record, depth: depth) {
+      case .some(nil):
+        result.findings.append(.missingThumbnail(number: number, name: record.name, id: id))
+      case .some(.some(let reason)):
+        result.findings.append(.damagedThumbnail(number: number, name: record.name, id: id, reason: reason))
+      case .none: break
+      }
+      if result.findings.isEmpty { result.findings.append(.intact(number: number, name: record.name)) }
+    case .orphan(let id):
+      switch checkOriginal(id: id, expected: nil, depth: depth) {
+      case .intact(let record):
+        result.findings.append(.orphanOriginal(id: id.hex, name: record.name))
+        result.intactOrphan = record
+      case .damaged(let reason):
+        result.findings.append(.damagedOriginal(number: nil, name: nil, id: id.hex, reason: reason))
+      case .missing: break
+      }
+    }
+    return result
   }
 
   /// What verify reports, and the records of the intact orphan originals it read on the way
-  /// (so that repair can adopt them without decrypting them again). When `interruption` is
-  /// requested, stops before the next photo and says how far it got in `stopped`.
-  private func inspect(progress: (Int, Int) -> Void, interruption: Interruption?) -> (
+  /// (so that repair can adopt them without decrypting them again). Photos are checked on
+  /// all cores, a bounded number at a time, and reported in their order. When
+  /// `interruption` is requested, stops before the next photo in order and says how far it
+  /// got in `stopped`.
+  private func inspect(depth: VerifyDepth, progress: (Int, Int) -> Void, interruption: Interruption?) -> (
     findings: [VerifyFinding], orphans: [PhotoRecord], stopped: (done: Int, total: Int)?
   ) {
-    var findings: [VerifyFinding] = []
+    var findings = checkIndex()
     var intactOrphans: [PhotoRecord] = []
-    if let damage = space.indexDamage, case .damagedIndex(_, let reason) = damage {
-      findings.append(.damagedIndex(reason: reason))
-    }
     let photos = contents(of: space.photoDirectory, relativeTo: Space.photoFolder + "/")
     let thumbs = contents(of: space.thumbDirectory, relativeTo: Space.thumbFolder + "/")
     let top = contents(of: space.directory, relativeTo: "")
     let listedIDs = Set(space.entries.map(\.record.id))
-    let orphanIDs = photos.ids.filter { !listedIDs.contains($0) && !space.wasDeleted($0) }
-    let total = space.entries.count + orphanIDs.count
-    var done = 0
     var seen = Set<BlobID>()
-    for (position, entry) in space.entries.enumerated() {
-      if interruption?.isRequested == true { return (findings, intactOrphans, (done, total)) }
-      let record = entry.record
-      let number = position + 1
-      let id = record.id.hex
-      defer {
-        done += 1
-        progress(done, total)
-      }
-      if !seen.insert(record.id).inserted {
-        findings.append(.listedTwice(number: number, name: record.name, id: id))
-        continue
-      }
-      var intact = true
-      switch checkOriginal(id: record.id, expected: record) {
-      case .missing:
-        findings.append(.missingOriginal(number: number, name: record.name, id: id))
-        intact = false
-      case .damaged(let reason):
-        findings.append(.damagedOriginal(number: number, name: record.name, id: id, reason: reason))
-        intact = false
-      case .intact: break
-      }
-      switch checkThumbnail(record) {
-      case .some(nil):
-        findings.append(.missingThumbnail(number: number, name: record.name, id: id))
-        intact = false
-      case .some(.some(let reason)):
-        findings.append(.damagedThumbnail(number: number, name: record.name, id: id, reason: reason))
-        intact = false
-      case .none: break
-      }
-      if intact { findings.append(.intact(number: number, name: record.name)) }
-    }
-    for id in orphanIDs {
-      if interruption?.isRequested == true { return (findings, intactOrphans, (done, total)) }
-      switch checkOriginal(id: id, expected: nil) {
-      case .intact(let record):
-        findings.append(.orphanOriginal(id: id.hex, name: record.name))
-        intactOrphans.append(record)
-      case .damaged(let reason):
-        findings.append(.damagedOriginal(number: nil, name: nil, id: id.hex, reason: reason))
-      case .missing: break
-      }
-      done += 1
-      progress(done, total)
+    let toCheck: [PhotoToCheck] =
+      space.entries.enumerated().map { position, entry in
+        .listed(
+          number: position + 1, record: entry.record, listedBefore: !seen.insert(entry.record.id).inserted)
+      } + photos.ids.filter { !listedIDs.contains($0) && !space.wasDeleted($0) }.map { .orphan($0) }
+    let total = toCheck.count
+    // Each check holds one open blob and one 64 KiB chunk at a time; a result is a few
+    // findings. Nil is a photo a worker skipped because of the interruption.
+    let pipeline = PreparationPipeline<PhotoToCheck, PhotoCheck?>(
+      items: toCheck, limit: parallelism * 2, interruption: interruption,
+      prepare: { [self] photo in
+        if interruption?.isRequested == true { return .success(nil) }
+        return .success(check(photo, depth: depth))
+      }, discard: { _ in })
+    defer { pipeline.finish() }
+    for position in toCheck.indices {
+      guard interruption?.isRequested != true,
+        case .success(let checked?)? = pipeline.result(at: position, whileWaiting: {})
+      else { return (findings, intactOrphans, (position, total)) }
+      findings += checked.findings
+      if let record = checked.intactOrphan { intactOrphans.append(record) }
+      progress(position + 1, total)
     }
     let originals = Set(photos.ids)
     for id in photos.ids where space.wasDeleted(id) {
@@ -305,7 +364,7 @@ public final class SpaceVerifier {
     -> RepairSummary
   {
     var summary = RepairSummary()
-    let (findings, orphans, stopped) = inspect(progress: progress, interruption: interruption)
+    let (findings, orphans, stopped) = inspect(depth: .full, progress: progress, interruption: interruption)
     if let stopped {
       summary.interruption = .checking(done: stopped.done, total: stopped.total)
       return summary
