@@ -120,40 +120,53 @@ func decodeHex(_ text: String) -> [UInt8]? {
   return result
 }
 
-/// The random 16-byte name of a photo; its blobs are `Photo/<hex>` and `Thumb/<hex>`.
+/// The random 16-byte name of a photo; its blobs are `Photo/<hex>` and `Thumb/<hex>`. Held
+/// as two integers, so that the maps of a big space hash and compare ids without
+/// allocating.
 public struct BlobID: Hashable, Sendable, CustomStringConvertible {
-  public let bytes: [UInt8]
+  private let high: UInt64
+  private let low: UInt64
 
   public static let length = 16
   /// The index blob's id: all zeros.
-  static let index = BlobID(unchecked: [UInt8](repeating: 0, count: length))
+  static let index = BlobID(high: 0, low: 0)
 
-  private init(unchecked bytes: [UInt8]) { self.bytes = bytes }
-
-  public init?(hex: String) {
-    guard let bytes = decodeHex(hex), bytes.count == Self.length,
-      hex == hex.lowercased()
-    else { return nil }
-    self.bytes = bytes
+  private init(high: UInt64, low: UInt64) {
+    self.high = high
+    self.low = low
   }
 
   /// The 16 bytes at `bytes` (which must hold exactly 16).
   init(bytes: UnsafeRawBufferPointer) {
     precondition(bytes.count == Self.length)
-    self.bytes = Array(bytes)
+    high = bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+    low = bytes.suffix(8).reduce(0) { $0 << 8 | UInt64($1) }
+  }
+
+  public init?(hex: String) {
+    guard let bytes = decodeHex(hex), bytes.count == Self.length,
+      hex == hex.lowercased()
+    else { return nil }
+    self = bytes.withUnsafeBytes { BlobID(bytes: $0) }
   }
 
   public static func random() -> BlobID {
-    BlobID(unchecked: Sodium.randomBytes(length))
+    Sodium.randomBytes(length).withUnsafeBytes { BlobID(bytes: $0) }
+  }
+
+  /// The 16 bytes, big-endian.
+  public var bytes: [UInt8] {
+    withUnsafeBytes(of: high.bigEndian, Array.init) + withUnsafeBytes(of: low.bigEndian, Array.init)
   }
 
   public var hex: String { hexString(bytes) }
   public var description: String { hex }
 }
 
+/// In byte order.
 extension BlobID: Comparable {
   public static func < (left: BlobID, right: BlobID) -> Bool {
-    left.bytes.lexicographicallyPrecedes(right.bytes)
+    (left.high, left.low) < (right.high, right.low)
   }
 }
 

@@ -67,13 +67,21 @@ struct SpaceState {
 
   func isSelected(_ id: BlobID) -> Bool { selections[id]?.selected ?? false }
 
-  /// The photos in list order: by order, then by id.
+  /// The ids in list order: by order, then by id. (Sorting plain keys, not photos, keeps a
+  /// big space's sort free of reference counting.)
+  func orderedIDs() -> [BlobID] {
+    var keys = photos.map { (order: $0.value.order, id: $0.key) }
+    keys.sort { ($0.order, $0.id) < ($1.order, $1.id) }
+    return keys.map(\.id)
+  }
+
+  /// The photos in list order.
   func orderedPhotos() -> [Photo] {
-    photos.values.sorted { ($0.order, $0.record.id) < ($1.order, $1.record.id) }
+    orderedIDs().map { photos[$0]! }
   }
 
   func entries() -> [IndexEntry] {
-    orderedPhotos().map { IndexEntry(record: $0.record, selected: isSelected($0.record.id)) }
+    orderedIDs().map { IndexEntry(record: photos[$0]!.record, selected: isSelected($0)) }
   }
 
   /// The fewest entries that rebuild this state: what a snapshot holds.
