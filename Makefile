@@ -7,10 +7,11 @@ test:
 	scripts/test
 
 # Import speed and memory against vipsthumbnail, then export against cp -p + sync, each
-# measured in the same run.
+# measured in the same run; then what padding costs on the same photos.
 bench:
 	Benchmarks/run
 	Benchmarks/export
+	Benchmarks/padding-overhead
 
 # Regenerates Fixtures/ (needs cjpeg from libjpeg-turbo-progs).
 fixtures:
