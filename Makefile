@@ -6,12 +6,14 @@ build:
 test:
 	scripts/test
 
-# Import speed and memory against vipsthumbnail, export against cp -p + sync, then verify
-# (and verify --quick) against cat and cp -p, each measured in the same run.
+# Import speed and memory against vipsthumbnail, export against cp -p + sync, verify (and
+# verify --quick) against cat and cp -p, each measured in the same run; then what padding
+# costs on the same photos.
 bench:
 	Benchmarks/run
 	Benchmarks/export
 	Benchmarks/verify
+	Benchmarks/padding-overhead
 
 # A 100,000-photo space (built once through the library): open, list, select and add
 # against an empty space, in the same run.

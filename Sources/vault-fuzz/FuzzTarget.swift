@@ -35,7 +35,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     {
       _ = try? JSONDecoder().decode(SpaceIndex.self, from: Data(plaintext))
     }
-    if target == .blob { _ = try? OriginalBlobReader(path: scratch, id: id, master: master, what: "fuzz") }
+    if target == .blob,
+      let reader = try? OriginalBlobReader(path: scratch, id: id, master: master, what: "fuzz")
+    {
+      try? reader.readContent { _ in }
+    }
   case .header:
     _ = try? VaultHeader.decode(bytes, path: "vault.json")
   case .exif:

@@ -6,6 +6,9 @@ import XCTest
 final class BlobTests: XCTestCase {
   var folder = ""
   let key = SecureBytes.random(count: 32)
+  /// The payload length of each blob `writeBlob` wrote: the payload says where it ends,
+  /// here as the tests' callers do, from what they know about it.
+  var payloadLengths: [String: Int] = [:]
 
   override func setUpWithError() throws {
     folder = try makeTemporaryFolder(self)
@@ -27,15 +30,26 @@ final class BlobTests: XCTestCase {
       offset = end
       piece = piece * 3 + 7
     }
+    XCTAssertEqual(writer.payloadLength, bytes.count)
     try writer.finish()
+    XCTAssertEqual(writer.payloadLength, bytes.count, "the padding is not payload")
     let path = folder + "/" + BlobID.random().hex
     try file.replace(path)
+    payloadLengths[path] = bytes.count
     return path
   }
 
+  /// The payload of a blob `writeBlob` wrote, after checking its padding.
   func readBlob(_ path: String, kind: BlobKind = .original, key: SecureBytes? = nil) throws -> [UInt8] {
     let reader = try BlobReader(path: path, kind: kind, key: key ?? self.key, what: "photo 'test.jpg'")
-    return try reader.readToEnd(limit: 64 << 20)
+    var payload = try reader.readExactly(payloadLengths[path]!)
+    do {
+      try reader.readPadding()
+    } catch {
+      payload.wipe()
+      throw error
+    }
+    return payload
   }
 
   func assertRejected(_ path: String, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
@@ -48,11 +62,100 @@ final class BlobTests: XCTestCase {
   }
 
   func testRoundTripAtChunkEdges() throws {
-    for size in [0, 1, 65535, 65536, 65537, 3 * 1_048_576 + 123] {
+    // Payloads whose padded plaintext ends just before, at and after a chunk's end.
+    for size in [0, 1, 9, 63487, 65535, 65536, 65537, 67585, 3 * 1_048_576 + 123] {
       let bytes = plaintext(size)
       let path = try writeBlob(bytes)
-      XCTAssertEqual(try fileBytes(path).count, BlobFormat.blobLength(plaintextLength: size), "size \(size)")
+      XCTAssertEqual(
+        try fileBytes(path).count, BlobFormat.blobLength(plaintextLength: Padme.paddedLength(size)),
+        "size \(size)")
+      XCTAssertEqual(
+        try fileBytes(path).count, BlobFormat.paddedBlobLength(payloadLength: size), "size \(size)")
       XCTAssertEqual(try readBlob(path), bytes, "size \(size)")
+      let reader = try BlobReader(path: path, kind: .original, key: key, what: "photo 'test.jpg'")
+      XCTAssertEqual(reader.version, BlobFormat.paddedVersion)
+      var whole = try reader.readToEnd(limit: 64 << 20)
+      defer { whole.wipe() }
+      XCTAssertEqual(whole.count, Padme.paddedLength(size), "size \(size)")
+      XCTAssertTrue(whole[size...].allSatisfy { $0 == 0 }, "size \(size): padding of zero bytes")
+    }
+  }
+
+  func testPaddingMustBeCanonical() throws {
+    // 17 bytes are padded with 1 (Padmé rounds 17 up to 18); 16 bytes get none.
+    for (payload, padding) in [(17, 1), (16, 0), (4_194_305, 131_071)] {
+      XCTAssertEqual(Padme.paddedLength(payload), payload + padding, "\(payload)")
+    }
+    func sealed(_ plaintext: [UInt8]) throws -> String {
+      let path = folder + "/" + BlobID.random().hex
+      try writeBytes(
+        sealedBlob(plaintext, kind: .original, version: BlobFormat.paddedVersion, key: key), to: path)
+      return path
+    }
+    func reason(_ path: String, payload: Int) -> String? {
+      payloadLengths[path] = payload
+      do {
+        _ = try readBlob(path)
+        return nil
+      } catch VaultError.damagedBlob(let what, let reason) {
+        XCTAssertEqual(what, "photo 'test.jpg'")
+        return reason
+      } catch {
+        return "\(error)"
+      }
+    }
+    let body = plaintext(17)
+    XCTAssertNil(reason(try sealed(body + [0]), payload: 17), "the canonical padding reads")
+    XCTAssertEqual(
+      reason(try sealed(body + [1]), payload: 17), "its padding is not all zero bytes")
+    XCTAssertEqual(
+      reason(try sealed(body), payload: 17), "holds 0 bytes of padding, a 17-byte payload gets 1")
+    XCTAssertEqual(
+      reason(try sealed(body + [0, 0, 0]), payload: 17),
+      "holds more padding than the 1 bytes a 17-byte payload gets")
+    XCTAssertEqual(
+      reason(try sealed(plaintext(16) + [0, 0]), payload: 16),
+      "holds more padding than the 0 bytes a 16-byte payload gets")
+    // Past 4 MiB, padding spans chunks: one zero too few, and a non-zero byte in each chunk.
+    let large = 4_194_305
+    let padded = plaintext(large) + [UInt8](repeating: 0, count: 131_071)
+    XCTAssertNil(reason(try sealed(padded), payload: large))
+    XCTAssertEqual(
+      reason(try sealed(Array(padded.dropLast())), payload: large),
+      "holds 131070 bytes of padding, a 4194305-byte payload gets 131071")
+    for position in [large, large + 70_000, padded.count - 1] {
+      var flipped = padded
+      flipped[position] = 0x80
+      XCTAssertEqual(
+        reason(try sealed(flipped), payload: large), "its padding is not all zero bytes", "at \(position)")
+    }
+    // Version 1 has no padding: bytes after the payload are damage, even zero bytes.
+    let unpadded = folder + "/" + BlobID.random().hex
+    try writeBytes(
+      sealedBlob(body + [0], kind: .original, version: BlobFormat.unpaddedVersion, key: key), to: unpadded)
+    XCTAssertEqual(reason(unpadded, payload: 17), "holds bytes after its 17-byte payload")
+    XCTAssertNil(reason(unpadded, payload: 18))
+  }
+
+  func testAVersionCannotBeRelabelled() throws {
+    // The version byte is authenticated data: a padded blob passed off as format 1 (whose
+    // reader would take the padding as payload), or the other way round, does not decrypt.
+    let path = try writeBlob(plaintext(17))
+    var whole = try fileBytes(path)
+    XCTAssertEqual(whole[4], BlobFormat.paddedVersion)
+    whole[4] = BlobFormat.unpaddedVersion
+    try writeBytes(whole, to: path)
+    assertRejected(path, "relabelled as version 1")
+    try writeBytes(sealedBlob(plaintext(17), kind: .original, version: 1, key: key), to: path)
+    whole = try fileBytes(path)
+    whole[4] = BlobFormat.paddedVersion
+    try writeBytes(whole, to: path)
+    assertRejected(path, "relabelled as version 2")
+    whole[4] = 3
+    try writeBytes(whole, to: path)
+    XCTAssertThrowsError(try readBlob(path)) { error in
+      XCTAssertEqual(
+        error as? VaultError, .damagedBlob(what: "photo 'test.jpg'", reason: "unsupported blob version 3"))
     }
   }
 
@@ -156,7 +259,7 @@ final class BlobTests: XCTestCase {
     var state = crypto_secretstream_xchacha20poly1305_state()
     var header = [UInt8](repeating: 0, count: BlobFormat.streamHeaderLength)
     crypto_secretstream_xchacha20poly1305_init_push(&state, &header, key.bytes)
-    let prefix = BlobFormat.prefix(kind: .original)
+    let prefix = BlobFormat.prefix(kind: .original, version: BlobFormat.paddedVersion)
     let message = plaintext(100)
     var sealed = [UInt8](repeating: 0, count: message.count + BlobFormat.chunkOverhead)
     crypto_secretstream_xchacha20poly1305_push(
@@ -187,8 +290,11 @@ final class BlobTests: XCTestCase {
     let bytes = plaintext(5 * BlobFormat.chunkSize + 123)
     let path = try writeBlob(bytes)
     XCTAssertEqual(try readBlob(path), bytes)
+    let whole = try BlobReader(path: path, kind: .original, key: key, what: "photo 'test.jpg'")
+    XCTAssertEqual(
+      try whole.readToEnd(limit: Padme.paddedLength(bytes.count)).count, Padme.paddedLength(bytes.count))
     let reader = try BlobReader(path: path, kind: .original, key: key, what: "photo 'test.jpg'")
-    XCTAssertThrowsError(try reader.readToEnd(limit: bytes.count - 1)) { error in
+    XCTAssertThrowsError(try reader.readToEnd(limit: Padme.paddedLength(bytes.count) - 1)) { error in
       XCTAssertEqual(
         error as? VaultError, .damagedBlob(what: "photo 'test.jpg'", reason: "is unexpectedly large"))
     }

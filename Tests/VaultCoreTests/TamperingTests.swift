@@ -37,14 +37,15 @@ final class TamperingTests: XCTestCase {
 
   /// Runs `damage` on a copy of `path`, checks what verify says, then puts the file back.
   func withDamaged(
-    _ path: String, _ what: String, _ damage: ([UInt8]) -> [UInt8], check: ([VerifyFinding], String) -> Void
+    _ path: String, _ what: String, _ damage: ([UInt8]) -> [UInt8],
+    check: ([VerifyFinding], String) throws -> Void
   )
     throws
   {
     let original = try fileBytes(path)
     try writeBytes(damage(original), to: path)
     defer { try? writeBytes(original, to: path) }
-    check(problems(), what)
+    try check(problems(), what)
   }
 
   func assertOthersReadable(except victim: BlobID, file: StaticString = #filePath, line: UInt = #line) {
@@ -85,6 +86,77 @@ final class TamperingTests: XCTestCase {
     let stranger = try fileBytes(other.photoPath(other.entries[0].record.id))
     try withDamaged(path, "another space's blob", { _ in stranger }, check: expectDamaged)
     assertOthersReadable(except: victim.id)
+  }
+
+  /// The whole plaintext of a blob (its payload and its padding).
+  func plaintext(of path: String, kind: BlobKind, id: BlobID) throws -> [UInt8] {
+    try BlobReader(path: path, kind: kind, key: space.master.blobKey(kind: kind, id: id), what: path)
+      .readToEnd(limit: 64 << 20)
+  }
+
+  func testTamperedPaddingIsNamed() throws {
+    // Re-encrypted with the right key, as someone who has the password could: every chunk
+    // authenticates, and only the padding is wrong.
+    for (number, entry) in space.entries.enumerated() {
+      let record = entry.record
+      let payload = try OriginalBlob.header(for: record).count + Int(record.bytes)
+      let padding = Padme.paddedLength(payload) - payload
+      let path = space.photoPath(record.id)
+      let plaintext = try plaintext(of: path, kind: .original, id: record.id)
+      XCTAssertEqual(plaintext.count, payload + padding)
+      let key = space.master.blobKey(kind: .original, id: record.id)
+      var damages: [(String, [UInt8])] = [
+        ("holds more padding than the \(padding) bytes a \(payload)-byte payload gets", plaintext + [0])
+      ]
+      if padding > 0 {
+        var nonZero = plaintext
+        nonZero[payload + padding / 2] = 1
+        damages.append(("its padding is not all zero bytes", nonZero))
+        damages.append(
+          (
+            "holds \(padding - 1) bytes of padding, a \(payload)-byte payload gets \(padding)",
+            Array(plaintext.dropLast())
+          ))
+      }
+      for (reason, damaged) in damages {
+        try withDamaged(
+          path, reason,
+          { _ in sealedBlob(damaged, kind: .original, version: BlobFormat.paddedVersion, key: key) }
+        ) { found, what in
+          XCTAssertEqual(
+            found,
+            [.damagedOriginal(number: number + 1, name: record.name, id: record.id.hex, reason: reason)], what
+          )
+          XCTAssertThrowsError(try space.openOriginal(record).readContent { _ in }, what) { error in
+            XCTAssertEqual(error as? VaultError, .damagedBlob(what: space.describe(record), reason: reason))
+          }
+        }
+      }
+    }
+
+    let victim = try XCTUnwrap(
+      space.entries.map(\.record).first { record in
+        let jpeg = try space.thumbnail(of: record)
+        return Padme.paddedLength(4 + jpeg.count) > 4 + jpeg.count
+      }, "a thumbnail with padding")
+    let path = space.thumbPath(victim.id)
+    let key = space.master.blobKey(kind: .thumbnail, id: victim.id)
+    var nonZero = try plaintext(of: path, kind: .thumbnail, id: victim.id)
+    nonZero[nonZero.count - 1] = 0xFF
+    let number = space.entries.firstIndex { $0.record.id == victim.id }! + 1
+    for damaged in [nonZero, Array(nonZero.dropLast()), nonZero + [0]] {
+      try withDamaged(
+        path, "thumbnail",
+        { _ in sealedBlob(damaged, kind: .thumbnail, version: BlobFormat.paddedVersion, key: key) }
+      ) { found, what in
+        XCTAssertEqual(found.count, 1, "\(found)")
+        guard case .damagedThumbnail(number, victim.name, victim.id.hex, let reason)? = found.first else {
+          return XCTFail("\(found)")
+        }
+        XCTAssertTrue(reason.contains("padding"), reason)
+      }
+    }
+    XCTAssertEqual(problems(), [])
   }
 
   func testSwappedOriginalsAreBothNamed() throws {

@@ -5,8 +5,15 @@ import Foundation
 /// bytes are returned, and the stream must end with the final chunk exactly at the end of
 /// the file: truncation, reordering, a swapped blob or a flipped byte is an error naming
 /// `what` (e.g. "photo 'IMG_0001.jpg'").
+///
+/// A version-2 blob's plaintext is its payload, then padding: a reader reads the payload
+/// (which says where it ends), then calls `readPadding()`.
 final class BlobReader {
   let what: String
+  /// 1 (format 1: the plaintext is the payload) or 2 (the payload is padded).
+  let version: UInt8
+  /// How many plaintext bytes have been handed out so far.
+  private(set) var position = 0
   private let descriptor: Int32
   private let state = SecretStreamState()
   private let additionalData: [UInt8]
@@ -25,7 +32,6 @@ final class BlobReader {
       let reason = errno == ENOENT ? "its file is missing" : String(cString: strerror(errno))
       throw VaultError.damagedBlob(what: what, reason: reason)
     }
-    additionalData = BlobFormat.prefix(kind: kind)
     var prefix = [UInt8](repeating: 0, count: BlobFormat.prefixLength + BlobFormat.streamHeaderLength)
     let count = readFully(descriptor, into: &prefix, count: prefix.count)
     guard count == prefix.count else {
@@ -36,7 +42,7 @@ final class BlobReader {
       close(descriptor)
       throw VaultError.damagedBlob(what: what, reason: "not a vault blob")
     }
-    guard prefix[4] == BlobFormat.version else {
+    guard prefix[4] == BlobFormat.unpaddedVersion || prefix[4] == BlobFormat.paddedVersion else {
       close(descriptor)
       throw VaultError.damagedBlob(what: what, reason: "unsupported blob version \(prefix[4])")
     }
@@ -44,6 +50,8 @@ final class BlobReader {
       close(descriptor)
       throw VaultError.damagedBlob(what: what, reason: "holds a blob of another kind")
     }
+    version = prefix[4]
+    additionalData = BlobFormat.prefix(kind: kind, version: version)
     let header = Array(prefix[BlobFormat.prefixLength...])
     guard crypto_secretstream_xchacha20poly1305_init_pull(state.pointer, header, key.bytes) == 0 else {
       close(descriptor)
@@ -55,16 +63,18 @@ final class BlobReader {
     close(descriptor)
   }
 
-  /// The next decrypted bytes (at most one chunk), or nil after the final chunk. The
-  /// buffer is valid until the next call.
-  func nextBytes() throws -> UnsafeRawBufferPointer? {
-    if chunkOffset == chunkLength {
+  /// The next decrypted bytes (at most one chunk, and at most `maxCount`), or nil after
+  /// the final chunk. The buffer is valid until the next call.
+  func nextBytes(atMost maxCount: Int = .max) throws -> UnsafeRawBufferPointer? {
+    precondition(maxCount > 0)
+    while chunkOffset == chunkLength {
       if reachedEnd { return nil }
       try readChunk()
-      if chunkLength == 0 { return nil }
     }
-    let bytes = UnsafeRawBufferPointer(start: chunk.pointer + chunkOffset, count: chunkLength - chunkOffset)
-    chunkOffset = chunkLength
+    let count = min(maxCount, chunkLength - chunkOffset)
+    let bytes = UnsafeRawBufferPointer(start: chunk.pointer + chunkOffset, count: count)
+    chunkOffset += count
+    position += count
     return bytes
   }
 
@@ -83,6 +93,7 @@ final class BlobReader {
         let take = min(count - result.count, chunkLength - chunkOffset)
         result.append(contentsOf: UnsafeRawBufferPointer(start: chunk.pointer + chunkOffset, count: take))
         chunkOffset += take
+        position += take
       }
     } catch {
       result.wipe()
@@ -91,8 +102,9 @@ final class BlobReader {
     return result
   }
 
-  /// The whole remaining plaintext (for small blobs: thumbnails, the index). The caller
-  /// wipes the result; no other copy of it is left in memory.
+  /// The whole remaining plaintext, padding included (for format 1's small blobs:
+  /// thumbnails, the index). The caller wipes the result; no other copy of it is left in
+  /// memory.
   func readToEnd(limit: Int) throws -> [UInt8] {
     var result = [UInt8]()
     do {
@@ -115,6 +127,34 @@ final class BlobReader {
       throw error
     }
     return result
+  }
+
+  /// Reads the rest of the plaintext, which must be the canonical padding of the payload
+  /// read so far: zero bytes up to exactly `Padme.paddedLength(position)`, then the end of
+  /// the blob. A version-1 blob has no padding: its payload must end it. Anything else is
+  /// damage.
+  func readPadding() throws {
+    let payloadLength = position
+    let expected = version == BlobFormat.paddedVersion ? Padme.paddedLength(payloadLength) : payloadLength
+    while let bytes = try nextBytes(atMost: max(1, expected - position)) {
+      guard position <= expected else {
+        let reason =
+          version == BlobFormat.paddedVersion
+          ? "holds more padding than the \(expected - payloadLength) bytes a \(payloadLength)-byte payload gets"
+          : "holds bytes after its \(payloadLength)-byte payload"
+        throw VaultError.damagedBlob(what: what, reason: reason)
+      }
+      guard bytes.allSatisfy({ $0 == 0 }) else {
+        throw VaultError.damagedBlob(what: what, reason: "its padding is not all zero bytes")
+      }
+    }
+    guard position == expected else {
+      throw VaultError.damagedBlob(
+        what: what,
+        reason:
+          "holds \(position - payloadLength) bytes of padding, a \(payloadLength)-byte payload gets \(expected - payloadLength)"
+      )
+    }
   }
 
   private func readChunk() throws {

@@ -1,21 +1,28 @@
 import CSodium
 
 /// Encrypts a stream of plaintext into a blob file, chunk by chunk, so that no more than
-/// one chunk of plaintext is ever held in memory.
+/// one chunk of plaintext is ever held in memory. Blobs of every kind but format 1's index
+/// are version 2: `finish()` pads the payload with zero bytes to its Padmé length, so the
+/// blob's size reveals only a coarse bucket. Such a payload must say where it ends (a
+/// length it carries, or a self-delimiting encoding) for a reader to find the padding.
 final class BlobWriter {
+  /// The blob's version (`BlobFormat.writtenVersion(of:)`): 2 pads, 1 does not.
+  let version: UInt8
   private let output: TemporaryFile
   private let state = SecretStreamState()
   private let additionalData: [UInt8]
   private let pending = SecureBytes(count: BlobFormat.chunkSize)
   private var pendingCount = 0
   private var ciphertext = [UInt8](repeating: 0, count: BlobFormat.chunkSize + BlobFormat.chunkOverhead)
-  private(set) var plaintextLength = 0
+  /// The bytes given to `write` so far: the payload, without the padding `finish()` adds.
+  private(set) var payloadLength = 0
   private var finished = false
 
   init(kind: BlobKind, key: SecureBytes, output: TemporaryFile) throws {
     Sodium.ensureInitialized()
     self.output = output
-    additionalData = BlobFormat.prefix(kind: kind)
+    version = BlobFormat.writtenVersion(of: kind)
+    additionalData = BlobFormat.prefix(kind: kind, version: version)
     var header = [UInt8](repeating: 0, count: BlobFormat.streamHeaderLength)
     Sodium.check(
       crypto_secretstream_xchacha20poly1305_init_push(state.pointer, &header, key.bytes),
@@ -31,7 +38,7 @@ final class BlobWriter {
       (pending.pointer + pendingCount).copyMemory(from: bytes.baseAddress! + offset, byteCount: take)
       pendingCount += take
       offset += take
-      plaintextLength += take
+      payloadLength += take
       if pendingCount == BlobFormat.chunkSize {
         try push(tag: BlobFormat.tagMessage)
       }
@@ -42,9 +49,22 @@ final class BlobWriter {
     try bytes.withUnsafeBytes { try write($0) }
   }
 
-  /// Writes the final chunk (possibly empty), which marks the blob complete.
+  /// Pads a version-2 blob's payload to its Padmé length, then writes the final chunk
+  /// (possibly empty), which marks the blob complete.
   func finish() throws {
     precondition(!finished)
+    if version == BlobFormat.paddedVersion {
+      var padding = Padme.paddedLength(payloadLength) - payloadLength
+      while padding > 0 {
+        let take = min(BlobFormat.chunkSize - pendingCount, padding)
+        (pending.pointer + pendingCount).initializeMemory(as: UInt8.self, repeating: 0, count: take)
+        pendingCount += take
+        padding -= take
+        if pendingCount == BlobFormat.chunkSize {
+          try push(tag: BlobFormat.tagMessage)
+        }
+      }
+    }
     try push(tag: BlobFormat.tagFinal)
     finished = true
   }

@@ -82,15 +82,23 @@ final class SpaceJournal {
     do {
       let reader = try BlobReader(
         path: path, kind: .snapshot, key: master.blobKey(kind: .snapshot, id: id), what: "the snapshot")
+      // Snapshots came with format 2: never unpadded.
+      guard reader.version == BlobFormat.paddedVersion else {
+        throw VaultError.damagedIndex(path: path, reason: "unsupported snapshot version \(reader.version)")
+      }
       bytes = try reader.readToEnd(limit: Self.snapshotSizeLimit)
     } catch VaultError.damagedBlob(_, let reason) {
       throw VaultError.damagedIndex(path: path, reason: reason)
     }
     defer { bytes.wipe() }
+    let entriesLength: Int
     do {
-      _ = try bytes.withUnsafeBytes { buffer in try JournalEntry.decodeAll(buffer) { state.apply($0) } }
+      entriesLength = try bytes.withUnsafeBytes { buffer in try JournalEntry.decodeAll(buffer) { state.apply($0) } }
     } catch let error as JournalDecodingError {
       throw VaultError.damagedIndex(path: path, reason: "entry \(error.entry) \(error.reason)")
+    }
+    guard bytes.count == Padme.paddedLength(entriesLength) else {
+      throw VaultError.damagedIndex(path: path, reason: "it is not padded as snapshots are")
     }
     return fileSize(path)
   }

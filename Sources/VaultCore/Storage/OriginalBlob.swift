@@ -1,7 +1,8 @@
 import Foundation
 
 /// The plaintext of an original's blob: a 4-byte big-endian length, the photo's record as
-/// JSON, then the original file byte for byte (docs/FORMAT.md, "Photo blobs").
+/// JSON, then the original file byte for byte, and in version 2 the padding (docs/FORMAT.md,
+/// "Photo blobs"). The record's `bytes` says where the original ends and the padding begins.
 enum OriginalBlob {
   /// Records are small; a larger length is damage, not a record.
   static let recordSizeLimit = 1 << 20
@@ -11,12 +12,9 @@ enum OriginalBlob {
     encoder.outputFormatting = [.sortedKeys]
     var json = try encoder.encode(record)
     defer { json.wipe() }
-    let length = UInt32(json.count)
     var header = [UInt8]()
-    header.reserveCapacity(4 + json.count)  // never grown, so never copied
-    header += [
-      UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF),
-    ]
+    header.reserveCapacity(LengthPrefixedPayload.lengthSize + json.count)  // never grown, so never copied
+    header += LengthPrefixedPayload.lengthBytes(json.count)
     header.append(contentsOf: json)
     return header
   }
@@ -32,8 +30,7 @@ final class OriginalBlobReader {
     self.master = master
     reader = try BlobReader(
       path: path, kind: .original, key: master.blobKey(kind: .original, id: id), what: what)
-    let lengthBytes = try reader.readExactly(4)
-    let length = lengthBytes.reduce(0) { $0 << 8 | Int($1) }
+    let length = try LengthPrefixedPayload.readLength(from: reader)
     guard length > 0, length <= OriginalBlob.recordSizeLimit else {
       throw VaultError.damagedBlob(what: what, reason: "bad record length \(length)")
     }
@@ -60,12 +57,18 @@ final class OriginalBlobReader {
   }
 
   /// Hands the original's bytes to `consume` chunk by chunk, then checks that the blob
-  /// ended properly and that size and content hash match the record. `consume` must treat
-  /// anything it received as unconfirmed until this returns.
+  /// ended properly (after canonical padding, in version 2) and that size and content hash
+  /// match the record. `consume` must treat anything it received as unconfirmed until this
+  /// returns.
   func readContent(_ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
     let hasher = ContentHasher(key: master.contentHashKey())
+    // A version-1 blob ends with the original, so all of it is read to learn its size; in
+    // version 2 the record's size is where the padding starts.
+    let padded = reader.version == BlobFormat.paddedVersion
     var total: Int64 = 0
-    while let bytes = try reader.nextBytes() {
+    while !padded || total < record.bytes,
+      let bytes = try reader.nextBytes(atMost: padded ? Int(clamping: record.bytes - total) : .max)
+    {
       hasher.update(bytes)
       total += Int64(bytes.count)
       try consume(bytes)
@@ -74,6 +77,7 @@ final class OriginalBlobReader {
       throw VaultError.damagedBlob(
         what: reader.what, reason: "holds \(total) bytes, its record says \(record.bytes)")
     }
+    if padded { try reader.readPadding() }
     guard hasher.finish() == record.contentHash else {
       throw VaultError.damagedBlob(what: reader.what, reason: "its content does not match its hash")
     }

@@ -335,7 +335,7 @@ public final class PhotoImporter {
         }
       }
       // What is stored is exactly what the record describes.
-      guard photoWriter.plaintextLength == header.count + Int(source.size) else {
+      guard photoWriter.payloadLength == header.count + Int(source.size) else {
         throw VaultError.io(path: path, reason: "file changed while it was being imported")
       }
       try photoWriter.finish()

@@ -376,14 +376,14 @@ public final class Space {
     let reader = try BlobReader(
       path: thumbPath(record.id), kind: .thumbnail, key: master.blobKey(kind: .thumbnail, id: record.id),
       what: "thumbnail of photo '\(record.name)' (\(Self.thumbFolder)/\(record.id))")
-    return try reader.readToEnd(limit: 64 << 20)
+    return try ThumbnailBlob.read(from: reader)
   }
 
   /// Encrypts a thumbnail into a synced temporary file in `Thumb/`, to be moved into place.
   func sealThumbnail(_ jpeg: [UInt8], id: BlobID) throws -> TemporaryFile {
     let file = try TemporaryFile(in: thumbDirectory)
     let writer = try BlobWriter(kind: .thumbnail, key: master.blobKey(kind: .thumbnail, id: id), output: file)
-    try writer.write(jpeg)
+    try ThumbnailBlob.write(jpeg, to: writer)
     try writer.finish()
     try file.sync()
     return file
