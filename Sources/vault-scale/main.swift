@@ -47,10 +47,12 @@ while written < count {
     let id = BlobID.random()
     let record = PhotoRecord(
       id: id, name: String(format: "IMG_%06d.jpg", number), bytes: Int64(original.count), format: .jpeg,
-      width: thumbnail.width, height: thumbnail.height, orientation: 1, modifiedAt: .now(), importedAt: .now(),
+      width: thumbnail.width, height: thumbnail.height, orientation: 1, modifiedAt: .now(),
+      importedAt: .now(),
       contentHash: hasher.finish())
     try writeBlob(kind: .thumbnail, id: id, in: space.thumbDirectory, [thumbnail.jpeg])
-    try writeBlob(kind: .original, id: id, in: space.photoDirectory, [try OriginalBlob.header(for: record), original])
+    try writeBlob(
+      kind: .original, id: id, in: space.photoDirectory, [try OriginalBlob.header(for: record), original])
     records.append(record)
   }
   try space.appendImported(records)

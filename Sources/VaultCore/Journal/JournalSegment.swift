@@ -66,7 +66,8 @@ enum JournalSegment {
   struct Contents {
     var records = 0
     /// Bytes after the last whole record that are not a record: what a writer killed in
-    /// the middle of an append leaves (never reported to anyone, so nothing is lost).
+    /// the middle of an append leaves (never reported to anyone, so nothing is lost). Such
+    /// an append can also leave zeros where its bytes never reached the disk.
     var tornTail = false
   }
 
@@ -130,6 +131,12 @@ enum JournalSegment {
           &plaintext, &plaintextLength, nil, bytes.baseAddress! + sealedStart,
           UInt64(sealedEnd - sealedStart),
           additional, UInt64(additional.count), bytes.baseAddress! + nonceStart, key.bytes)
+      }
+      // The last record, cut and then padded with zeros by a crash, is a torn tail too: the
+      // file's last non-zero byte lies inside it and its own last byte is zero.
+      if status != 0, file[sealedEnd - 1] == 0, file[sealedEnd...].allSatisfy({ $0 == 0 }) {
+        contents.tornTail = true
+        break
       }
       guard status == 0 else {
         throw damage(

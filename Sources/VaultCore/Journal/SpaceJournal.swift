@@ -93,7 +93,9 @@ final class SpaceJournal {
     defer { bytes.wipe() }
     let entriesLength: Int
     do {
-      entriesLength = try bytes.withUnsafeBytes { buffer in try JournalEntry.decodeAll(buffer) { state.apply($0) } }
+      entriesLength = try bytes.withUnsafeBytes { buffer in
+        try JournalEntry.decodeAll(buffer) { state.apply($0) }
+      }
     } catch let error as JournalDecodingError {
       throw VaultError.damagedIndex(path: path, reason: "entry \(error.entry) \(error.reason)")
     }

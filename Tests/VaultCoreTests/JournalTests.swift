@@ -1,0 +1,220 @@
+import Foundation
+import XCTest
+
+@testable import VaultCore
+
+/// The journal of format 2: records bound to their segment, place and space; torn tails;
+/// the merge rules; compaction.
+final class JournalTests: XCTestCase {
+  var folder = ""
+  var vault: Vault!
+  var space: Space!
+
+  override func setUpWithError() throws {
+    folder = try makeTemporaryFolder(self)
+    vault = try makeVault(in: folder)
+    try vault.createSpace(password: password("first"))
+    try vault.createSpace(password: password("other"))
+    space = try vault.unlock(password: password("first"), access: .write)
+  }
+
+  func reopen(_ access: Space.Access = .read) throws -> Space {
+    space = nil
+    return try vault.unlock(password: password("first"), access: access)
+  }
+
+  /// A record whose `added` entry lists a made-up photo (only the journal is read here).
+  func record(named name: String) -> PhotoRecord {
+    PhotoRecord(
+      id: .random(), name: name, bytes: 10, format: .jpeg, width: 4, height: 3, orientation: 1,
+      modifiedAt: Timestamp(seconds: 1), importedAt: .now(), contentHash: String(repeating: "ab", count: 32))
+  }
+
+  /// One segment of three records (one photo each), written by this writer; its path and
+  /// the byte ranges of its records.
+  func segmentOfThreeRecords() throws -> (path: String, records: [Range<Int>]) {
+    for name in ["a", "b", "c"] { try space.appendImported([record(named: name)]) }
+    let segments = try FileManager.default.contentsOfDirectory(atPath: space.journalDirectory)
+      .filter { $0.hasPrefix("j-") }
+    XCTAssertEqual(segments.count, 1)
+    let path = space.journalDirectory + "/" + segments[0]
+    let bytes = try fileBytes(path)
+    var ranges: [Range<Int>] = []
+    var offset = JournalSegment.headerLength
+    while offset < bytes.count {
+      let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+      ranges.append(offset..<offset + 4 + length)
+      offset += 4 + length
+    }
+    XCTAssertEqual(ranges.count, 3)
+    return (path, ranges)
+  }
+
+  func damageReason(after change: (inout [UInt8]) throws -> Void, at path: String) throws -> String? {
+    var bytes = try fileBytes(path)
+    let original = bytes
+    try change(&bytes)
+    try writeBytes(bytes, to: path)
+    defer { try? writeBytes(original, to: path) }
+    let opened = try vault.unlock(password: password("first"), access: .read)
+    guard case .damagedIndex(let named, let reason)? = opened.indexDamage else { return nil }
+    XCTAssertEqual(named, path)
+    return reason
+  }
+
+  func testRecordsRemovedReorderedDuplicatedOrMovedAreNamed() throws {
+    let (path, records) = try segmentOfThreeRecords()
+    space = nil
+    let record = { (index: Int, bytes: [UInt8]) in Array(bytes[records[index]]) }
+    let cases: [(String, (inout [UInt8]) -> Void, String)] = [
+      ("removed from the middle", { $0.removeSubrange(records[1]) }, "record 2 does not authenticate"),
+      (
+        "reordered",
+        { b in
+          let (r1, r2) = (record(1, b), record(2, b))
+          b.replaceSubrange(records[1].lowerBound..<records[2].upperBound, with: r2 + r1)
+        }, "record 2 does not authenticate"
+      ),
+      (
+        "duplicated", { b in b.insert(contentsOf: record(0, b), at: records[1].lowerBound) },
+        "record 2 does not authenticate"
+      ),
+      ("a flipped byte", { $0[records[2].lowerBound + 40] ^= 1 }, "record 3 does not authenticate"),
+      ("an impossible length", { $0[records[0].lowerBound] = 0xFF }, "record 1 has an impossible length"),
+    ]
+    for (what, change, expected) in cases {
+      let reason = try damageReason(after: change, at: path)
+      XCTAssertTrue(reason?.contains(expected) == true, "\(what): \(reason ?? "not detected")")
+    }
+  }
+
+  func testASegmentRenamedOrTakenFromAnotherSpaceIsNamed() throws {
+    let (path, _) = try segmentOfThreeRecords()
+    space = nil
+    // Renamed: its header names another segment.
+    let renamed = parentFolder(path) + "/j-" + BlobID.random().hex
+    try FileManager.default.moveItem(atPath: path, toPath: renamed)
+    var opened = try vault.unlock(password: password("first"), access: .read)
+    guard case .damagedIndex(renamed, let reason)? = opened.indexDamage else {
+      return XCTFail("not detected")
+    }
+    XCTAssertTrue(reason.contains("another segment"), reason)
+    try FileManager.default.removeItem(atPath: renamed)
+
+    // Another space's segment, under its own name: that space's key does not open it here.
+    let other = try vault.unlock(password: password("other"), access: .write)
+    try other.appendImported([record(named: "stranger")])
+    let strangers = try FileManager.default.contentsOfDirectory(atPath: other.journalDirectory)
+      .filter { $0.hasPrefix("j-") }
+    let moved = parentFolder(path) + "/" + strangers[0]
+    try FileManager.default.copyItem(atPath: other.journalDirectory + "/" + strangers[0], toPath: moved)
+    opened = try vault.unlock(password: password("first"), access: .read)
+    guard case .damagedIndex(moved, let movedReason)? = opened.indexDamage else {
+      return XCTFail("not detected")
+    }
+    XCTAssertTrue(movedReason.contains("record 1 does not authenticate"), movedReason)
+  }
+
+  func testATornTailIsNotDamageAndTheNextWriterCompactsItAway() throws {
+    let (path, records) = try segmentOfThreeRecords()
+    space = nil
+    let whole = try fileBytes(path)
+    for cut in [records[2].lowerBound + 2, records[2].lowerBound + 30, records[2].upperBound - 1] {
+      var bytes = whole
+      bytes.removeSubrange(cut...)
+      try writeBytes(bytes, to: path)
+      let reader = try vault.unlock(password: password("first"), access: .read)
+      XCTAssertNil(reader.indexDamage, "cut at \(cut)")
+      XCTAssertEqual(reader.entries.map(\.record.name), ["a", "b"])
+    }
+    // Zeros where an append never reached the disk are a torn tail too.
+    try writeBytes(try fileBytes(path) + [UInt8](repeating: 0, count: 100), to: path)
+    XCTAssertNil(try vault.unlock(password: password("first"), access: .read).indexDamage)
+
+    let writer = try vault.unlock(password: password("first"), access: .write)
+    XCTAssertEqual(writer.entries.map(\.record.name), ["a", "b"])
+    XCTAssertFalse(fileExists(path), "the torn segment was compacted away")
+    let names = try FileManager.default.contentsOfDirectory(atPath: writer.journalDirectory)
+    XCTAssertEqual(names.filter { $0.hasPrefix("s-") }.count, 1)
+    XCTAssertEqual(names.filter { $0.hasPrefix("j-") }, [])
+  }
+
+  func testEntriesMergeInAnyOrder() throws {
+    let (a, b) = (record(named: "a"), record(named: "b"))
+    let entries: [JournalEntry] = [
+      .added(a, order: 10), .added(b, order: 5), .selection(a.id, selected: true, stamp: 100),
+      .selection(a.id, selected: false, stamp: 50), .selection(b.id, selected: true, stamp: 7),
+      .deleted(b.id), .added(b, order: 1), .selection(b.id, selected: true, stamp: 200),
+      .added(a, order: 20),
+    ]
+    var expected = SpaceState()
+    for entry in entries { expected.apply(entry) }
+    XCTAssertEqual(expected.entries().map(\.record.name), ["a"])
+    XCTAssertEqual(expected.entries().map(\.selected), [true])
+    var generator = SeededGenerator(seed: 42)
+    for _ in 0..<50 {
+      var state = SpaceState()
+      // Shuffled, and some applied twice: the same state.
+      for entry in (entries + entries.prefix(4)).shuffled(using: &generator) { state.apply(entry) }
+      XCTAssertEqual(state.entries(), expected.entries())
+      XCTAssertEqual(state.compacted(), expected.compacted())
+    }
+    // At equal stamps, selecting wins, whichever comes first.
+    for pair in [[true, false], [false, true]] {
+      var state = SpaceState()
+      state.apply(.added(a, order: 1))
+      for selected in pair { state.apply(.selection(a.id, selected: selected, stamp: 9)) }
+      XCTAssertTrue(state.isSelected(a.id))
+    }
+  }
+
+  func testEntriesRoundTripThroughTheirEncoding() throws {
+    var name = record(named: "IMG_0001 é \u{202E}.jpg")
+    name.modifiedAt = Timestamp(seconds: -5, nanoseconds: 999_999_999)
+    let entries: [JournalEntry] = [
+      .added(name, order: .min), .deleted(.random()), .selection(.random(), selected: true, stamp: .max),
+    ]
+    var writer = ByteWriter()
+    for entry in entries { entry.encode(into: &writer) }
+    writer.byte(0)
+    var decoded: [JournalEntry] = []
+    let length = try writer.output.withUnsafeBytes { try JournalEntry.decodeAll($0) { decoded.append($0) } }
+    XCTAssertEqual(decoded, entries)
+    XCTAssertEqual(length, writer.output.count)
+    // Malformed: an unknown type, a selection that is not 0 or 1, no end mark.
+    for (bytes, reason) in [
+      ([UInt8](arrayLiteral: 9), "unknown type 9"),
+      ([3] + [UInt8](repeating: 0, count: 16) + [2], "malformed selection"),
+      ([2] + [UInt8](repeating: 1, count: 16), "no end mark"),
+    ] {
+      XCTAssertThrowsError(try bytes.withUnsafeBytes { try JournalEntry.decodeAll($0) { _ in } }) { error in
+        XCTAssertTrue((error as? JournalDecodingError)?.reason.contains(reason) == true, "\(error)")
+      }
+    }
+  }
+
+  func testCompactionKeepsTheStateAndDeletionsForGood() throws {
+    let records = (0..<5).map { record(named: "p\($0)") }
+    try space.appendImported(records)
+    try space.setSelection([1, 3], to: true)
+    try space.deletePhotos(ids: [records[2].id])
+    let before = space.entries
+    try space.compactJournal()
+    let names = try FileManager.default.contentsOfDirectory(atPath: space.journalDirectory)
+    XCTAssertEqual(names.count, 1, "\(names)")
+    let reopened = try reopen()
+    XCTAssertEqual(reopened.entries, before)
+    XCTAssertTrue(reopened.wasDeleted(records[2].id))
+  }
+
+  func testAppendsCostWhatTheyChange() throws {
+    try space.appendImported((0..<200).map { record(named: "p\($0)") })
+    let segment = try FileManager.default.contentsOfDirectory(atPath: space.journalDirectory)
+      .first { $0.hasPrefix("j-") }!
+    let path = space.journalDirectory + "/" + segment
+    let before = fileSize(path)
+    try space.setSelection([7], to: true)
+    // One selection entry (26 bytes), its end mark and padding, and a record's framing.
+    XCTAssertLessThan(fileSize(path) - before, 100)
+  }
+}
