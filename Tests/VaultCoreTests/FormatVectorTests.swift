@@ -92,7 +92,7 @@ func secureBytes(_ bytes: [UInt8]) -> SecureBytes {
 final class FormatVectorTests: XCTestCase {
   /// Every vector name FORMAT.md uses has a test here: a vector nobody checks is a promise
   /// nobody keeps.
-  static let checkedNames: Set<String> = ["padme", "blob key", "blob"]
+  static let checkedNames: Set<String> = ["padme", "blob key", "blob", "journal entry", "journal record"]
 
   func testEveryVectorIsChecked() throws {
     let vectors = try formatVectors()
@@ -181,6 +181,73 @@ final class FormatVectorTests: XCTestCase {
           XCTAssertEqual(error as? VaultError, .damagedBlob(what: "vector \(number + 1)", reason: reason))
         }
       }
+    }
+  }
+
+  func testJournalEntries() throws {
+    let vectors = try formatVectors(named: "journal entry")
+    XCTAssertFalse(vectors.isEmpty)
+    for vector in vectors {
+      let number = { (name: String) in try numbersField(vector, name) }
+      let modified = try number("modified")
+      let imported = try number("imported")
+      let record = PhotoRecord(
+        id: try XCTUnwrap(BlobID(hex: hexString(try hexField(vector, "id")))),
+        name: try field(vector, "file-name"),
+        bytes: Int64(try number("bytes")[0]),
+        format: try XCTUnwrap([1: ImageFormat.jpeg, 2: .png][try number("format")[0]]),
+        width: try number("width")[0], height: try number("height")[0],
+        orientation: try number("orientation")[0],
+        modifiedAt: Timestamp(seconds: Int64(modified[0]), nanoseconds: Int32(modified[1])),
+        importedAt: Timestamp(seconds: Int64(imported[0]), nanoseconds: Int32(imported[1])),
+        contentHash: hexString(try hexField(vector, "content-hash")))
+      let entry = JournalEntry.added(record, order: Int64(try number("order")[0]))
+      var writer = ByteWriter()
+      entry.encode(into: &writer)
+      XCTAssertEqual(hexString(writer.output), hexString(try hexField(vector, "encoded")))
+      var decoded: [JournalEntry] = []
+      _ = try (try hexField(vector, "encoded") + [0]).withUnsafeBytes {
+        try JournalEntry.decodeAll($0) { decoded.append($0) }
+      }
+      XCTAssertEqual(decoded, [entry])
+    }
+  }
+
+  func testJournalRecords() throws {
+    let vectors = try formatVectors(named: "journal record")
+    XCTAssertFalse(vectors.isEmpty)
+    for vector in vectors {
+      let master = MasterKey(key: secureBytes(try hexField(vector, "master-key")))
+      let key = master.journalKey()
+      XCTAssertEqual(
+        hexString(UnsafeBufferPointer(start: key.bytes, count: key.count)), try field(vector, "journal-key"))
+      let segment = try XCTUnwrap(BlobID(hex: hexString(try hexField(vector, "segment"))))
+      let header = JournalSegment.header(id: segment)
+      let number = try numbersField(vector, "record")[0]
+      let plaintext = try hexField(vector, "plaintext")
+      let expected = try hexField(vector, "sealed-record")
+      let sealed = JournalSegment.seal(
+        plaintext, header: header, record: UInt64(number), key: key, nonce: try hexField(vector, "nonce"))
+      XCTAssertEqual(hexString(sealed), hexString(expected))
+      // Read back as the record of that number in a segment file: every record before it is
+      // needed, so the vector's is preceded by records sealed here.
+      let folder = try makeTemporaryFolder(self)
+      let path = folder + "/j-" + segment.hex
+      var file = header
+      for earlier in 0..<number {
+        file += JournalSegment.seal(
+          JournalSegment.plaintext([]), header: header, record: UInt64(earlier), key: key,
+          nonce: Sodium.randomBytes(24))
+      }
+      try writeBytes(file + expected, to: path)
+      var entries: [JournalEntry] = []
+      let contents = try JournalSegment.read(path: path, id: segment, key: key) { entries.append($0) }
+      XCTAssertEqual(contents.records, number + 1)
+      XCTAssertFalse(contents.tornTail)
+      XCTAssertEqual(entries.count, 3)
+      // The same bytes as record 0 do not authenticate.
+      try writeBytes(header + expected, to: path)
+      XCTAssertThrowsError(try JournalSegment.read(path: path, id: segment, key: key) { _ in })
     }
   }
 }
