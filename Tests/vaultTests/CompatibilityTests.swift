@@ -1,38 +1,99 @@
 import Foundation
 import XCTest
 
-/// The vault committed under Tests/Compatibility must keep opening, bit for bit.
+/// The vaults committed under Tests/Compatibility must keep opening, bit for bit; their
+/// expectations are the JSON files beside them.
 final class CompatibilityTests: XCTestCase {
-  static let committed = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent()
-    .appendingPathComponent("Compatibility/vault-v1").path
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Compatibility").path
 
-  func testTheVersion1VaultStillOpensAndExportsBitForBit() throws {
+  struct Expectations: Decodable {
+    struct Photo: Decodable {
+      let name: String
+      let selected: Bool
+      let orientation: Int
+      let width: Int
+      let height: Int
+      let sha256: String
+    }
+    let format: Int
+    let password: String
+    let photos: [Photo]
+  }
+
+  /// A copy of the committed vault `name` (opening takes locks, and writes change it).
+  func copy(_ name: String) throws -> (VaultRunner, Expectations) {
     let folder = try makeTemporaryFolder(self)
-    // A copy: opening takes locks and a repair could write.
-    try FileManager.default.copyItem(atPath: Self.committed, toPath: folder + "/vault")
-    let vault = VaultRunner(vault: folder + "/vault", workingDirectory: folder)
-    let password = "compatibility v1"
-    XCTAssertEqual(try vault.run(["list"], password: "compatibility v2").status, 3)
+    try FileManager.default.copyItem(atPath: Self.folder + "/" + name, toPath: folder + "/vault")
+    let expectations = try JSONDecoder().decode(
+      Expectations.self, from: Data(contentsOf: URL(fileURLWithPath: Self.folder + "/" + name + ".json")))
+    return (VaultRunner(vault: folder + "/vault", workingDirectory: folder), expectations)
+  }
+
+  func spaceFolder(of vault: VaultRunner) throws -> String {
+    let names = try FileManager.default.contentsOfDirectory(atPath: vault.vault)
+    return vault.vault + "/" + names.first { $0 != "vault.json" }!
+  }
+
+  /// What every version must show of the vault: the photos in order, intact, bit for bit.
+  func assertOpensAsExpected(_ vault: VaultRunner, _ expected: Expectations, _ when: String) throws {
+    let password = expected.password
     let list = try vault.run(["list", "--json"], password: password)
-    XCTAssertEqual(list.status, 0, list.stderr)
+    XCTAssertEqual(list.status, 0, "\(when): \(list.stderr)")
     let entries = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
-    XCTAssertEqual(
-      entries.compactMap { $0["name"] as? String }, ["photo.jpg", "palette.png", "orientation-6.jpg"])
-    XCTAssertEqual(entries.compactMap { $0["selected"] as? Bool }, [false, true, false])
-    XCTAssertEqual(entries.last?["orientation"] as? Int, 6)
-    XCTAssertEqual([entries.last?["width"] as? Int, entries.last?["height"] as? Int], [48, 32])
-    XCTAssertEqual(try vault.run(["verify"], password: password).status, 0)
-    XCTAssertEqual(try vault.run(["export", "--all", "--to", "out"], password: password).status, 0)
-    let expected = [
-      "photo.jpg": "9a10371b1828ef9cc0f2e08d4635955d9b5a05023524e9ca99149950bae0a5a5",
-      "palette.png": "c141ffa77556a3bff2c21e95b546b3942cb5394492e3d8ecfa1649306977ac0a",
-      "orientation-6.jpg": "f594603fe9aa30fe6c2445a560030ef49088b060f2fe74496f3a35e73829d2e8",
-    ]
-    for (name, hash) in expected {
-      XCTAssertEqual(sha256(try fileBytes(folder + "/out/" + name)), hash, name)
+    XCTAssertEqual(entries.compactMap { $0["name"] as? String }, expected.photos.map(\.name), when)
+    XCTAssertEqual(entries.compactMap { $0["selected"] as? Bool }, expected.photos.map(\.selected), when)
+    XCTAssertEqual(entries.compactMap { $0["orientation"] as? Int }, expected.photos.map(\.orientation), when)
+    XCTAssertEqual(entries.compactMap { $0["width"] as? Int }, expected.photos.map(\.width), when)
+    XCTAssertEqual(entries.compactMap { $0["height"] as? Int }, expected.photos.map(\.height), when)
+    let verify = try vault.run(["verify"], password: password)
+    XCTAssertEqual(verify.status, 0, "\(when): \(verify.stdout)")
+    let out = "out-" + UUID().uuidString
+    XCTAssertEqual(try vault.run(["export", "--all", "--to", out], password: password).status, 0, when)
+    for photo in expected.photos {
+      XCTAssertEqual(
+        sha256(try fileBytes(vault.workingDirectory + "/" + out + "/" + photo.name)), photo.sha256,
+        "\(when): \(photo.name)")
     }
     XCTAssertEqual(
-      try vault.run(["export", "--all", "--thumbs", "--to", "thumbs"], password: password).status, 0)
+      try vault.run(["export", "--all", "--thumbs", "--to", out + "-thumbs"], password: password).status, 0,
+      when)
   }
+
+  func testTheVersion1VaultStillOpensAndExportsBitForBit() throws {
+    let (vault, expected) = try copy("vault-v1")
+    XCTAssertEqual(expected.format, 1)
+    XCTAssertEqual(try vault.run(["list"], password: "compatibility v2").status, 3)
+    try assertOpensAsExpected(vault, expected, "format 1")
+    XCTAssertTrue(
+      FileManager.default.fileExists(atPath: try spaceFolder(of: vault) + "/index"),
+      "reading does not upgrade")
+  }
+
+  func testTheFirstWriteUpgradesTheVersion1VaultToFormat2() throws {
+    let (vault, expected) = try copy("vault-v1")
+    // A write that changes nothing: selecting what is selected.
+    let selected = expected.photos.indices.filter { expected.photos[$0].selected }.map { "\($0 + 1)" }
+    XCTAssertEqual(try vault.run(["select"] + selected, password: expected.password).status, 0)
+    let space = try spaceFolder(of: vault)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: space + "/index"), "the index was replaced")
+    XCTAssertTrue(isDirectory(space + "/Journal"))
+    try assertOpensAsExpected(vault, expected, "after the upgrade")
+  }
+
+  func testTheVersion2VaultStillOpensAndExportsBitForBit() throws {
+    let (vault, expected) = try copy("vault-v2")
+    XCTAssertEqual(expected.format, 2)
+    XCTAssertEqual(try vault.run(["list"], password: "compatibility v1").status, 3)
+    try assertOpensAsExpected(vault, expected, "format 2")
+    // A write on it still works, and the deleted photo stays deleted.
+    XCTAssertEqual(
+      try vault.run(["add", fixturesPath + "/photo.jpg"], password: expected.password).status, 0)
+    try assertOpensAsExpected(vault, expected, "format 2, after a write")
+  }
+}
+
+private func isDirectory(_ path: String) -> Bool {
+  var directory: ObjCBool = false
+  return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
 }
