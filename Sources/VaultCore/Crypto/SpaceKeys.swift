@@ -87,14 +87,17 @@ func hexByte(_ byte: UInt8) -> String {
 }
 
 /// Lowercase hex of bytes.
-func hexString<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
-  var characters = [UInt8]()
-  characters.reserveCapacity(bytes.underestimatedCount * 2)
-  for byte in bytes {
-    characters.append(hexDigits[Int(byte >> 4)])
-    characters.append(hexDigits[Int(byte & 0xF)])
+func hexString<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+  // Written straight into the string's storage: a big space's open makes one per photo.
+  String(unsafeUninitializedCapacity: bytes.count * 2) { characters in
+    var index = 0
+    for byte in bytes {
+      characters[index] = hexDigits[Int(byte >> 4)]
+      characters[index + 1] = hexDigits[Int(byte & 0xF)]
+      index += 2
+    }
+    return index
   }
-  return String(decoding: characters, as: UTF8.self)
 }
 
 /// Bytes of a lowercase or uppercase hex string, or nil.

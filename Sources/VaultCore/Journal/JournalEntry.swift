@@ -93,7 +93,7 @@ enum JournalEntry: Equatable {
   }
 
   private static func decodeAdded(_ input: inout ByteReader) -> JournalEntry? {
-    guard let id = input.blobID(), let order = input.int64(), let hash = input.bytes(32),
+    guard let id = input.blobID(), let order = input.int64(), let hash = input.slice(32),
       let bytes = input.int64(), bytes >= 0, let formatCode = input.byte(),
       let format = formatCodes.first(where: { $0.value == formatCode })?.key,
       let width = input.uint32(), let height = input.uint32(), let orientation = input.byte(),
@@ -101,7 +101,7 @@ enum JournalEntry: Equatable {
       let modifiedNanoseconds = input.uint32(),
       modifiedNanoseconds < 1_000_000_000, let importedSeconds = input.int64(),
       let importedNanoseconds = input.uint32(), importedNanoseconds < 1_000_000_000,
-      let nameLength = input.uint16(), let nameBytes = input.bytes(Int(nameLength)),
+      let nameLength = input.uint16(), let nameBytes = input.slice(Int(nameLength)),
       let name = String(validating: nameBytes, as: UTF8.self)
     else { return nil }
     let record = PhotoRecord(
@@ -158,10 +158,11 @@ struct ByteReader {
     return buffer[offset]
   }
 
-  mutating func bytes(_ count: Int) -> [UInt8]? {
+  /// The next `count` bytes, in place (valid as long as the buffer).
+  mutating func slice(_ count: Int) -> UnsafeRawBufferPointer? {
     guard count >= 0, remaining >= count else { return nil }
     defer { offset += count }
-    return Array(buffer[offset..<offset + count])
+    return UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count])
   }
 
   mutating func blobID() -> BlobID? {

@@ -91,6 +91,8 @@ final class SpaceJournal {
       throw VaultError.damagedIndex(path: path, reason: reason)
     }
     defer { bytes.wipe() }
+    // An `added` entry takes about 110 bytes: room for all of them at once.
+    state.reserveCapacity(state.photoCount + bytes.count / 100)
     let entriesLength: Int
     do {
       entriesLength = try bytes.withUnsafeBytes { buffer in

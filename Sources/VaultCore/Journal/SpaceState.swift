@@ -18,7 +18,15 @@ struct SpaceState {
     }
   }
 
-  private(set) var photos: [BlobID: Photo] = [:]
+  /// The photos, kept in list order while entries come in order (as a snapshot's do), so
+  /// that opening a big space needs no sort; `positions` finds a photo by id. A deleted
+  /// photo leaves a hole (nil) until the next `orderedPhotos`.
+  private var list: [Photo?] = []
+  private var positions: [BlobID: Int] = [:]
+  private var listIsOrdered = true
+  /// The order and id of the photo appended last.
+  private var tail: (order: Int64, id: BlobID)?
+  private var holes = 0
   private(set) var deleted: Set<BlobID> = []
   /// Kept for photos not (yet) added too: in merged copies a selection can be read before
   /// the photo's addition.
@@ -44,50 +52,78 @@ struct SpaceState {
     order == .min || order == .max ? order : order + 1
   }
 
+  var photoCount: Int { positions.count }
+
+  func photo(_ id: BlobID) -> Photo? {
+    positions[id].flatMap { list[$0] }
+  }
+
   mutating func apply(_ entry: JournalEntry) {
     switch entry {
     case .added(let record, let order):
-      lastOrder = max(lastOrder, order)
-      guard !deleted.contains(record.id) else { return }
+      // (Each map is asked only when it holds something: a big space's open is mostly this.)
+      if !deleted.isEmpty && deleted.contains(record.id) {
+        lastOrder = max(lastOrder, order)
+        return
+      }
+      let photo = Photo(record: record, order: order)
       // The same photo added twice (a writer's record and a repair's adoption of its blob):
       // the smaller order wins, whichever is read first.
-      if let existing = photos[record.id], existing.order <= order { return }
-      photos[record.id] = Photo(record: record, order: order)
+      if let position = positions[record.id] {
+        if let existing = list[position], existing.order <= order { return }
+        list[position] = photo
+        listIsOrdered = false
+      } else {
+        if let tail, (tail.order, tail.id) > (order, record.id) { listIsOrdered = false }
+        tail = (order, record.id)
+        positions[record.id] = list.count
+        list.append(photo)
+      }
+      lastOrder = max(lastOrder, order)
     case .deleted(let id):
       deleted.insert(id)
-      photos[id] = nil
-      selections[id] = nil
+      if let position = positions.removeValue(forKey: id) {
+        list[position] = nil
+        holes += 1
+      }
+      if !selections.isEmpty { selections[id] = nil }
     case .selection(let id, let selected, let stamp):
-      guard !deleted.contains(id) else { return }
+      if !deleted.isEmpty && deleted.contains(id) { return }
       let selection = Selection(selected: selected, stamp: stamp)
       if let existing = selections[id], !selection.supersedes(existing) { return }
       selections[id] = selection
     }
   }
 
-  func isSelected(_ id: BlobID) -> Bool { selections[id]?.selected ?? false }
-
-  /// The ids in list order: by order, then by id. (Sorting plain keys, not photos, keeps a
-  /// big space's sort free of reference counting.)
-  func orderedIDs() -> [BlobID] {
-    var keys = photos.map { (order: $0.value.order, id: $0.key) }
-    keys.sort { ($0.order, $0.id) < ($1.order, $1.id) }
-    return keys.map(\.id)
+  func isSelected(_ id: BlobID) -> Bool {
+    selections.isEmpty ? false : selections[id]?.selected ?? false
   }
 
-  /// The photos in list order.
+  /// The photos in list order: by order, then by id.
   func orderedPhotos() -> [Photo] {
-    orderedIDs().map { photos[$0]! }
+    var photos = holes == 0 ? list.map { $0! } : list.compactMap { $0 }
+    if !listIsOrdered { photos.sort { ($0.order, $0.record.id) < ($1.order, $1.record.id) } }
+    return photos
   }
 
   func entries() -> [IndexEntry] {
-    orderedIDs().map { IndexEntry(record: photos[$0]!.record, selected: isSelected($0)) }
+    guard listIsOrdered && holes == 0 else {
+      return orderedPhotos().map { IndexEntry(record: $0.record, selected: isSelected($0.record.id)) }
+    }
+    // The common case of a big space, in one pass.
+    return list.map { IndexEntry(record: $0!.record, selected: isSelected($0!.record.id)) }
+  }
+
+  /// Makes room for `count` photos at once (a snapshot says how many it holds, roughly).
+  mutating func reserveCapacity(_ count: Int) {
+    list.reserveCapacity(count)
+    positions.reserveCapacity(count)
   }
 
   /// The fewest entries that rebuild this state: what a snapshot holds.
   func compacted() -> [JournalEntry] {
     var result: [JournalEntry] = []
-    result.reserveCapacity(photos.count + selections.count + deleted.count)
+    result.reserveCapacity(photoCount + selections.count + deleted.count)
     for photo in orderedPhotos() { result.append(.added(photo.record, order: photo.order)) }
     for (id, selection) in selections.sorted(by: { $0.key < $1.key }) {
       result.append(.selection(id, selected: selection.selected, stamp: selection.stamp))
