@@ -134,7 +134,7 @@ public struct BlobID: Hashable, Sendable, CustomStringConvertible {
   /// The index blob's id: all zeros.
   static let index = BlobID(high: 0, low: 0)
 
-  private init(high: UInt64, low: UInt64) {
+  init(high: UInt64, low: UInt64) {
     self.high = high
     self.low = low
   }

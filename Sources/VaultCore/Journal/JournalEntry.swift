@@ -21,6 +21,21 @@ enum JournalEntry: Equatable {
 
   static let formatCodes: [ImageFormat: UInt8] = [.jpeg: 1, .png: 2]
 
+  /// The UTF-8 text of `bytes`, or nil if it is not UTF-8. ASCII (most names) skips the
+  /// validation, which is slow for a big space's hundred thousand names.
+  static func utf8String(_ bytes: UnsafeRawBufferPointer) -> String? {
+    if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+    return String(validating: bytes, as: UTF8.self)
+  }
+
+  static func format(code: UInt8) -> ImageFormat? {
+    switch code {
+    case 1: return .jpeg
+    case 2: return .png
+    default: return nil
+    }
+  }
+
   func encode(into output: inout ByteWriter) {
     switch self {
     case .added(let record, let order):
@@ -95,14 +110,14 @@ enum JournalEntry: Equatable {
   private static func decodeAdded(_ input: inout ByteReader) -> JournalEntry? {
     guard let id = input.blobID(), let order = input.int64(), let hash = input.slice(32),
       let bytes = input.int64(), bytes >= 0, let formatCode = input.byte(),
-      let format = formatCodes.first(where: { $0.value == formatCode })?.key,
+      let format = Self.format(code: formatCode),
       let width = input.uint32(), let height = input.uint32(), let orientation = input.byte(),
       (1...8).contains(orientation), let modifiedSeconds = input.int64(),
       let modifiedNanoseconds = input.uint32(),
       modifiedNanoseconds < 1_000_000_000, let importedSeconds = input.int64(),
       let importedNanoseconds = input.uint32(), importedNanoseconds < 1_000_000_000,
       let nameLength = input.uint16(), let nameBytes = input.slice(Int(nameLength)),
-      let name = String(validating: nameBytes, as: UTF8.self)
+      let name = Self.utf8String(nameBytes)
     else { return nil }
     let record = PhotoRecord(
       id: id, name: name, bytes: bytes, format: format, width: Int(width), height: Int(height),
@@ -166,22 +181,20 @@ struct ByteReader {
   }
 
   mutating func blobID() -> BlobID? {
-    guard remaining >= BlobID.length else { return nil }
-    defer { offset += BlobID.length }
-    return BlobID(bytes: UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + BlobID.length]))
+    guard let high = integer(UInt64.self), let low = integer(UInt64.self) else { return nil }
+    return BlobID(high: high, low: low)
   }
 
-  private mutating func integer(_ width: Int) -> UInt64? {
+  private mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
+    let width = MemoryLayout<T>.size
     guard remaining >= width else { return nil }
-    var value: UInt64 = 0
-    for index in offset..<offset + width { value = value << 8 | UInt64(buffer[index]) }
-    offset += width
-    return value
+    defer { offset += width }
+    return T(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: T.self))
   }
 
-  mutating func uint16() -> UInt16? { integer(2).map { UInt16($0) } }
-  mutating func uint32() -> UInt32? { integer(4).map { UInt32($0) } }
-  mutating func int64() -> Int64? { integer(8).map { Int64(bitPattern: $0) } }
+  mutating func uint16() -> UInt16? { integer(UInt16.self) }
+  mutating func uint32() -> UInt32? { integer(UInt32.self) }
+  mutating func int64() -> Int64? { integer(Int64.self) }
 
   func remainingAreZero() -> Bool {
     buffer[offset...].allSatisfy { $0 == 0 }

@@ -69,14 +69,15 @@ struct SpaceState {
       let photo = Photo(record: record, order: order)
       // The same photo added twice (a writer's record and a repair's adoption of its blob):
       // the smaller order wins, whichever is read first.
-      if let position = positions[record.id] {
+      // One lookup in the common case (a new photo).
+      if let position = positions.updateValue(list.count, forKey: record.id) {
+        positions[record.id] = position
         if let existing = list[position], existing.order <= order { return }
         list[position] = photo
         listIsOrdered = false
       } else {
         if let tail, (tail.order, tail.id) > (order, record.id) { listIsOrdered = false }
         tail = (order, record.id)
-        positions[record.id] = list.count
         list.append(photo)
       }
       lastOrder = max(lastOrder, order)
