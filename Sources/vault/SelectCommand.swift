@@ -82,7 +82,9 @@ struct UnselectCommand: ParsableCommand {
 }
 
 private func positions(_ photos: [String], in space: Space) throws -> [Int] {
-  try PhotoSelector.positions(PhotoSelector.parse(photos), ids: space.entries.map(\.record.id.hex))
+  try PhotoSelector.positions(PhotoSelector.parse(photos), count: space.entries.count) {
+    space.entries[$0].record.id.hex
+  }
 }
 
 private func printSelectionCount(_ space: Space) {

@@ -50,7 +50,9 @@ public final class PhotoBrowser {
       return (0..<count).map { ($0, photoAtIndex($0)) }
     case .photos(let terms):
       let photos = (0..<count).map { photoAtIndex($0) }
-      return try PhotoSelector.positions(terms, ids: photos.map(\.record.id.hex)).map { ($0, photos[$0]) }
+      return try PhotoSelector.positions(terms, count: photos.count) { photos[$0].record.id.hex }.map {
+        ($0, photos[$0])
+      }
     }
   }
 

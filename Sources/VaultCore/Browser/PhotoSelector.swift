@@ -33,10 +33,16 @@ public enum PhotoSelector {
   /// photo number when that photo exists and no id starts with them, an id prefix when
   /// no such photo exists, and an error when they could be both.
   public static func positions(_ terms: [Term], ids: [String]) throws -> [Int] {
+    try positions(terms, count: ids.count) { ids[$0] }
+  }
+
+  /// The same, for `count` photos whose ids `idAt` gives: asked only when a term is an id,
+  /// so numbers in a big space cost nothing per photo.
+  public static func positions(_ terms: [Term], count: Int, idAt: (Int) -> String) throws -> [Int] {
     var result: [Int] = []
     var seen = Set<Int>()
     for term in terms {
-      for position in try resolve(term, ids: ids) where seen.insert(position).inserted {
+      for position in try resolve(term, count: count, idAt: idAt) where seen.insert(position).inserted {
         result.append(position)
       }
     }
@@ -77,8 +83,7 @@ public enum PhotoSelector {
     return .numbers(first: first, last: last)
   }
 
-  private static func resolve(_ term: Term, ids: [String]) throws -> [Int] {
-    let count = ids.count
+  private static func resolve(_ term: Term, count: Int, idAt: (Int) -> String) throws -> [Int] {
     switch term {
     case .numbers(let first, let last):
       guard first <= count else { throw VaultError.indexOutOfRange(index: first, count: count) }
@@ -86,7 +91,7 @@ public enum PhotoSelector {
       guard end <= count else { throw VaultError.indexOutOfRange(index: end, count: count) }
       return Array((first - 1)...(end - 1))
     case .id(let prefix):
-      let matches = ids.indices.filter { ids[$0].hasPrefix(prefix) }
+      let matches = (0..<count).filter { idAt($0).hasPrefix(prefix) }
       // Six digits or more, not starting with 0: a photo number when that photo exists,
       // unless it also starts an id; then neither is guessed.
       if !prefix.hasPrefix("0"), prefix.allSatisfy(\.isNumber), let number = Int(prefix) {

@@ -18,15 +18,15 @@ struct SpaceState {
     }
   }
 
-  /// The photos, kept in list order while entries come in order (as a snapshot's do), so
-  /// that opening a big space needs no sort; `positions` finds a photo by id. A deleted
-  /// photo leaves a hole (nil) until the next `orderedPhotos`.
-  private var list: [Photo?] = []
+  /// The photos as the list shows them (with their selection), kept in list order while
+  /// entries come in order (as a snapshot's do), so that opening a big space needs no sort
+  /// and `entries()` hands this very array out; `orders` runs beside it, and `positions`
+  /// finds a photo by id. A deleted photo's place is in `holes` until `entries()`.
+  private var list: [IndexEntry] = []
+  private var orders: [Int64] = []
   private var positions: [BlobID: Int] = [:]
+  private var holes: Set<Int> = []
   private var listIsOrdered = true
-  /// The order and id of the photo appended last.
-  private var tail: (order: Int64, id: BlobID)?
-  private var holes = 0
   private(set) var deleted: Set<BlobID> = []
   /// Kept for photos not (yet) added too: in merged copies a selection can be read before
   /// the photo's addition.
@@ -55,7 +55,7 @@ struct SpaceState {
   var photoCount: Int { positions.count }
 
   func photo(_ id: BlobID) -> Photo? {
-    positions[id].flatMap { list[$0] }
+    positions[id].map { Photo(record: list[$0].record, order: orders[$0]) }
   }
 
   mutating func apply(_ entry: JournalEntry) {
@@ -66,33 +66,33 @@ struct SpaceState {
         lastOrder = max(lastOrder, order)
         return
       }
-      let photo = Photo(record: record, order: order)
+      let selected = isSelected(record.id)
       // The same photo added twice (a writer's record and a repair's adoption of its blob):
-      // the smaller order wins, whichever is read first.
-      // One lookup in the common case (a new photo).
+      // the smaller order wins, whichever is read first. One lookup for a new photo.
       if let position = positions.updateValue(list.count, forKey: record.id) {
         positions[record.id] = position
-        if let existing = list[position], existing.order <= order { return }
-        list[position] = photo
+        if orders[position] <= order { return }
+        list[position] = IndexEntry(record: record, selected: selected)
+        orders[position] = order
         listIsOrdered = false
       } else {
-        if let tail, (tail.order, tail.id) > (order, record.id) { listIsOrdered = false }
-        tail = (order, record.id)
-        list.append(photo)
+        if let last = orders.last, let lastID = list.last?.record.id, (last, lastID) > (order, record.id) {
+          listIsOrdered = false
+        }
+        list.append(IndexEntry(record: record, selected: selected))
+        orders.append(order)
       }
       lastOrder = max(lastOrder, order)
     case .deleted(let id):
       deleted.insert(id)
-      if let position = positions.removeValue(forKey: id) {
-        list[position] = nil
-        holes += 1
-      }
+      if let position = positions.removeValue(forKey: id) { holes.insert(position) }
       if !selections.isEmpty { selections[id] = nil }
     case .selection(let id, let selected, let stamp):
       if !deleted.isEmpty && deleted.contains(id) { return }
       let selection = Selection(selected: selected, stamp: stamp)
       if let existing = selections[id], !selection.supersedes(existing) { return }
       selections[id] = selection
+      if let position = positions[id] { list[position].selected = selected }
     }
   }
 
@@ -100,24 +100,30 @@ struct SpaceState {
     selections.isEmpty ? false : selections[id]?.selected ?? false
   }
 
-  /// The photos in list order: by order, then by id.
+  /// The photos in list order (by order, then by id), with their orders.
+  private func ordered() -> (entries: [IndexEntry], orders: [Int64]) {
+    if listIsOrdered && holes.isEmpty { return (list, orders) }
+    var kept = list.indices.filter { !holes.contains($0) }
+    if !listIsOrdered {
+      kept.sort { (orders[$0], list[$0].record.id) < (orders[$1], list[$1].record.id) }
+    }
+    return (kept.map { list[$0] }, kept.map { orders[$0] })
+  }
+
+  /// The photos in list order.
   func orderedPhotos() -> [Photo] {
-    var photos = holes == 0 ? list.map { $0! } : list.compactMap { $0 }
-    if !listIsOrdered { photos.sort { ($0.order, $0.record.id) < ($1.order, $1.record.id) } }
-    return photos
+    let (entries, orders) = ordered()
+    return entries.indices.map { Photo(record: entries[$0].record, order: orders[$0]) }
   }
 
   func entries() -> [IndexEntry] {
-    guard listIsOrdered && holes == 0 else {
-      return orderedPhotos().map { IndexEntry(record: $0.record, selected: isSelected($0.record.id)) }
-    }
-    // The common case of a big space, in one pass.
-    return list.map { IndexEntry(record: $0!.record, selected: isSelected($0!.record.id)) }
+    ordered().entries
   }
 
   /// Makes room for `count` photos at once (a snapshot says how many it holds, roughly).
   mutating func reserveCapacity(_ count: Int) {
     list.reserveCapacity(count)
+    orders.reserveCapacity(count)
     positions.reserveCapacity(count)
   }
 

@@ -338,14 +338,41 @@ public final class Space {
 
   /// Sets the selection of the photos at `positions` (0-based) to `selected`.
   public func setSelection(_ positions: [Int], to selected: Bool) throws {
-    var updated = entries
-    for position in positions { updated[position].selected = selected }
-    try saveEntries(updated)
+    guard formatVersion == 2 else {
+      var updated = entries
+      for position in positions { updated[position].selected = selected }
+      return try saveEntries(updated)
+    }
+    // Only what changes is written, and only those entries are updated: selecting a few
+    // photos of a big space costs a few entries.
+    try requireIndex()
+    let stamp = Timestamp.now().nanosecondsSince1970
+    let changing = Set(positions).filter { entries[$0].selected != selected }.sorted()
+    try appendSelections(changing.map { ($0, selected) }, stamp: stamp)
   }
 
   /// Selects every photo, none, or inverts the selection.
   public func changeAllSelections(_ change: (Bool) -> Bool) throws {
-    try saveEntries(entries.map { IndexEntry(record: $0.record, selected: change($0.selected)) })
+    guard formatVersion == 2 else {
+      return try saveEntries(entries.map { IndexEntry(record: $0.record, selected: change($0.selected)) })
+    }
+    try requireIndex()
+    let stamp = Timestamp.now().nanosecondsSince1970
+    let changing = entries.indices.compactMap { position -> (Int, Bool)? in
+      let selected = change(entries[position].selected)
+      return selected == entries[position].selected ? nil : (position, selected)
+    }
+    try appendSelections(changing, stamp: stamp)
+  }
+
+  private func appendSelections(_ changes: [(position: Int, selected: Bool)], stamp: Int64) throws {
+    guard let journal, !changes.isEmpty else { return }
+    try journal.append(
+      changes.map { .selection(entries[$0.position].record.id, selected: $0.selected, stamp: stamp) })
+    for change in changes {
+      entries[change.position].selected = journal.state.isSelected(entries[change.position].record.id)
+    }
+    if journal.isCompactionDue { try compactJournal() }
   }
 
   // MARK: Delete
