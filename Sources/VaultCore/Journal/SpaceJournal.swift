@@ -51,7 +51,11 @@ final class SpaceJournal {
     } catch {
       throw VaultError.damagedIndex(path: directory, reason: "the journal folder cannot be read (\(error))")
     }
-    for name in names {
+    // Snapshots first: their photos come in list order, and the segments' changes come after
+    // them, so a big space's list is built without a sort (any order gives the same state).
+    let snapshotsFirst =
+      names.filter { $0.hasPrefix(Self.snapshotPrefix) } + names.filter { !$0.hasPrefix(Self.snapshotPrefix) }
+    for name in snapshotsFirst {
       let path = directory + "/" + name
       if let id = Self.id(in: name, prefix: Self.snapshotPrefix) {
         snapshotBytes += try readSnapshot(path: path, id: id)

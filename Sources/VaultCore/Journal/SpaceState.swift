@@ -103,7 +103,9 @@ struct SpaceState {
   /// The photos in list order (by order, then by id), with their orders.
   private func ordered() -> (entries: [IndexEntry], orders: [Int64]) {
     if listIsOrdered && holes.isEmpty { return (list, orders) }
-    var kept = list.indices.filter { !holes.contains($0) }
+    var isHole = [Bool](repeating: false, count: list.count)
+    for position in holes { isHole[position] = true }
+    var kept = list.indices.filter { !isHole[$0] }
     if !listIsOrdered {
       kept.sort { (orders[$0], list[$0].record.id) < (orders[$1], list[$1].record.id) }
     }
