@@ -217,4 +217,49 @@ final class JournalTests: XCTestCase {
     // One selection entry (26 bytes), its end mark and padding, and a record's framing.
     XCTAssertLessThan(fileSize(path) - before, 100)
   }
+
+  func testASnapshotDecodedInSlicesGivesTheSameEntriesAndNamesTheSameDamage() throws {
+    var writer = ByteWriter()
+    var entries: [JournalEntry] = []
+    for number in 0..<3000 {
+      let entry: JournalEntry
+      switch number % 5 {
+      case 3: entry = .selection(.random(), selected: number % 2 == 0, stamp: Int64(number))
+      case 4: entry = .deleted(.random())
+      default:
+        entry = .added(record(named: String(repeating: "n", count: number % 300)), order: Int64(number))
+      }
+      entry.encode(into: &writer)
+      entries.append(entry)
+    }
+    writer.byte(0)
+    let plaintext = writer.output + [UInt8](repeating: 0, count: 7)
+    for slices in [1, 2, 3, 8, 5000] {
+      var decoded: [JournalEntry] = []
+      let length = try plaintext.withUnsafeBytes {
+        try JournalEntry.decodeAllInParallel($0, slices: slices) { decoded.append($0) }
+      }
+      XCTAssertEqual(decoded, entries, "\(slices) slices")
+      XCTAssertEqual(length, writer.output.count)
+    }
+    // Damage deep inside: the same entry is named, whichever slice meets it.
+    var damaged = plaintext
+    var offset = 0
+    for entry in entries.prefix(2000) {
+      var one = ByteWriter()
+      entry.encode(into: &one)
+      offset += one.output.count
+    }
+    damaged[offset] = 9  // entry 2001's type
+    for slices in [1, 4] {
+      XCTAssertThrowsError(
+        try damaged.withUnsafeBytes { try JournalEntry.decodeAllInParallel($0, slices: slices) { _ in } }
+      ) {
+        error in
+        let failure = error as? JournalDecodingError
+        XCTAssertEqual(failure?.entry, 2001, "\(slices) slices")
+        XCTAssertEqual(failure?.reason, "has an unknown type 9")
+      }
+    }
+  }
 }
