@@ -254,7 +254,20 @@ public final class Space {
 
   func removeBlobsOfDeletedPhotos() {
     guard let journal else { return }
-    for id in journal.state.deleted {
+    removeBlobs(of: journal.state.deleted)
+  }
+
+  /// Removes the blobs of deleted photos that a sync engine may have brought back (see
+  /// `SpaceJournal.deletionsToSettle`), so that a writer leaves a merged copy that verifies.
+  func removeBlobsBroughtBack() {
+    guard let journal else { return }
+    removeBlobs(of: journal.deletionsToSettle)
+  }
+
+  /// Not flushed: a removal that a power cut undoes is made again by a later writer or by
+  /// `verify --repair`, and the journal lists none of these photos meanwhile.
+  private func removeBlobs(of ids: Set<BlobID>) {
+    for id in ids {
       unlink(thumbPath(id))
       unlink(photoPath(id))
     }
