@@ -317,11 +317,14 @@ public final class Space {
 
   // MARK: Writers
 
-  /// Whether a writer was killed here (its mark is left), or the journal ends in a torn
-  /// record: then the writer that opens the space next tidies first.
+  /// Whether a writer was killed here (its mark is left), the journal ends in a torn
+  /// record, or an upgrade was killed after its journal was in place (format 1's index is
+  /// left beside it, unmarked: the upgrade comes before the mark): then the writer that
+  /// opens the space next tidies first.
   var needsTidying: Bool {
     let names = (try? listVaultFolder(directory)) ?? []
     return names.contains { $0.hasPrefix(TemporaryFile.prefix) } || !(journal?.tornSegments.isEmpty ?? true)
+      || (formatVersion == 2 && names.contains(Self.indexFile))
   }
 
   /// Leaves this writer's mark, durably, before anything is written.
