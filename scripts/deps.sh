@@ -16,6 +16,7 @@ ensure_packages() {
 # What building vault needs.
 BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libchafa-dev libglib2.0-dev)
 # What its tests need besides: chattr (a read-only folder even for root), the reference
-# thumbnailer the quality test compares with, tmux to run vault on a terminal, and strace
-# to see which folders are flushed.
-TEST_PACKAGES=(e2fsprogs libvips-tools tmux strace)
+# thumbnailer the quality test compares with, tmux to run vault on a terminal, strace
+# to see which folders are flushed (and to kill vault at a chosen step), and rsync and
+# unison to merge copies of a vault as sync engines do.
+TEST_PACKAGES=(e2fsprogs libvips-tools tmux strace rsync unison)

@@ -29,6 +29,8 @@ final class SpaceJournal {
   private(set) var segmentBytes = 0
   /// Segments that end in a torn record: a writer compacts them away.
   private(set) var tornSegments: [String] = []
+  /// The photos that the segments read at load time say were deleted.
+  private var deletedInSegments = Set<BlobID>()
   private var writer: JournalSegmentWriter?
   private var writerBytesCounted = 0
 
@@ -63,7 +65,10 @@ final class SpaceJournal {
         snapshotBytes += try readSnapshot(path: path, id: id)
         snapshotNames.append(name)
       } else if let id = Self.id(in: name, prefix: JournalSegment.namePrefix) {
-        let contents = try JournalSegment.read(path: path, id: id, key: journalKey) { state.apply($0) }
+        let contents = try JournalSegment.read(path: path, id: id, key: journalKey) { entry in
+          state.apply(entry)
+          if case .deleted(let id) = entry { deletedInSegments.insert(id) }
+        }
         segmentBytes += fileSize(path)
         segmentNames.append(name)
         if contents.tornTail { tornSegments.append(name) }
@@ -136,6 +141,18 @@ final class SpaceJournal {
     for entry in entries { state.apply(entry) }
   }
 
+  /// The deleted photos whose blobs a sync engine may have brought back since this copy
+  /// removed them: a copy that had not seen a deletion still holds the blobs, and a sync
+  /// that never deletes (a union copy, `rsync` without `--delete`) copies them back beside
+  /// the journal file that deleted them. That file is a segment, unless the deleting copy
+  /// compacted it away; then the other copy's older snapshot comes back with the blobs, and
+  /// the journal holds more than one snapshot. So: the deletions of the segments (their
+  /// cost is bounded by the compaction limits, and they were just read), or every deletion
+  /// when there are several snapshots (each was read whole).
+  var deletionsToSettle: Set<BlobID> {
+    snapshotNames.count > 1 ? state.deleted : deletedInSegments
+  }
+
   var isCompactionDue: Bool {
     !tornSegments.isEmpty || segmentNames.count > Self.compactionSegmentCount
       || segmentBytes > max(Self.compactionMinimumBytes, snapshotBytes / Self.compactionFraction)
@@ -150,6 +167,7 @@ final class SpaceJournal {
     try syncDirectory(directory)
     snapshotNames = [name]
     snapshotBytes = fileSize(directory + "/" + name)
+    deletedInSegments = []
     segmentNames = []
     segmentBytes = 0
     tornSegments = []

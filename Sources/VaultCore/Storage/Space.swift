@@ -258,7 +258,20 @@ public final class Space {
 
   func removeBlobsOfDeletedPhotos() {
     guard let journal else { return }
-    for id in journal.state.deleted {
+    removeBlobs(of: journal.state.deleted)
+  }
+
+  /// Removes the blobs of deleted photos that a sync engine may have brought back (see
+  /// `SpaceJournal.deletionsToSettle`), so that a writer leaves a merged copy that verifies.
+  func removeBlobsBroughtBack() {
+    guard let journal else { return }
+    removeBlobs(of: journal.deletionsToSettle)
+  }
+
+  /// Not flushed: a removal that a power cut undoes is made again by a later writer or by
+  /// `verify --repair`, and the journal lists none of these photos meanwhile.
+  private func removeBlobs(of ids: Set<BlobID>) {
+    for id in ids {
       unlink(thumbPath(id))
       unlink(photoPath(id))
     }
@@ -308,11 +321,14 @@ public final class Space {
 
   // MARK: Writers
 
-  /// Whether a writer was killed here (its mark is left), or the journal ends in a torn
-  /// record: then the writer that opens the space next tidies first.
+  /// Whether a writer was killed here (its mark is left), the journal ends in a torn
+  /// record, or an upgrade was killed after its journal was in place (format 1's index is
+  /// left beside it, unmarked: the upgrade comes before the mark): then the writer that
+  /// opens the space next tidies first.
   var needsTidying: Bool {
     let names = (try? listVaultFolder(directory)) ?? []
     return names.contains { $0.hasPrefix(TemporaryFile.prefix) } || !(journal?.tornSegments.isEmpty ?? true)
+      || (formatVersion == 2 && names.contains(Self.indexFile))
   }
 
   /// Leaves this writer's mark, durably, before anything is written.

@@ -472,15 +472,15 @@ public final class SpaceVerifier {
 
   /// Cleans up after writers that were killed; a writer runs it when it takes the space's
   /// exclusive lock (holding it proves that no other writer is at work) and finds a killed
-  /// writer's mark: removes temporary files and marks, and settles orphan blobs. An orphan
-  /// original with an intact thumbnail is an import cut short between its blobs and its
-  /// index: if both authenticate it is listed (or removed, when the same photo is listed
-  /// already). The blobs of photos the journal says were deleted are removed (a delete cut
-  /// short, or files a sync engine brought back), as is a thumbnail of no photo. In format 1,
-  /// an orphan original without a thumbnail is a delete cut short (delete removes
-  /// thumbnails first) and is removed. Only orphans are decrypted; anything else odd is
-  /// left for `vault verify`. Does nothing while the index is damaged (every original is
-  /// then an orphan: that is `verify --repair`'s work).
+  /// writer's mark: removes temporary files and marks (and format 1's index, in format 2),
+  /// and settles orphan blobs. An orphan original with an intact thumbnail is an import cut
+  /// short between its blobs and its index: if both authenticate it is listed (or removed,
+  /// when the same photo is listed already). The blobs of photos the journal says were
+  /// deleted are removed (a delete cut short, or files a sync engine brought back), as is a
+  /// thumbnail of no photo. In format 1, an orphan original without a thumbnail is a delete
+  /// cut short (delete removes thumbnails first) and is removed. Only orphans are
+  /// decrypted; anything else odd is left for `vault verify`. Does nothing while the index
+  /// is damaged (every original is then an orphan: that is `verify --repair`'s work).
   func tidyAfterKilledWriters() throws {
     precondition(space.access == .write, "tidying needs the space's exclusive lock")
     guard space.indexDamage == nil else { return }
@@ -493,6 +493,9 @@ public final class SpaceVerifier {
       removeTree(path)
       changed = true
     }
+    // Format 1's index beside a journal: an upgrade killed before it removed it (the
+    // journal holds every photo it listed).
+    if space.formatVersion == 2, unlink(space.indexPath) == 0 { changed = true }
     let listedIDs = Set(space.entries.map(\.record.id))
     let originals = Set(photos.ids)
     let thumbnails = Set(thumbs.ids)

@@ -93,7 +93,8 @@ public final class Vault {
 
   /// Opens the space of `password`. Reading takes a shared lock, writing an exclusive one;
   /// a writer first cleans up after any writer that was killed (temporary files, orphan
-  /// blobs), so that a killed command followed by any write leaves a space that verifies.
+  /// blobs), so that a killed command followed by any write leaves a space that verifies;
+  /// it also removes blobs of deleted photos that a sync engine brought back.
   /// A password that is not in NFC is tried as typed too (one more key derivation), for
   /// spaces made by format 1, which did not normalize.
   public func unlock(password: Password, access: Space.Access) throws -> Space {
@@ -112,6 +113,7 @@ public final class Vault {
       }
       if space.formatVersion == 1, space.indexDamage == nil { try space.upgradeToJournal() }
       try space.settleTornJournal()
+      space.removeBlobsBroughtBack()
       try space.markWriting()
     }
     return space
