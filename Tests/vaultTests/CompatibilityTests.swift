@@ -6,6 +6,8 @@ import XCTest
 final class CompatibilityTests: XCTestCase {
   static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Compatibility").path
+  /// The committed format-1 vault.
+  static let committed = folder + "/vault-v1"
 
   struct Expectations: Decodable {
     struct Photo: Decodable {

@@ -90,6 +90,8 @@ public struct RepairSummary: Equatable, Sendable {
   public var selectionLost = false
   public var adopted: [String] = []
   public var droppedMissing: [String] = []
+  /// Photos whose original is missing, left listed (format 2): only `vault delete` deletes.
+  public var keptMissing: [String] = []
   public var duplicatesDropped = 0
   public var thumbnailsRemade: [String] = []
   public var thumbnailsNotRemade: [String] = []
@@ -380,6 +382,11 @@ public final class SpaceVerifier {
         }
         if fileExists(space.photoPath(entry.record.id)) {
           entries.append(entry)
+        } else if space.formatVersion == 2 {
+          // A deletion in the journal is for good, on every synced copy: an original that a
+          // sync engine has not brought yet must not be deleted everywhere for it.
+          entries.append(entry)
+          summary.keptMissing.append(entry.record.name)
         } else {
           summary.droppedMissing.append(entry.record.name)
         }
