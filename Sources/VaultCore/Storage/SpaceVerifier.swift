@@ -312,7 +312,9 @@ public final class SpaceVerifier {
     for id in thumbs.ids where space.wasDeleted(id) {
       findings.append(.deletedPhotoLeftover(path: Space.thumbFolder + "/" + id.hex))
     }
-    for id in thumbs.ids where !originals.contains(id) && !space.wasDeleted(id) {
+    // A listed photo's thumbnail is no orphan, even without its original (which a sync
+    // engine may not have brought yet).
+    for id in thumbs.ids where !originals.contains(id) && !space.wasDeleted(id) && !listedIDs.contains(id) {
       findings.append(.orphanThumbnail(id: id.hex))
     }
     let known = Set([
