@@ -339,9 +339,17 @@ public final class PhotoImporter {
         throw VaultError.io(path: path, reason: "file changed while it was being imported")
       }
       try photoWriter.finish()
-      try photoFile.sync()
+      // Not flushed here: a flush waits on the disk, and a decode thread waiting leaves its
+      // core idle. The committing thread flushes each blob as it moves it into place
+      // (TemporaryFile.replace); writing back starts now, so little is left to wait for then.
+      photoFile.startWriteback()
 
-      let thumbFile = try space.sealThumbnail(made.jpeg, id: id)
+      let thumbFile = try TemporaryFile(in: space.thumbDirectory)
+      let thumbWriter = try BlobWriter(
+        kind: .thumbnail, key: space.master.blobKey(kind: .thumbnail, id: id), output: thumbFile)
+      try thumbWriter.write(made.jpeg)
+      try thumbWriter.finish()
+      thumbFile.startWriteback()
       return PreparedPhoto(record: record, photoFile: photoFile, thumbFile: thumbFile, warning: made.warning)
     } catch VaultError.io(let folder, let reason) where folder.hasPrefix(space.directory) {
       // Name the photo, not the vault folder the write failed in.
@@ -406,7 +414,8 @@ final class PreparedPhoto {
     self.warning = warning
   }
 
-  /// Renames both blobs to their final names (the caller syncs the folders).
+  /// Flushes both blobs and renames them to their final names (the caller syncs the
+  /// folders). The flushes happen here, on the committing thread, not on a decode thread.
   func moveIntoPlace(space: Space) throws {
     try thumbFile.replace(space.thumbPath(record.id), syncFolder: false)
     try photoFile.replace(space.photoPath(record.id), syncFolder: false)
