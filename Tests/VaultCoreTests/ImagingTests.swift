@@ -59,6 +59,39 @@ final class ImagingTests: XCTestCase {
       JPEGDecoder.scaleDenominator(width: 300, height: 200, targetWidth: 300, targetHeight: 200), 1)
   }
 
+  func testRowsShrunkFurtherDecodeFastAndStayCloseToTheExactDecode() throws {
+    // Full-size decodes, where every block takes the 8×8 IDCT: 4:4:4 pictures (ours), and
+    // a 4:2:0 one whose chroma is upsampled (the merged upsampler when fast).
+    var pictures: [(String, [UInt8])] = [
+      ("photo", try JPEGEncoder.encode(TestImages.photoLike(width: 301, height: 203, seed: 3), quality: 92)),
+      (
+        "plasma", try JPEGEncoder.encode(TestImages.plasmaLike(width: 301, height: 203, seed: 4), quality: 92)
+      ),
+    ]
+    pictures.append(("quad-420.jpg", try fileBytes(fixturesPath + "/quad-420.jpg")))
+    for (name, jpeg) in pictures {
+      func decoded(fast: Bool) throws -> RGBImage {
+        let decoder = try JPEGDecoder(bytes: jpeg, name: name)
+        var pixels: [UInt8] = []
+        let size = try decoder.decode(scaleDenominator: 1, shrinksFurther: fast) { row in
+          pixels.append(contentsOf: UnsafeBufferPointer(start: row, count: decoder.width * 3))
+        }
+        XCTAssertEqual(pixels.count, size.width * size.height * 3, name)
+        return RGBImage(width: size.width, height: size.height, pixels: pixels)
+      }
+      let exact = try decoded(fast: false)
+      let fast = try decoded(fast: true)
+      XCTAssertNotEqual(exact, fast, "\(name): the fast decode was not used")
+      // Pixel by pixel, replicated chroma differs at sharp colour edges; averaged down to
+      // half size, as thumbnails are at least, the two agree closely.
+      let psnr = TestImages.psnr(
+        exact.aspectFilled(width: exact.width / 2, height: exact.height / 2),
+        fast.aspectFilled(width: fast.width / 2, height: fast.height / 2))
+      XCTAssertGreaterThanOrEqual(psnr, 35, "\(name): \(String(format: "%.1f", psnr)) dB")
+      print("fast against exact decode, halved: \(name) \(String(format: "%.1f", psnr)) dB")
+    }
+  }
+
   func testTargetSizeKeepsAspectAndNeverEnlarges() {
     let thumbnailer = Thumbnailer()
     XCTAssert(thumbnailer.targetSize(width: 4000, height: 3000) == (512, 384))
