@@ -344,6 +344,7 @@ public final class PhotoImporter {
       // (TemporaryFile.replace); writing back starts now, so little is left to wait for then.
       photoFile.startWriteback()
 
+      // As Space.sealThumbnail does, but not flushed here either.
       let thumbFile = try TemporaryFile(in: space.thumbDirectory)
       let thumbWriter = try BlobWriter(
         kind: .thumbnail, key: space.master.blobKey(kind: .thumbnail, id: id), output: thumbFile)
