@@ -83,4 +83,11 @@ int vault_jpeg_encode_rgb(const uint8_t *pixels, uint32_t width, uint32_t height
                           size_t error_length);
 void vault_imaging_free(void *pointer);
 
+/* One output row of AreaResampler: output pixel x (RGB) is the sum over its taps of
+ * weights[x * taps + tap] × the RGB sums of source pixel starts[x] + tap, rounded to the
+ * nearest byte (halves up) and clamped. sums must hold starts[x] + taps pixels for
+ * every x. */
+void vault_average_columns(const float *sums, const int64_t *starts, const float *weights, int taps,
+                           int width, uint8_t *output);
+
 #endif

@@ -1,3 +1,5 @@
+import CVaultImaging
+
 /// Shrinks an RGB picture by area averaging (a box filter with exact fractional
 /// coverage), fed one source row at a time so the full-size picture is never held.
 ///
@@ -14,7 +16,7 @@ public struct AreaResampler {
   /// The first source column of each output column, and the weights of the `taps`
   /// source columns from there (`taps` for every output column, the unused ones 0), so
   /// that averaging across columns has no inner loop of varying length.
-  private var columnStart: [Int] = []
+  private var columnStart: [Int64] = []
   private let taps: Int
   private var columnWeights: [Float] = []
   private var currentSums: [Float]
@@ -44,7 +46,7 @@ public struct AreaResampler {
       let right = Double(x + 1) * scaleX
       let first = Int(left)
       let last = min(sourceWidth - 1, Int((right - 1e-9).rounded(.up)) - 1)
-      columnStart.append(first)
+      columnStart.append(Int64(first))
       weights.append(
         (first...max(first, last)).map { column in
           Float((min(right, Double(column + 1)) - max(left, Double(column))) / scaleX)
@@ -110,55 +112,18 @@ public struct AreaResampler {
     nextIsEmpty = true
   }
 
-  /// Averages the finished row of sums across columns into output row `currentRow`.
+  /// Averages the finished row of sums across columns into output row `currentRow` (in
+  /// C: Swift checks each float-to-byte conversion, and this runs for every sample).
   private mutating func emitCurrentRow() {
-    let taps = self.taps
-    let targetWidth = self.targetWidth
     let row = currentRow * targetWidth * 3
+    let (taps, targetWidth) = (self.taps, self.targetWidth)
     columnStart.withUnsafeBufferPointer { starts in
       columnWeights.withUnsafeBufferPointer { weights in
         currentSums.withUnsafeBufferPointer { sums in
           output.withUnsafeMutableBufferPointer { out in
-            let starts = starts.baseAddress!
-            let sums = sums.baseAddress!
-            let out = out.baseAddress! + row
-            // Each output channel is Σ weight × sum over its taps, in the same order
-            // whatever the case, so the result does not depend on which case runs.
-            func store(_ x: Int, _ r: Float, _ g: Float, _ b: Float) {
-              out[x * 3] = UInt8(max(0, min(255, r + 0.5)))
-              out[x * 3 + 1] = UInt8(max(0, min(255, g + 0.5)))
-              out[x * 3 + 2] = UInt8(max(0, min(255, b + 0.5)))
-            }
-            switch taps {
-            case 2:
-              for x in 0..<targetWidth {
-                let w = weights.baseAddress! + x * 2
-                let s = sums + starts[x] * 3
-                store(x, w[0] * s[0] + w[1] * s[3], w[0] * s[1] + w[1] * s[4], w[0] * s[2] + w[1] * s[5])
-              }
-            case 3:
-              for x in 0..<targetWidth {
-                let w = weights.baseAddress! + x * 3
-                let s = sums + starts[x] * 3
-                store(
-                  x, w[0] * s[0] + w[1] * s[3] + w[2] * s[6], w[0] * s[1] + w[1] * s[4] + w[2] * s[7],
-                  w[0] * s[2] + w[1] * s[5] + w[2] * s[8])
-              }
-            default:
-              for x in 0..<targetWidth {
-                let w = weights.baseAddress! + x * taps
-                let s = sums + starts[x] * 3
-                var r = w[0] * s[0]
-                var g = w[0] * s[1]
-                var b = w[0] * s[2]
-                for tap in 1..<max(1, taps) {
-                  r += w[tap] * s[tap * 3]
-                  g += w[tap] * s[tap * 3 + 1]
-                  b += w[tap] * s[tap * 3 + 2]
-                }
-                store(x, r, g, b)
-              }
-            }
+            vault_average_columns(
+              sums.baseAddress, starts.baseAddress, weights.baseAddress, Int32(taps), Int32(targetWidth),
+              out.baseAddress! + row)
           }
         }
       }
