@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
-"""Writes N photo-like 4000x3000 JPEGs (quality 92) into a folder, reproducibly.
+"""Writes N 4000x3000 JPEGs (quality 92, 4:2:0) into a folder, reproducibly, of one of two
+kinds:
 
-Photo-like: smooth colour gradients and soft shapes (sky, objects) plus sensor-like noise
-and some hard edges, so they compress like camera pictures (a few MB each), not like
-flat fills. Drawing one takes seconds, so past the first 20 each photo is one of those 20
-with a JPEG comment naming it inserted: different content to vault, the same work to
-decode. Usage: make_photos.py FOLDER COUNT"""
+- photo (the default): smooth colour gradients and soft shapes (sky, objects) plus
+  sensor-like noise and some hard edges, drawn here, so they compress like camera
+  pictures (a few MB each), not like flat fills;
+- plasma: ImageMagick's fractal plasma, blurred, with Gaussian noise (a second encoder
+  and a busier picture), one seed per photo.
+
+Drawing one takes seconds, so past the first 20 each photo is one of those 20 with a JPEG
+comment naming it inserted: different content to vault, the same work to decode.
+Usage: make_photos.py FOLDER COUNT [photo|plasma]"""
 import os
 import subprocess
 import sys
@@ -39,17 +44,33 @@ def photo(seed):
     return np.clip(image, 0, 255).astype(np.uint8)
 
 
+def draw_photo(seed, path):
+    header = b"P6\n%d %d\n255\n" % (W, H)
+    subprocess.run(["cjpeg", "-quality", "92", "-outfile", path],
+                   input=header + photo(seed).tobytes(), check=True)
+
+
+def draw_plasma(seed, path):
+    subprocess.run(["convert", "-seed", str(seed + 1), "-size", "%dx%d" % (W, H), "plasma:fractal",
+                    "-blur", "0x1", "-attenuate", "0.3", "+noise", "Gaussian", "-quality", "92",
+                    "-sampling-factor", "2x2", path], check=True)
+
+
+KINDS = {"photo": ("unique", draw_photo), "plasma": ("plasma-unique", draw_plasma)}
+
+
 def main():
     folder, count = sys.argv[1], int(sys.argv[2])
+    cache_name, draw = KINDS[sys.argv[3] if len(sys.argv) > 3 else "photo"]
     os.makedirs(folder, exist_ok=True)
-    cache = os.path.join(os.path.dirname(os.path.abspath(folder)), "unique")
+    cache = os.path.join(os.path.dirname(os.path.abspath(folder)), cache_name)
     os.makedirs(cache, exist_ok=True)
     for index in range(min(count, UNIQUE)):
         path = os.path.join(cache, "IMG_%04d.jpg" % (index + 1))
         if not os.path.exists(path):
-            header = b"P6\n%d %d\n255\n" % (W, H)
-            subprocess.run(["cjpeg", "-quality", "92", "-outfile", path],
-                           input=header + photo(index).tobytes(), check=True)
+            # Drawn under a temporary name: an interrupted run leaves no half picture.
+            draw(index, path + ".tmp.jpg")
+            os.rename(path + ".tmp.jpg", path)
     for index in range(count):
         path = os.path.join(folder, "IMG_%04d.jpg" % (index + 1))
         if os.path.exists(path):

@@ -59,6 +59,43 @@ final class ImagingTests: XCTestCase {
       JPEGDecoder.scaleDenominator(width: 300, height: 200, targetWidth: 300, targetHeight: 200), 1)
   }
 
+  func testRowsShrunkFurtherDecodeFastAndStayCloseToTheExactDecode() throws {
+    func decoded(_ jpeg: [UInt8], _ name: String, fast: Bool) throws -> RGBImage {
+      let decoder = try JPEGDecoder(bytes: jpeg, name: name)
+      var pixels: [UInt8] = []
+      let size = try decoder.decode(scaleDenominator: 1, shrinksFurther: fast) { row in
+        pixels.append(contentsOf: UnsafeBufferPointer(start: row, count: decoder.width * 3))
+      }
+      XCTAssertEqual(pixels.count, size.width * size.height * 3, name)
+      return RGBImage(width: size.width, height: size.height, pixels: pixels)
+    }
+    // Full-size decodes of 4:4:4 pictures, where every block takes the 8×8 IDCT: the fast
+    // one differs, and once averaged down to half size (thumbnails shrink at least that
+    // much from a full-size decode: 1/2 would be used otherwise), hardly.
+    for (name, picture) in [
+      ("photo", TestImages.photoLike(width: 301, height: 203, seed: 3)),
+      ("plasma", TestImages.plasmaLike(width: 301, height: 203, seed: 4)),
+    ] {
+      let jpeg = try JPEGEncoder.encode(picture, quality: 92)
+      let exact = try decoded(jpeg, name, fast: false)
+      let fast = try decoded(jpeg, name, fast: true)
+      XCTAssertTrue(exact != fast, "\(name): the fast IDCT was not used")
+      let psnr = TestImages.psnr(
+        exact.aspectFilled(width: exact.width / 2, height: exact.height / 2),
+        fast.aspectFilled(width: fast.width / 2, height: fast.height / 2))
+      XCTAssertGreaterThanOrEqual(psnr, 40, "\(name): \(String(format: "%.1f", psnr)) dB")
+    }
+    // 4:2:0: chroma replicated (the merged upsampler) instead of interpolated. It differs
+    // most at sharp edges between saturated colours; each quadrant keeps its colour.
+    let quad = try fileBytes(fixturesPath + "/quad-420.jpg")
+    let fast = try decoded(quad, "quad-420.jpg", fast: true)
+    XCTAssertTrue(try decoded(quad, "quad-420.jpg", fast: false) != fast, "plain upsampling was not used")
+    assertColour(fast, 16, 12, [255, 0, 0], "quad-420.jpg")
+    assertColour(fast, 48, 12, [0, 255, 0], "quad-420.jpg")
+    assertColour(fast, 16, 36, [0, 0, 255], "quad-420.jpg")
+    assertColour(fast, 48, 36, [255, 255, 255], "quad-420.jpg")
+  }
+
   func testTargetSizeKeepsAspectAndNeverEnlarges() {
     let thumbnailer = Thumbnailer()
     XCTAssert(thumbnailer.targetSize(width: 4000, height: 3000) == (512, 384))

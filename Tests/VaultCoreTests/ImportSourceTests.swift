@@ -85,10 +85,19 @@ final class ImportSourceTests: XCTestCase {
       var original: [UInt8] = []
       try space.openOriginal(record).readContent { original.append(contentsOf: $0) }
       XCTAssertEqual(original, try fileBytes(folder + "/" + record.name), record.name)
+      // Hashed once, from the bytes read (or, too large to keep, as they were read).
+      let hasher = ContentHasher(key: space.master.contentHashKey())
+      original.withUnsafeBytes { hasher.update($0) }
+      XCTAssertEqual(record.contentHash, hasher.finish(), record.name)
       let expected = try Thumbnailer().makeThumbnail(
         bytes: original, name: record.name, format: record.format)
       XCTAssertEqual(try space.thumbnail(of: record), expected.jpeg, record.name)
     }
+    var duplicates = 0
+    try PhotoImporter(parallelism: 2).importFiles(files, into: space) { event, _ in
+      if case .duplicate = event { duplicates += 1 } else { XCTFail("\(event)") }
+    }
+    XCTAssertEqual(duplicates, files.count)
   }
 
   func testAPictureThatWouldNeedTooMuchMemoryIsRefusedFromItsHeader() throws {

@@ -40,6 +40,45 @@ enum TestImages {
     return RGBImage(width: width, height: height, pixels: pixels)
   }
 
+  /// A busy picture like ImageMagick's `plasma:fractal` with Gaussian noise (the second
+  /// photo set of Benchmarks/run): random colour fields at three scales, smoothly
+  /// interpolated, plus strong per-pixel noise, so most of its energy is in the high
+  /// frequencies that a less exact IDCT gets wrong first.
+  static func plasmaLike(width: Int, height: Int, seed: UInt64 = 1) -> RGBImage {
+    var generator = SeededGenerator(seed: seed)
+    var values = [Double](repeating: 128, count: width * height * 3)
+    // Each field: random colours on a grid of `cell` pixels, bilinearly interpolated.
+    for (cell, amplitude) in [(max(width, height) / 4, 110.0), (48, 50.0), (6, 25.0)] {
+      let columns = width / cell + 2
+      let grid = (0..<(columns * (height / cell + 2) * 3)).map { _ in
+        Double.random(in: -1...1, using: &generator) * amplitude
+      }
+      for y in 0..<height {
+        let row = y / cell
+        let ty = Double(y % cell) / Double(cell)
+        for x in 0..<width {
+          let column = x / cell
+          let tx = Double(x % cell) / Double(cell)
+          let corners = [
+            (row * columns + column, (1 - tx) * (1 - ty)), (row * columns + column + 1, tx * (1 - ty)),
+            ((row + 1) * columns + column, (1 - tx) * ty), ((row + 1) * columns + column + 1, tx * ty),
+          ]
+          for channel in 0..<3 {
+            var sum = 0.0
+            for (corner, weight) in corners { sum += grid[corner * 3 + channel] * weight }
+            values[(y * width + x) * 3 + channel] += sum
+          }
+        }
+      }
+    }
+    // Roughly Gaussian noise: the sum of four uniform draws.
+    let pixels = values.map { value in
+      let noise = (0..<4).reduce(0) { sum, _ in sum + Int(generator.next() % 21) } - 40
+      return UInt8(max(0, min(255, value + Double(noise))))
+    }
+    return RGBImage(width: width, height: height, pixels: pixels)
+  }
+
   /// An 8-bit RGB PNG, optionally Adam7-interlaced, with uncompressed (stored) deflate
   /// blocks: simple, and valid for any decoder.
   static func png(_ image: RGBImage, interlaced: Bool) -> [UInt8] {

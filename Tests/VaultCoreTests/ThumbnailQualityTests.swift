@@ -7,6 +7,7 @@ import XCTest
 /// reference: each must reach a PSNR of at least 30 dB.
 final class ThumbnailQualityTests: XCTestCase {
   static let vipsthumbnail = "/usr/bin/vipsthumbnail"
+  static let vips = "/usr/bin/vips"
   static let minimumPSNR = 30.0
 
   func testThumbnailsMatchVipsthumbnail() throws {
@@ -32,6 +33,22 @@ final class ThumbnailQualityTests: XCTestCase {
     let tall = TestImages.photoLike(width: 700, height: 1000, seed: 9)
     try writeBytes(TestImages.png(tall, interlaced: false), to: folder + "/tall.png")
     inputs.append((folder + "/tall.png", .png))
+    // Shrunk from a full-size decode (901×677) and from a half-size one (1101×827), where
+    // libjpeg still runs 8×8 IDCTs (all of them, or the chroma's) and upsamples chroma:
+    // thumbnails take its fast IDCT and plain upsampling there. 4:2:0 like camera JPEGs,
+    // odd sizes for the merged upsampler's last row, photo-like and busy (plasma-like).
+    for (name, picture) in [
+      ("photo-901", TestImages.photoLike(width: 901, height: 677, seed: 11)),
+      ("plasma-901", TestImages.plasmaLike(width: 901, height: 677, seed: 12)),
+      ("photo-1101", TestImages.photoLike(width: 1101, height: 827, seed: 13)),
+      ("plasma-1101", TestImages.plasmaLike(width: 827, height: 1101, seed: 14)),
+    ] {
+      try writeBytes(TestImages.png(picture, interlaced: false), to: folder + "/\(name).png")
+      try run(
+        Self.vips,
+        ["jpegsave", folder + "/\(name).png", folder + "/\(name).jpg", "--Q", "92", "--subsample-mode", "on"])
+      inputs.append((folder + "/\(name).jpg", .jpeg))
+    }
 
     let referenceFolder = folder + "/vips"
     try FileManager.default.createDirectory(atPath: referenceFolder, withIntermediateDirectories: true)

@@ -40,9 +40,11 @@ int vault_jpeg_components(const vault_jpeg_reader *reader);
 uint64_t vault_jpeg_coefficient_bytes(const vault_jpeg_reader *reader);
 /* Starts decoding at 1/scale_denominator of the full size (1, 2, 4 or 8), always to
  * 8-bit RGB, with libjpeg's large buffers limited to memory_limit bytes (0: no limit).
+ * With shrinks_further set (the rows will be averaged down to a smaller picture), the
+ * faster, slightly less exact integer IDCT and plain chroma upsampling are used.
  * Returns 0 and the output size, or -1. */
 int vault_jpeg_start(vault_jpeg_reader *reader, unsigned scale_denominator, uint64_t memory_limit,
-                     uint32_t *output_width, uint32_t *output_height);
+                     int shrinks_further, uint32_t *output_width, uint32_t *output_height);
 /* Reads up to max_rows rows of RGB into rows (output_width * 3 bytes a row). Returns
  * the number of rows read (0 at the end), or -1. */
 int vault_jpeg_read_rows(vault_jpeg_reader *reader, uint8_t *rows, int max_rows);
@@ -80,5 +82,12 @@ int vault_jpeg_encode_rgb(const uint8_t *pixels, uint32_t width, uint32_t height
                           uint8_t **output, size_t *output_length, char *error,
                           size_t error_length);
 void vault_imaging_free(void *pointer);
+
+/* One output row of AreaResampler: output pixel x (RGB) is the sum over its taps of
+ * weights[x * taps + tap] × the RGB sums of source pixel starts[x] + tap, rounded to the
+ * nearest byte (halves up) and clamped. sums must hold starts[x] + taps pixels for
+ * every x. */
+void vault_average_columns(const float *sums, const int64_t *starts, const float *weights, int taps,
+                           int width, uint8_t *output);
 
 #endif

@@ -1,3 +1,5 @@
+import CVaultImaging
+
 /// Shrinks an RGB picture by area averaging (a box filter with exact fractional
 /// coverage), fed one source row at a time so the full-size picture is never held.
 ///
@@ -11,11 +13,19 @@ public struct AreaResampler {
   public let targetWidth: Int
   public let targetHeight: Int
   private let scaleY: Double
-  private var columnStart: [Int] = []
-  private var columnCount: [Int] = []
+  /// The first source column of each output column, and the weights of the `taps`
+  /// source columns from there (`taps` for every output column, the unused ones 0), so
+  /// that averaging across columns has no inner loop of varying length.
+  private var columnStart: [Int64] = []
+  private let taps: Int
   private var columnWeights: [Float] = []
   private var currentSums: [Float]
   private var nextSums: [Float]
+  /// Whether no source row has been added into `currentSums` / `nextSums` since they were
+  /// last emitted: the first row is then stored rather than added, which spares clearing
+  /// the sums (one more pass over a row as wide as the source) for every output row.
+  private var currentIsEmpty = true
+  private var nextIsEmpty = true
   private var currentRow = 0
   private var nextSourceRow = 0
   private var output: [UInt8]
@@ -30,19 +40,24 @@ public struct AreaResampler {
     self.targetHeight = targetHeight
     let scaleX = Double(sourceWidth) / Double(targetWidth)
     scaleY = Double(sourceHeight) / Double(targetHeight)
+    var weights: [[Float]] = []
     for x in 0..<targetWidth {
       let left = Double(x) * scaleX
       let right = Double(x + 1) * scaleX
       let first = Int(left)
       let last = min(sourceWidth - 1, Int((right - 1e-9).rounded(.up)) - 1)
-      columnStart.append(first)
-      columnCount.append(max(1, last - first + 1))
-      for column in first...max(first, last) {
-        let covered = min(right, Double(column + 1)) - max(left, Double(column))
-        columnWeights.append(Float(covered / scaleX))
-      }
+      columnStart.append(Int64(first))
+      weights.append(
+        (first...max(first, last)).map { column in
+          Float((min(right, Double(column + 1)) - max(left, Double(column))) / scaleX)
+        })
     }
-    currentSums = [Float](repeating: 0, count: sourceWidth * 3)
+    taps = weights.map(\.count).max()!
+    for columnWeights in weights {
+      self.columnWeights += columnWeights + [Float](repeating: 0, count: taps - columnWeights.count)
+    }
+    // Past the last column, `taps` pixels of zeros that the unused taps may read.
+    currentSums = [Float](repeating: 0, count: (sourceWidth + taps) * 3)
     nextSums = currentSums
     output = [UInt8](repeating: 0, count: targetWidth * targetHeight * 3)
   }
@@ -55,53 +70,60 @@ public struct AreaResampler {
     let currentBottom = Double(currentRow + 1) * scaleY
     let inCurrent = Float((min(bottom, currentBottom) - top) / scaleY)
     let inNext = Float(max(0, bottom - currentBottom) / scaleY)
-    let count = sourceWidth * 3
+    let count = sourceWidth * 3  // the padding past it stays zero
     currentSums.withUnsafeMutableBufferPointer { sums in
-      for i in 0..<count { sums[i] += inCurrent * Float(row[i]) }
+      Self.accumulate(
+        row, weight: inCurrent, into: sums.baseAddress!, count: count, replacing: currentIsEmpty)
     }
+    currentIsEmpty = false
     if inNext > 0 {
       nextSums.withUnsafeMutableBufferPointer { sums in
-        for i in 0..<count { sums[i] += inNext * Float(row[i]) }
+        Self.accumulate(row, weight: inNext, into: sums.baseAddress!, count: count, replacing: nextIsEmpty)
       }
+      nextIsEmpty = false
     }
     nextSourceRow += 1
-    if Double(nextSourceRow) >= currentBottom - 1e-9 {
-      emitCurrentRow()
-      swap(&currentSums, &nextSums)
-      nextSums.withUnsafeMutableBufferPointer { sums in
-        for i in 0..<count { sums[i] = 0 }
-      }
+    if Double(nextSourceRow) >= currentBottom - 1e-9 { emitAndAdvance() }
+  }
+
+  /// `sums[i] += weight × row[i]`, or `=` when the sums are empty. Plain loops over
+  /// pointers, which the compiler vectorizes: this runs for every sample of the picture.
+  @inline(__always)
+  private static func accumulate(
+    _ row: UnsafePointer<UInt8>, weight: Float, into sums: UnsafeMutablePointer<Float>, count: Int,
+    replacing: Bool
+  ) {
+    if replacing {
+      for i in 0..<count { sums[i] = weight * Float(row[i]) }
+    } else {
+      for i in 0..<count { sums[i] += weight * Float(row[i]) }
     }
   }
 
-  /// Averages the finished row of sums across columns into output row `currentRow`.
+  /// Emits output row `currentRow` and moves on: the next row's sums become the current.
+  private mutating func emitAndAdvance() {
+    if currentIsEmpty {
+      // Only past the last source row (a picture that ended early): it counts as black.
+      for i in 0..<currentSums.count { currentSums[i] = 0 }
+    }
+    emitCurrentRow()
+    swap(&currentSums, &nextSums)
+    currentIsEmpty = nextIsEmpty
+    nextIsEmpty = true
+  }
+
+  /// Averages the finished row of sums across columns into output row `currentRow` (in
+  /// C: Swift checks each float-to-byte conversion, and this runs for every sample).
   private mutating func emitCurrentRow() {
-    let base = currentRow * targetWidth * 3
-    let targetWidth = self.targetWidth
+    let row = currentRow * targetWidth * 3
+    let (taps, targetWidth) = (self.taps, self.targetWidth)
     columnStart.withUnsafeBufferPointer { starts in
-      columnCount.withUnsafeBufferPointer { counts in
-        columnWeights.withUnsafeBufferPointer { weights in
-          currentSums.withUnsafeBufferPointer { sums in
-            output.withUnsafeMutableBufferPointer { out in
-              var weightIndex = 0
-              for x in 0..<targetWidth {
-                var r: Float = 0
-                var g: Float = 0
-                var b: Float = 0
-                var column = starts[x] * 3
-                for _ in 0..<counts[x] {
-                  let weight = weights[weightIndex]
-                  r += weight * sums[column]
-                  g += weight * sums[column + 1]
-                  b += weight * sums[column + 2]
-                  weightIndex += 1
-                  column += 3
-                }
-                out[base + x * 3] = UInt8(max(0, min(255, r + 0.5)))
-                out[base + x * 3 + 1] = UInt8(max(0, min(255, g + 0.5)))
-                out[base + x * 3 + 2] = UInt8(max(0, min(255, b + 0.5)))
-              }
-            }
+      columnWeights.withUnsafeBufferPointer { weights in
+        currentSums.withUnsafeBufferPointer { sums in
+          output.withUnsafeMutableBufferPointer { out in
+            vault_average_columns(
+              sums.baseAddress, starts.baseAddress, weights.baseAddress, Int32(taps), Int32(targetWidth),
+              out.baseAddress! + row)
           }
         }
       }
@@ -111,11 +133,7 @@ public struct AreaResampler {
 
   /// The shrunk picture; rows never added count as black.
   public mutating func finish() -> RGBImage {
-    while currentRow < targetHeight {
-      emitCurrentRow()
-      swap(&currentSums, &nextSums)
-      for i in 0..<nextSums.count { nextSums[i] = 0 }
-    }
+    while currentRow < targetHeight { emitAndAdvance() }
     return RGBImage(width: targetWidth, height: targetHeight, pixels: output)
   }
 }

@@ -66,17 +66,19 @@ final class JPEGDecoder {
   }
 
   /// Decodes at 1/denominator size, handing each RGB row to `consume`; libjpeg's large
-  /// buffers may take at most `memoryLimit` bytes (0: no limit).
-  func decode(scaleDenominator: Int, memoryLimit: Int = 0, consume: (UnsafePointer<UInt8>) -> Void) throws
-    -> (
-      width: Int, height: Int
-    )
-  {
+  /// buffers may take at most `memoryLimit` bytes (0: no limit). With `shrinksFurther`
+  /// (the rows are averaged down to a smaller picture afterwards), libjpeg may use its
+  /// faster, slightly less exact IDCT and chroma upsampling.
+  func decode(
+    scaleDenominator: Int, memoryLimit: Int = 0, shrinksFurther: Bool = false,
+    consume: (UnsafePointer<UInt8>) -> Void
+  ) throws -> (width: Int, height: Int) {
     var outputWidth: UInt32 = 0
     var outputHeight: UInt32 = 0
     guard
-      vault_jpeg_start(reader, UInt32(scaleDenominator), UInt64(memoryLimit), &outputWidth, &outputHeight)
-        == 0
+      vault_jpeg_start(
+        reader, UInt32(scaleDenominator), UInt64(memoryLimit), shrinksFurther ? 1 : 0, &outputWidth,
+        &outputHeight) == 0
     else {
       throw VaultError.decodeFailed(path: path, reason: String(cString: vault_jpeg_error(reader)))
     }

@@ -140,7 +140,10 @@ public struct Thumbnailer: Sendable {
       sourceWidth: scaledWidth, sourceHeight: scaledHeight, targetWidth: target.width,
       targetHeight: target.height)
     let orientation = decoder.orientation()
-    _ = try decoder.decode(scaleDenominator: denominator, memoryLimit: memoryLimit) { row in
+    let shrinksFurther = target.width < scaledWidth || target.height < scaledHeight
+    _ = try decoder.decode(
+      scaleDenominator: denominator, memoryLimit: memoryLimit, shrinksFurther: shrinksFurther
+    ) { row in
       resampler.addRow(row)
     }
     return try finish(

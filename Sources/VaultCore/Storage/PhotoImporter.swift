@@ -47,6 +47,7 @@ public final class PhotoImporter {
   private let parallelism: Int
   /// Memory shared by the photos being prepared at once, whatever the number of cores.
   private let memory: MemoryBudget
+  private let flusher = BackgroundFlusher()
 
   /// The memory all photos in flight may use together (README, "Limits": with the rest of
   /// the process, an import stays under 512 MiB besides the key derivation).
@@ -339,10 +340,17 @@ public final class PhotoImporter {
         throw VaultError.io(path: path, reason: "file changed while it was being imported")
       }
       try photoWriter.finish()
-      try photoFile.sync()
 
-      let thumbFile = try space.sealThumbnail(made.jpeg, id: id)
-      return PreparedPhoto(record: record, photoFile: photoFile, thumbFile: thumbFile, warning: made.warning)
+      // As Space.sealThumbnail does, without its flush: a flush waits on the disk, and a
+      // decode thread waiting leaves its core idle. Both blobs are flushed in the background
+      // (PreparedPhoto), and committed only once that is done.
+      let thumbFile = try TemporaryFile(in: space.thumbDirectory)
+      let thumbWriter = try BlobWriter(
+        kind: .thumbnail, key: space.master.blobKey(kind: .thumbnail, id: id), output: thumbFile)
+      try thumbWriter.write(made.jpeg)
+      try thumbWriter.finish()
+      return PreparedPhoto(
+        record: record, photoFile: photoFile, thumbFile: thumbFile, warning: made.warning, flusher: flusher)
     } catch VaultError.io(let folder, let reason) where folder.hasPrefix(space.directory) {
       // Name the photo, not the vault folder the write failed in.
       throw VaultError.io(path: path, reason: "cannot store it in the vault: \(reason)")
@@ -392,27 +400,37 @@ final class UnlockedSpace {
   }
 }
 
-/// A photo whose blobs are written under temporary names, waiting to be committed.
+/// A photo whose blobs are written under temporary names, waiting to be committed; they
+/// are being flushed in the background meanwhile.
 final class PreparedPhoto {
   let record: PhotoRecord
   let photoFile: TemporaryFile
   let thumbFile: TemporaryFile
   let warning: String?
+  private let flush: PendingFlush
 
-  init(record: PhotoRecord, photoFile: TemporaryFile, thumbFile: TemporaryFile, warning: String?) {
+  init(
+    record: PhotoRecord, photoFile: TemporaryFile, thumbFile: TemporaryFile, warning: String?,
+    flusher: BackgroundFlusher
+  ) {
     self.record = record
     self.photoFile = photoFile
     self.thumbFile = thumbFile
     self.warning = warning
+    flush = flusher.flush([thumbFile, photoFile])
   }
 
-  /// Renames both blobs to their final names (the caller syncs the folders).
+  /// Renames both blobs to their final names once they are flushed (the caller syncs the
+  /// folders).
   func moveIntoPlace(space: Space) throws {
+    try flush.wait()
     try thumbFile.replace(space.thumbPath(record.id), syncFolder: false)
     try photoFile.replace(space.photoPath(record.id), syncFolder: false)
   }
 
   func discard() {
+    // The flushing thread may still be using their descriptors.
+    try? flush.wait()
     photoFile.discard()
     thumbFile.discard()
   }

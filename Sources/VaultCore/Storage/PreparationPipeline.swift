@@ -30,7 +30,11 @@ final class PreparationPipeline<Item, Prepared> {
     self.discard = discard
     let queue = DispatchQueue(label: "vault.pipeline", attributes: .concurrent)
     producer.enter()
-    DispatchQueue.global().async { [self] in
+    // The producer waits most of the time. On a global queue it would hold one of the
+    // threads that run `prepare` (as many as there are cores) while it waits, leaving one
+    // decoder fewer until libdispatch notices, about a second later: on 2 cores, half of
+    // a short import. A serial queue of its own runs on a thread outside that pool.
+    DispatchQueue(label: "vault.pipeline.producer").async { [self] in
       defer {
         condition.lock()
         producing = false
