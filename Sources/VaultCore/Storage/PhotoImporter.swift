@@ -341,14 +341,10 @@ public final class PhotoImporter {
       }
       try photoWriter.finish()
 
-      // As Space.sealThumbnail does, without its flush: a flush waits on the disk, and a
-      // decode thread waiting leaves its core idle. Both blobs are flushed in the background
-      // (PreparedPhoto), and committed only once that is done.
-      let thumbFile = try TemporaryFile(in: space.thumbDirectory)
-      let thumbWriter = try BlobWriter(
-        kind: .thumbnail, key: space.master.blobKey(kind: .thumbnail, id: id), output: thumbFile)
-      try thumbWriter.write(made.jpeg)
-      try thumbWriter.finish()
+      // Not flushed here: a flush waits on the disk, and a decode thread waiting leaves its
+      // core idle. Both blobs are flushed in the background (PreparedPhoto), and committed
+      // only once that is done.
+      let thumbFile = try space.sealThumbnail(made.jpeg, id: id, flush: false)
       return PreparedPhoto(
         record: record, photoFile: photoFile, thumbFile: thumbFile, warning: made.warning, flusher: flusher)
     } catch VaultError.io(let folder, let reason) where folder.hasPrefix(space.directory) {

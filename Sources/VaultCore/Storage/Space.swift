@@ -422,13 +422,14 @@ public final class Space {
     return try ThumbnailBlob.read(from: reader)
   }
 
-  /// Encrypts a thumbnail into a synced temporary file in `Thumb/`, to be moved into place.
-  func sealThumbnail(_ jpeg: [UInt8], id: BlobID) throws -> TemporaryFile {
+  /// Encrypts a thumbnail into a temporary file in `Thumb/`, to be moved into place; flushed
+  /// unless the caller flushes it later (the importer, off its decode threads).
+  func sealThumbnail(_ jpeg: [UInt8], id: BlobID, flush: Bool = true) throws -> TemporaryFile {
     let file = try TemporaryFile(in: thumbDirectory)
     let writer = try BlobWriter(kind: .thumbnail, key: master.blobKey(kind: .thumbnail, id: id), output: file)
     try ThumbnailBlob.write(jpeg, to: writer)
     try writer.finish()
-    try file.sync()
+    if flush { try file.sync() }
     return file
   }
 
