@@ -115,7 +115,7 @@ final class JournalTests: XCTestCase {
     XCTAssertTrue(movedReason.contains("record 1 does not authenticate"), movedReason)
   }
 
-  func testATornTailIsNotDamageAndTheNextWriterCompactsItAway() throws {
+  func testATornTailIsNotDamageAndOnlyAKilledWritersMarkSettlesIt() throws {
     let (path, records) = try segmentOfThreeRecords()
     space = nil
     let whole = try fileBytes(path)
@@ -131,12 +131,105 @@ final class JournalTests: XCTestCase {
     try writeBytes(try fileBytes(path) + [UInt8](repeating: 0, count: 100), to: path)
     XCTAssertNil(try vault.unlock(password: password("first"), access: .read).indexDamage)
 
-    let writer = try vault.unlock(password: password("first"), access: .write)
-    XCTAssertEqual(writer.entries.map(\.record.name), ["a", "b"])
+    // Without a killed writer's mark, the tear may be a copy still being synced, or damage:
+    // the segment is kept, and verify names it.
+    var writer: Space? = try vault.unlock(password: password("first"), access: .write)
+    XCTAssertEqual(writer!.entries.map(\.record.name), ["a", "b"])
+    XCTAssertTrue(fileExists(path), "kept without a mark")
+    try writer!.appendImported([record(named: "c2")])
+    XCTAssertTrue(fileExists(path), "a compaction keeps it too")
+    XCTAssertTrue(
+      SpaceVerifier(space: writer!).verify().contains(
+        .tornJournalSegment(path: "Journal/" + parentless(path))))
+    writer = nil
+
+    // A killed writer's mark: the next writer settles it.
+    let directory = parentFolder(parentFolder(path))
+    try writeBytes([], to: directory + "/.tmp-writer-0123456789abcdef")
+    let settled = try vault.unlock(password: password("first"), access: .write)
+    XCTAssertEqual(settled.entries.map(\.record.name), ["a", "b", "c2"])
     XCTAssertFalse(fileExists(path), "the torn segment was compacted away")
-    let names = try FileManager.default.contentsOfDirectory(atPath: writer.journalDirectory)
-    XCTAssertEqual(names.filter { $0.hasPrefix("s-") }.count, 1)
-    XCTAssertEqual(names.filter { $0.hasPrefix("j-") }, [])
+    XCTAssertFalse(
+      SpaceVerifier(space: settled).verify().contains {
+        if case .tornJournalSegment = $0 { true } else { false }
+      })
+  }
+
+  func parentless(_ path: String) -> String {
+    String(path.split(separator: "/").last!)
+  }
+
+  func testAChangeThatIsDurableIsKeptWhenTheCompactionAfterItFails() throws {
+    // A space big enough that its snapshot does not fit under a small file-size limit,
+    // small enough that every change compacts it.
+    try space.appendImported((0..<1000).map { record(named: "p\($0)") })
+    try space.compactJournal()
+    // Segments of earlier commands, one each, so that the next change makes a compaction due.
+    for number in 0..<SpaceJournal.smallSpaceSegmentCount {
+      space = try reopen(.write)
+      try space.appendImported([record(named: "q\(number)")])
+    }
+    space = try reopen(.write)
+    let before = space.entries.count
+    var limit = rlimit()
+    getrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit)
+    let previous = limit
+    let previousHandler = signal(SIGXFSZ, SIG_IGN)
+    limit.rlim_cur = 32 << 10
+    setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit)
+    defer {
+      var restored = previous
+      setrlimit(Int32(RLIMIT_FSIZE.rawValue), &restored)
+      signal(SIGXFSZ, previousHandler)
+    }
+    XCTAssertNoThrow(try space.appendImported([record(named: "after")]), "the change is durable: no error")
+    XCTAssertNoThrow(try space.setSelection([0], to: true))
+    var restored = previous
+    setrlimit(Int32(RLIMIT_FSIZE.rawValue), &restored)
+    let reopened = try reopen()
+    XCTAssertEqual(reopened.entries.count, before + 1)
+    XCTAssertEqual(reopened.entries.last?.record.name, "after")
+    XCTAssertTrue(reopened.entries[0].selected)
+  }
+
+  func testASelectionWinsWhenTheClockIsBehind() throws {
+    try space.appendImported([record(named: "a")])
+    let id = space.entries[0].record.id
+    // A stamp a day ahead, as a copy with a fast clock (or a clock since set back) leaves.
+    let dayAhead = Timestamp.now().nanosecondsSince1970 + 86_400 * 1_000_000_000
+    try space.saveEntries(space.entries)  // (nothing changes)
+    var state = SpaceState()
+    state.apply(.selection(id, selected: true, stamp: dayAhead))
+    XCTAssertGreaterThan(state.nextStamp(now: Timestamp.now().nanosecondsSince1970), dayAhead)
+    try space.setSelection([0], to: true)
+    try space.setSelection([0], to: false)
+    try space.setSelection([0], to: true)
+    try space.setSelection([0], to: false)
+    XCTAssertFalse(try reopen().entries[0].selected)
+  }
+
+  func testAJournalFileThatIsNotARegularFileIsDamageAndDoesNotHang() throws {
+    let fifo = space.journalDirectory + "/j-" + BlobID.random().hex
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    space = nil
+    let opened = try vault.unlock(password: password("first"), access: .read)
+    guard case .damagedIndex(fifo, let reason)? = opened.indexDamage else { return XCTFail("not detected") }
+    XCTAssertEqual(reason, "not a regular file")
+  }
+
+  func testARecordPaddedToAnotherLengthIsDamage() throws {
+    let (path, _) = try segmentOfThreeRecords()
+    let id = BlobID(hex: String(parentless(path).dropFirst(2)))!
+    var plaintext = JournalSegment.plaintext([.deleted(.random())])
+    plaintext += [UInt8](repeating: 0, count: Padme.paddedLength(plaintext.count * 4) - plaintext.count)
+    let key = space.master.journalKey()
+    let sealed = JournalSegment.seal(
+      plaintext, header: JournalSegment.header(id: id), record: 3, key: key, nonce: Sodium.randomBytes(24))
+    try writeBytes(try fileBytes(path) + sealed, to: path)
+    space = nil
+    let opened = try vault.unlock(password: password("first"), access: .read)
+    guard case .damagedIndex(path, let reason)? = opened.indexDamage else { return XCTFail("not detected") }
+    XCTAssertEqual(reason, "record 4 is not padded as records are")
   }
 
   func testEntriesMergeInAnyOrder() throws {

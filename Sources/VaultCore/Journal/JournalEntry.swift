@@ -38,6 +38,15 @@ enum JournalEntry: Equatable {
     }
   }
 
+  /// The bytes `encode` writes.
+  var encodedLength: Int {
+    switch self {
+    case .added(let record, _): return Self.addedFixedLength + min(record.name.utf8.count, Int(UInt16.max))
+    case .deleted: return 1 + BlobID.length
+    case .selection: return 1 + BlobID.length + 1 + 8
+    }
+  }
+
   func encode(into output: inout ByteWriter) {
     switch self {
     case .added(let record, let order):

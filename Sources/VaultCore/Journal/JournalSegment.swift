@@ -34,6 +34,8 @@ enum JournalSegment {
   /// The plaintext of a record: the entries, the end mark, zero padding to a Padmé length.
   static func plaintext(_ entries: [JournalEntry]) -> [UInt8] {
     var writer = ByteWriter()
+    // Room for it all at once, padding included: no copy is left behind unwiped.
+    writer.output.reserveCapacity(Padme.paddedLength(entries.reduce(1) { $0 + $1.encodedLength }))
     for entry in entries { entry.encode(into: &writer) }
     writer.byte(JournalEntry.TypeCode.end.rawValue)
     let padded = Padme.paddedLength(writer.output.count)
@@ -142,13 +144,14 @@ enum JournalSegment {
         throw damage(
           "record \(number) does not authenticate (changed, moved, or a record before it was removed)")
       }
-      guard plaintext.count == Padme.paddedLength(plaintext.count) else {
-        throw damage("record \(number) is not padded as records are")
-      }
+      let entriesLength: Int
       do {
-        _ = try plaintext.withUnsafeBytes { try JournalEntry.decodeAll($0, apply) }
+        entriesLength = try plaintext.withUnsafeBytes { try JournalEntry.decodeAll($0, apply) }
       } catch let error as JournalDecodingError {
         throw damage("record \(number): entry \(error.entry) \(error.reason)")
+      }
+      guard plaintext.count == Padme.paddedLength(entriesLength) else {
+        throw damage("record \(number) is not padded as records are")
       }
       contents.records += 1
       offset = sealedEnd

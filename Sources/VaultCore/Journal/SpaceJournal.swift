@@ -15,6 +15,10 @@ final class SpaceJournal {
   static let compactionMinimumBytes = 1 << 20
   /// A snapshot is read whole.
   static let snapshotSizeLimit = 1 << 30
+  /// A space whose journal is smaller than this is compacted once it has more than
+  /// `smallSpaceSegmentCount` segments.
+  static let smallSpaceBytes = 256 << 10
+  static let smallSpaceSegmentCount = 8
   /// Snapshots from this size on are decoded on several threads.
   static let parallelDecodingSize = 1 << 20
 
@@ -61,6 +65,13 @@ final class SpaceJournal {
       names.filter { $0.hasPrefix(Self.snapshotPrefix) } + names.filter { !$0.hasPrefix(Self.snapshotPrefix) }
     for name in snapshotsFirst {
       let path = directory + "/" + name
+      // A FIFO would hang the read, a device or link is nothing vault wrote.
+      if Self.isJournalFile(name) {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+          throw VaultError.damagedIndex(path: path, reason: "not a regular file")
+        }
+      }
       if let id = Self.id(in: name, prefix: Self.snapshotPrefix) {
         snapshotBytes += try readSnapshot(path: path, id: id)
         snapshotNames.append(name)
@@ -154,23 +165,31 @@ final class SpaceJournal {
   }
 
   var isCompactionDue: Bool {
-    !tornSegments.isEmpty || segmentNames.count > Self.compactionSegmentCount
+    let segments = segmentNames.count - tornSegments.count
+    // A small space (a decoy's, say) is compacted after a few commands, so that its files
+    // do not keep a long log of its last commands (one segment each).
+    let small = snapshotBytes + segmentBytes < Self.smallSpaceBytes
+    return segments > (small ? Self.smallSpaceSegmentCount : Self.compactionSegmentCount)
       || segmentBytes > max(Self.compactionMinimumBytes, snapshotBytes / Self.compactionFraction)
   }
 
   /// Writes the whole state as one new snapshot, then removes the snapshots and segments it
-  /// replaces. A kill at any point leaves files whose union is the same state.
-  func compact() throws {
+  /// replaces. A kill at any point leaves files whose union is the same state. Segments that
+  /// end in a torn record are kept, unless `settlingTornSegments`: only a killed writer's
+  /// mark says that one is a write cut short here, and not a copy still being synced, bit
+  /// rot, or a change someone made (which `vault verify` reports).
+  func compact(settlingTornSegments: Bool = false) throws {
     let name = try Self.writeSnapshot(of: state, in: directory, master: master)
     writer = nil
-    for old in snapshotNames + segmentNames { unlink(directory + "/" + old) }
+    let kept = settlingTornSegments ? [] : tornSegments
+    for old in snapshotNames + segmentNames where !kept.contains(old) { unlink(directory + "/" + old) }
     try syncDirectory(directory)
     snapshotNames = [name]
     snapshotBytes = fileSize(directory + "/" + name)
     deletedInSegments = []
-    segmentNames = []
-    segmentBytes = 0
-    tornSegments = []
+    segmentNames = kept
+    segmentBytes = kept.reduce(0) { $0 + fileSize(directory + "/" + $1) }
+    tornSegments = kept
   }
 
   /// Writes `state` as a snapshot named `s-<id>` into `folder`, durably (the file and the
@@ -179,7 +198,10 @@ final class SpaceJournal {
   static func writeSnapshot(of state: SpaceState, in folder: String, master: MasterKey) throws -> String {
     let id = BlobID.random()
     var encoded = ByteWriter()
-    for entry in state.compacted() { entry.encode(into: &encoded) }
+    let entries = state.compacted()
+    // Room for it all at once: no copy of the space's records is left behind unwiped.
+    encoded.output.reserveCapacity(entries.reduce(1) { $0 + $1.encodedLength })
+    for entry in entries { entry.encode(into: &encoded) }
     encoded.byte(JournalEntry.TypeCode.end.rawValue)
     defer { encoded.output.wipe() }
     let file = try TemporaryFile(in: folder)

@@ -33,6 +33,8 @@ struct SpaceState {
   private(set) var selections: [BlobID: Selection] = [:]
   /// The largest order of any photo ever added here, so that a new photo goes last.
   private(set) var lastOrder: Int64 = .min
+  /// The latest selection stamp seen, so that a new change wins even if the clock is behind.
+  private(set) var lastStamp: Int64 = .min
 
   init() {}
 
@@ -71,7 +73,14 @@ struct SpaceState {
       // the smaller order wins, whichever is read first. One lookup for a new photo.
       if let position = positions.updateValue(list.count, forKey: record.id) {
         positions[record.id] = position
-        if orders[position] <= order { return }
+        // Equal orders (which only a forged or adopted copy gives) are settled by the record,
+        // so that the result does not depend on which is read first.
+        let existing = list[position].record
+        if (orders[position], existing.importedAt.nanosecondsSince1970, existing.name, existing.contentHash)
+          <= (order, record.importedAt.nanosecondsSince1970, record.name, record.contentHash)
+        {
+          return
+        }
         list[position] = IndexEntry(record: record, selected: selected)
         orders[position] = order
         listIsOrdered = false
@@ -88,6 +97,7 @@ struct SpaceState {
       if let position = positions.removeValue(forKey: id) { holes.insert(position) }
       if !selections.isEmpty { selections[id] = nil }
     case .selection(let id, let selected, let stamp):
+      lastStamp = max(lastStamp, stamp)
       if !deleted.isEmpty && deleted.contains(id) { return }
       let selection = Selection(selected: selected, stamp: stamp)
       if let existing = selections[id], !selection.supersedes(existing) { return }
@@ -139,6 +149,12 @@ struct SpaceState {
     }
     for id in deleted.sorted() { result.append(.deleted(id)) }
     return result
+  }
+
+  /// The stamp of a selection changed now: the time, or just after the latest stamp seen if
+  /// the clock is behind it (a hybrid logical clock), so that the change is never lost.
+  func nextStamp(now: Int64) -> Int64 {
+    max(now, Self.after(lastStamp))
   }
 
   /// The order a photo added now takes: the time, or just after the last photo if the

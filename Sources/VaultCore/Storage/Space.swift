@@ -181,7 +181,8 @@ public final class Space {
       try rebuildJournal(from: newEntries)
       return
     }
-    let stamp = Timestamp.now().nanosecondsSince1970
+    let now = Timestamp.now().nanosecondsSince1970
+    let stamp = journal!.state.nextStamp(now: now)
     let newIDs = Set(newEntries.map(\.record.id))
     var changes: [JournalEntry] = []
     var old: [BlobID: Bool] = [:]
@@ -189,7 +190,7 @@ public final class Space {
       old[entry.record.id] = entry.selected
       if !newIDs.contains(entry.record.id) { changes.append(.deleted(entry.record.id)) }
     }
-    var order = journal!.state.nextOrder(now: stamp)
+    var order = journal!.state.nextOrder(now: now)
     for entry in newEntries {
       if let selected = old[entry.record.id] {
         if selected != entry.selected {
@@ -240,15 +241,24 @@ public final class Space {
     } else {
       entries = journal.state.entries()
     }
-    if journal.isCompactionDue { try compactJournal() }
+    compactJournalIfDue()
   }
 
   /// Folds the journal into one snapshot, then removes the blobs of deleted photos that a
-  /// sync engine may have brought back.
-  func compactJournal() throws {
+  /// sync engine may have brought back. Torn segments are kept unless
+  /// `settlingTornSegments` (see `SpaceJournal.compact`).
+  func compactJournal(settlingTornSegments: Bool = false) throws {
     guard let journal else { return }
-    try journal.compact()
+    try journal.compact(settlingTornSegments: settlingTornSegments)
     removeBlobsOfDeletedPhotos()
+  }
+
+  /// Compacts when it is due, after a change is already durable in the journal: a failure
+  /// then (a full disk, say) must not fail the change, which is done and will be reported;
+  /// the next writer compacts.
+  private func compactJournalIfDue() {
+    guard let journal, journal.isCompactionDue else { return }
+    try? compactJournal()
   }
 
   /// Whether the journal says this photo was deleted (its blobs are leftovers).
@@ -327,8 +337,13 @@ public final class Space {
   /// opens the space next tidies first.
   var needsTidying: Bool {
     let names = (try? listVaultFolder(directory)) ?? []
-    return names.contains { $0.hasPrefix(TemporaryFile.prefix) } || !(journal?.tornSegments.isEmpty ?? true)
+    return names.contains { $0.hasPrefix(TemporaryFile.prefix) }
       || (formatVersion == 2 && names.contains(Self.indexFile))
+  }
+
+  /// Segments that end in a torn record, by name (`Journal/j-…`).
+  public var tornSegments: [String] {
+    (journal?.tornSegments ?? []).map { Self.journalFolder + "/" + $0 }
   }
 
   /// Leaves this writer's mark, durably, before anything is written.
@@ -343,11 +358,12 @@ public final class Space {
     try syncDirectory(directory)
   }
 
-  /// Compacts a journal that ends in a torn record (what a killed writer leaves): the new
-  /// snapshot holds every whole record, and the torn segment is removed.
+  /// Compacts a journal that ends in a torn record: the new snapshot holds every whole
+  /// record, and the torn segments are removed. Called when a killed writer's mark says that
+  /// the tear is a write cut short here, and by `verify --repair`.
   func settleTornJournal() throws {
     guard let journal, !journal.tornSegments.isEmpty, indexDamage == nil else { return }
-    try compactJournal()
+    try compactJournal(settlingTornSegments: true)
   }
 
   // MARK: Selection
@@ -362,7 +378,7 @@ public final class Space {
     // Only what changes is written, and only those entries are updated: selecting a few
     // photos of a big space costs a few entries.
     try requireIndex()
-    let stamp = Timestamp.now().nanosecondsSince1970
+    let stamp = journal!.state.nextStamp(now: Timestamp.now().nanosecondsSince1970)
     let changing = Set(positions).filter { entries[$0].selected != selected }.sorted()
     try appendSelections(changing.map { ($0, selected) }, stamp: stamp)
   }
@@ -373,7 +389,7 @@ public final class Space {
       return try saveEntries(entries.map { IndexEntry(record: $0.record, selected: change($0.selected)) })
     }
     try requireIndex()
-    let stamp = Timestamp.now().nanosecondsSince1970
+    let stamp = journal!.state.nextStamp(now: Timestamp.now().nanosecondsSince1970)
     let changing = entries.indices.compactMap { position -> (Int, Bool)? in
       let selected = change(entries[position].selected)
       return selected == entries[position].selected ? nil : (position, selected)
@@ -388,7 +404,7 @@ public final class Space {
     for change in changes {
       entries[change.position].selected = journal.state.isSelected(entries[change.position].record.id)
     }
-    if journal.isCompactionDue { try compactJournal() }
+    compactJournalIfDue()
   }
 
   // MARK: Delete

@@ -19,6 +19,9 @@ public enum VerifyFinding: Equatable, Sendable, CustomStringConvertible {
   case orphanThumbnail(id: String)
   /// A file left by an interrupted write.
   case temporaryFile(path: String)
+  /// A journal segment that ends in an incomplete record: a write cut short, a copy a sync
+  /// engine has not finished, bit rot, or someone's change. Its whole records count.
+  case tornJournalSegment(path: String)
   /// A blob of a photo the journal says was deleted: a delete cut short, or a file a sync
   /// engine brought back from another copy.
   case deletedPhotoLeftover(path: String)
@@ -64,6 +67,9 @@ public enum VerifyFinding: Equatable, Sendable, CustomStringConvertible {
       return "leftover temporary file: \(path)"
     case .deletedPhotoLeftover(let path):
       return "leftover of a deleted photo: \(path)"
+    case .tornJournalSegment(let path):
+      return "journal segment ends in an incomplete record: \(path) (a write cut short, or a copy "
+        + "still being synced; its whole records count)"
     case .unexpectedFile(let path):
       return "unexpected file: \(path) (not written by vault; left alone)"
     case .damagedIndex(let reason):
@@ -225,7 +231,10 @@ public final class SpaceVerifier {
   /// The index's (format 1) or journal's (format 2) damage, if any. Every journal record and
   /// snapshot was authenticated when the space was opened, so there is nothing more to read.
   private func checkIndex() -> [VerifyFinding] {
-    guard let damage = space.indexDamage, case .damagedIndex(let path, let reason) = damage else { return [] }
+    let torn = space.tornSegments.map { VerifyFinding.tornJournalSegment(path: $0) }
+    guard let damage = space.indexDamage, case .damagedIndex(let path, let reason) = damage else {
+      return torn
+    }
     let prefix = space.directory + "/"
     let file = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     return [.damagedIndex(reason: file == Space.indexFile ? reason : "\(file): \(reason)")]
@@ -434,6 +443,10 @@ public final class SpaceVerifier {
       case .temporaryFile(let path):
         removeTree(space.directory + "/" + path)
         summary.removedFiles.append(path)
+      case .tornJournalSegment(let path):
+        // Its whole records go into the snapshot this writes; the torn bytes go with it.
+        try space.settleTornJournal()
+        summary.removedFiles.append(path + " (its whole records kept)")
       case .deletedPhotoLeftover(let path):
         // Parsed again, so that no path is built from a string.
         let parts = path.split(separator: "/").map(String.init)

@@ -108,13 +108,16 @@ public final class Vault {
     if access == .write {
       // Format 1 is tidied by its own rules before it is upgraded; format 2 only when a
       // writer was killed (a full tidy lists every blob, too slow for every command).
-      if space.formatVersion == 1 || space.needsTidying {
+      let writerWasKilled = space.needsTidying
+      if space.formatVersion == 1 || writerWasKilled {
         try SpaceVerifier(space: space).tidyAfterKilledWriters()
       }
-      if space.formatVersion == 1, space.indexDamage == nil { try space.upgradeToJournal() }
-      try space.settleTornJournal()
-      space.removeBlobsBroughtBack()
+      // Marked before anything else is written (the upgrade included), so that a kill from
+      // here on is tidied after.
       try space.markWriting()
+      if space.formatVersion == 1, space.indexDamage == nil { try space.upgradeToJournal() }
+      if writerWasKilled { try space.settleTornJournal() }
+      space.removeBlobsBroughtBack()
     }
     return space
   }
