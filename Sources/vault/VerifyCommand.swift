@@ -81,7 +81,7 @@ struct VerifyCommand: ParsableCommand {
   private func report(_ summary: RepairSummary) {
     if summary.indexRebuilt {
       printLine("repaired: rebuilt the index from the \(summary.rebuiltCount) intact originals")
-      Diagnostics.warning("the selection was lost with the damaged index")
+      Diagnostics.warning("selections recorded in the damaged part of the index were lost")
     }
     for name in summary.adopted {
       printLine("repaired: adopted '\(name)' (an intact original the index did not list)")

@@ -355,4 +355,29 @@ final class JournalTests: XCTestCase {
       }
     }
   }
+
+  func testRepairKeepsWhatStillReadsOfADamagedJournal() throws {
+    let records = ["a", "b", "c"].map { record(named: $0) }
+    try space.appendImported(records)
+    try space.setSelection([0], to: true)
+    try space.deletePhotos(ids: [records[2].id])
+    try space.compactJournal()
+    space = try reopen(.write)
+    try space.appendImported([record(named: "d")])
+    let segment = try FileManager.default.contentsOfDirectory(atPath: space.journalDirectory)
+      .first { $0.hasPrefix("j-") }!
+    let path = space.journalDirectory + "/" + segment
+    space = nil
+    var bytes = try fileBytes(path)
+    bytes[bytes.count - 5] ^= 1
+    try writeBytes(bytes, to: path)
+    let damaged = try vault.unlock(password: password("first"), access: .write)
+    XCTAssertNotNil(damaged.indexDamage)
+    let summary = try SpaceVerifier(space: damaged).repair()
+    XCTAssertTrue(summary.indexRebuilt)
+    // The snapshot still reads: its photos, its selection and its deletion are kept.
+    XCTAssertEqual(damaged.entries.map(\.record.name), ["a", "b"])
+    XCTAssertEqual(damaged.entries.map(\.selected), [true, false])
+    XCTAssertTrue(damaged.wasDeleted(records[2].id))
+  }
 }

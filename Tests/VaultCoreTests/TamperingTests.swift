@@ -444,6 +444,10 @@ final class TamperingTests: XCTestCase {
   /// Makes the journal list only `kept`, with no trace of the others: what a killed import
   /// leaves (its blobs in place, its journal record never written).
   func forgetPhotos(keeping kept: [IndexEntry]) throws {
+    // A rebuild keeps what the journal holds: the journal goes first.
+    for name in try FileManager.default.contentsOfDirectory(atPath: space.journalDirectory) {
+      try FileManager.default.removeItem(atPath: space.journalDirectory + "/" + name)
+    }
     try space.saveEntries(kept, rebuilding: true)
   }
 

@@ -292,7 +292,8 @@ final class VaultEndToEndTests: XCTestCase {
     XCTAssertEqual(repair.status, 0, repair.stdout + repair.stderr)
     XCTAssertTrue(
       repair.stdout.contains("rebuilt the index from the \(goodNames.count) intact originals"), repair.stdout)
-    XCTAssertTrue(repair.stderr.contains("selection was lost"), repair.stderr)
+    XCTAssertTrue(
+      repair.stderr.contains("selections recorded in the damaged part of the index were lost"), repair.stderr)
     XCTAssertEqual(try vault.run(["verify"]).status, 0)
     XCTAssertEqual(try listJSON().count, goodNames.count)
   }

@@ -52,7 +52,20 @@ final class SpaceJournal {
     return journal
   }
 
-  private func readAll() throws {
+  /// What can still be read of a damaged journal, for `verify --repair`: every file that
+  /// reads, and of a damaged segment its records before the damage. Its deletions and
+  /// selections are kept, so that a rebuild brings back no deleted photo.
+  static func salvage(directory: String, master: MasterKey) -> SpaceState {
+    let journal = SpaceJournal(directory: directory, master: master)
+    journal.readAll(salvaging: true)
+    return journal.state
+  }
+
+  private func readAll(salvaging: Bool) {
+    try? readAll(skippingDamage: true)
+  }
+
+  private func readAll(skippingDamage: Bool = false) throws {
     let names: [String]
     do {
       names = try listVaultFolder(directory).sorted()
@@ -69,20 +82,25 @@ final class SpaceJournal {
       if Self.isJournalFile(name) {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+          if skippingDamage { continue }
           throw VaultError.damagedIndex(path: path, reason: "not a regular file")
         }
       }
-      if let id = Self.id(in: name, prefix: Self.snapshotPrefix) {
-        snapshotBytes += try readSnapshot(path: path, id: id)
-        snapshotNames.append(name)
-      } else if let id = Self.id(in: name, prefix: JournalSegment.namePrefix) {
-        let contents = try JournalSegment.read(path: path, id: id, key: journalKey) { entry in
-          state.apply(entry)
-          if case .deleted(let id) = entry { deletedInSegments.insert(id) }
+      do {
+        if let id = Self.id(in: name, prefix: Self.snapshotPrefix) {
+          snapshotBytes += try readSnapshot(path: path, id: id)
+          snapshotNames.append(name)
+        } else if let id = Self.id(in: name, prefix: JournalSegment.namePrefix) {
+          let contents = try JournalSegment.read(path: path, id: id, key: journalKey) { entry in
+            state.apply(entry)
+            if case .deleted(let id) = entry { deletedInSegments.insert(id) }
+          }
+          segmentBytes += fileSize(path)
+          segmentNames.append(name)
+          if contents.tornTail { tornSegments.append(name) }
         }
-        segmentBytes += fileSize(path)
-        segmentNames.append(name)
-        if contents.tornTail { tornSegments.append(name) }
+      } catch  where skippingDamage {
+        continue
       }
       // Anything else (a temporary file, a sync engine's file) is not part of the journal;
       // `vault verify` names it.

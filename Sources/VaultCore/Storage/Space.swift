@@ -287,8 +287,21 @@ public final class Space {
     }
   }
 
+  /// Rebuilds a damaged journal: what still reads of it (its photos, deletions and
+  /// selections), and `newEntries` (the intact originals) added where missing. A photo the
+  /// journal deleted stays deleted.
   private func rebuildJournal(from newEntries: [IndexEntry]) throws {
-    let state = SpaceState(listing: newEntries, selectedAt: Timestamp.now().nanosecondsSince1970)
+    var state = SpaceJournal.salvage(directory: journalDirectory, master: master)
+    let now = Timestamp.now().nanosecondsSince1970
+    let missing = newEntries.filter { state.photo($0.record.id) == nil }
+    var order = Int64.min
+    for entry in missing {
+      order = max(entry.record.importedAt.nanosecondsSince1970, order == .min ? .min : order + 1)
+      state.apply(.added(entry.record, order: order))
+      if entry.selected {
+        state.apply(.selection(entry.record.id, selected: true, stamp: state.nextStamp(now: now)))
+      }
+    }
     let name = try SpaceJournal.writeSnapshot(of: state, in: journalDirectory, master: master)
     for old in try listVaultFolder(journalDirectory) where old != name && !old.hasPrefix(TemporaryFile.prefix)
     {
