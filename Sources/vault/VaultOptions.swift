@@ -43,6 +43,13 @@ struct VaultOptions: ParsableArguments {
     let vault = try openVault()
     let space = try vault.unlock(password: try password(), access: access)
     if !allowDamagedIndex { try space.requireIndex() }
+    // Readers cannot tell a write cut short from a copy still being synced or a cut file:
+    // they say so, since what the torn part held is not shown.
+    for path in space.tornSegments {
+      Diagnostics.warning(
+        "'\(path)' ends in an incomplete record (a write cut short, or a copy still being synced); "
+          + "its whole records are shown; 'vault verify' says more")
+    }
     return space
   }
 }

@@ -81,7 +81,7 @@ struct VerifyCommand: ParsableCommand {
   private func report(_ summary: RepairSummary) {
     if summary.indexRebuilt {
       printLine("repaired: rebuilt the index from the \(summary.rebuiltCount) intact originals")
-      Diagnostics.warning("selections recorded in the damaged part of the index were lost")
+      Diagnostics.warning("the selection was cleared: the damaged part of the index may have changed it")
     }
     for name in summary.adopted {
       printLine("repaired: adopted '\(name)' (an intact original the index did not list)")

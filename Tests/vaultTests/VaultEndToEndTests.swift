@@ -293,7 +293,7 @@ final class VaultEndToEndTests: XCTestCase {
     XCTAssertTrue(
       repair.stdout.contains("rebuilt the index from the \(goodNames.count) intact originals"), repair.stdout)
     XCTAssertTrue(
-      repair.stderr.contains("selections recorded in the damaged part of the index were lost"), repair.stderr)
+      repair.stderr.contains("the selection was cleared"), repair.stderr)
     XCTAssertEqual(try vault.run(["verify"]).status, 0)
     XCTAssertEqual(try listJSON().count, goodNames.count)
   }

@@ -293,6 +293,11 @@ public final class Space {
   private func rebuildJournal(from newEntries: [IndexEntry]) throws {
     var state = SpaceJournal.salvage(directory: journalDirectory, master: master)
     let now = Timestamp.now().nanosecondsSince1970
+    // The selection is cleared: the damaged part may have changed it, and an old selection
+    // brought back could make `delete --selected` delete photos the user had unselected.
+    for entry in state.entries() where entry.selected {
+      state.apply(.selection(entry.record.id, selected: false, stamp: state.nextStamp(now: now)))
+    }
     let missing = newEntries.filter { state.photo($0.record.id) == nil }
     var order = Int64.min
     for entry in missing {
