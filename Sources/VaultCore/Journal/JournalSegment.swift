@@ -186,9 +186,6 @@ final class JournalSegmentWriter {
     do {
       try write(header)
       length = header.count
-      // The name must be durable before any record in the file is reported.
-      if fdatasync(descriptor) != 0 { throw VaultError.posix(path) }
-      try syncDirectory(directory)
     } catch {
       close(descriptor)
       unlink(path)
@@ -212,6 +209,9 @@ final class JournalSegmentWriter {
     do {
       try write(record)
       if fdatasync(descriptor) != 0 { throw VaultError.posix(path) }
+      // The first time, the segment's name too must be durable before its record is
+      // reported (one flush of the folder, after the file's).
+      if records == 0 { try syncDirectory(directory) }
     } catch {
       // Whatever reached the file is a torn tail; later records go to a new segment.
       isBroken = true

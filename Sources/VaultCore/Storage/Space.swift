@@ -364,7 +364,10 @@ public final class Space {
     (journal?.tornSegments ?? []).map { Self.journalFolder + "/" + $0 }
   }
 
-  /// Leaves this writer's mark, durably, before anything is written.
+  /// Leaves this writer's mark before anything is written. It is not flushed: a killed
+  /// process leaves it anyway, and after a power cut that lost it the next writer only
+  /// leaves for `vault verify` what it would have tidied (orphans, a torn segment it then
+  /// keeps), losing nothing; a flush would cost every write command.
   func markWriting() throws {
     precondition(access == .write && writerMark == nil)
     let name = Self.writerMarkPrefix + hexString(Sodium.randomBytes(8))
@@ -373,7 +376,6 @@ public final class Space {
     close(descriptor)
     writerMark = name
     Self.liveWriterMarks.withLock { _ = $0.insert(directory + "/" + name) }
-    try syncDirectory(directory)
   }
 
   /// Compacts a journal that ends in a torn record: the new snapshot holds every whole
