@@ -363,6 +363,32 @@ final class TamperingTests: XCTestCase {
     try file.replace(path)
   }
 
+  func testAFormat1RecordFormat2CannotHoldStopsTheUpgradeAndKeepsFormat1() throws {
+    // Format 1's JSON takes any orientation; format 2 stores 1 to 8. Forged by someone with
+    // the password, as format 1 could have been.
+    var entries = space.entries
+    entries[1].record.orientation = 9
+    removeTree(space.journalDirectory)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    try writeBlob(
+      Array(try encoder.encode(SpaceIndex(photos: entries))), kind: .index, id: .index, to: space.indexPath)
+    let indexPath = space.indexPath
+    space = nil
+    XCTAssertThrowsError(try vault.unlock(password: password("first"), access: .write)) { error in
+      guard case VaultError.damagedIndex(indexPath, let reason) = error else { return XCTFail("\(error)") }
+      XCTAssertTrue(reason.contains("cannot be upgraded to format 2"), reason)
+    }
+    let reader = try vault.unlock(password: password("first"), access: .read)
+    XCTAssertEqual(reader.formatVersion, 1, "still format 1")
+    XCTAssertEqual(reader.entries.count, 4)
+    XCTAssertFalse(fileExists(reader.journalDirectory))
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: reader.directory).filter {
+        $0.hasPrefix(".tmp-journal")
+      }, [])
+  }
+
   func testAnIndexIDThatIsAPathIsDamageAndNoCommandReachesThePath() throws {
     let victim = folder + "/victim"
     try writeBytes([1, 2, 3], to: victim)

@@ -333,6 +333,13 @@ public final class Space {
     guard mkdir(staging, 0o700) == 0 else { throw VaultError.posix(staging) }
     do {
       try SpaceJournal.writeSnapshot(of: state, in: staging, master: master)
+      // Read back before it replaces the index: a record format 1 accepted but format 2
+      // cannot hold must stop the upgrade here, not leave a journal that does not open.
+      do {
+        _ = try SpaceJournal.load(directory: staging, master: master)
+      } catch VaultError.damagedIndex(_, let reason) {
+        throw VaultError.damagedIndex(path: indexPath, reason: "it cannot be upgraded to format 2: \(reason)")
+      }
       guard rename(staging, journalDirectory) == 0 else { throw VaultError.posix(journalDirectory) }
     } catch {
       removeTree(staging)
