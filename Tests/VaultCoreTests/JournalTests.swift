@@ -195,16 +195,16 @@ final class JournalTests: XCTestCase {
   func testASelectionWinsWhenTheClockIsBehind() throws {
     try space.appendImported([record(named: "a")])
     let id = space.entries[0].record.id
-    // A stamp a day ahead, as a copy with a fast clock (or a clock since set back) leaves.
+    // A selection stamped a day ahead, as a copy with a fast clock (or a clock since set
+    // back) leaves it in the journal.
     let dayAhead = Timestamp.now().nanosecondsSince1970 + 86_400 * 1_000_000_000
-    try space.saveEntries(space.entries)  // (nothing changes)
-    var state = SpaceState()
-    state.apply(.selection(id, selected: true, stamp: dayAhead))
-    XCTAssertGreaterThan(state.nextStamp(now: Timestamp.now().nanosecondsSince1970), dayAhead)
-    try space.setSelection([0], to: true)
+    let ahead = try JournalSegmentWriter(directory: space.journalDirectory, key: space.master.journalKey())
+    try ahead.append([.selection(id, selected: true, stamp: dayAhead)])
+    space = try reopen(.write)
+    XCTAssertTrue(space.entries[0].selected)
+    // Stamped with this machine's clock alone, the unselection would lose to it.
     try space.setSelection([0], to: false)
-    try space.setSelection([0], to: true)
-    try space.setSelection([0], to: false)
+    XCTAssertFalse(space.entries[0].selected)
     XCTAssertFalse(try reopen().entries[0].selected)
   }
 

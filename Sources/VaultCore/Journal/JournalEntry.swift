@@ -47,6 +47,18 @@ enum JournalEntry: Equatable {
     }
   }
 
+  /// `entries` ‖ the end mark, and with `padded` zeros up to the Padmé length. Sized up
+  /// front, so that no growing copy of the records is left behind unwiped.
+  static func encodeAll(_ entries: [JournalEntry], padded: Bool = false) -> [UInt8] {
+    let length = entries.reduce(1) { $0 + $1.encodedLength }
+    var writer = ByteWriter()
+    writer.output.reserveCapacity(padded ? Padme.paddedLength(length) : length)
+    for entry in entries { entry.encode(into: &writer) }
+    writer.byte(TypeCode.end.rawValue)
+    if padded { writer.output += repeatElement(0, count: Padme.paddedLength(length) - length) }
+    return writer.output
+  }
+
   func encode(into output: inout ByteWriter) {
     switch self {
     case .added(let record, let order):
@@ -166,31 +178,27 @@ enum JournalEntry: Equatable {
       number += 1
       if offset >= target * starts.count && offset < bytes.count { starts.append((offset, number)) }
     }
-    final class Slices: @unchecked Sendable {
-      var entries: [[JournalEntry]]
-      var results: [Result<Int, Error>]
-      init(_ count: Int) {
-        entries = Array(repeating: [], count: count)
-        results = Array(repeating: .success(0), count: count)
-      }
-    }
-    let decoded = Slices(starts.count)
-    DispatchQueue.concurrentPerform(iterations: starts.count) { slice in
-      var entries: [JournalEntry] = []
-      let end = slice + 1 < starts.count ? starts[slice + 1].offset : nil
-      let result = Result {
-        try decode(bytes, from: starts[slice].offset, to: end, firstNumber: starts[slice].number) {
-          entries.append($0)
+    // Each slice writes only its own slots, through buffers made before the threads start.
+    var sliceEntries = [[JournalEntry]](repeating: [], count: starts.count)
+    var results = [Result<Int, Error>](repeating: .success(0), count: starts.count)
+    sliceEntries.withUnsafeMutableBufferPointer { entriesOut in
+      results.withUnsafeMutableBufferPointer { resultsOut in
+        DispatchQueue.concurrentPerform(iterations: starts.count) { slice in
+          var entries: [JournalEntry] = []
+          let end = slice + 1 < starts.count ? starts[slice + 1].offset : nil
+          resultsOut[slice] = Result {
+            try decode(bytes, from: starts[slice].offset, to: end, firstNumber: starts[slice].number) {
+              entries.append($0)
+            }
+          }
+          entriesOut[slice] = entries
         }
       }
-      // Each slice writes only its own slots.
-      decoded.entries[slice] = entries
-      decoded.results[slice] = result
     }
     var length = 0
     for slice in starts.indices {
-      length = try decoded.results[slice].get()
-      for entry in decoded.entries[slice] { apply(entry) }
+      length = try results[slice].get()
+      for entry in sliceEntries[slice] { apply(entry) }
     }
     return length
   }

@@ -33,14 +33,7 @@ enum JournalSegment {
 
   /// The plaintext of a record: the entries, the end mark, zero padding to a Padmé length.
   static func plaintext(_ entries: [JournalEntry]) -> [UInt8] {
-    var writer = ByteWriter()
-    // Room for it all at once, padding included: no copy is left behind unwiped.
-    writer.output.reserveCapacity(Padme.paddedLength(entries.reduce(1) { $0 + $1.encodedLength }))
-    for entry in entries { entry.encode(into: &writer) }
-    writer.byte(JournalEntry.TypeCode.end.rawValue)
-    let padded = Padme.paddedLength(writer.output.count)
-    writer.output += [UInt8](repeating: 0, count: padded - writer.output.count)
-    return writer.output
+    JournalEntry.encodeAll(entries, padded: true)
   }
 
   /// `length ‖ nonce ‖ sealed` for record number `record`.

@@ -31,7 +31,7 @@ final class SpaceJournal {
   private var segmentNames: [String] = []
   private(set) var snapshotBytes = 0
   private(set) var segmentBytes = 0
-  /// Segments that end in a torn record: a writer compacts them away.
+  /// Segments that end in a torn record: kept until they are settled (see `compact`).
   private(set) var tornSegments: [String] = []
   /// The photos that the segments read at load time say were deleted.
   private var deletedInSegments = Set<BlobID>()
@@ -57,12 +57,9 @@ final class SpaceJournal {
   /// selections are kept, so that a rebuild brings back no deleted photo.
   static func salvage(directory: String, master: MasterKey) -> SpaceState {
     let journal = SpaceJournal(directory: directory, master: master)
-    journal.readAll(salvaging: true)
+    // Damage is skipped, so nothing is thrown.
+    try? journal.readAll(skippingDamage: true)
     return journal.state
-  }
-
-  private func readAll(salvaging: Bool) {
-    try? readAll(skippingDamage: true)
   }
 
   private func readAll(skippingDamage: Bool = false) throws {
@@ -215,16 +212,12 @@ final class SpaceJournal {
   @discardableResult
   static func writeSnapshot(of state: SpaceState, in folder: String, master: MasterKey) throws -> String {
     let id = BlobID.random()
-    var encoded = ByteWriter()
-    let entries = state.compacted()
-    // Room for it all at once: no copy of the space's records is left behind unwiped.
-    encoded.output.reserveCapacity(entries.reduce(1) { $0 + $1.encodedLength })
-    for entry in entries { entry.encode(into: &encoded) }
-    encoded.byte(JournalEntry.TypeCode.end.rawValue)
-    defer { encoded.output.wipe() }
+    // The blob pads it.
+    var encoded = JournalEntry.encodeAll(state.compacted())
+    defer { encoded.wipe() }
     let file = try TemporaryFile(in: folder)
     let writer = try BlobWriter(kind: .snapshot, key: master.blobKey(kind: .snapshot, id: id), output: file)
-    try writer.write(encoded.output)
+    try writer.write(encoded)
     try writer.finish()
     let name = snapshotPrefix + id.hex
     try file.replace(folder + "/" + name)

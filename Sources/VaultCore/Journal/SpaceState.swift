@@ -41,6 +41,12 @@ struct SpaceState {
   /// A state that lists `entries` in their order, the selected ones selected at `stamp`:
   /// format 1's index on an upgrade, or an index rebuilt by `verify --repair`.
   init(listing entries: [IndexEntry], selectedAt stamp: Int64) {
+    add(entries, selectedAt: stamp)
+  }
+
+  /// Adds `entries` in their order: each photo's order is its import time, kept increasing
+  /// in list order; the selected ones are selected at `stamp`.
+  mutating func add(_ entries: [IndexEntry], selectedAt stamp: Int64) {
     var order = Int64.min
     for entry in entries {
       order = max(entry.record.importedAt.nanosecondsSince1970, Self.after(order))

@@ -85,6 +85,15 @@ public final class Space {
     if let indexDamage { throw indexDamage }
   }
 
+  /// The journal of a sound format-2 space opened to write. A writer upgrades format 1
+  /// when it opens the space, so only a damaged index (thrown) stands in its way.
+  private func requireJournal() throws -> SpaceJournal {
+    precondition(access == .write, "the space was opened read-only")
+    try requireIndex()
+    guard let journal else { preconditionFailure("format 1 spaces are upgraded when opened for writing") }
+    return journal
+  }
+
   var photoDirectory: String { directory + "/" + Self.photoFolder }
   var thumbDirectory: String { directory + "/" + Self.thumbFolder }
   var indexPath: String { directory + "/" + Self.indexFile }
@@ -181,8 +190,9 @@ public final class Space {
       try rebuildJournal(from: newEntries)
       return
     }
+    let journal = try requireJournal()
     let now = Timestamp.now().nanosecondsSince1970
-    let stamp = journal!.state.nextStamp(now: now)
+    let stamp = journal.state.nextStamp(now: now)
     let newIDs = Set(newEntries.map(\.record.id))
     var changes: [JournalEntry] = []
     var old: [BlobID: Bool] = [:]
@@ -190,7 +200,7 @@ public final class Space {
       old[entry.record.id] = entry.selected
       if !newIDs.contains(entry.record.id) { changes.append(.deleted(entry.record.id)) }
     }
-    var order = journal!.state.nextOrder(now: now)
+    var order = journal.state.nextOrder(now: now)
     for entry in newEntries {
       if let selected = old[entry.record.id] {
         if selected != entry.selected {
@@ -207,11 +217,7 @@ public final class Space {
 
   /// Lists newly imported photos after the others.
   func appendImported(_ records: [PhotoRecord]) throws {
-    precondition(access == .write, "the space was opened read-only")
-    try requireIndex()
-    guard formatVersion == 2, let journal else {
-      return try saveEntries(entries + records.map { IndexEntry(record: $0, selected: false) })
-    }
+    let journal = try requireJournal()
     var order = journal.state.nextOrder(now: Timestamp.now().nanosecondsSince1970)
     var changes: [JournalEntry] = []
     for record in records {
@@ -224,7 +230,8 @@ public final class Space {
   /// Appends `changes` to the journal and brings `entries` up to date; then compacts the
   /// journal if it is due.
   private func record(_ changes: [JournalEntry]) throws {
-    guard let journal, !changes.isEmpty else { return }
+    let journal = try requireJournal()
+    guard !changes.isEmpty else { return }
     let lastOrder = journal.state.lastOrder
     try journal.append(changes)
     // Imports, the common case, only add photos after the last one: no need to sort again.
@@ -298,15 +305,7 @@ public final class Space {
     for entry in state.entries() where entry.selected {
       state.apply(.selection(entry.record.id, selected: false, stamp: state.nextStamp(now: now)))
     }
-    let missing = newEntries.filter { state.photo($0.record.id) == nil }
-    var order = Int64.min
-    for entry in missing {
-      order = max(entry.record.importedAt.nanosecondsSince1970, order == .min ? .min : order + 1)
-      state.apply(.added(entry.record, order: order))
-      if entry.selected {
-        state.apply(.selection(entry.record.id, selected: true, stamp: state.nextStamp(now: now)))
-      }
-    }
+    state.add(newEntries.filter { state.photo($0.record.id) == nil }, selectedAt: state.nextStamp(now: now))
     let name = try SpaceJournal.writeSnapshot(of: state, in: journalDirectory, master: master)
     for old in try listVaultFolder(journalDirectory) where old != name && !old.hasPrefix(TemporaryFile.prefix)
     {
@@ -356,10 +355,9 @@ public final class Space {
 
   // MARK: Writers
 
-  /// Whether a writer was killed here (its mark is left), the journal ends in a torn
-  /// record, or an upgrade was killed after its journal was in place (format 1's index is
-  /// left beside it, unmarked: the upgrade comes before the mark): then the writer that
-  /// opens the space next tidies first.
+  /// Whether a writer was killed here (its mark, or another temporary file, is left), or an
+  /// upgrade was cut short after its journal was in place (format 1's index is left beside
+  /// it): then the writer that opens the space next tidies first.
   var needsTidying: Bool {
     let names = (try? listVaultFolder(directory)) ?? []
     return names.contains { $0.hasPrefix(TemporaryFile.prefix) }
@@ -396,36 +394,26 @@ public final class Space {
   // MARK: Selection
 
   /// Sets the selection of the photos at `positions` (0-based) to `selected`.
+  /// Only what changes is written, and only those entries are updated: selecting a few
+  /// photos of a big space costs a few entries.
   public func setSelection(_ positions: [Int], to selected: Bool) throws {
-    guard formatVersion == 2 else {
-      var updated = entries
-      for position in positions { updated[position].selected = selected }
-      return try saveEntries(updated)
-    }
-    // Only what changes is written, and only those entries are updated: selecting a few
-    // photos of a big space costs a few entries.
-    try requireIndex()
-    let stamp = journal!.state.nextStamp(now: Timestamp.now().nanosecondsSince1970)
     let changing = Set(positions).filter { entries[$0].selected != selected }.sorted()
-    try appendSelections(changing.map { ($0, selected) }, stamp: stamp)
+    try appendSelections(changing.map { ($0, selected) })
   }
 
   /// Selects every photo, none, or inverts the selection.
   public func changeAllSelections(_ change: (Bool) -> Bool) throws {
-    guard formatVersion == 2 else {
-      return try saveEntries(entries.map { IndexEntry(record: $0.record, selected: change($0.selected)) })
-    }
-    try requireIndex()
-    let stamp = journal!.state.nextStamp(now: Timestamp.now().nanosecondsSince1970)
     let changing = entries.indices.compactMap { position -> (Int, Bool)? in
       let selected = change(entries[position].selected)
       return selected == entries[position].selected ? nil : (position, selected)
     }
-    try appendSelections(changing, stamp: stamp)
+    try appendSelections(changing)
   }
 
-  private func appendSelections(_ changes: [(position: Int, selected: Bool)], stamp: Int64) throws {
-    guard let journal, !changes.isEmpty else { return }
+  private func appendSelections(_ changes: [(position: Int, selected: Bool)]) throws {
+    let journal = try requireJournal()
+    guard !changes.isEmpty else { return }
+    let stamp = journal.state.nextStamp(now: Timestamp.now().nanosecondsSince1970)
     try journal.append(
       changes.map { .selection(entries[$0.position].record.id, selected: $0.selected, stamp: stamp) })
     for change in changes {
@@ -442,8 +430,8 @@ public final class Space {
   /// delete cut short (the next writer removes it) and not an import cut short. In format 2
   /// the journal's deletion names them, so the next writer removes them whatever is left.
   public func deletePhotos(ids: Set<BlobID>) throws {
-    let remaining = entries.filter { !ids.contains($0.record.id) }
-    try saveEntries(remaining)
+    // Only the deletions are written (not a comparison of the whole list).
+    try record(entries.lazy.map(\.record.id).filter(ids.contains).map { JournalEntry.deleted($0) })
     for id in ids { unlink(thumbPath(id)) }
     try syncDirectory(thumbDirectory)
     for id in ids { unlink(photoPath(id)) }
