@@ -22,7 +22,8 @@ public final class Space {
   public let directory: String
   let master: MasterKey
   let access: Access
-  private let lock: DirectoryLock
+  /// Nil once a reader has let go of it (`releaseLock`).
+  private var lock: DirectoryLock?
   /// 1 for a space with a single `index`, 2 for one with a `Journal/`.
   public private(set) var formatVersion: Int
   /// Format 2's index; nil in format 1 and while the journal is damaged.
@@ -36,16 +37,31 @@ public final class Space {
   private var writerMark: String?
   var writerMarkName: String? { writerMark }
 
-  init(directory: String, wrappingKey: SecureBytes, access: Access) throws {
-    self.directory = directory
-    self.access = access
-    lock = try DirectoryLock(path: directory, mode: access == .write ? .exclusive : .shared)
+  convenience init(directory: String, wrappingKey: SecureBytes, access: Access) throws {
+    // The lock comes first: the key file is read under it, like everything else.
+    let lock = try DirectoryLock(path: directory, mode: access == .write ? .exclusive : .shared)
     let keyPath = directory + "/" + Self.keyFile
     guard let master = KeyWrap.unwrap(try readWholeFile(keyPath, limit: 4096), with: wrappingKey) else {
       throw VaultError.damagedKey(path: keyPath)
     }
+    try self.init(directory: directory, master: master, access: access, lock: lock)
+  }
+
+  private init(directory: String, master: MasterKey, access: Access, lock: DirectoryLock) throws {
+    self.directory = directory
+    self.access = access
+    self.lock = lock
     self.master = master
+    formatVersion = 1
+    entries = []
+    try load()
+  }
+
+  /// Reads the index (format 1) or the journal (format 2) into `entries`.
+  private func load() throws {
     formatVersion = isDirectory(directory + "/" + Self.journalFolder) ? 2 : 1
+    journal = nil
+    indexDamage = nil
     do {
       if formatVersion == 2 {
         let journal = try SpaceJournal.load(directory: directory + "/" + Self.journalFolder, master: master)
@@ -59,6 +75,68 @@ public final class Space {
       entries = []
       indexDamage = error
     }
+  }
+
+  /// Gets the space ready for a writer, right after it is opened to write: a writer first
+  /// cleans up after any writer that was killed (temporary files, orphan blobs), so that a
+  /// killed command followed by any write leaves a space that verifies; it upgrades format
+  /// 1, and removes blobs of deleted photos that a sync engine brought back.
+  func prepareForWriting() throws {
+    precondition(access == .write)
+    // Format 1 is tidied by its own rules before it is upgraded; format 2 only when a
+    // writer was killed (a full tidy lists every blob, too slow for every command).
+    let writerWasKilled = needsTidying
+    if formatVersion == 1 || writerWasKilled {
+      try SpaceVerifier(space: self).tidyAfterKilledWriters()
+    }
+    // Marked before anything else is written (the upgrade included), so that a kill from
+    // here on is tidied after.
+    try markWriting()
+    if formatVersion == 1, indexDamage == nil { try upgradeToJournal() }
+    if writerWasKilled { try settleTornJournal() }
+    removeBlobsBroughtBack()
+  }
+
+  // MARK: Long-running readers
+
+  /// Lets go of the shared lock of a space opened to read, so that writers in other
+  /// processes are not held up by a reader that stays open (`vault view`). `entries` stays
+  /// what was read; blobs are still readable (a photo deleted meanwhile fails to load, with
+  /// its own error). `reload` and `change` take the lock again for as long as they need it.
+  public func releaseLock() {
+    precondition(access == .read, "a writer keeps its lock until it is closed")
+    lock = nil
+  }
+
+  /// Reads the index or journal again, under a shared lock held only while reading (unless
+  /// the space still holds its own).
+  public func reload() throws {
+    precondition(access == .read)
+    let held = lock
+    let reading = try held ?? DirectoryLock(path: directory, mode: .shared)
+    defer { withExtendedLifetime(reading) {} }
+    try load()
+  }
+
+  /// Changes a space opened to read: lets go of its lock, opens the space to write with the
+  /// same key (no key derivation) as any writer does, runs `body` with that writer, closes
+  /// it, and reloads. The space's lock is released from then on (see `releaseLock`).
+  public func change<Result>(_ body: (Space) throws -> Result) throws -> Result {
+    precondition(access == .read)
+    // flock locks of one process conflict too: the shared one must go before the
+    // exclusive one can be taken.
+    lock = nil
+    let outcome = Swift.Result<Result, Error> {
+      let writer = try Space(
+        directory: directory, master: master, access: .write,
+        lock: DirectoryLock(path: directory, mode: .exclusive))
+      try writer.prepareForWriting()
+      return try body(writer)
+    }
+    // The writer is closed (its mark and lock gone) before the reload reads what it wrote,
+    // which a failed change may have written in part too.
+    try reload()
+    return try outcome.get()
   }
 
   deinit {

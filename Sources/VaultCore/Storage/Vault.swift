@@ -92,9 +92,7 @@ public final class Vault {
   }
 
   /// Opens the space of `password`. Reading takes a shared lock, writing an exclusive one;
-  /// a writer first cleans up after any writer that was killed (temporary files, orphan
-  /// blobs), so that a killed command followed by any write leaves a space that verifies;
-  /// it also removes blobs of deleted photos that a sync engine brought back.
+  /// a writer first tidies and upgrades the space (`Space.prepareForWriting`).
   /// A password that is not in NFC is tried as typed too (one more key derivation), for
   /// spaces made by format 1, which did not normalize.
   public func unlock(password: Password, access: Space.Access) throws -> Space {
@@ -105,20 +103,7 @@ public final class Vault {
       throw VaultError.noSpaceForPassword
     }
     let space = try Space(directory: spacePath, wrappingKey: keys.wrappingKey, access: access)
-    if access == .write {
-      // Format 1 is tidied by its own rules before it is upgraded; format 2 only when a
-      // writer was killed (a full tidy lists every blob, too slow for every command).
-      let writerWasKilled = space.needsTidying
-      if space.formatVersion == 1 || writerWasKilled {
-        try SpaceVerifier(space: space).tidyAfterKilledWriters()
-      }
-      // Marked before anything else is written (the upgrade included), so that a kill from
-      // here on is tidied after.
-      try space.markWriting()
-      if space.formatVersion == 1, space.indexDamage == nil { try space.upgradeToJournal() }
-      if writerWasKilled { try space.settleTornJournal() }
-      space.removeBlobsBroughtBack()
-    }
+    if access == .write { try space.prepareForWriting() }
     return space
   }
 

@@ -1,0 +1,69 @@
+import Foundation
+import XCTest
+
+@testable import VaultCore
+
+/// A reader that stays open (`vault view`) holds no lock while it waits, sees other
+/// writers' changes when it reloads, and makes its own changes through a short-lived writer.
+final class LongRunningReaderTests: XCTestCase {
+  var folder = ""
+  var vault: Vault!
+
+  override func setUpWithError() throws {
+    folder = try makeTemporaryFolder(self)
+    vault = try makeVault(in: folder)
+    try vault.createSpace(password: password("first"))
+    let writer = try vault.unlock(password: password("first"), access: .write)
+    try PhotoImporter().importFiles(["photo.jpg", "gray.png"].map { fixturesPath + "/" + $0 }, into: writer) {
+      _, _ in
+    }
+  }
+
+  /// Whether another open of the folder could take the exclusive lock now.
+  func exclusiveLockIsFree(_ directory: String) -> Bool {
+    let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    defer { close(descriptor) }
+    return flock(descriptor, LOCK_EX | LOCK_NB) == 0
+  }
+
+  func testAReaderThatReleasesItsLockLetsWritersIn() throws {
+    let reader = try vault.unlock(password: password("first"), access: .read)
+    XCTAssertFalse(exclusiveLockIsFree(reader.directory), "a reader holds a shared lock while it reads")
+    reader.releaseLock()
+    XCTAssertTrue(exclusiveLockIsFree(reader.directory))
+    // Another command deletes a photo; the reader sees it only once it reloads.
+    do {
+      let writer = try vault.unlock(password: password("first"), access: .write)
+      try writer.deletePhotos(ids: [writer.entries[0].record.id])
+    }
+    XCTAssertEqual(reader.entries.count, 2)
+    try reader.reload()
+    XCTAssertEqual(reader.entries.map(\.record.name), ["gray.png"])
+    XCTAssertTrue(exclusiveLockIsFree(reader.directory), "reload holds the lock only while it reads")
+  }
+
+  func testAReaderChangesThroughAWriterAndSeesTheChange() throws {
+    let reader = try vault.unlock(password: password("first"), access: .read)
+    try reader.change { writer in try writer.setSelection([1], to: true) }
+    XCTAssertEqual(reader.entries.map(\.selected), [false, true])
+    XCTAssertTrue(exclusiveLockIsFree(reader.directory))
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: reader.directory).filter {
+        $0.hasPrefix(Space.writerMarkPrefix)
+      }, [], "the writer's mark goes with the writer")
+    let fresh = try vault.unlock(password: password("first"), access: .read)
+    XCTAssertEqual(fresh.entries.map(\.selected), [false, true])
+  }
+
+  func testAFailedChangeStillReloadsWhatWasWritten() throws {
+    let reader = try vault.unlock(password: password("first"), access: .read)
+    struct Stop: Error {}
+    XCTAssertThrowsError(
+      try reader.change { writer in
+        try writer.setSelection([0], to: true)
+        throw Stop()
+      }
+    ) { XCTAssertTrue($0 is Stop) }
+    XCTAssertEqual(reader.entries.map(\.selected), [true, false])
+  }
+}
