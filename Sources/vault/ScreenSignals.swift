@@ -118,6 +118,7 @@ enum ScreenSignals {
     null.store(nullDescriptor, ordering: .sequentiallyConsistent)
     // Everything a handler reads exists before the first handler does.
     _ = (enterSequence, leaveHead, leaveTail, cleanup, wakePipe, previousActions, replaced, alternateStack)
+    _ = cleanupChanging.load(ordering: .sequentiallyConsistent)
     drainWakePipe()
     settings[0] = saved
     settings[1] = raw
