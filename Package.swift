@@ -50,6 +50,7 @@ let package = Package(
       dependencies: [
         "VaultCore",
         "CChafa",
+        "CVaultSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: [.swiftLanguageMode(.v5)]

@@ -2,6 +2,7 @@
 #include "vault_system.h"
 
 #include <fcntl.h>
+#include <unistd.h>
 
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -15,4 +16,12 @@ int vault_disable_core_dumps(void) {
 
 int vault_start_writeback(int descriptor) {
   return sync_file_range(descriptor, 0, 0, SYNC_FILE_RANGE_WRITE);
+}
+
+int vault_make_wake_pipe(int descriptors[2]) {
+  return pipe2(descriptors, O_CLOEXEC | O_NONBLOCK);
+}
+
+int vault_replace_descriptor(int source, int target) {
+  return dup3(source, target, O_CLOEXEC);
 }

@@ -7,6 +7,10 @@
 //   line goes through TerminalSafeText, which shows control characters escaped. Only
 //   the grid's own graphics and colour sequences are written raw (`printRaw`).
 // - A progress bar is drawn on stderr only when stderr is a terminal.
+// - The full-screen viewer takes /dev/tty over (FullScreenTerminal: raw mode, alternate
+//   screen, its own signal handlers) only when stdin and stdout are both terminals, and
+//   gives it back as it was on every way out; pixels reach the terminal only inside escape
+//   codes (kitty's direct transmission), never through a file.
 import Foundation
 import VaultCore
 

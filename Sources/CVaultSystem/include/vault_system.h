@@ -12,4 +12,15 @@ int vault_disable_core_dumps(void);
  * a hint, and the fsync that follows is what makes the file durable. */
 int vault_start_writeback(int descriptor);
 
+/* pipe2 needs _GNU_SOURCE too. Makes a pipe whose two ends are non-blocking and closed on
+ * exec, in one step (no other thread's exec can inherit them in between): the viewer's
+ * signal handlers write to it to wake its event loop. Returns 0 or -1 (errno set). */
+int vault_make_wake_pipe(int descriptors[2]);
+
+/* dup3 needs _GNU_SOURCE as well. Makes `target` refer to what `source` refers to, closed on
+ * exec (dup2 would drop that flag). Async-signal-safe: the viewer's signal handlers point
+ * its drawing descriptor at /dev/null with it, so that a frame being written when the
+ * terminal is restored cannot land on the main screen. Returns `target` or -1. */
+int vault_replace_descriptor(int source, int target);
+
 #endif
