@@ -15,12 +15,7 @@ struct DeleteCommand: ParsableCommand {
 
   func run() throws {
     let space = try options.unlock(.write)
-    var models = space.models()
-    let browser = PhotoBrowser()
-    browser.numberOfPhotos = { models.count }
-    browser.photoAtIndex = { models[$0] }
-    browser.reloadRequest = { models = space.models() }
-
+    let browser = space.makeBrowser()
     let doomed = try browser.photos(chosenBy: try choice.choice, action: "deleting").map(\.photo)
     do {
       try confirm(doomed)
@@ -32,7 +27,7 @@ struct DeleteCommand: ParsableCommand {
     // A signal from here on lets the index write and the unlinks finish (a second one
     // exits at once; the next writer removes what is left), and the command ends normally.
     SignalHandling.install()
-    try browser.delete(doomed) { photos in try space.deletePhotos(ids: Set(photos.map(\.record.id))) }
+    try browser.delete(doomed)
     printLine("deleted \(doomed.count) photo\(doomed.count == 1 ? "" : "s"); \(browser.count) left")
   }
 

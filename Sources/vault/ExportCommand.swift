@@ -31,11 +31,7 @@ struct ExportCommand: ParsableCommand {
     try ExportTarget.check(to ?? ".")
     let space = try options.unlock(.read)
     SignalHandling.install()
-    let models = space.models()
-    let browser = PhotoBrowser()
-    browser.numberOfPhotos = { models.count }
-    browser.photoAtIndex = { models[$0] }
-    let photos = try browser.photos(chosenBy: try choice.choice, action: "exporting").map(\.photo)
+    let photos = try space.makeBrowser().photos(chosenBy: try choice.choice, action: "exporting").map(\.photo)
 
     let directory: String
     if let to {

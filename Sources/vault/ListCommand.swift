@@ -51,26 +51,17 @@ struct ListCommand: ParsableCommand {
 
   func run() throws {
     let space = try options.unlock(.read)
-    let all = space.entries
-    // Numbers stay those of the whole list, whatever is left out.
-    let onlySelected = selected  // read once: a property wrapper is slow in a big space's loop
-    var shown = all.indices.filter { !onlySelected || all[$0].selected }
-    if let from { shown = shown.filter { $0 >= from - 1 } }
-    if let count { shown = Array(shown.prefix(count)) }
-    let browser = PhotoBrowser(numberOfPhotosPerRow: perRow ?? 1)
-    browser.numberOfPhotos = { shown.count }
-    // Models only for the photos shown: a big space lists a page quickly.
-    browser.photoAtIndex = { space.model(at: shown[$0]) }
-    let rows = browser.rows().map { $0.map { (index: shown[$0.index], photo: $0.photo) } }
-    let photos = rows.flatMap { $0 }
+    let browser = space.makeBrowser(perRow: perRow ?? 1)
+    let photos = browser.listed(selectedOnly: selected, from: from, count: count)
 
     if json {
       printRaw(try PhotoListing.json(photos))
       return
     }
     if photos.isEmpty {
-      printLine(all.isEmpty ? "no photos in this space" : "no photos to list")
-      if all.isEmpty { Diagnostics.hint("add some with 'vault add PATH'") }
+      let spaceIsEmpty = browser.count == 0
+      printLine(spaceIsEmpty ? "no photos in this space" : "no photos to list")
+      if spaceIsEmpty { Diagnostics.hint("add some with 'vault add PATH'") }
       return
     }
     let columns = Terminal.columns
@@ -79,35 +70,32 @@ struct ListCommand: ParsableCommand {
       return
     }
     let layout = try GridLayout(columns: columns, perRow: perRow)
+    let rows = browser.rows(of: photos)
     guard let graphics = TerminalGraphics.resolve(mode) else {
       for line in PhotoListing.grid(rows, layout: layout) { printLine(line) }
       return
     }
-    try drawGrid(rows, layout: layout, graphics: graphics, space: space)
+    drawGrid(rows, layout: layout, graphics: graphics, browser: browser)
   }
 
-  /// Draws the rows one at a time, decrypting only that row's thumbnails.
+  /// Draws the rows one at a time; the browser decrypts only that row's thumbnails.
   private func drawGrid(
-    _ rows: [[(index: Int, photo: PhotoModel)]], layout: GridLayout, graphics: TerminalGraphics, space: Space
-  ) throws {
+    _ rows: [[(index: Int, photo: PhotoModel)]], layout: GridLayout, graphics: TerminalGraphics,
+    browser: PhotoBrowser
+  ) {
     let cellRows = layout.cellRows(
       characterWidth: graphics.characterWidth, characterHeight: graphics.characterHeight)
     let renderer = ChafaRenderer(graphics: graphics, columns: layout.rowWidth, rows: cellRows)
     let margin = String(repeating: " ", count: layout.margin)
     let gutter = String(repeating: " ", count: layout.gutter)
     let style = graphics.selectedLabelStyle
-    let cellPixels = (
-      width: layout.cellWidth * graphics.characterWidth, height: cellRows * graphics.characterHeight
-    )
     for row in rows {
-      let cells = row.map { item in
-        GridRowImage.Cell(
-          thumbnail: thumbnail(of: item.photo.record, space: space, atLeast: cellPixels),
-          selected: item.photo.isSelected)
+      let image = browser.gridRowImage(
+        row, layout: layout, cellRows: cellRows, characterWidth: graphics.characterWidth,
+        characterHeight: graphics.characterHeight
+      ) { _, error in
+        Diagnostics.warning("\(error); drawn as a gray cell")
       }
-      let image = GridRowImage(
-        cells: cells, layout: layout, rows: cellRows, characterWidth: graphics.characterWidth,
-        characterHeight: graphics.characterHeight)
       for line in renderer.render(image) { printRaw(margin + line) }
       let labels = row.map { item -> String in
         let text = DisplayWidth.pad(
@@ -117,20 +105,6 @@ struct ListCommand: ParsableCommand {
       }
       printRaw(margin + labels.joined(separator: gutter))
       printLine("")
-    }
-  }
-
-  private func thumbnail(of record: PhotoRecord, space: Space, atLeast size: (width: Int, height: Int))
-    -> RGBImage?
-  {
-    do {
-      var bytes = try space.thumbnail(of: record)
-      defer { bytes.wipe() }
-      return try RGBImage.decodeJPEG(
-        bytes, name: "thumbnail of '\(record.name)'", minimumWidth: size.width, minimumHeight: size.height)
-    } catch {
-      Diagnostics.warning("\(error); drawn as a gray cell")
-      return nil
     }
   }
 }

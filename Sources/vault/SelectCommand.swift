@@ -35,16 +35,15 @@ struct SelectCommand: ParsableCommand {
     let space = try options.unlock(.write)
     // A signal from here on lets the one index write finish, and the command ends normally.
     SignalHandling.install()
-    if all {
-      try space.changeAllSelections { _ in true }
-    } else if none {
-      try space.changeAllSelections { _ in false }
+    let browser = space.makeBrowser()
+    if all || none {
+      try browser.setSelected(Array(0..<browser.count), all)
     } else if invert {
-      try space.changeAllSelections { !$0 }
+      try browser.invertSelection()
     } else {
-      try space.setSelection(try positions(photos, in: space), to: true)
+      try browser.setSelected(try chosen(photos, in: browser), true)
     }
-    printSelectionCount(space)
+    printSelectionCount(browser)
   }
 }
 
@@ -72,22 +71,18 @@ struct UnselectCommand: ParsableCommand {
   func run() throws {
     let space = try options.unlock(.write)
     SignalHandling.install()
-    if all {
-      try space.changeAllSelections { _ in false }
-    } else {
-      try space.setSelection(try positions(photos, in: space), to: false)
-    }
-    printSelectionCount(space)
+    let browser = space.makeBrowser()
+    try browser.setSelected(all ? Array(0..<browser.count) : try chosen(photos, in: browser), false)
+    printSelectionCount(browser)
   }
 }
 
-private func positions(_ photos: [String], in space: Space) throws -> [Int] {
-  try PhotoSelector.positions(PhotoSelector.parse(photos), count: space.entries.count) {
-    space.entries[$0].record.id.hex
-  }
+/// The 0-based indexes of the photos named by `photos` (numbers, ranges, ids).
+private func chosen(_ photos: [String], in browser: PhotoBrowser) throws -> [Int] {
+  try browser.photos(chosenBy: .photos(PhotoSelector.parse(photos)), action: "selecting").map(\.index)
 }
 
-private func printSelectionCount(_ space: Space) {
-  let count = space.entries.filter(\.selected).count
-  printLine("\(count) of \(space.entries.count) photo\(space.entries.count == 1 ? "" : "s") selected")
+private func printSelectionCount(_ browser: PhotoBrowser) {
+  let count = browser.count
+  printLine("\(browser.selectedPhotos().count) of \(count) photo\(count == 1 ? "" : "s") selected")
 }

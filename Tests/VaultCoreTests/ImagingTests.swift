@@ -4,20 +4,7 @@ import XCTest
 
 final class ExifOrientationTests: XCTestCase {
   func exif(_ orientation: UInt16, littleEndian: Bool, tag: UInt16 = 0x0112, type: UInt16 = 3) -> [UInt8] {
-    func u16(_ v: UInt16) -> [UInt8] {
-      littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)]
-    }
-    func u32(_ v: UInt32) -> [UInt8] {
-      littleEndian
-        ? u16(UInt16(v & 0xFFFF)) + u16(UInt16(v >> 16)) : u16(UInt16(v >> 16)) + u16(UInt16(v & 0xFFFF))
-    }
-    var bytes = Array("Exif".utf8) + [0, 0]
-    bytes += littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]
-    bytes += u16(42) + u32(8) + u16(2)
-    bytes += u16(0x010F) + u16(2) + u32(4) + u32(0)  // an unrelated tag first
-    bytes += u16(tag) + u16(type) + u32(1) + u16(orientation) + u16(0)
-    bytes += u32(0)
-    return bytes
+    TestImages.exifSegment(orientation, littleEndian: littleEndian, tag: tag, type: type)
   }
 
   func testAllEightInBothByteOrders() {

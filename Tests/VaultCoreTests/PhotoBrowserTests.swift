@@ -3,6 +3,7 @@ import XCTest
 
 @testable import VaultCore
 
+/// The browser over closures of its own: what it asks its data source for, and in which order.
 final class PhotoBrowserTests: XCTestCase {
   func model(_ number: Int, selected: Bool = false) -> PhotoModel {
     let id = String(format: "%032x", number)
@@ -10,79 +11,197 @@ final class PhotoBrowserTests: XCTestCase {
       id: BlobID(hex: id)!, name: "IMG_\(number).jpg", bytes: 100, format: .jpeg, width: 4, height: 3,
       orientation: 1,
       modifiedAt: Timestamp(seconds: 0), importedAt: Timestamp(seconds: 0), contentHash: id)
-    return PhotoModel(
-      photoURL: URL(fileURLWithPath: "/v/Photo/\(id)"), thumbURL: URL(fileURLWithPath: "/v/Thumb/\(id)"),
-      isSelected: selected, record: record)
+    return PhotoModel(isSelected: selected, record: record)
   }
 
-  func testNothingWithoutBothDataSourceClosures() {
+  /// Counts what the browser asks its data source for.
+  final class Counter {
+    var value = 0
+  }
+
+  /// A browser over `photos` (read live), counting the photos it asks for in `asked`.
+  func browser(over photos: @escaping () -> [PhotoModel], asked: Counter = Counter()) -> PhotoBrowser {
+    let browser = PhotoBrowser()
+    browser.numberOfPhotos = { photos().count }
+    browser.photoAtIndex = { index in
+      asked.value += 1
+      return photos()[index]
+    }
+    return browser
+  }
+
+  func testNothingWithoutBothDataSourceClosures() throws {
     let browser = PhotoBrowser(numberOfPhotosPerRow: 3)
     browser.numberOfPhotos = { 5 }
     XCTAssertFalse(browser.isReady)
     XCTAssertEqual(browser.count, 0)
-    XCTAssertTrue(browser.rows().isEmpty)
+    XCTAssertTrue(browser.listed(selectedOnly: false, from: nil, count: nil).isEmpty)
+    XCTAssertTrue(try browser.photos(chosenBy: .all, action: "x").isEmpty)
   }
 
   func testRowsHoldNumberOfPhotosPerRow() {
     let photos = (1...7).map { model($0) }
-    let browser = PhotoBrowser(numberOfPhotosPerRow: 3)
-    browser.numberOfPhotos = { photos.count }
-    browser.photoAtIndex = { photos[$0] }
-    XCTAssertEqual(browser.rows().map { $0.map(\.index) }, [[0, 1, 2], [3, 4, 5], [6]])
+    let browser = browser(over: { photos })
+    browser.numberOfPhotosPerRow = 3
+    let all = browser.listed(selectedOnly: false, from: nil, count: nil)
+    XCTAssertEqual(browser.rows(of: all).map { $0.map(\.index) }, [[0, 1, 2], [3, 4, 5], [6]])
+    XCTAssertEqual(
+      browser.rows(of: browser.listed(selectedOnly: false, from: 3, count: 4)).map { $0.map(\.index) },
+      [[2, 3, 4], [5]], "rows of a listing keep the photos' own indexes")
     browser.numberOfPhotosPerRow = 7
-    XCTAssertEqual(browser.rows().count, 1)
+    XCTAssertEqual(browser.rows(of: all).count, 1)
   }
 
-  func testDeleteSelectedDeletesThenRequestsReload() throws {
-    var photos = (1...5).map { model($0, selected: $0 == 2 || $0 == 4) }
-    let browser = PhotoBrowser()
-    var reloads = 0
-    var deleted: [String] = []
-    browser.numberOfPhotos = { photos.count }
-    browser.photoAtIndex = { photos[$0] }
-    browser.reloadRequest = { reloads += 1 }
-    try browser.deleteSelected { doomed in
-      deleted = doomed.map(\.record.name)
-      photos.removeAll { $0.isSelected }
+  func testListingFiltersKeepNumbersAndLookOnlyAtWhatTheyNeed() {
+    let photos = (1...10).map { model($0, selected: [2, 5, 6, 9].contains($0)) }
+    let asked = Counter()
+    let browser = browser(over: { photos }, asked: asked)
+    func indexes(_ selectedOnly: Bool, _ from: Int?, _ count: Int?) -> [Int] {
+      browser.listed(selectedOnly: selectedOnly, from: from, count: count).map(\.index)
     }
-    XCTAssertEqual(deleted, ["IMG_2.jpg", "IMG_4.jpg"])
-    XCTAssertEqual(reloads, 1)
-    XCTAssertEqual(browser.count, 3)
-    XCTAssertThrowsError(try browser.deleteSelected { _ in XCTFail("nothing is selected") }) { error in
-      XCTAssertEqual(error as? VaultError, .nothingSelected(action: "deleting"))
-    }
-    XCTAssertEqual(reloads, 1)
+    XCTAssertEqual(indexes(false, nil, nil), Array(0..<10))
+    XCTAssertEqual(indexes(true, nil, nil), [1, 4, 5, 8])
+    XCTAssertEqual(
+      indexes(true, 5, nil), [4, 5, 8], "--from is a photo number, not a place among the selected")
+    XCTAssertEqual(indexes(true, 3, 2), [4, 5])
+    XCTAssertEqual(indexes(false, 9, 5), [8, 9])
+    XCTAssertEqual(indexes(false, 11, nil), [])
+    asked.value = 0
+    XCTAssertEqual(indexes(false, 4, 2), [3, 4])
+    XCTAssertEqual(asked.value, 2, "a page asks only for its own photos")
   }
 
-  func testChoicesWalkThePhotosInOrder() throws {
-    let photos = (1...4).map { model($0, selected: $0 != 2) }
-    let browser = PhotoBrowser()
-    browser.numberOfPhotos = { photos.count }
-    browser.photoAtIndex = { photos[$0] }
+  func testChoicesByNumbersRangesIdsSelectionOrAll() throws {
+    let photos = (1...8).map { model($0, selected: $0 != 2 && $0 < 5) }
+    let asked = Counter()
+    let browser = browser(over: { photos }, asked: asked)
+    func chosen(_ terms: [String]) throws -> [Int] {
+      try browser.photos(chosenBy: .photos(PhotoSelector.parse(terms)), action: "x").map(\.index)
+    }
     XCTAssertEqual(
       try browser.photos(chosenBy: .selected, action: "exporting").map(\.photo.record.name),
       ["IMG_1.jpg", "IMG_3.jpg", "IMG_4.jpg"])
-    XCTAssertEqual(try browser.photos(chosenBy: .all, action: "exporting").map(\.index), [0, 1, 2, 3])
+    XCTAssertEqual(try browser.photos(chosenBy: .all, action: "exporting").map(\.index), Array(0..<8))
     XCTAssertEqual(
-      try browser.photos(
-        chosenBy: .photos(PhotoSelector.parse(["3-", String(format: "%032x", 1)])), action: "x"
-      )
-      .map(\.index), [2, 3, 0])
-    let empty = PhotoBrowser()
-    empty.numberOfPhotos = { 0 }
-    empty.photoAtIndex = { photos[$0] }
-    XCTAssertThrowsError(try empty.photos(chosenBy: .all, action: "exporting")) {
+      try chosen(["3", "6-7", "2-3,8"]), [2, 5, 6, 1, 7], "in the order given, without repeats")
+    XCTAssertEqual(try chosen(["7-", String(format: "%032x", 1)]), [6, 7, 0])
+    XCTAssertEqual(try chosen([String(format: "%032x", 5)]), [4], "an id")
+    asked.value = 0
+    XCTAssertEqual(try chosen(["2", "4-5"]), [1, 3, 4])
+    XCTAssertEqual(asked.value, 3, "numbers need no other photo's id")
+    XCTAssertThrowsError(try chosen(["9"])) {
+      XCTAssertEqual($0 as? VaultError, .indexOutOfRange(index: 9, count: 8))
+    }
+    XCTAssertThrowsError(try chosen(["abcdef12"])) {
+      XCTAssertEqual($0 as? VaultError, .ambiguousPhotoID(prefix: "abcdef12", matches: 0))
+    }
+    let none = (1...3).map { model($0) }
+    XCTAssertThrowsError(try self.browser(over: { none }).photos(chosenBy: .selected, action: "deleting")) {
+      XCTAssertEqual($0 as? VaultError, .nothingSelected(action: "deleting"))
+    }
+    XCTAssertThrowsError(try self.browser(over: { [] }).photos(chosenBy: .all, action: "exporting")) {
       XCTAssertEqual($0 as? VaultError, .emptySpace(action: "exporting"))
     }
   }
 
-  func testTheCountIsAlwaysTheDataSourcesOwn() throws {
+  func testDeleteRunsTheBatchThenTheReload() throws {
+    var photos = (1...5).map { model($0, selected: $0 == 2 || $0 == 4) }
+    let browser = browser(over: { photos })
+    var events: [String] = []
+    browser.deletionRequest = { doomed in
+      events.append("delete " + doomed.map(\.record.name).joined(separator: " "))
+      photos.removeAll { photo in doomed.contains(photo) }
+    }
+    browser.reloadRequest = { events.append("reload") }
+    try browser.delete(browser.photos(chosenBy: .selected, action: "deleting").map(\.photo))
+    XCTAssertEqual(events, ["delete IMG_2.jpg IMG_4.jpg", "reload"])
+    XCTAssertEqual(browser.count, 3)
+
+    browser.deletionRequest = { _ in throw VaultError.io(path: "Photo", reason: "read-only") }
+    XCTAssertThrowsError(try browser.delete([photos[0]]))
+    XCTAssertEqual(events.count, 2, "no reload after a batch that failed")
+  }
+
+  func testSelectionChangesAreOneRequestThenTheReload() throws {
+    var photos = (1...4).map { model($0, selected: $0 == 2) }
+    let browser = browser(over: { photos })
+    var requests: [[Int: Bool]] = []
+    var reloads = 0
+    browser.selectionRequest = { changes in
+      requests.append(Dictionary(uniqueKeysWithValues: changes.map { ($0.index, $0.selected) }))
+      for change in changes { photos[change.index].isSelected = change.selected }
+    }
+    browser.reloadRequest = { reloads += 1 }
+    try browser.setSelected([0, 2], true)
+    XCTAssertEqual(requests, [[0: true, 2: true]])
+    XCTAssertEqual(reloads, 1)
+    try browser.invertSelection()
+    XCTAssertEqual(requests.last, [0: false, 1: false, 2: false, 3: true], "inverted in one change")
+    XCTAssertEqual(browser.selectedPhotos().map(\.index), [3])
+    XCTAssertEqual(reloads, 2)
+  }
+
+  func testTheCountIsReadFromTheDataSourceEveryTime() throws {
     var photos = (1...5).map { model($0) }
-    let browser = PhotoBrowser()
-    browser.numberOfPhotos = { photos.count }
-    browser.photoAtIndex = { photos[$0] }
+    let browser = browser(over: { photos })
     XCTAssertEqual(browser.count, 5)
-    try browser.delete([photos[0]]) { _ in photos.removeFirst() }
-    XCTAssertEqual(browser.count, 4)
+    // Changed behind the browser's back, with no reload: nothing it kept can be stale.
+    photos.removeFirst(2)
+    XCTAssertEqual(browser.count, 3)
+    XCTAssertEqual(
+      browser.listed(selectedOnly: false, from: nil, count: nil).map(\.photo.record.name).first, "IMG_3.jpg")
+    photos.append(model(9))
+    XCTAssertEqual(try browser.photos(chosenBy: .all, action: "x").count, 4)
+  }
+
+  func testLoadersAreAskedByIndex() throws {
+    let photos = (1...3).map { model($0) }
+    let browser = browser(over: { photos })
+    let jpeg = try JPEGEncoder.encode(TestImages.photoLike(width: 64, height: 32), quality: 80)
+    var thumbnailsAsked: [Int] = []
+    browser.thumbnailAtIndex = { index in
+      thumbnailsAsked.append(index)
+      if index == 1 { throw VaultError.damagedBlob(what: "thumbnail 2", reason: "bad") }
+      return jpeg
+    }
+    let image = try browser.thumbnailImage(at: 2, minimumSize: PixelSize(width: 16, height: 8))
+    XCTAssertEqual([image.width, image.height], [16, 8], "the DCT scale of 1/4 is enough")
+    XCTAssertThrowsError(try browser.thumbnailImage(at: 1, minimumSize: PixelSize(width: 1, height: 1)))
+    browser.thumbnailAtIndex = { _ in [0xFF, 0xD8, 0xFF, 0] }
+    XCTAssertThrowsError(try browser.thumbnailImage(at: 0, minimumSize: PixelSize(width: 1, height: 1))) {
+      XCTAssertTrue("\($0)".hasPrefix("'thumbnail of 'IMG_1.jpg'': cannot decode image"), "\($0)")
+    }
+  }
+
+  func testAGridRowDecryptsItsOwnThumbnailsAndReportsTheUnreadable() throws {
+    let photos = (1...6).map { model($0, selected: $0 == 5) }
+    let browser = browser(over: { photos })
+    browser.numberOfPhotosPerRow = 3
+    let jpeg = try JPEGEncoder.encode(
+      RGBImage(width: 8, height: 8, pixels: [UInt8](repeating: 200, count: 8 * 8 * 3)), quality: 90)
+    var asked: [Int] = []
+    browser.thumbnailAtIndex = { index in
+      asked.append(index)
+      if index == 4 { throw VaultError.damagedBlob(what: "thumbnail 5", reason: "bad") }
+      return jpeg
+    }
+    let layout = try GridLayout(columns: 40, perRow: 3)
+    let rows = browser.rows(of: browser.listed(selectedOnly: false, from: nil, count: nil))
+    var failures: [Int] = []
+    let image = browser.gridRowImage(
+      rows[1], layout: layout, cellRows: 3, characterWidth: 2, characterHeight: 4
+    ) {
+      index, _ in failures.append(index)
+    }
+    XCTAssertEqual(asked, [3, 4, 5], "only this row's thumbnails")
+    XCTAssertEqual(failures, [4])
+    XCTAssertEqual([image.width, image.height], [layout.rowWidth * 2, 12])
+    func pixel(_ x: Int, _ y: Int) -> [UInt8] {
+      Array(image.pixels[((y * image.width + x) * 4)..<((y * image.width + x) * 4 + 4)])
+    }
+    let step = (layout.cellWidth + layout.gutter) * 2
+    XCTAssertEqual(pixel(4, 6)[0], 200, "a thumbnail")
+    XCTAssertEqual(pixel(step, 0), [0x2F, 0x9B, 0xFF, 255], "the selected, unreadable one is framed…")
+    XCTAssertEqual(pixel(step + 4, 6), [0x1C, 0x1C, 0x1C, 255], "…and gray, dimmed")
   }
 }

@@ -71,9 +71,7 @@ final class PhotoTableTests: XCTestCase {
       modifiedAt: Timestamp(seconds: 0), importedAt: Timestamp(seconds: 0), contentHash: id)
     return (
       number - 1,
-      PhotoModel(
-        photoURL: URL(fileURLWithPath: "/v/Photo/\(id)"), thumbURL: URL(fileURLWithPath: "/v/Thumb/\(id)"),
-        isSelected: false, record: record)
+      PhotoModel(isSelected: false, record: record)
     )
   }
 

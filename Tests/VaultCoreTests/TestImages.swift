@@ -79,6 +79,36 @@ enum TestImages {
     return RGBImage(width: width, height: height, pixels: pixels)
   }
 
+  /// An EXIF APP1 segment's payload holding `orientation` under `tag` with `type`, after an
+  /// unrelated tag.
+  static func exifSegment(
+    _ orientation: UInt16, littleEndian: Bool, tag: UInt16 = 0x0112, type: UInt16 = 3
+  ) -> [UInt8] {
+    func u16(_ v: UInt16) -> [UInt8] {
+      littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)]
+    }
+    func u32(_ v: UInt32) -> [UInt8] {
+      littleEndian
+        ? u16(UInt16(v & 0xFFFF)) + u16(UInt16(v >> 16)) : u16(UInt16(v >> 16)) + u16(UInt16(v & 0xFFFF))
+    }
+    var bytes = Array("Exif".utf8) + [0, 0]
+    bytes += littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]
+    bytes += u16(42) + u32(8) + u16(2)
+    bytes += u16(0x010F) + u16(2) + u32(4) + u32(0)  // an unrelated tag first
+    bytes += u16(tag) + u16(type) + u32(1) + u16(orientation) + u16(0)
+    bytes += u32(0)
+    return bytes
+  }
+
+  /// `image` as a JPEG stored as it is, with an EXIF orientation that turns it when shown.
+  static func jpeg(_ image: RGBImage, orientation: UInt16) throws -> [UInt8] {
+    let jpeg = try JPEGEncoder.encode(image, quality: 90)
+    let segment = exifSegment(orientation, littleEndian: false)
+    let length = segment.count + 2
+    // Right after the start-of-image marker.
+    return Array(jpeg[0..<2]) + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + segment + jpeg[2...]
+  }
+
   /// An 8-bit RGB PNG, optionally Adam7-interlaced, with uncompressed (stored) deflate
   /// blocks: simple, and valid for any decoder.
   static func png(_ image: RGBImage, interlaced: Bool) -> [UInt8] {

@@ -14,6 +14,17 @@ func makeVault(in folder: String) throws -> Vault {
   try Vault.create(at: folder + "/vault", kdf: KDFParameters(preset: .interactive))
 }
 
+/// A new vault in a temporary folder of `test`'s, with one space for `password`, opened to
+/// write.
+func makeOpenedSpace(_ test: XCTestCase, password text: String) throws -> (
+  folder: String, vault: Vault, space: Space
+) {
+  let folder = try makeTemporaryFolder(test)
+  let vault = try makeVault(in: folder)
+  try vault.createSpace(password: password(text))
+  return (folder, vault, try vault.unlock(password: password(text), access: .write))
+}
+
 /// A blob of `version` whose plaintext is exactly `plaintext`, no padding added: what a
 /// format-1 writer made, or what a forger who has the key can make.
 func sealedBlob(_ plaintext: [UInt8], kind: BlobKind, version: UInt8, key: SecureBytes) -> [UInt8] {

@@ -38,11 +38,12 @@ public struct GridRowImage: Sendable {
     let frame = max(1, min(cellPixelWidth, height) / 40)
     for (position, cell) in cells.enumerated() {
       let left = position * (layout.cellWidth + layout.gutter) * characterWidth
-      let picture =
+      var picture =
         cell.thumbnail?.aspectFilled(width: cellPixelWidth, height: height)
         ?? RGBImage(
           width: 1, height: 1, pixels: [Self.missingColour.0, Self.missingColour.1, Self.missingColour.2]
         ).aspectFilled(width: cellPixelWidth, height: height)
+      defer { picture.pixels.wipe() }
       for y in 0..<height {
         for x in 0..<cellPixelWidth {
           let from = (y * cellPixelWidth + x) * 3

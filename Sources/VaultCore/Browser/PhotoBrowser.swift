@@ -1,15 +1,30 @@
 /// Agony's SGPhotoBrowser without the screen: it never owns the photos. Its owner hands it
-/// three closures (how many photos, the photo at an index, and a request to reload), and
-/// it lays them out in rows and runs batch actions over the selected ones.
+/// closures (how many photos, the photo at an index, a reload request, loaders of a
+/// thumbnail and an original, and requests to select and delete), and everything the
+/// commands do with photos goes through it: choosing them, listing them in rows, drawing
+/// the grid, decoding a photo to show, selecting and deleting. `Space.makeBrowser` wires
+/// one to a space.
 public final class PhotoBrowser {
-  /// The number of photos; required.
+  /// The number of photos; required. Read again every time: the browser keeps no count.
   public var numberOfPhotos: (() -> Int)?
   /// The photo at a 0-based index; required.
   public var photoAtIndex: ((Int) -> PhotoModel)?
-  /// Asks the owner to re-read its photos (after a batch delete, say).
+  /// Asks the owner to re-read its photos; called after each selection change and batch
+  /// delete.
   public var reloadRequest: (() -> Void)?
+  /// The decrypted thumbnail (a JPEG) of the photo at an index; the caller wipes it.
+  public var thumbnailAtIndex: ((Int) throws -> [UInt8])?
+  /// The decrypted original of the photo at an index, in memory only; wiped when released.
+  public var originalAtIndex: ((Int) throws -> PlaintextBytes)?
+  /// Sets the selection of photos by 0-based index, all in one change.
+  public var selectionRequest: (([(index: Int, selected: Bool)]) throws -> Void)?
+  /// Deletes photos, originals and thumbnails.
+  public var deletionRequest: (([PhotoModel]) throws -> Void)?
   /// How many photos a grid row holds.
   public var numberOfPhotosPerRow: Int
+  /// Whose pixel and memory limits decoding a photo keeps to, and whose gray shows through
+  /// a transparent one.
+  public var thumbnailer = Thumbnailer()
 
   public init(numberOfPhotosPerRow: Int = 4) {
     self.numberOfPhotosPerRow = numberOfPhotosPerRow
@@ -21,18 +36,37 @@ public final class PhotoBrowser {
   /// The photo count, read from the data source every time, so it cannot go stale.
   public var count: Int { isReady ? numberOfPhotos?() ?? 0 : 0 }
 
-  /// The photos row by row, `numberOfPhotosPerRow` a row, each with its 0-based index.
-  public func rows() -> [[(index: Int, photo: PhotoModel)]] {
-    guard let photoAtIndex, numberOfPhotosPerRow > 0 else { return [] }
-    return stride(from: 0, to: count, by: numberOfPhotosPerRow).map { start in
-      (start..<min(start + numberOfPhotosPerRow, count)).map { ($0, photoAtIndex($0)) }
+  // MARK: Choosing photos
+
+  /// The photos in `listed` cut into rows of `numberOfPhotosPerRow`.
+  public func rows(of listed: [(index: Int, photo: PhotoModel)]) -> [[(index: Int, photo: PhotoModel)]] {
+    guard numberOfPhotosPerRow > 0 else { return [] }
+    return stride(from: 0, to: listed.count, by: numberOfPhotosPerRow).map { start in
+      Array(listed[start..<min(start + numberOfPhotosPerRow, listed.count)])
     }
+  }
+
+  /// The photos a listing shows, with their 0-based indexes: only the selected ones when
+  /// `selectedOnly`, from photo number `from` (1-based) on, at most `count` of them. The
+  /// photos keep their numbers in the whole space, whatever is left out, and models are
+  /// made only for the photos looked at, so a page of a big space lists quickly.
+  public func listed(selectedOnly: Bool, from: Int?, count limit: Int?) -> [(index: Int, photo: PhotoModel)] {
+    guard let photoAtIndex else { return [] }
+    let total = count
+    let limit = limit ?? total
+    var listed: [(index: Int, photo: PhotoModel)] = []
+    var index = max(0, (from ?? 1) - 1)
+    while index < total && listed.count < limit {
+      let photo = photoAtIndex(index)
+      if !selectedOnly || photo.isSelected { listed.append((index, photo)) }
+      index += 1
+    }
+    return listed
   }
 
   /// The selected photos, in order, with their 0-based indexes.
   public func selectedPhotos() -> [(index: Int, photo: PhotoModel)] {
-    guard let photoAtIndex else { return [] }
-    return (0..<count).map { ($0, photoAtIndex($0)) }.filter { $0.1.isSelected }
+    listed(selectedOnly: true, from: nil, count: nil)
   }
 
   /// The photos `choice` names, in order, with their 0-based indexes. `action` words the
@@ -47,25 +81,100 @@ public final class PhotoBrowser {
       return selected
     case .all:
       if count == 0 { throw VaultError.emptySpace(action: action) }
-      return (0..<count).map { ($0, photoAtIndex($0)) }
+      return listed(selectedOnly: false, from: nil, count: nil)
     case .photos(let terms):
-      let photos = (0..<count).map { photoAtIndex($0) }
-      return try PhotoSelector.positions(terms, count: photos.count) { photos[$0].record.id.hex }.map {
-        ($0, photos[$0])
+      // Ids are asked for only when a term is an id: numbers in a big space cost nothing
+      // per photo.
+      return try PhotoSelector.positions(terms, count: count) { photoAtIndex($0).record.id.hex }.map {
+        ($0, photoAtIndex($0))
       }
     }
   }
 
-  /// Deletes `photos` through `delete`, then asks the owner to reload; the count read
-  /// after this is the data source's new one.
-  public func delete(_ photos: [PhotoModel], using delete: ([PhotoModel]) throws -> Void) throws {
-    try delete(photos)
+  // MARK: Changing photos
+
+  /// Sets the selection of the photos at `indexes` (0-based) to `selected`, then asks the
+  /// owner to reload.
+  public func setSelected(_ indexes: [Int], _ selected: Bool) throws {
+    try changeSelection(indexes.map { ($0, selected) })
+  }
+
+  /// Selects the unselected photos and unselects the selected ones, in one change.
+  public func invertSelection() throws {
+    try changeSelection(
+      listed(selectedOnly: false, from: nil, count: nil).map { ($0.index, !$0.photo.isSelected) })
+  }
+
+  private func changeSelection(_ changes: [(index: Int, selected: Bool)]) throws {
+    guard let selectionRequest else { preconditionFailure("the browser's owner set no selectionRequest") }
+    try selectionRequest(changes)
     reloadRequest?()
   }
 
-  /// Deletes every selected photo through `delete`, then asks the owner to reload.
-  /// Throws `.nothingSelected` when no photo is selected.
-  public func deleteSelected(using delete: ([PhotoModel]) throws -> Void) throws {
-    try self.delete(photos(chosenBy: .selected, action: "deleting").map(\.photo), using: delete)
+  /// Deletes `photos` through the deletion request, then asks the owner to reload; the
+  /// count read after this is the data source's new one.
+  public func delete(_ photos: [PhotoModel]) throws {
+    guard let deletionRequest else { preconditionFailure("the browser's owner set no deletionRequest") }
+    try deletionRequest(photos)
+    reloadRequest?()
+  }
+
+  // MARK: Pictures
+
+  /// The thumbnail of the photo at `index` decoded at the smallest DCT scale that still
+  /// gives at least `minimumSize` (thumbnails are stored already turned upright).
+  public func thumbnailImage(at index: Int, minimumSize: PixelSize) throws -> RGBImage {
+    guard let thumbnailAtIndex, let photoAtIndex else {
+      preconditionFailure("the browser's owner set no thumbnailAtIndex or photoAtIndex")
+    }
+    var jpeg = try thumbnailAtIndex(index)
+    defer { jpeg.wipe() }
+    return try RGBImage.decodeJPEG(
+      jpeg, name: "thumbnail of '\(photoAtIndex(index).record.name)'", minimumWidth: minimumSize.width,
+      minimumHeight: minimumSize.height)
+  }
+
+  /// The original of the photo at `index`, decrypted and decoded in memory, as shown (EXIF
+  /// orientation applied). A JPEG is decoded at the largest DCT scale denominator (8, 4, 2,
+  /// 1) that still gives at least `minimumSize` as shown (nil: full size); a PNG whole,
+  /// transparency over the thumbnailer's gray. A photo over the thumbnailer's pixel or
+  /// memory limit is refused as on import, before its pixels are decoded.
+  public func originalImage(at index: Int, minimumSize: PixelSize?) throws -> DecodedPhoto {
+    guard let originalAtIndex, let photoAtIndex else {
+      preconditionFailure("the browser's owner set no originalAtIndex or photoAtIndex")
+    }
+    let record = photoAtIndex(index).record
+    // The file itself is held whole: refused before it is decrypted when it alone is too much.
+    try thumbnailer.checkMemory(
+      path: record.name, bytes: Int(clamping: record.bytes) + Thumbnailer.fixedMemory)
+    let plaintext = try originalAtIndex(index)
+    return try PhotoDecoder.decode(
+      plaintext, format: record.format, name: record.name, minimumSize: minimumSize, limits: thumbnailer)
+  }
+
+  /// One row of the thumbnail grid as one picture (see `GridRowImage`), `cellRows`
+  /// characters tall, a character being `characterWidth`×`characterHeight` pixels. Only
+  /// this row's thumbnails are decrypted; one that cannot be read is reported to `failure`
+  /// with its index and drawn as a gray cell.
+  public func gridRowImage(
+    _ row: [(index: Int, photo: PhotoModel)], layout: GridLayout, cellRows: Int, characterWidth: Int,
+    characterHeight: Int, failure: (Int, Error) -> Void
+  ) -> GridRowImage {
+    let cellSize = PixelSize(width: layout.cellWidth * characterWidth, height: cellRows * characterHeight)
+    var cells = row.map { item in
+      var thumbnail: RGBImage?
+      do {
+        thumbnail = try thumbnailImage(at: item.index, minimumSize: cellSize)
+      } catch {
+        failure(item.index, error)
+      }
+      return GridRowImage.Cell(thumbnail: thumbnail, selected: item.photo.isSelected)
+    }
+    defer {
+      for position in cells.indices { cells[position].thumbnail?.pixels.wipe() }
+    }
+    return GridRowImage(
+      cells: cells, layout: layout, rows: cellRows, characterWidth: characterWidth,
+      characterHeight: characterHeight)
   }
 }

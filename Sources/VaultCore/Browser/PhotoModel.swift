@@ -1,18 +1,11 @@
-import Foundation
-
-/// One photo as the browser sees it (Agony's SGPhotoModel): where its encrypted original
-/// and thumbnail live, whether it is selected, and its decrypted record.
+/// One photo as the browser sees it (Agony's SGPhotoModel): its decrypted record and
+/// whether it is selected. It carries no path: the original and the thumbnail are read
+/// through the browser's loaders, by index.
 public struct PhotoModel: Equatable, Sendable {
-  /// The encrypted original, `Photo/<id>`.
-  public var photoURL: URL
-  /// The encrypted thumbnail, `Thumb/<id>`.
-  public var thumbURL: URL
   public var isSelected: Bool
   public var record: PhotoRecord
 
-  public init(photoURL: URL, thumbURL: URL, isSelected: Bool, record: PhotoRecord) {
-    self.photoURL = photoURL
-    self.thumbURL = thumbURL
+  public init(isSelected: Bool, record: PhotoRecord) {
     self.isSelected = isSelected
     self.record = record
   }

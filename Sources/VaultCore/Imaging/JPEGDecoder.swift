@@ -84,6 +84,8 @@ final class JPEGDecoder {
     }
     let rowsPerRead = 16
     var rows = [UInt8](repeating: 0, count: Int(outputWidth) * 3 * rowsPerRead)
+    // The rows may be a decrypted photo's.
+    defer { rows.wipe() }
     try rows.withUnsafeMutableBufferPointer { buffer in
       while true {
         let count = vault_jpeg_read_rows(reader, buffer.baseAddress, Int32(rowsPerRead))

@@ -61,6 +61,8 @@ final class PNGDecoder {
     if isInterlaced && !streamLastPass {
       // Adam7 passes fill the picture in several sweeps; only the whole image is final.
       var pixels = [UInt8](repeating: 0, count: stride * height)
+      // The picture may be a decrypted photo.
+      defer { pixels.wipe() }
       guard vault_png_read_image(reader, &pixels) == 0 else { throw failure() }
       pixels.withUnsafeBufferPointer { buffer in
         for row in 0..<height { consume(buffer.baseAddress! + row * stride) }
@@ -68,6 +70,7 @@ final class PNGDecoder {
     } else {
       let rowsPerRead = 16
       var rows = [UInt8](repeating: 0, count: stride * rowsPerRead)
+      defer { rows.wipe() }
       try rows.withUnsafeMutableBufferPointer { buffer in
         while true {
           let count = vault_png_read_rows(reader, buffer.baseAddress, Int32(rowsPerRead))

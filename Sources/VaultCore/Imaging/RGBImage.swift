@@ -13,31 +13,12 @@ public struct RGBImage: Equatable, Sendable {
 
   /// The picture as it should be shown for an EXIF orientation (1...8).
   public func oriented(_ orientation: Int) -> RGBImage {
-    guard (2...8).contains(orientation) else { return self }
-    let swaps = ExifOrientation.swapsDimensions(orientation)
-    let outWidth = swaps ? height : width
-    let outHeight = swaps ? width : height
-    var output = [UInt8](repeating: 0, count: pixels.count)
-    for y in 0..<outHeight {
-      for x in 0..<outWidth {
-        let source: (Int, Int)
-        switch orientation {
-        case 2: source = (width - 1 - x, y)
-        case 3: source = (width - 1 - x, height - 1 - y)
-        case 4: source = (x, height - 1 - y)
-        case 5: source = (y, x)
-        case 6: source = (y, height - 1 - x)
-        case 7: source = (width - 1 - y, height - 1 - x)
-        default: source = (width - 1 - y, x)  // 8
-        }
-        let from = (source.1 * width + source.0) * 3
-        let to = (y * outWidth + x) * 3
-        output[to] = pixels[from]
-        output[to + 1] = pixels[from + 1]
-        output[to + 2] = pixels[from + 2]
-      }
+    guard (2...8).contains(orientation), width > 0, height > 0 else { return self }
+    var canvas = OrientedCanvas(storedWidth: width, storedHeight: height, orientation: orientation)
+    pixels.withUnsafeBufferPointer { buffer in
+      for y in 0..<height { canvas.addRow(buffer.baseAddress! + y * width * 3) }
     }
-    return RGBImage(width: outWidth, height: outHeight, pixels: output)
+    return canvas.finish()
   }
 }
 
@@ -54,16 +35,7 @@ extension RGBImage {
       : JPEGDecoder.scaleDenominator(
         width: decoder.width, height: decoder.height, targetWidth: max(1, minimumWidth),
         targetHeight: max(1, minimumHeight))
-    var pixels: [UInt8] = []
-    var rowLength = 0
-    let size = try decoder.decode(scaleDenominator: denominator) { row in
-      if rowLength == 0 { rowLength = (decoder.width + denominator - 1) / denominator * 3 }
-      pixels.append(contentsOf: UnsafeBufferPointer(start: row, count: rowLength))
-    }
-    guard pixels.count == size.width * size.height * 3 else {
-      throw VaultError.decodeFailed(path: name, reason: "the picture ends early")
-    }
-    return RGBImage(width: size.width, height: size.height, pixels: pixels)
+    return try PhotoDecoder.decode(decoder, scaleDenominator: denominator, orientation: 1)
   }
 
   /// The picture scaled to fill exactly `width`×`height`, keeping its aspect: the centre

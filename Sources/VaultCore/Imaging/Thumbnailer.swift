@@ -100,7 +100,7 @@ public struct Thumbnailer: Sendable {
   /// and saved markers, zlib's window, the thumbnail and its JPEG encoding.
   static let fixedMemory = 4 << 20
 
-  private func checkMemory(path: String, bytes: Int) throws {
+  func checkMemory(path: String, bytes: Int) throws {
     if bytes > memoryLimit { throw VaultError.tooMuchMemory(path: path, bytes: bytes, limit: memoryLimit) }
   }
 
@@ -121,7 +121,7 @@ public struct Thumbnailer: Sendable {
     return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
   }
 
-  private func checkPixelCount(path: String, width: Int, height: Int) throws {
+  func checkPixelCount(path: String, width: Int, height: Int) throws {
     guard width > 0, height > 0 else {
       throw VaultError.decodeFailed(path: path, reason: "image has no pixels")
     }
@@ -158,22 +158,28 @@ public struct Thumbnailer: Sendable {
       sourceWidth: decoder.width, sourceHeight: lastPassOnly ? decoder.height / 2 : decoder.height,
       targetWidth: target.width, targetHeight: target.height)
     var rgb = [UInt8](repeating: 0, count: decoder.width * 3)
-    let background = UInt32(self.background)
+    defer { rgb.wipe() }
     let width = decoder.width
     try decoder.decode(lastPassOnly: lastPassOnly) { rgba in
-      rgb.withUnsafeMutableBufferPointer { out in
-        for x in 0..<width {
-          let alpha = UInt32(rgba[x * 4 + 3])
-          for channel in 0..<3 {
-            let value = UInt32(rgba[x * 4 + channel])
-            out[x * 3 + channel] = UInt8((value * alpha + background * (255 - alpha) + 127) / 255)
-          }
-        }
-        resampler.addRow(out.baseAddress!)
-      }
+      composite(rgba, width: width, into: &rgb)
+      rgb.withUnsafeBufferPointer { resampler.addRow($0.baseAddress!) }
     }
     return try finish(
       resampler.finish(), width: decoder.width, height: decoder.height, orientation: 1, warning: nil)
+  }
+
+  /// Composites a row of `width` RGBA pixels over `background` into `rgb`.
+  func composite(_ rgba: UnsafePointer<UInt8>, width: Int, into rgb: inout [UInt8]) {
+    let background = UInt32(self.background)
+    rgb.withUnsafeMutableBufferPointer { out in
+      for x in 0..<width {
+        let alpha = UInt32(rgba[x * 4 + 3])
+        for channel in 0..<3 {
+          let value = UInt32(rgba[x * 4 + channel])
+          out[x * 3 + channel] = UInt8((value * alpha + background * (255 - alpha) + 127) / 255)
+        }
+      }
+    }
   }
 
   private func finish(_ image: RGBImage, width: Int, height: Int, orientation: Int, warning: String?) throws

@@ -188,11 +188,7 @@ public final class Space {
 
   /// The photo at `position` (0-based) as a model.
   public func model(at position: Int) -> PhotoModel {
-    let entry = entries[position]
-    return PhotoModel(
-      photoURL: URL(fileURLWithPath: photoPath(entry.record.id)),
-      thumbURL: URL(fileURLWithPath: thumbPath(entry.record.id)), isSelected: entry.selected,
-      record: entry.record)
+    PhotoModel(isSelected: entries[position].selected, record: entries[position].record)
   }
 
   // MARK: Index
@@ -475,17 +471,17 @@ public final class Space {
   /// Only what changes is written, and only those entries are updated: selecting a few
   /// photos of a big space costs a few entries.
   public func setSelection(_ positions: [Int], to selected: Bool) throws {
-    let changing = Set(positions).filter { entries[$0].selected != selected }.sorted()
-    try appendSelections(changing.map { ($0, selected) })
+    try setSelections(positions.map { ($0, selected) })
   }
 
-  /// Selects every photo, none, or inverts the selection.
-  public func changeAllSelections(_ change: (Bool) -> Bool) throws {
-    let changing = entries.indices.compactMap { position -> (Int, Bool)? in
-      let selected = change(entries[position].selected)
-      return selected == entries[position].selected ? nil : (position, selected)
-    }
-    try appendSelections(changing)
+  /// Sets the selection of each photo in `changes` (0-based positions; for a position
+  /// given twice, the last), all in one write, so that a change such as inverting the
+  /// selection is never left half done.
+  public func setSelections(_ changes: [(position: Int, selected: Bool)]) throws {
+    var wanted: [Int: Bool] = [:]
+    for change in changes { wanted[change.position] = change.selected }
+    let changing = wanted.filter { entries[$0.key].selected != $0.value }.sorted { $0.key < $1.key }
+    try appendSelections(changing.map { ($0.key, $0.value) })
   }
 
   private func appendSelections(_ changes: [(position: Int, selected: Bool)]) throws {
@@ -540,6 +536,30 @@ public final class Space {
     try writer.finish()
     if flush { try file.sync() }
     return file
+  }
+
+  /// A photo's original, decrypted whole into memory (never to disk), once every byte of it
+  /// has authenticated and its content hash matches its record. The caller makes sure the
+  /// record's size is one it can hold.
+  public func original(of record: PhotoRecord) throws -> PlaintextBytes {
+    let reader = try openOriginal(record)
+    guard let count = Int(exactly: record.bytes), count >= 0 else {
+      throw VaultError.damagedBlob(what: describe(record), reason: "its size \(record.bytes) is out of range")
+    }
+    let plaintext = PlaintextBytes(count: count)
+    var filled = 0
+    try reader.readContent { chunk in
+      // A version-1 blob is read to its end before its size is checked.
+      guard chunk.count <= count - filled else {
+        throw VaultError.damagedBlob(
+          what: describe(record), reason: "holds more than the \(record.bytes) bytes its record says")
+      }
+      guard let bytes = chunk.baseAddress else { return }
+      UnsafeMutableRawPointer(plaintext.pinned.buffer.baseAddress! + filled).copyMemory(
+        from: bytes, byteCount: chunk.count)
+      filled += chunk.count
+    }
+    return plaintext
   }
 
   /// Opens a photo's original for reading: its record is checked against `record`.

@@ -1,0 +1,107 @@
+/// Decodes originals held in memory for showing: a JPEG at the DCT scale a size needs, a PNG
+/// whole, both under the thumbnailer's pixel and memory limits (refused with the same
+/// errors as on import), straight into their shown orientation.
+enum PhotoDecoder {
+  /// Decodes `plaintext`, a `format` picture that `name` stands for in errors. With a
+  /// `minimumSize` (as shown), a JPEG is decoded at the largest DCT scale denominator that
+  /// still gives at least that size; without, at full size.
+  static func decode(
+    _ plaintext: PlaintextBytes, format: ImageFormat, name: String, minimumSize: PixelSize?,
+    limits: Thumbnailer
+  ) throws -> DecodedPhoto {
+    switch format {
+    case .jpeg:
+      return try decodeJPEG(
+        JPEGDecoder(pinned: plaintext.pinned, name: name), compressedBytes: plaintext.count,
+        minimumSize: minimumSize, limits: limits)
+    case .png:
+      return try decodePNG(
+        PNGDecoder(pinned: plaintext.pinned, name: name), compressedBytes: plaintext.count, limits: limits)
+    }
+  }
+
+  private static func decodeJPEG(
+    _ decoder: JPEGDecoder, compressedBytes: Int, minimumSize: PixelSize?, limits: Thumbnailer
+  ) throws -> DecodedPhoto {
+    try limits.checkPixelCount(path: decoder.path, width: decoder.width, height: decoder.height)
+    let orientation = decoder.orientation()
+    let swaps = ExifOrientation.swapsDimensions(orientation)
+    var denominator = 1
+    if let minimumSize {
+      // The size asked for is as shown; the decoder scales the picture as stored.
+      denominator = JPEGDecoder.scaleDenominator(
+        width: decoder.width, height: decoder.height,
+        targetWidth: max(1, swaps ? minimumSize.height : minimumSize.width),
+        targetHeight: max(1, swaps ? minimumSize.width : minimumSize.height))
+    }
+    let scaledWidth = (decoder.width + denominator - 1) / denominator
+    let scaledHeight = (decoder.height + denominator - 1) / denominator
+    // As the thumbnailer counts libjpeg's buffers, plus the whole picture and the file.
+    let memory =
+      decoder.coefficientBytes + decoder.width * decoder.components * 48 + scaledWidth * 48
+      + scaledWidth * scaledHeight * 3 + compressedBytes + Thumbnailer.fixedMemory
+    try limits.checkMemory(path: decoder.path, bytes: memory)
+    let image = try decode(
+      decoder, scaleDenominator: denominator, orientation: orientation, memoryLimit: memory)
+    return DecodedPhoto(
+      image: image,
+      fullSize: PixelSize(
+        width: swaps ? decoder.height : decoder.width, height: swaps ? decoder.width : decoder.height),
+      scaleDenominator: denominator)
+  }
+
+  /// Decodes a JPEG at 1/`scaleDenominator` into its shown orientation; what was decoded
+  /// of a picture that fails is wiped.
+  static func decode(
+    _ decoder: JPEGDecoder, scaleDenominator: Int, orientation: Int, memoryLimit: Int = 0
+  ) throws -> RGBImage {
+    guard decoder.width > 0, decoder.height > 0 else {
+      throw VaultError.decodeFailed(path: decoder.path, reason: "image has no pixels")
+    }
+    var canvas = OrientedCanvas(
+      storedWidth: (decoder.width + scaleDenominator - 1) / scaleDenominator,
+      storedHeight: (decoder.height + scaleDenominator - 1) / scaleDenominator, orientation: orientation)
+    do {
+      let size = try decoder.decode(scaleDenominator: scaleDenominator, memoryLimit: memoryLimit) { row in
+        canvas.addRow(row)
+      }
+      guard size.width == canvas.storedWidth, size.height == canvas.storedHeight, canvas.isComplete else {
+        throw VaultError.decodeFailed(path: decoder.path, reason: "the picture ends early")
+      }
+    } catch {
+      canvas.wipe()
+      throw error
+    }
+    return canvas.finish()
+  }
+
+  private static func decodePNG(_ decoder: PNGDecoder, compressedBytes: Int, limits: Thumbnailer) throws
+    -> DecodedPhoto
+  {
+    let width = decoder.width
+    let height = decoder.height
+    try limits.checkPixelCount(path: decoder.path, width: width, height: height)
+    // As the thumbnailer counts libpng's rows and an interlaced picture assembled whole,
+    // plus the whole picture and the file.
+    var memory = width * (3 * 8 + 4 + 64 + 3) + width * height * 3 + compressedBytes + Thumbnailer.fixedMemory
+    if decoder.isInterlaced { memory += width * height * 4 + height * 8 }
+    try limits.checkMemory(path: decoder.path, bytes: memory)
+    var canvas = OrientedCanvas(storedWidth: width, storedHeight: height, orientation: 1)
+    var row = [UInt8](repeating: 0, count: width * 3)
+    defer { row.wipe() }
+    do {
+      try decoder.decode { rgba in
+        limits.composite(rgba, width: width, into: &row)
+        row.withUnsafeBufferPointer { canvas.addRow($0.baseAddress!) }
+      }
+      guard canvas.isComplete else {
+        throw VaultError.decodeFailed(path: decoder.path, reason: "the picture ends early")
+      }
+    } catch {
+      canvas.wipe()
+      throw error
+    }
+    return DecodedPhoto(
+      image: canvas.finish(), fullSize: PixelSize(width: width, height: height), scaleDenominator: 1)
+  }
+}
