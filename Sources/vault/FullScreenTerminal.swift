@@ -329,3 +329,11 @@ final class FullScreenTerminal {
     ScreenSignals.blockInCurrentThread()
   }
 }
+
+extension FullScreenTerminal {
+  /// The quit signal that ended the screen (SIGTERM, say), if one did.
+  var quitSignal: Int32? {
+    let signal = ScreenSignals.quitSignal.load(ordering: .sequentiallyConsistent)
+    return signal == 0 ? nil : signal
+  }
+}

@@ -17,12 +17,22 @@ enum KittyGraphics {
   /// `chunkSize` bytes, `m=1` on every chunk but the last. The result holds the photo's
   /// pixels: wipe it once written (`FullScreenTerminal.flush` does).
   static func transmit(id: UInt32, image: RGBImage) -> [UInt8] {
+    transmit(id: id, pixels: image.pixels, width: image.width, height: image.height, format: 24)
+  }
+
+  /// The same for RGBA pixels with unassociated alpha (`f=32`): a grid row, whose gutters
+  /// are transparent.
+  static func transmit(id: UInt32, rgba: GridRowImage) -> [UInt8] {
+    transmit(id: id, pixels: rgba.pixels, width: rgba.width, height: rgba.height, format: 32)
+  }
+
+  private static func transmit(id: UInt32, pixels: [UInt8], width: Int, height: Int, format: Int) -> [UInt8] {
     precondition(id > 0, "kitty image ids start at 1")
-    precondition(image.width > 0 && image.height > 0)
-    let first = Array("\u{1B}_Ga=t,t=d,f=24,s=\(image.width),v=\(image.height),i=\(id),q=2,m=".utf8)
+    precondition(width > 0 && height > 0 && pixels.count == width * height * format / 8)
+    let first = Array("\u{1B}_Ga=t,t=d,f=\(format),s=\(width),v=\(height),i=\(id),q=2,m=".utf8)
     let next = Array("\u{1B}_Gq=2,m=".utf8)
     let end = Array("\u{1B}\\".utf8)
-    let encoded = Base64.encodedCount(image.pixels.count)
+    let encoded = Base64.encodedCount(pixels.count)
     let chunks = (encoded + chunkSize - 1) / chunkSize
     // A chunk's header ends with its `m` digit and `;`.
     let total = first.count + (chunks - 1) * next.count + chunks * (2 + end.count) + encoded
@@ -38,7 +48,7 @@ enum KittyGraphics {
         }
         offset += bytes.count
       }
-      image.pixels.withUnsafeBytes { pixels in
+      pixels.withUnsafeBytes { pixels in
         for chunk in 0..<chunks {
           let last = chunk == chunks - 1
           put(chunk == 0 ? first : next)
@@ -70,6 +80,12 @@ enum KittyGraphics {
   /// Deletes image `id`, its placements and its pixels held by the terminal (`d=I`).
   static func delete(id: UInt32) -> [UInt8] {
     Array("\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\".utf8)
+  }
+
+  /// Takes every placement off the screen, keeping the images' pixels for later placements
+  /// (`d=a`).
+  static func deletePlacements() -> [UInt8] {
+    Array("\u{1B}_Ga=d,d=a,q=2\u{1B}\\".utf8)
   }
 
   /// Deletes every image placed on the screen, with the pixels the terminal held for them (`d=A`).

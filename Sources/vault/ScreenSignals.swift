@@ -40,6 +40,8 @@ enum ScreenSignals {
 
   static let pending = Atomic<Int>(0)
   static let quitRequests = Atomic<Int>(0)
+  /// The last quit signal that arrived (0: none), for the exit status (128 + the signal).
+  static let quitSignal = Atomic<Int32>(0)
   /// The program wants the full screen: from `FullScreenTerminal.init` to `restore()` or a
   /// quit signal, except inside `suspendRaw`. SIGCONT re-enters only then.
   static let engaged = Atomic<Bool>(false)
@@ -125,6 +127,7 @@ enum ScreenSignals {
     cleanupCount.store(0, ordering: .sequentiallyConsistent)
     pending.store(0, ordering: .sequentiallyConsistent)
     quitRequests.store(0, ordering: .sequentiallyConsistent)
+    quitSignal.store(0, ordering: .sequentiallyConsistent)
     applied.store(false, ordering: .sequentiallyConsistent)
     engaged.store(false, ordering: .sequentiallyConsistent)
     descriptor.store(terminal, ordering: .sequentiallyConsistent)
@@ -273,6 +276,7 @@ enum ScreenSignals {
   private static let quitHandler: @convention(c) (Int32) -> Void = { signal in
     let savedErrno = errno
     let requests = ScreenSignals.quitRequests.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
+    ScreenSignals.quitSignal.store(signal, ordering: .sequentiallyConsistent)
     ScreenSignals.engaged.store(false, ordering: .sequentiallyConsistent)
     ScreenSignals.leave()
     if requests > 1 { _exit(128 + signal) }

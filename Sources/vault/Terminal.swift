@@ -28,6 +28,16 @@ enum Terminal {
     return 80
   }
 
+  /// The height to lay out for: the terminal's, else `LINES`, else nil.
+  static var rows: Int? {
+    var size = winsize()
+    if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
+    if let text = ProcessInfo.processInfo.environment["LINES"], let value = Int(text), value > 0 {
+      return value
+    }
+    return nil
+  }
+
   /// The width of the terminal stderr draws on (the progress bar's), else 80.
   static var stderrColumns: Int { width(of: STDERR_FILENO) ?? 80 }
 

@@ -87,6 +87,9 @@ final class TerminalGraphics {
       characterHeight: cell?.height ?? 16)
   }
 
+  /// Whether pictures go through kitty's graphics protocol (the viewer speaks it itself).
+  var isKitty: Bool { pixelMode == CHAFA_PIXEL_MODE_KITTY }
+
   /// The escape sequence that starts a label of a selected photo, and the one that ends it.
   var selectedLabelStyle: (start: String, end: String) {
     let (r, g, b) = GridRowImage.selectionColour
@@ -121,10 +124,21 @@ final class ChafaRenderer {
 
   /// The row as text to print: lines of symbols, or one image sequence.
   func render(_ row: GridRowImage) -> [String] {
-    row.pixels.withUnsafeBufferPointer { pixels in
+    render(
+      row.pixels, type: CHAFA_PIXEL_RGBA8_UNASSOCIATED, width: row.width, height: row.height, channels: 4)
+  }
+
+  /// A photo (or a part of one) scaled into the canvas, as text to print.
+  func render(_ image: RGBImage) -> [String] {
+    render(image.pixels, type: CHAFA_PIXEL_RGB8, width: image.width, height: image.height, channels: 3)
+  }
+
+  private func render(_ pixels: [UInt8], type: ChafaPixelType, width: Int, height: Int, channels: Int)
+    -> [String]
+  {
+    pixels.withUnsafeBufferPointer { pixels in
       chafa_canvas_draw_all_pixels(
-        canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, pixels.baseAddress, Int32(row.width), Int32(row.height),
-        Int32(row.width * 4))
+        canvas, type, pixels.baseAddress, Int32(width), Int32(height), Int32(width * channels))
     }
     guard let printed = chafa_canvas_print(canvas, graphics.termInfo) else { return [] }
     defer { g_string_free(printed, 1) }

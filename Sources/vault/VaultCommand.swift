@@ -14,7 +14,9 @@ struct VaultCommand: ParsableCommand {
       """,
     version: VaultCommand.version,
     subcommands: [
-      InitCommand.self, AddCommand.self, ListCommand.self, SelectCommand.self, UnselectCommand.self,
+      InitCommand.self, AddCommand.self, ListCommand.self, ShowCommand.self, ViewCommand.self,
+      SelectCommand.self,
+      UnselectCommand.self,
       DeleteCommand.self, ExportCommand.self, VerifyCommand.self,
     ]
   )

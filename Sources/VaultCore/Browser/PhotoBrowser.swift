@@ -16,6 +16,9 @@ public final class PhotoBrowser {
   public var thumbnailAtIndex: ((Int) throws -> [UInt8])?
   /// The decrypted original of the photo at an index, in memory only; wiped when released.
   public var originalAtIndex: ((Int) throws -> PlaintextBytes)?
+  /// The same by the photo's record: what a background thread uses (the viewer decodes
+  /// ahead), since indexes shift under it when the owner deletes photos.
+  public var originalOfRecord: ((PhotoRecord) throws -> PlaintextBytes)?
   /// Sets the selection of photos by 0-based index, all in one change.
   public var selectionRequest: (([(index: Int, selected: Bool)]) throws -> Void)?
   /// Deletes photos, originals and thumbnails.
@@ -144,10 +147,23 @@ public final class PhotoBrowser {
       preconditionFailure("the browser's owner set no originalAtIndex or photoAtIndex")
     }
     let record = photoAtIndex(index).record
+    return try decodeOriginal(of: record, minimumSize: minimumSize) { try originalAtIndex(index) }
+  }
+
+  /// The same for the photo `record` stands for, through `originalOfRecord`; safe to call
+  /// from another thread as long as the data source's loader is.
+  public func originalImage(of record: PhotoRecord, minimumSize: PixelSize?) throws -> DecodedPhoto {
+    guard let originalOfRecord else { preconditionFailure("the browser's owner set no originalOfRecord") }
+    return try decodeOriginal(of: record, minimumSize: minimumSize) { try originalOfRecord(record) }
+  }
+
+  private func decodeOriginal(
+    of record: PhotoRecord, minimumSize: PixelSize?, load: () throws -> PlaintextBytes
+  ) throws -> DecodedPhoto {
     // The file itself is held whole: refused before it is decrypted when it alone is too much.
     try thumbnailer.checkMemory(
       path: record.name, bytes: Int(clamping: record.bytes) + Thumbnailer.fixedMemory)
-    let plaintext = try originalAtIndex(index)
+    let plaintext = try load()
     return try PhotoDecoder.decode(
       plaintext, format: record.format, name: record.name, minimumSize: minimumSize, limits: thumbnailer)
   }

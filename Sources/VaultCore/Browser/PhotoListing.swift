@@ -117,7 +117,8 @@ public enum PhotoListing {
     return String(format: "%.1f %@", value, units[unit])
   }
 
-  static func date(_ time: Timestamp) -> String { localTime(time, format: "%Y-%m-%d %H:%M") }
+  /// A local date and time: 2026-11-22 10:21.
+  public static func date(_ time: Timestamp) -> String { localTime(time, format: "%Y-%m-%d %H:%M") }
   static func day(_ time: Timestamp) -> String { localTime(time, format: "%Y-%m-%d") }
 
   private static func localTime(_ time: Timestamp, format: String) -> String {

@@ -9,6 +9,14 @@ public enum PhotoSelector {
     /// A whole id or an id prefix (lowercase hex). Six digits or more not starting with 0
     /// could also be a number: see `positions`.
     case id(String)
+
+    /// Whether the term names one photo at most (a number or an id, not a range).
+    public var namesOnePhoto: Bool {
+      switch self {
+      case .numbers(let first, let last): return last == first
+      case .id: return true
+      }
+    }
   }
 
   /// The shortest id prefix accepted.

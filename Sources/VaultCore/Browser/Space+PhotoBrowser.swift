@@ -4,6 +4,9 @@ extension Space {
   /// memory), and selections and deletions are written to its journal. The browser keeps
   /// the space open as long as it lives.
   ///
+  /// A space opened to read changes through `Space.change` (a short-lived writer), so a
+  /// reader that stays open (`vault view`) holds no lock between changes.
+  ///
   /// `reloadRequest` is left to the owner: the space brings its entries up to date with
   /// every write it makes, so there is nothing to re-read; an owner that shows the photos
   /// sets it to redraw them.
@@ -13,8 +16,31 @@ extension Space {
     browser.photoAtIndex = { self.model(at: $0) }
     browser.thumbnailAtIndex = { try self.thumbnail(of: self.entries[$0].record) }
     browser.originalAtIndex = { try self.original(of: self.entries[$0].record) }
-    browser.selectionRequest = { changes in try self.setSelections(changes.map { ($0.index, $0.selected) }) }
-    browser.deletionRequest = { photos in try self.deletePhotos(ids: Set(photos.map(\.record.id))) }
+    // Reads only the photo's blob and the key, never `entries`: safe off the main thread.
+    browser.originalOfRecord = { try self.original(of: $0) }
+    browser.selectionRequest = { changes in
+      if self.access == .write {
+        try self.setSelections(changes.map { ($0.index, $0.selected) })
+        return
+      }
+      // A reader (`vault view`) changes through a writer of its own, whose photos may have
+      // moved (another command changed the space meanwhile): they are found by id.
+      let wanted = changes.map { (id: self.entries[$0.index].record.id, selected: $0.selected) }
+      try self.change { writer in
+        var positions: [BlobID: Int] = [:]
+        for (position, entry) in writer.entries.enumerated() { positions[entry.record.id] = position }
+        try writer.setSelections(
+          wanted.compactMap { change in positions[change.id].map { ($0, change.selected) } })
+      }
+    }
+    browser.deletionRequest = { photos in
+      let ids = Set(photos.map(\.record.id))
+      if self.access == .write {
+        try self.deletePhotos(ids: ids)
+      } else {
+        try self.change { writer in try writer.deletePhotos(ids: ids) }
+      }
+    }
     return browser
   }
 }

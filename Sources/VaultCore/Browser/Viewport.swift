@@ -243,4 +243,17 @@ public struct Viewport: Equatable, Sendable {
     let end = min(max(((start + length) * to + from - 1) / from, first + 1), to)
     return (first, end - first)
   }
+
+  /// The cells a whole photo takes when fitted into `columns`×`rows` cells, keeping its
+  /// aspect (at least 1×1): `vault show`, which prints each photo whole, tall ones too.
+  public static func fittedCells(image: PixelSize, columns: Int, rows: Int, cell: PixelSize) -> (
+    columns: Int, rows: Int
+  ) {
+    let width = Double(max(1, columns) * max(1, cell.width))
+    let height = Double(max(1, rows) * max(1, cell.height))
+    let scale = min(width / Double(max(1, image.width)), height / Double(max(1, image.height)))
+    let fittedColumns = Int((Double(image.width) * scale / Double(max(1, cell.width))).rounded())
+    let fittedRows = Int((Double(image.height) * scale / Double(max(1, cell.height))).rounded())
+    return (min(max(1, columns), max(1, fittedColumns)), min(max(1, rows), max(1, fittedRows)))
+  }
 }

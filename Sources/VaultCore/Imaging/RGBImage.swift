@@ -78,3 +78,25 @@ extension RGBImage {
     return RGBImage(width: targetWidth, height: targetHeight, pixels: output)
   }
 }
+
+extension RGBImage {
+  /// The part of the picture inside `rect`, clamped to the picture (at least 1×1).
+  public func cropped(to rect: PixelRect) -> RGBImage {
+    let left = min(max(0, rect.x), width - 1)
+    let top = min(max(0, rect.y), height - 1)
+    let cropWidth = max(1, min(rect.width, width - left))
+    let cropHeight = max(1, min(rect.height, height - top))
+    if left == 0 && top == 0 && cropWidth == width && cropHeight == height { return self }
+    var output = [UInt8](repeating: 0, count: cropWidth * cropHeight * 3)
+    pixels.withUnsafeBufferPointer { source in
+      output.withUnsafeMutableBufferPointer { target in
+        for y in 0..<cropHeight {
+          let from = ((top + y) * width + left) * 3
+          let to = y * cropWidth * 3
+          target.baseAddress!.advanced(by: to).update(from: source.baseAddress! + from, count: cropWidth * 3)
+        }
+      }
+    }
+    return RGBImage(width: cropWidth, height: cropHeight, pixels: output)
+  }
+}

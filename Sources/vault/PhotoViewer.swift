@@ -1,0 +1,496 @@
+import Foundation
+import VaultCore
+
+/// `vault view`: Agony's grid and photo pager on a full-screen terminal. Everything it
+/// shows comes through the space's `PhotoBrowser`; it keeps no count of its own.
+final class PhotoViewer {
+  enum Screen { case grid, photo }
+
+  /// A question on the status line, and what the typed answer is for.
+  enum Prompt {
+    case goToNumber(String)
+    case confirmDeletion(PhotoModel)
+    case exportFolder(String)
+  }
+
+  private let terminal: FullScreenTerminal
+  private let space: Space
+  private let browser: PhotoBrowser
+  private let graphics: TerminalGraphics
+  private let drawing: PictureDrawing
+  private let preloader: OriginalPreloader
+
+  private var screen: Screen
+  private var cursor: GridCursor
+  private var page: PagePosition
+  private var viewport: Viewport?
+  /// The photo the viewport was made for; a new photo gets a new viewport.
+  private var viewportPhoto: BlobID?
+  private var prompt: Prompt?
+  private var showsInfo = false
+  private var showsHelp = false
+  /// A one-off line for the status bar (an action's outcome), cleared by the next key.
+  private var message: String?
+  /// The photo whose thumbnail stands in while its original decodes.
+  private var standIn: (id: BlobID, image: RGBImage)?
+  private var running = true
+
+  init(space: Space, terminal: FullScreenTerminal, graphics: TerminalGraphics, perRow: Int, start: Int?) {
+    self.space = space
+    self.terminal = terminal
+    self.graphics = graphics
+    let browser = space.makeBrowser(perRow: perRow)
+    self.browser = browser
+    drawing = graphics.isKitty ? KittyPictureDrawing() : ChafaPictureDrawing(graphics: graphics)
+    cursor = GridCursor(index: start ?? 0, perRow: perRow)
+    page = PagePosition(index: start ?? 0)
+    screen = start == nil ? .grid : .photo
+    preloader = OriginalPreloader(
+      load: { request in try browser.originalImage(of: request.record, minimumSize: request.minimumSize) },
+      finished: { _ in FullScreenTerminal.wake() })
+  }
+
+  // MARK: The loop
+
+  /// Runs until `q` or a quit signal; returns the signal, if one ended it.
+  func run() -> Int32? {
+    redraw()
+    while running, let event = terminal.nextEvent(timeout: nil) {
+      switch event {
+      case .key(let key): handle(key)
+      case .resize: break
+      case .redraw: drawing.invalidate()
+      case .wake: break
+      case .quit: running = false
+      }
+      if running { redraw() }
+    }
+    preloader.want([])
+    terminal.write(drawing.finish())
+    terminal.flush()
+    return terminal.quitSignal
+  }
+
+  private var count: Int { browser.count }
+
+  /// A character cell in pixels: as the terminal reports it now (a font change), else as
+  /// measured when the viewer started.
+  private var cell: PixelSize {
+    terminal.size.cell ?? PixelSize(width: graphics.characterWidth, height: graphics.characterHeight)
+  }
+
+  // MARK: Keys
+
+  private func handle(_ key: Key) {
+    message = nil
+    if let prompt {
+      answer(prompt, key)
+      return
+    }
+    if showsHelp {
+      showsHelp = false
+      return
+    }
+    switch key {
+    case .character("q"), .control("c"):
+      running = false
+    case .character("?"):
+      showsHelp = true
+    default:
+      if count == 0 {
+        message = "no photos in this space"
+        return
+      }
+      screen == .grid ? handleGrid(key) : handlePhoto(key)
+    }
+  }
+
+  private func handleGrid(_ key: Key) {
+    let visibleRows = gridGeometry.visibleRows
+    switch key {
+    case .left, .character("h"): cursor.move(dx: -1, dy: 0, count: count)
+    case .right, .character("l"): cursor.move(dx: 1, dy: 0, count: count)
+    case .up, .character("k"): cursor.move(dx: 0, dy: -1, count: count)
+    case .down, .character("j"): cursor.move(dx: 0, dy: 1, count: count)
+    case .pageUp: cursor.page(-1, visibleRows: visibleRows, count: count)
+    case .pageDown: cursor.page(1, visibleRows: visibleRows, count: count)
+    case .home, .character("g"): cursor.home()
+    case .end, .character("G"): cursor.end(count: count)
+    case .character(" "), .character("s"): toggleSelection(of: cursor.index)
+    case .enter:
+      page = PagePosition(index: cursor.index)
+      screen = .photo
+    default: break
+    }
+    cursor.scrollToCursor(visibleRows: visibleRows)
+  }
+
+  private func handlePhoto(_ key: Key) {
+    let zoomed = viewport?.isZoomed ?? false
+    let tall = viewport?.isTall ?? false
+    switch key {
+    case .character("n"), .character(" "): page.next(count: count)
+    case .character("p"): page.previous(count: count)
+    case .right where !zoomed, .character("l") where !zoomed: page.next(count: count)
+    case .left where !zoomed, .character("h") where !zoomed: page.previous(count: count)
+    case .home: page.first()
+    case .end: page.last(count: count)
+    case .character("g"): prompt = .goToNumber("")
+    case .character("+"), .character("="): viewport?.zoomIn()
+    case .character("-"): viewport?.zoomOut()
+    case .character("z"): viewport?.toggleActualSize()
+    case .left, .character("h"): viewport?.pan(dx: -1, dy: 0)
+    case .right, .character("l"): viewport?.pan(dx: 1, dy: 0)
+    case .up where zoomed || tall, .character("k") where zoomed || tall: viewport?.pan(dx: 0, dy: -1)
+    case .down where zoomed || tall, .character("j") where zoomed || tall: viewport?.pan(dx: 0, dy: 1)
+    case .character("s"): toggleSelection(of: page.index)
+    case .character("d"): prompt = .confirmDeletion(browser.photoAtIndex!(page.index))
+    case .character("e"): prompt = .exportFolder("")
+    case .character("i"): showsInfo.toggle()
+    case .escape, .backspace:
+      cursor.index = page.index
+      cursor.scrollToCursor(visibleRows: gridGeometry.visibleRows)
+      screen = .grid
+    default: break
+    }
+  }
+
+  private func answer(_ current: Prompt, _ key: Key) {
+    switch (current, key) {
+    case (_, .escape), (_, .control("c")):
+      prompt = nil
+    case (.confirmDeletion(let photo), _):
+      prompt = nil
+      if key == .character("y") || key == .character("Y") {
+        delete(photo)
+      } else {
+        message = "nothing deleted"
+      }
+    case (.goToNumber(let typed), .enter):
+      prompt = nil
+      if let number = Int(typed), page.go(toNumber: number, count: count) {
+        screen = .photo
+      } else {
+        message = "no photo \(typed.isEmpty ? "given" : typed); photos are 1 to \(count)"
+      }
+    case (.goToNumber(let typed), .character(let character)) where character.isASCII && character.isNumber:
+      prompt = .goToNumber(typed + String(character))
+    case (.goToNumber(let typed), .backspace):
+      prompt = .goToNumber(String(typed.dropLast()))
+    case (.exportFolder(let typed), .enter):
+      prompt = nil
+      export(to: typed.isEmpty ? nil : typed)
+    case (.exportFolder(let typed), .backspace):
+      prompt = .exportFolder(String(typed.dropLast()))
+    case (.exportFolder(let typed), .character(let character)):
+      prompt = .exportFolder(typed + String(character))
+    default: break
+    }
+  }
+
+  // MARK: Actions
+
+  private func toggleSelection(of index: Int) {
+    guard index < count, let photo = browser.photoAtIndex?(index) else { return }
+    do {
+      try browser.setSelected([index], !photo.isSelected)
+    } catch {
+      message = "error: \(error)"
+    }
+  }
+
+  private func delete(_ photo: PhotoModel) {
+    do {
+      try browser.delete([photo])
+      message = "deleted '\(photo.record.name)'; \(count) left"
+      if !page.afterDeletion(count: count) {
+        screen = .grid
+      }
+      cursor.clamp(count: count)
+    } catch {
+      message = "error: \(error)"
+    }
+  }
+
+  private func export(to folder: String?) {
+    guard let photo = browser.photoAtIndex?(page.index) else { return }
+    do {
+      let directory: String
+      if let folder {
+        try ExportTarget.check(folder)
+        try ExportTarget.make(folder)
+        directory = folder
+      } else {
+        directory = try ExportTarget.makeDated()
+      }
+      var outcome = ""
+      _ = PhotoExporter(space: space).export([photo], to: directory, thumbnails: false) { event in
+        switch event {
+        case .exported(_, let path): outcome = "exported \(path)"
+        case .failed(let name, let error): outcome = "error: '\(name)' not exported: \(error.description)"
+        }
+      }
+      message = outcome
+    } catch {
+      message = "error: \(error)"
+    }
+  }
+
+  // MARK: Drawing
+
+  private func redraw() {
+    let size = terminal.size
+    var bytes: [UInt8] = drawing.beginFrame()
+    bytes += Array("\u{1B}[H\u{1B}[2J".utf8)
+    page.clamp(count: count)
+    cursor.clamp(count: count)
+    var keep: Set<PictureKey> = []
+    if showsHelp {
+      bytes += helpScreen(columns: size.columns, rows: size.rows)
+    } else if count == 0 {
+      bytes += text("no photos in this space; add some with 'vault add PATH'", row: 0)
+    } else if screen == .grid {
+      bytes += gridScreen(columns: size.columns, rows: size.rows)
+    } else {
+      bytes += photoScreen(columns: size.columns, rows: size.rows, keep: &keep)
+    }
+    bytes += statusLine(columns: size.columns, row: size.rows - 1)
+    bytes += drawing.endFrame(keep: keep)
+    terminal.write(bytes)
+    if let kitty = drawing as? KittyPictureDrawing { terminal.graphicsCleanup = kitty.cleanup }
+    terminal.flush()
+  }
+
+  private func text(_ line: String, row: Int, column: Int = 0) -> [UInt8] {
+    Array("\u{1B}[\(row + 1);\(column + 1)H".utf8) + Array(TerminalSafeText.escaped(line).utf8)
+  }
+
+  // MARK: Grid
+
+  private var gridGeometry: (layout: GridLayout?, cellRows: Int, visibleRows: Int) {
+    let size = terminal.size
+    guard let layout = try? GridLayout(columns: size.columns, perRow: cursor.perRow) else {
+      return (nil, 1, 1)
+    }
+    let cellRows = layout.cellRows(characterWidth: cell.width, characterHeight: cell.height)
+    // Each grid row: the pictures, a label line, a blank line; the status line at the bottom.
+    let visibleRows = max(1, (size.rows - 1 + 1) / (cellRows + 2))
+    return (layout, cellRows, visibleRows)
+  }
+
+  private func gridScreen(columns: Int, rows: Int) -> [UInt8] {
+    let (layout, cellRows, visibleRows) = gridGeometry
+    guard let layout else {
+      return text(
+        "\(cursor.perRow) photos a row do not fit in \(columns) columns; widen the terminal", row: 0)
+    }
+    cursor.scrollToCursor(visibleRows: visibleRows)
+    let visible = cursor.visibleIndexes(visibleRows: visibleRows, count: count)
+    let photos = visible.map { (index: $0, photo: browser.photoAtIndex!($0)) }
+    // Only the visible rows' thumbnails are decrypted (kitty keeps rows it was sent).
+    var bytes: [UInt8] = []
+    let style = graphics.selectedLabelStyle
+    for (rowNumber, row) in browser.rows(of: photos).enumerated() {
+      let top = rowNumber * (cellRows + 2)
+      guard top + cellRows < rows else { break }
+      let key = PictureKey.gridRow(
+        photos: row.map(\.photo.record.id), selected: row.map(\.photo.isSelected),
+        width: layout.rowWidth * cell.width, height: cellRows * cell.height)
+      bytes += drawing.draw(
+        key: key,
+        source: PixelRect(x: 0, y: 0, width: layout.rowWidth * cell.width, height: cellRows * cell.height),
+        column: layout.margin, row: top, columns: layout.rowWidth, rows: cellRows
+      ) {
+        .gridRow(
+          browser.gridRowImage(
+            row, layout: layout, cellRows: cellRows, characterWidth: cell.width, characterHeight: cell.height
+          ) { _, error in self.message = "warning: \(error)" })
+      }
+      for item in row {
+        let position = item.index % cursor.perRow
+        var label = DisplayWidth.pad(
+          layout.label(number: item.index + 1, name: item.photo.record.name, selected: item.photo.isSelected),
+          to: layout.cellWidth)
+        if item.photo.isSelected { label = style.start + label + style.end }
+        if item.index == cursor.index { label = "\u{1B}[7m" + label + "\u{1B}[27m" }
+        bytes += Array("\u{1B}[\(top + cellRows + 1);\(layout.cellStart(position) + 1)H".utf8)
+        bytes += Array(label.utf8)
+      }
+    }
+    return bytes
+  }
+
+  // MARK: Photo
+
+  /// Cells the photo may use: the screen but the status line, and the info panel's columns
+  /// when it shows.
+  private func photoArea(columns: Int, rows: Int) -> (columns: Int, rows: Int, panel: Int) {
+    let panel = showsInfo && columns >= 60 ? min(36, columns / 3) : 0
+    return (max(1, columns - panel), max(1, rows - 1), panel)
+  }
+
+  private func photoScreen(columns: Int, rows: Int, keep: inout Set<PictureKey>) -> [UInt8] {
+    guard let photo = browser.photoAtIndex?(page.index) else { return [] }
+    let record = photo.record
+    let area = photoArea(columns: columns, rows: rows)
+    let shown = PixelSize(width: record.width, height: record.height)
+    if viewportPhoto != record.id || viewport == nil {
+      viewport = Viewport(image: shown, columns: area.columns, rows: area.rows, cell: cell)
+      viewportPhoto = record.id
+    } else if let current = viewport,
+      current.columns != area.columns || current.rows != area.rows
+        || current.cell != cell
+    {
+      viewport?.resize(columns: area.columns, rows: area.rows, cell: cell)
+    }
+    guard let viewport else { return [] }
+    requestOriginals(around: page.index, viewport: viewport)
+    var bytes: [UInt8] = []
+    let placement = viewport.placement
+    if let decoded = preloader.decoded(record.id) {
+      let size = PixelSize(width: decoded.image.width, height: decoded.image.height)
+      bytes += drawing.draw(
+        key: .original(record.id, denominator: decoded.scaleDenominator), source: viewport.source(in: size),
+        column: placement.column, row: placement.row, columns: placement.columns, rows: placement.rows
+      ) { .photo(decoded.image) }
+      standIn = nil
+    } else if let failure = preloader.failure(record.id) {
+      bytes += text("\(failure)", row: area.rows / 2, column: 1)
+    } else if let image = standInThumbnail(photo) {
+      let size = PixelSize(width: image.width, height: image.height)
+      bytes += drawing.draw(
+        key: .thumbnail(record.id), source: viewport.source(in: size), column: placement.column,
+        row: placement.row, columns: placement.columns, rows: placement.rows
+      ) { .photo(image) }
+    }
+    // Originals held stay in kitty's memory too, so paging back sends nothing again.
+    for id in preloader.heldIDs {
+      if let held = preloader.decoded(id) { keep.insert(.original(id, denominator: held.scaleDenominator)) }
+    }
+    if area.panel > 0 {
+      bytes += infoPanel(photo, column: area.columns + 1, width: area.panel - 1)
+    }
+    return bytes
+  }
+
+  /// The current photo's thumbnail, decoded once while it stands in for the original.
+  private func standInThumbnail(_ photo: PhotoModel) -> RGBImage? {
+    if let standIn, standIn.id == photo.record.id { return standIn.image }
+    guard let image = try? browser.thumbnailImage(at: page.index, minimumSize: PixelSize(width: 1, height: 1))
+    else { return nil }
+    standIn = (photo.record.id, image)
+    return image
+  }
+
+  /// The current photo at the scale the zoom needs, then its neighbours at fit.
+  private func requestOriginals(around index: Int, viewport: Viewport) {
+    func request(_ position: Int, denominatorFor view: Viewport) -> OriginalPreloader.Request? {
+      guard position >= 0, position < count, let photo = browser.photoAtIndex?(position) else { return nil }
+      let record = photo.record
+      let minimum = PixelSize(
+        width: (record.width + view.neededScaleDenominator - 1) / view.neededScaleDenominator,
+        height: (record.height + view.neededScaleDenominator - 1) / view.neededScaleDenominator)
+      return OriginalPreloader.Request(record: record, minimumSize: minimum)
+    }
+    func fitView(_ position: Int) -> Viewport? {
+      guard position >= 0, position < count, let photo = browser.photoAtIndex?(position) else { return nil }
+      return Viewport(
+        image: PixelSize(width: photo.record.width, height: photo.record.height), columns: viewport.columns,
+        rows: viewport.rows, cell: cell)
+    }
+    var requests: [OriginalPreloader.Request] = []
+    if let current = request(index, denominatorFor: viewport) { requests.append(current) }
+    for neighbour in [index + 1, index - 1] {
+      if let view = fitView(neighbour), let next = request(neighbour, denominatorFor: view) {
+        requests.append(next)
+      }
+    }
+    preloader.want(requests)
+  }
+
+  private func infoPanel(_ photo: PhotoModel, column: Int, width: Int) -> [UInt8] {
+    let record = photo.record
+    var lines: [String] = ["name", "  " + record.name, ""]
+    lines += ["file size", "  " + PhotoListing.byteCount(record.bytes), ""]
+    lines += ["pixels", "  \(record.width)×\(record.height)", ""]
+    lines += ["format", "  " + record.format.rawValue.uppercased(), ""]
+    lines += ["imported", "  " + PhotoListing.date(record.importedAt), ""]
+    lines += ["file modified", "  " + PhotoListing.date(record.modifiedAt)]
+    if photo.isSelected { lines += ["", "✔ selected"] }
+    var bytes: [UInt8] = []
+    for (row, line) in lines.enumerated() {
+      bytes += text(
+        DisplayWidth.truncate(TerminalSafeText.escaped(line), to: width), row: row, column: column)
+    }
+    return bytes
+  }
+
+  // MARK: Status and help
+
+  private func statusLine(columns: Int, row: Int) -> [UInt8] {
+    var line: String
+    if let prompt {
+      switch prompt {
+      case .goToNumber(let typed): line = "go to photo number (1-\(count)), Enter: " + typed
+      case .confirmDeletion(let photo):
+        line = "Delete '\(TerminalSafeText.escaped(photo.record.name))'? This cannot be undone. [y/N]"
+      case .exportFolder(let typed):
+        line = "export to folder (Enter: a new vault-export-<date>): " + TerminalSafeText.escaped(typed)
+      }
+    } else if let message {
+      line = TerminalSafeText.escaped(message)
+    } else if count == 0 || showsHelp {
+      line = showsHelp ? "any key: back" : "q: quit"
+    } else if screen == .grid {
+      let selected = (0..<count).filter { browser.photoAtIndex!($0).isSelected }.count
+      line =
+        "\(cursor.index + 1) / \(count)  \(selected) selected  Enter: open  space: select  ?: keys  q: quit"
+    } else {
+      let photo = browser.photoAtIndex!(page.index)
+      line =
+        "\(page.index + 1) / \(count)  \(TerminalSafeText.escaped(photo.record.name))  "
+        + "\(photo.record.width)×\(photo.record.height)  \(viewport?.zoomPercent ?? 100)%"
+      if photo.isSelected { line += "  ✔" }
+      if preloader.decoded(photo.record.id) == nil && preloader.failure(photo.record.id) == nil {
+        line += "  loading…"
+      }
+    }
+    return Array("\u{1B}[\(row + 1);1H\u{1B}[2K\u{1B}[7m".utf8)
+      + Array(DisplayWidth.pad(DisplayWidth.truncate(line, to: columns), to: columns).utf8)
+      + Array("\u{1B}[27m".utf8)
+  }
+
+  static let helpLines = [
+    "vault view: keys",
+    "",
+    "Grid",
+    "  arrows, h j k l     move",
+    "  PgUp PgDn           a screen up or down",
+    "  Home End, g G       first, last photo",
+    "  space, s            select or unselect",
+    "  Enter               open the photo",
+    "",
+    "Photo",
+    "  n p, → ←, space     next, previous photo (→ ← pan when zoomed)",
+    "  Home End            first, last photo",
+    "  g NUMBER Enter      go to photo NUMBER",
+    "  + -                 zoom in, out",
+    "  z                   fit / actual pixels (1:1)",
+    "  arrows, h j k l     pan when zoomed (↑ ↓ also scroll a tall photo)",
+    "  s                   select or unselect",
+    "  d                   delete (asks first)",
+    "  e                   export the original to a folder",
+    "  i                   details",
+    "  Esc                 back to the grid",
+    "",
+    "  ?                   these keys      q   quit",
+  ]
+
+  private func helpScreen(columns: Int, rows: Int) -> [UInt8] {
+    var bytes: [UInt8] = []
+    for (row, line) in Self.helpLines.enumerated() where row < rows - 1 {
+      bytes += text(DisplayWidth.truncate(line, to: columns - 2), row: row, column: 1)
+    }
+    return bytes
+  }
+}

@@ -1,0 +1,151 @@
+import CChafa
+import Foundation
+import VaultCore
+
+/// Names a picture the viewer draws, so that kitty is sent its pixels only once.
+enum PictureKey: Hashable {
+  /// A photo's original decoded at 1/denominator.
+  case original(BlobID, denominator: Int)
+  /// A photo's thumbnail, shown while its original decodes.
+  case thumbnail(BlobID)
+  /// A row of the grid as composed: its photos, their selection marks and its size.
+  case gridRow(photos: [BlobID], selected: [Bool], width: Int, height: Int)
+}
+
+/// What the viewer draws: a photo (RGB) or a grid row (RGBA, transparent gutters).
+enum Picture {
+  case photo(RGBImage)
+  case gridRow(GridRowImage)
+
+  var size: PixelSize {
+    switch self {
+    case .photo(let image): return PixelSize(width: image.width, height: image.height)
+    case .gridRow(let row): return PixelSize(width: row.width, height: row.height)
+    }
+  }
+}
+
+/// Draws pictures into whole character cells of the full screen.
+protocol PictureDrawing: AnyObject {
+  /// Starts a frame: pictures of the last frame are taken off the screen.
+  func beginFrame() -> [UInt8]
+  /// The bytes that draw `source` (a part of the picture `key` names, in its pixels) into
+  /// `columns`×`rows` cells whose top-left cell is (`column`, `row`), 0-based. `picture` is
+  /// asked for only when the terminal does not hold it already.
+  func draw(
+    key: PictureKey, source: PixelRect, column: Int, row: Int, columns: Int, rows: Int,
+    picture: () -> Picture
+  ) -> [UInt8]
+  /// Forgets what the terminal was sent: after Ctrl-Z and `fg`, kitty has dropped the
+  /// images of the screen it left.
+  func invalidate()
+  /// Ends a frame: pictures the terminal keeps that were not drawn in it and are not in
+  /// `keep` are forgotten.
+  func endFrame(keep: Set<PictureKey>) -> [UInt8]
+  /// Removes everything this drawer left in the terminal (on exit).
+  func finish() -> [UInt8]
+}
+
+/// The kitty graphics protocol: each picture is sent once (direct transmission, never a
+/// file) and then placed with a source rectangle, so zooming and panning send no pixels.
+final class KittyPictureDrawing: PictureDrawing {
+  private var sent: [PictureKey: UInt32] = [:]
+  private var drawnThisFrame: Set<PictureKey> = []
+  private var nextID: UInt32 = 1
+
+  func beginFrame() -> [UInt8] {
+    drawnThisFrame = []
+    return KittyGraphics.deletePlacements()
+  }
+
+  func draw(
+    key: PictureKey, source: PixelRect, column: Int, row: Int, columns: Int, rows: Int,
+    picture: () -> Picture
+  ) -> [UInt8] {
+    var bytes: [UInt8] = []
+    let id: UInt32
+    if let known = sent[key] {
+      id = known
+    } else {
+      id = nextID
+      nextID = nextID == UInt32.max ? 1 : nextID + 1
+      sent[key] = id
+      switch picture() {
+      case .photo(let image): bytes += KittyGraphics.transmit(id: id, image: image)
+      case .gridRow(let row): bytes += KittyGraphics.transmit(id: id, rgba: row)
+      }
+    }
+    drawnThisFrame.insert(key)
+    bytes += Array("\u{1B}[\(row + 1);\(column + 1)H".utf8)
+    bytes += KittyGraphics.place(id: id, placement: 1, source: source, columns: columns, rows: rows)
+    return bytes
+  }
+
+  func invalidate() {
+    sent = [:]
+  }
+
+  /// What the terminal must be told on exit, even by a signal handler: every image still
+  /// held, then whatever is placed.
+  var cleanup: [UInt8] {
+    sent.values.flatMap { KittyGraphics.delete(id: $0) } + KittyGraphics.deleteAll()
+  }
+
+  func endFrame(keep: Set<PictureKey>) -> [UInt8] {
+    var bytes: [UInt8] = []
+    for (key, id) in sent where !drawnThisFrame.contains(key) && !keep.contains(key) {
+      bytes += KittyGraphics.delete(id: id)
+      sent[key] = nil
+    }
+    return bytes
+  }
+
+  func finish() -> [UInt8] {
+    sent = [:]
+    return KittyGraphics.deleteAll()
+  }
+}
+
+/// libchafa: Unicode symbols in colour, sixels or iTerm2 images, drawn anew each frame from
+/// the part of the picture on screen.
+final class ChafaPictureDrawing: PictureDrawing {
+  private let graphics: TerminalGraphics
+
+  init(graphics: TerminalGraphics) {
+    self.graphics = graphics
+  }
+
+  func beginFrame() -> [UInt8] { [] }
+
+  func draw(
+    key: PictureKey, source: PixelRect, column: Int, row: Int, columns: Int, rows: Int,
+    picture: () -> Picture
+  ) -> [UInt8] {
+    let renderer = ChafaRenderer(graphics: graphics, columns: columns, rows: rows)
+    let lines: [String]
+    switch picture() {
+    case .photo(let image):
+      var part = image.cropped(to: source)
+      defer { part.pixels.wipe() }
+      lines = renderer.render(part)
+    case .gridRow(let row): lines = renderer.render(row)
+    }
+    var bytes: [UInt8] = []
+    if graphics.pixelMode == CHAFA_PIXEL_MODE_SYMBOLS {
+      for (offset, line) in lines.enumerated() where offset < rows {
+        bytes += Array("\u{1B}[\(row + offset + 1);\(column + 1)H".utf8)
+        bytes += Array(line.utf8)
+      }
+    } else {
+      bytes += Array("\u{1B}[\(row + 1);\(column + 1)H".utf8)
+      bytes += Array(lines.joined().utf8)
+    }
+    return bytes
+  }
+
+  func invalidate() {}
+
+  func endFrame(keep: Set<PictureKey>) -> [UInt8] { [] }
+
+  func finish() -> [UInt8] { [] }
+}

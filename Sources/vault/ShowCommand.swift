@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import VaultCore
+
+struct ShowCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "show",
+    abstract: "Print photos in the terminal, each fitted to its size, with a label line.",
+    discussion: """
+      Each photo is decrypted and decoded in memory, turned as its EXIF orientation says, \
+      and drawn like the grid of 'vault list --per-row' (kitty, iTerm2 or sixel graphics, \
+      else coloured Unicode symbols). Piped output, NO_COLOR and TERM=dumb print only the \
+      label lines: number, name, pixel size.
+      """)
+
+  @OptionGroup var options: VaultOptions
+  @OptionGroup var choice: PhotoChoiceOptions
+
+  @Option(help: "Width in character cells (default: the terminal's).")
+  var width: Int?
+
+  @Option(help: "Height in character cells (default: the terminal's, less the label line).")
+  var height: Int?
+
+  @Option(help: "How to draw: auto, kitty, iterm2, sixel, symbols or text.")
+  var mode: DisplayMode = .auto
+
+  func validate() throws {
+    if let width, width < 1 { throw ValidationError("--width must be at least 1.") }
+    if let height, height < 1 { throw ValidationError("--height must be at least 1.") }
+  }
+
+  func run() throws {
+    let space = try options.unlock(.read)
+    let browser = space.makeBrowser()
+    let photos = try browser.photos(chosenBy: try choice.choice, action: "showing")
+    let graphics = TerminalGraphics.resolve(mode)
+    let columns = width ?? Terminal.columns
+    let rows = height ?? max(1, (Terminal.rows ?? 25) - 2)
+    var failed = 0
+    for item in photos {
+      let record = item.photo.record
+      let label = "\(item.index + 1) \(record.name)  \(record.width)×\(record.height)"
+      guard let graphics else {
+        printLine(label)
+        continue
+      }
+      let cell = PixelSize(width: graphics.characterWidth, height: graphics.characterHeight)
+      let fitted = Viewport.fittedCells(
+        image:
+          PixelSize(width: record.width, height: record.height), columns: columns, rows: rows, cell: cell)
+      do {
+        let decoded = try browser.originalImage(
+          at: item.index,
+          minimumSize: PixelSize(width: fitted.columns * cell.width, height: fitted.rows * cell.height))
+        let renderer = ChafaRenderer(graphics: graphics, columns: fitted.columns, rows: fitted.rows)
+        for line in renderer.render(decoded.image) { printRaw(line) }
+        printLine(label)
+      } catch {
+        failed += 1
+        Diagnostics.error("'\(record.name)' not shown: \(error)")
+      }
+    }
+    if failed > 0 {
+      throw BatchFailure(summary: "error: \(failed) photo\(failed == 1 ? "" : "s") could not be shown")
+    }
+  }
+}

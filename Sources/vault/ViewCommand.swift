@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import VaultCore
+
+struct ViewCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "view",
+    abstract: "Browse the photos full screen: a grid, and each photo with zoom and pan.",
+    discussion: """
+      Starts in the grid (arrows or hjkl move, space selects, Enter opens a photo), or on \
+      photo N. In a photo: + and - zoom, z switches between fit and 1:1, arrows pan when \
+      zoomed, n and p (or → and ←) page, s selects, d deletes, e exports, i shows details, \
+      Esc goes back to the grid, ? lists every key, q quits. Draws with kitty, iTerm2 or \
+      sixel graphics where the terminal has them, else coloured Unicode symbols. Nothing \
+      decrypted is ever written to disk. Other vault commands can use the space meanwhile: \
+      view locks it only while it reads or changes it.
+      """)
+
+  @OptionGroup var options: VaultOptions
+
+  @Argument(
+    help: ArgumentHelp("Open this photo (a number or an id) instead of the grid.", valueName: "photo"))
+  var photo: String?
+
+  @Option(help: "Grid cells a row.")
+  var perRow = 4
+
+  @Option(help: "How to draw: auto, kitty, iterm2, sixel or symbols.")
+  var mode: DisplayMode = .auto
+
+  func validate() throws {
+    if perRow < 1 { throw ValidationError("--per-row must be at least 1.") }
+    if mode == .text {
+      throw ValidationError("view draws pictures; for text use 'vault list' or 'vault show --mode text'.")
+    }
+    if let photo {
+      let terms = try parsedTerms(photo)
+      guard terms.count == 1, terms[0].namesOnePhoto else {
+        throw ValidationError("view opens one photo: give one number or id, not '\(photo)'.")
+      }
+    }
+  }
+
+  private func parsedTerms(_ text: String) throws -> [PhotoSelector.Term] {
+    do {
+      return try PhotoSelector.parse([text])
+    } catch let error as VaultError {
+      throw ValidationError(error.description)
+    }
+  }
+
+  func run() throws {
+    // Checked before the password is asked for.
+    guard Terminal.stdinIsTerminal, Terminal.stdoutIsTerminal else {
+      throw VaultError.invalidArgument(
+        "vault view needs a terminal; to see photos otherwise use 'vault show N', 'vault list' or 'vault export'"
+      )
+    }
+    if (try? GridLayout(columns: Terminal.columns, perRow: perRow)) == nil {
+      throw ValidationError(
+        "\(perRow) photos a row do not fit in \(Terminal.columns) columns; use --per-row \(max(1, GridLayout.maximumPerRow(columns: Terminal.columns)))"
+      )
+    }
+    let space = try options.unlock(.read)
+    // The viewer stays open for as long as the user looks: other commands must not wait
+    // for it. It reads and changes the space under short locks (Space.reload, .change).
+    space.releaseLock()
+    var start: Int?
+    if let photo {
+      let positions = try PhotoSelector.positions(
+        try PhotoSelector.parse([photo]), count: space.entries.count
+      ) {
+        space.entries[$0].record.id.hex
+      }
+      start = positions.first
+    }
+    guard let graphics = TerminalGraphics.resolve(mode) else {
+      throw VaultError.invalidArgument(
+        "vault view draws in colour, and NO_COLOR or TERM=dumb says not to; pass --mode symbols to draw anyway, or use 'vault list'"
+      )
+    }
+    let terminal = try FullScreenTerminal()
+    defer { terminal.restore() }
+    let viewer = PhotoViewer(
+      space: space, terminal: terminal, graphics: graphics, perRow: perRow, start: start)
+    if let signal = viewer.run() {
+      // As a shell reports a command ended by a signal.
+      throw ExitCode(128 + signal)
+    }
+  }
+}
