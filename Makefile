@@ -1,4 +1,4 @@
-.PHONY: build test bench bench-scale fixtures format torture fuzz sanitize
+.PHONY: build test bench bench-scale bench-view fixtures format torture fuzz sanitize
 
 build:
 	swift build -c release
@@ -19,6 +19,11 @@ bench:
 # against an empty space, in the same run.
 bench-scale:
 	Benchmarks/scale
+
+# vault view through a pseudo-terminal: first photo, next photo, zoom and pan, and memory
+# paging through 200 12-megapixel photos, against `vault list --count 1` in the same run.
+bench-view:
+	Benchmarks/view
 
 # Regenerates Fixtures/ (needs cjpeg from libjpeg-turbo-progs).
 fixtures:

@@ -356,7 +356,7 @@ final class PhotoViewer {
       standIn = nil
     } else if let failure = preloader.failure(record.id) {
       bytes += text("\(failure)", row: area.rows / 2, column: 1)
-    } else if let image = standInThumbnail(photo) {
+    } else if let image = standInThumbnail(photo, atLeast: placement) {
       let size = PixelSize(width: image.width, height: image.height)
       bytes += drawing.draw(
         key: .thumbnail(record.id), source: viewport.source(in: size), column: placement.column,
@@ -373,11 +373,12 @@ final class PhotoViewer {
     return bytes
   }
 
-  /// The current photo's thumbnail, decoded once while it stands in for the original.
-  private func standInThumbnail(_ photo: PhotoModel) -> RGBImage? {
+  /// The current photo's thumbnail, decoded once (as finely as the cells it fills need)
+  /// while it stands in for the original.
+  private func standInThumbnail(_ photo: PhotoModel, atLeast placement: Viewport.Placement) -> RGBImage? {
     if let standIn, standIn.id == photo.record.id { return standIn.image }
-    guard let image = try? browser.thumbnailImage(at: page.index, minimumSize: PixelSize(width: 1, height: 1))
-    else { return nil }
+    let size = PixelSize(width: placement.columns * cell.width, height: placement.rows * cell.height)
+    guard let image = try? browser.thumbnailImage(at: page.index, minimumSize: size) else { return nil }
     standIn = (photo.record.id, image)
     return image
   }
@@ -437,8 +438,6 @@ final class PhotoViewer {
       case .exportFolder(let typed):
         line = "export to folder (Enter: a new vault-export-<date>): " + TerminalSafeText.escaped(typed)
       }
-    } else if let message {
-      line = TerminalSafeText.escaped(message)
     } else if count == 0 || showsHelp {
       line = showsHelp ? "any key: back" : "q: quit"
     } else if screen == .grid {
@@ -455,6 +454,8 @@ final class PhotoViewer {
         line += "  loading…"
       }
     }
+    // An action's outcome follows the status, until the next key.
+    if prompt == nil, let message { line += "  — " + TerminalSafeText.escaped(message) }
     return Array("\u{1B}[\(row + 1);1H\u{1B}[2K\u{1B}[7m".utf8)
       + Array(DisplayWidth.pad(DisplayWidth.truncate(line, to: columns), to: columns).utf8)
       + Array("\u{1B}[27m".utf8)

@@ -125,20 +125,39 @@ final class ChafaRenderer {
   /// The row as text to print: lines of symbols, or one image sequence.
   func render(_ row: GridRowImage) -> [String] {
     render(
-      row.pixels, type: CHAFA_PIXEL_RGBA8_UNASSOCIATED, width: row.width, height: row.height, channels: 4)
+      row.pixels, type: CHAFA_PIXEL_RGBA8_UNASSOCIATED, width: row.width, height: row.height,
+      stride: row.width * 4)
   }
 
   /// A photo (or a part of one) scaled into the canvas, as text to print.
   func render(_ image: RGBImage) -> [String] {
-    render(image.pixels, type: CHAFA_PIXEL_RGB8, width: image.width, height: image.height, channels: 3)
+    // libchafa reads rows of RGB that are not a multiple of 4 bytes long wrongly (the
+    // picture comes out gray and sheared): such rows are copied into padded ones.
+    let rowBytes = image.width * 3
+    guard rowBytes % 4 != 0 else {
+      return render(
+        image.pixels, type: CHAFA_PIXEL_RGB8, width: image.width, height: image.height, stride: rowBytes)
+    }
+    let stride = (rowBytes + 3) / 4 * 4
+    var padded = [UInt8](repeating: 0, count: stride * image.height)
+    defer { padded.wipe() }
+    image.pixels.withUnsafeBufferPointer { source in
+      padded.withUnsafeMutableBufferPointer { target in
+        for row in 0..<image.height {
+          target.baseAddress!.advanced(by: row * stride).update(
+            from: source.baseAddress! + row * rowBytes, count: rowBytes)
+        }
+      }
+    }
+    return render(padded, type: CHAFA_PIXEL_RGB8, width: image.width, height: image.height, stride: stride)
   }
 
-  private func render(_ pixels: [UInt8], type: ChafaPixelType, width: Int, height: Int, channels: Int)
+  private func render(_ pixels: [UInt8], type: ChafaPixelType, width: Int, height: Int, stride: Int)
     -> [String]
   {
     pixels.withUnsafeBufferPointer { pixels in
       chafa_canvas_draw_all_pixels(
-        canvas, type, pixels.baseAddress, Int32(width), Int32(height), Int32(width * channels))
+        canvas, type, pixels.baseAddress, Int32(width), Int32(height), Int32(stride))
     }
     guard let printed = chafa_canvas_print(canvas, graphics.termInfo) else { return [] }
     defer { g_string_free(printed, 1) }

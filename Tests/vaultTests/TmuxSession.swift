@@ -57,14 +57,23 @@ final class TmuxSession {
   /// Waits until the screen shows `text`, and returns the screen.
   @discardableResult
   func wait(for text: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    try wait(until: "'\(text)' appears", file: file, line: line) { $0.contains(text) }
+  }
+
+  /// Waits until the screen satisfies `condition` (described by `what` if it never does),
+  /// and returns the screen.
+  @discardableResult
+  func wait(
+    until what: String, file: StaticString = #filePath, line: UInt = #line, _ condition: (String) -> Bool
+  ) throws -> String {
     let deadline = Date().addingTimeInterval(Self.hangLimit)
     var shown = ""
     while Date() < deadline {
       shown = try screen()
-      if shown.contains(text) { return shown }
+      if condition(shown) { return shown }
       usleep(50_000)
     }
-    XCTFail("'\(text)' never appeared on the screen:\n\(shown)", file: file, line: line)
+    XCTFail("never on the screen: \(what):\n\(shown)", file: file, line: line)
     return shown
   }
 

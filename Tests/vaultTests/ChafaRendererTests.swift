@@ -1,0 +1,46 @@
+import Foundation
+import XCTest
+
+@testable import VaultCore
+@testable import vault
+
+/// libchafa drawing a photo (`show`, `view` in symbols, sixel and iTerm2 modes).
+final class ChafaRendererTests: XCTestCase {
+  /// The truecolor colours (foreground and background) that symbols output uses.
+  func colours(_ lines: [String]) -> [(Int, Int, Int)] {
+    let pattern = try! NSRegularExpression(pattern: "\u{1B}\\[(?:38|48);2;(\\d+);(\\d+);(\\d+)m")
+    return lines.flatMap { line -> [(Int, Int, Int)] in
+      let range = NSRange(line.startIndex..., in: line)
+      return pattern.matches(in: line, range: range).map { match in
+        let value = { (group: Int) in Int(line[Range(match.range(at: group), in: line)!])! }
+        return (value(1), value(2), value(3))
+      }
+    }
+  }
+
+  /// Rows of RGB whose length is not a multiple of 4 bytes (a 6-pixel row is 18 bytes):
+  /// libchafa read them shifted, mixing the channels, and a red photo came out gray and
+  /// striped when zoomed in (a crop of any width).
+  func testRowsOfAnyWidthKeepTheirColours() throws {
+    setenv("COLORTERM", "truecolor", 1)
+    let graphics = try XCTUnwrap(TerminalGraphics.resolve(.symbols))
+    for width in [6, 7, 8, 13] {
+      let red = RGBImage(
+        width: width, height: 16, pixels: Array([UInt8]([230, 20, 30]).repeated(width * 16)))
+      let lines = ChafaRenderer(graphics: graphics, columns: 4, rows: 2).render(red)
+      let used = colours(lines)
+      XCTAssertFalse(used.isEmpty)
+      for colour in used {
+        XCTAssertTrue(
+          colour.0 > 200 && colour.1 < 60 && colour.2 < 60, "width \(width): \(colour) is not the photo's red"
+        )
+      }
+    }
+  }
+}
+
+extension Array {
+  fileprivate func repeated(_ times: Int) -> [Element] {
+    (0..<times).flatMap { _ in self }
+  }
+}

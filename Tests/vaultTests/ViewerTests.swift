@@ -1,0 +1,332 @@
+import Foundation
+import XCTest
+
+@testable import VaultCore
+
+/// `vault view` on a real terminal (tmux), driven with keys, and `vault show`.
+final class ViewerTests: XCTestCase {
+  var folder = ""
+  var vault: VaultRunner!
+  /// The photos' names and sizes (as shown), in import order.
+  var photos: [(name: String, width: Int, height: Int)] = []
+
+  override func setUpWithError() throws {
+    folder = try makeTemporaryFolder(self)
+    vault = try VaultRunner.initialized(in: folder)
+    // Made here, at sizes a terminal shows differently: wide, tall, very tall, tiny.
+    let sizes = [(640, 480), (480, 640), (300, 1600), (800, 450), (24, 16), (500, 500)]
+    var paths: [String] = []
+    for (number, size) in sizes.enumerated() {
+      let path = folder + "/photo-\(number + 1).jpg"
+      try writeJPEG(width: size.0, height: size.1, seed: number, to: path)
+      paths.append(path)
+      photos.append(("photo-\(number + 1).jpg", size.0, size.1))
+    }
+    XCTAssertEqual(try vault.run(["add"] + paths).status, 0)
+  }
+
+  func writeJPEG(width: Int, height: Int, seed: Int, to path: String) throws {
+    var pixels = [UInt8](repeating: 0, count: width * height * 3)
+    for y in 0..<height {
+      for x in 0..<width {
+        let offset = (y * width + x) * 3
+        pixels[offset] = UInt8((x * 255) / max(1, width - 1))
+        pixels[offset + 1] = UInt8((y * 255) / max(1, height - 1))
+        pixels[offset + 2] = UInt8((seed * 40) & 0xFF)
+      }
+    }
+    let jpeg = try JPEGEncoder.encode(RGBImage(width: width, height: height, pixels: pixels), quality: 85)
+    XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(jpeg)))
+  }
+
+  /// `vault view ARGUMENTS` in a tmux pane, with `stty -a` saved before and after.
+  func viewer(_ arguments: String, width: Int = 100, height: Int = 40, environment: [String: String] = [:])
+    throws -> TmuxSession
+  {
+    var variables = [
+      "VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse", "TERM": "xterm-256color",
+      "COLORTERM": "truecolor",
+    ]
+    variables.merge(environment) { $1 }
+    return try TmuxSession(
+      "stty -a > stty-before.txt; \(VaultRunner.binary) view \(arguments); echo \"exit status $?\"; stty -a > stty-after.txt",
+      in: folder, environment: variables, width: width, height: height)
+  }
+
+  /// The status line the viewer shows for photo `number` at `zoom` percent, as far as it
+  /// is sure (the name, then the size).
+  func status(_ number: Int) -> String {
+    let photo = photos[number - 1]
+    return "\(number) / \(photos.count)  \(photo.name)  \(photo.width)×\(photo.height)  "
+  }
+
+  /// The zoom percentage the status line shows for photo `number`, if it shows it.
+  func shownZoom(_ number: Int, on screen: String) -> Int? {
+    guard let line = screen.split(separator: "\n").first(where: { $0.contains(status(number)) }) else {
+      return nil
+    }
+    let rest = line[line.range(of: status(number))!.upperBound...]
+    return Int(rest.prefix { $0.isNumber })
+  }
+
+  /// Waits until photo `number` shows a zoom within a rounding of `percent`, and returns it.
+  @discardableResult
+  func waitForZoom(
+    _ number: Int, near percent: Double, in session: TmuxSession, file: StaticString = #filePath,
+    line: UInt = #line
+  ) throws -> Int {
+    let screen = try session.wait(until: "photo \(number) at \(percent)%", file: file, line: line) {
+      self.shownZoom(number, on: $0).map { abs(Double($0) - percent) <= 1 } ?? false
+    }
+    return shownZoom(number, on: screen) ?? 0
+  }
+
+  /// Waits until the photo's original is on screen (the status line no longer says loading).
+  @discardableResult
+  func waitForPhoto(
+    _ number: Int, in session: TmuxSession, file: StaticString = #filePath, line: UInt = #line
+  )
+    throws -> String
+  {
+    try session.wait(until: "photo \(number) loaded", file: file, line: line) {
+      $0.contains(self.status(number)) && !$0.contains("loading")
+    }
+  }
+
+  func listed() throws -> [[String: Any]] {
+    let list = try vault.run(["list", "--json"])
+    return try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
+  }
+
+  func testPagingGoToAndZoomShowInTheStatusLine() throws {
+    let session = try viewer("--mode symbols 1")
+    var screen = try waitForPhoto(1, in: session)
+    let fit = try XCTUnwrap(shownZoom(1, on: screen), screen)
+    try session.type("n")
+    try waitForPhoto(2, in: session)
+    try session.type("p")
+    try waitForPhoto(1, in: session)
+    try session.type("g5")
+    try session.wait(for: "go to photo number")
+    try session.send("Enter")
+    screen = try waitForPhoto(5, in: session)
+    // Photo 5 is 24×16: fit enlarges it, and z goes to the most zoom (1:1 is smaller).
+    let tinyFit = try XCTUnwrap(shownZoom(5, on: screen), screen)
+    XCTAssertGreaterThan(tinyFit, 100)
+    try session.type("z")
+    try waitForZoom(5, near: Double(tinyFit) * 4, in: session)
+    try session.type("z")
+    try waitForZoom(5, near: Double(tinyFit), in: session)
+    try session.type("g1")
+    try session.send("Enter")
+    try waitForPhoto(1, in: session)
+    try session.type("+")
+    try waitForZoom(1, near: Double(fit) * 2.0.squareRoot(), in: session)
+    try session.type("z")
+    try waitForZoom(1, near: Double(fit), in: session)
+    try session.type("z")
+    try waitForZoom(1, near: fit < 100 ? 100 : Double(fit) * 4, in: session)
+    try session.type("q")
+    screen = try session.waitUntilFinished()
+    XCTAssertTrue(screen.contains("exit status 0"), screen)
+  }
+
+  func testTheTerminalIsAsItWasAfterQuitting() throws {
+    let session = try viewer("--mode symbols")
+    try session.wait(for: "Enter: open")
+    try session.send("Right")
+    try session.send("Enter")
+    try waitForPhoto(2, in: session)
+    try session.type("q")
+    let screen = try session.waitUntilFinished()
+    XCTAssertTrue(screen.contains("exit status 0"), screen)
+    XCTAssertFalse(screen.contains(status(2)), "the alternate screen is gone:\n\(screen)")
+    let before = try String(contentsOfFile: folder + "/stty-before.txt", encoding: .utf8)
+    let after = try String(contentsOfFile: folder + "/stty-after.txt", encoding: .utf8)
+    XCTAssertEqual(after, before)
+    XCTAssertTrue(before.contains(" echo ") && before.contains(" icanon "), before)
+  }
+
+  func testSelectionToggledInTheViewerIsSaved() throws {
+    let session = try viewer("--mode symbols 2")
+    try waitForPhoto(2, in: session)
+    try session.type("s")
+    try session.wait(until: "photo 2 selected") { $0.contains(self.status(2)) && $0.contains("%  ✔") }
+    try session.type("q")
+    try session.waitUntilFinished()
+    XCTAssertEqual(try listed().map { $0["selected"] as? Bool }, [false, true, false, false, false, false])
+
+    // In the grid, space toggles the photo under the cursor.
+    let grid = try viewer("--mode symbols")
+    try grid.wait(for: "Enter: open")
+    try grid.send("Right")
+    try grid.type(" ")
+    try grid.wait(for: "0 selected")
+    try grid.send("Right")
+    try grid.type(" ")
+    try grid.wait(for: "1 selected")
+    try grid.type("q")
+    try grid.waitUntilFinished()
+    XCTAssertEqual(try listed().map { $0["selected"] as? Bool }, [false, false, true, false, false, false])
+  }
+
+  func testDeleteAsksThenDeletesAndMovesToTheNextPhoto() throws {
+    let session = try viewer("--mode symbols 3")
+    try waitForPhoto(3, in: session)
+    try session.type("d")
+    try session.wait(for: "Delete 'photo-3.jpg'? This cannot be undone. [y/N]")
+    try session.type("n")
+    try session.wait(for: "nothing deleted")
+    try session.type("d")
+    try session.wait(for: "Delete 'photo-3.jpg'?")
+    try session.type("y")
+    // The photo that moved into its place: photo 4, now number 3 of 5.
+    try session.wait(for: "3 / 5  photo-4.jpg  800×450")
+    try session.wait(for: "— deleted 'photo-3.jpg'; 5 left")
+    try session.type("q")
+    try session.waitUntilFinished()
+    XCTAssertEqual(
+      try listed().compactMap { $0["name"] as? String },
+      ["photo-1.jpg", "photo-2.jpg", "photo-4.jpg", "photo-5.jpg", "photo-6.jpg"])
+    XCTAssertEqual(try vault.run(["verify"]).status, 0)
+  }
+
+  func testCtrlZThenFgRedraws() throws {
+    var variables = [
+      "VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse", "TERM": "xterm-256color",
+      "PS1": "shell$ ",
+    ]
+    variables["COLORTERM"] = "truecolor"
+    let session = try TmuxSession("bash --norc --noprofile -i", in: folder, environment: variables)
+    try session.wait(for: "shell$")
+    try session.type("stty -a > stty-before.txt; \(VaultRunner.binary) view --mode symbols 1")
+    try session.send("Enter")
+    try waitForPhoto(1, in: session)
+    try session.send("C-z")
+    var screen = try session.wait(for: "Stopped")
+    XCTAssertFalse(screen.contains(status(1)), "the shell's screen is back:\n\(screen)")
+    try session.type("stty -a > stty-stopped.txt; clear; fg")
+    try session.send("Enter")
+    screen = try waitForPhoto(1, in: session)
+    try session.type("n")
+    try waitForPhoto(2, in: session)
+    try session.type("q")
+    try session.type("stty -a > stty-after.txt; echo done-viewing")
+    try session.send("Enter")
+    screen = try session.wait(for: "done-viewing\n")
+    let before = try String(contentsOfFile: folder + "/stty-before.txt", encoding: .utf8)
+    XCTAssertEqual(try String(contentsOfFile: folder + "/stty-stopped.txt", encoding: .utf8), before)
+    XCTAssertEqual(try String(contentsOfFile: folder + "/stty-after.txt", encoding: .utf8), before)
+  }
+
+  func testSIGTERMRestoresTheTerminal() throws {
+    let session = try viewer("--mode symbols 1")
+    try waitForPhoto(1, in: session)
+    let pids = processIDs(runningView: vault.vault)
+    XCTAssertEqual(pids.count, 1)
+    for pid in pids { kill(pid, SIGTERM) }
+    let screen = try session.waitUntilFinished()
+    XCTAssertFalse(screen.contains(status(1)), screen)
+    XCTAssertEqual(
+      try String(contentsOfFile: folder + "/stty-after.txt", encoding: .utf8),
+      try String(contentsOfFile: folder + "/stty-before.txt", encoding: .utf8))
+  }
+
+  func testANarrowAndAWideTerminal() throws {
+    let narrow = try viewer("--mode symbols --per-row 2", width: 30, height: 20)
+    var screen = try narrow.wait(for: "1 / 6")
+    XCTAssertTrue(screen.split(separator: "\n").allSatisfy { DisplayWidth.of(String($0)) <= 30 }, screen)
+    try narrow.send("Enter")
+    screen = try narrow.wait(until: "photo 1 loaded") {
+      $0.contains("1 / 6  photo-1.jpg") && !$0.contains("loading")
+    }
+    try narrow.type("q")
+    try narrow.waitUntilFinished()
+
+    let wide = try viewer("--mode symbols --per-row 6", width: 220, height: 60)
+    screen = try wide.wait(for: "Enter: open")
+    for photo in photos {
+      XCTAssertTrue(screen.contains(photo.name), "\(photo.name) in the grid:\n\(screen)")
+    }
+    try wide.type("q")
+    XCTAssertTrue(try wide.waitUntilFinished().contains("exit status 0"))
+  }
+
+  func testViewNeedsATerminalAndSaysWhatElseToUse() throws {
+    let run = try vault.run(["view"])
+    XCTAssertNotEqual(run.status, 0)
+    XCTAssertTrue(run.stderr.contains("needs a terminal"), run.stderr)
+    XCTAssertTrue(run.stderr.contains("vault show"), run.stderr)
+    XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+  }
+
+  /// Nothing decrypted reaches a file: the viewer, paging through every photo and zooming,
+  /// opens no file to write (strace sees every open), makes no memory file, and works with
+  /// a TMPDIR it cannot write to.
+  func testNothingDecryptedIsWrittenToAFile() throws {
+    let strace = "/usr/bin/strace"
+    guard FileManager.default.isExecutableFile(atPath: strace) else {
+      throw XCTSkip("strace is not installed; scripts/test installs it")
+    }
+    let readOnly = folder + "/read-only-tmp"
+    try FileManager.default.createDirectory(atPath: readOnly, withIntermediateDirectories: false)
+    chmod(readOnly, 0o500)
+    let session = try TmuxSession(
+      "\(strace) -f -qq -e trace=open,openat,openat2,creat,memfd_create,mknodat,link,linkat,rename,renameat,renameat2 -o trace.txt \(VaultRunner.binary) view --mode symbols 1",
+      in: folder,
+      environment: [
+        "VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse", "TERM": "xterm-256color",
+        "TMPDIR": readOnly,
+      ], width: 100, height: 40)
+    for number in 1...photos.count {
+      let fit = shownZoom(number, on: try waitForPhoto(number, in: session)) ?? 0
+      try session.type("+")
+      try waitForZoom(number, near: Double(fit) * 2.0.squareRoot(), in: session)
+      try session.type("n")
+    }
+    try session.type("q")
+    try session.waitUntilFinished()
+    let trace = try String(contentsOfFile: folder + "/trace.txt", encoding: .utf8)
+    XCTAssertTrue(trace.contains("Photo/"), "the trace saw the originals being read")
+    let writes = trace.split(separator: "\n").filter { line in
+      (line.contains("O_WRONLY") || line.contains("O_RDWR") || line.contains("O_CREAT")
+        || line.contains("memfd_create(") || line.contains("creat(") || line.contains("link")
+        || line.contains("rename"))
+        && !line.contains("\"/dev/tty\"") && !line.contains("\"/dev/pts/") && !line.contains("\"/dev/null\"")
+        && !line.contains("= -1 ")
+    }
+    XCTAssertEqual(writes, [], "files opened to write while viewing")
+  }
+
+  func testShowPrintsEachPhotoThenItsLabel() throws {
+    let text = try vault.run(["show", "1", "3-4"])
+    XCTAssertEqual(text.status, 0, text.stderr)
+    XCTAssertEqual(
+      text.stdout,
+      ["1 photo-1.jpg  640×480", "3 photo-3.jpg  300×1600", "4 photo-4.jpg  800×450", ""].joined(
+        separator: "\n"))
+    let drawn = try vault.run(["show", "--mode", "symbols", "--width", "40", "--height", "10", "1"])
+    XCTAssertEqual(drawn.status, 0, drawn.stderr)
+    let lines = drawn.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    // 640×480 in 40×10 cells of 8×16 pixels: 320×160 pixels at most, so 10 rows of 26–27.
+    XCTAssertEqual(lines.count, 12, drawn.stdout)
+    XCTAssertEqual(lines[10], "1 photo-1.jpg  640×480")
+    let missing = try vault.run(["show", "9"])
+    XCTAssertNotEqual(missing.status, 0)
+    XCTAssertTrue(missing.stderr.contains("9"), missing.stderr)
+  }
+}
+
+/// The processes running `vault view` (found by their command line and environment).
+func processIDs(runningView vaultFolder: String) -> [pid_t] {
+  let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+  return entries.compactMap { pid_t($0) }.filter { pid in
+    guard let command = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")),
+      let environment = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))
+    else { return false }
+    let arguments = command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    let variables = environment.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    return arguments.first == VaultRunner.binary && arguments.dropFirst().first == "view"
+      && variables.contains("VAULT_DIR=" + vaultFolder)
+  }
+}
