@@ -54,13 +54,14 @@ class Viewer:
             except OSError:
                 return
             now = time.monotonic()
+            # A pty hands over a few kB a read, and a kitty frame is megabytes: only the new
+            # bytes and the tail that may hold the start of a status line are searched.
             self.pending += chunk
             last = 0
             for match in STATUS.finditer(self.pending):
                 last = match.end()
                 yield now, match.group(1).decode("utf-8", "replace")
-            # Keep only what may still hold the start of a status line.
-            self.pending = self.pending[last:][-4096:] if last else self.pending[-(1 << 16):]
+            self.pending = self.pending[max(last, len(self.pending) - 1024):]
         raise TimeoutError("no status line within %d s" % timeout)
 
     def wait_for(self, pattern, timeout=120):

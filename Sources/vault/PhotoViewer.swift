@@ -363,9 +363,13 @@ final class PhotoViewer {
         row: placement.row, columns: placement.columns, rows: placement.rows
       ) { .photo(image) }
     }
-    // Originals held stay in kitty's memory too, so paging back sends nothing again.
+    // Originals decoded ahead are sent to kitty ahead too (after this frame's own picture),
+    // and kept there, so that paging to them or back costs a placement.
     for id in preloader.heldIDs {
-      if let held = preloader.decoded(id) { keep.insert(.original(id, denominator: held.scaleDenominator)) }
+      guard let held = preloader.decoded(id) else { continue }
+      let key = PictureKey.original(id, denominator: held.scaleDenominator)
+      keep.insert(key)
+      bytes += drawing.preload(key: key) { .photo(held.image) }
     }
     if area.panel > 0 {
       bytes += infoPanel(photo, column: area.columns + 1, width: area.panel - 1)

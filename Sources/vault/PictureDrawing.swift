@@ -36,6 +36,9 @@ protocol PictureDrawing: AnyObject {
     key: PictureKey, source: PixelRect, column: Int, row: Int, columns: Int, rows: Int,
     picture: () -> Picture
   ) -> [UInt8]
+  /// The bytes that send the picture `key` names to the terminal without showing it, so
+  /// that drawing it later costs only a placement (kitty: the photos decoded ahead).
+  func preload(key: PictureKey, picture: () -> Picture) -> [UInt8]
   /// Forgets what the terminal was sent: after Ctrl-Z and `fg`, kitty has dropped the
   /// images of the screen it left.
   func invalidate()
@@ -62,23 +65,23 @@ final class KittyPictureDrawing: PictureDrawing {
     key: PictureKey, source: PixelRect, column: Int, row: Int, columns: Int, rows: Int,
     picture: () -> Picture
   ) -> [UInt8] {
-    var bytes: [UInt8] = []
-    let id: UInt32
-    if let known = sent[key] {
-      id = known
-    } else {
-      id = nextID
-      nextID = nextID == UInt32.max ? 1 : nextID + 1
-      sent[key] = id
-      switch picture() {
-      case .photo(let image): bytes += KittyGraphics.transmit(id: id, image: image)
-      case .gridRow(let row): bytes += KittyGraphics.transmit(id: id, rgba: row)
-      }
-    }
+    var bytes = preload(key: key, picture: picture)
+    let id = sent[key]!
     drawnThisFrame.insert(key)
     bytes += Array("\u{1B}[\(row + 1);\(column + 1)H".utf8)
     bytes += KittyGraphics.place(id: id, placement: 1, source: source, columns: columns, rows: rows)
     return bytes
+  }
+
+  func preload(key: PictureKey, picture: () -> Picture) -> [UInt8] {
+    if sent[key] != nil { return [] }
+    let id = nextID
+    nextID = nextID == UInt32.max ? 1 : nextID + 1
+    sent[key] = id
+    switch picture() {
+    case .photo(let image): return KittyGraphics.transmit(id: id, image: image)
+    case .gridRow(let row): return KittyGraphics.transmit(id: id, rgba: row)
+    }
   }
 
   func invalidate() {
@@ -142,6 +145,8 @@ final class ChafaPictureDrawing: PictureDrawing {
     }
     return bytes
   }
+
+  func preload(key: PictureKey, picture: () -> Picture) -> [UInt8] { [] }
 
   func invalidate() {}
 
