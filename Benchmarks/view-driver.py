@@ -27,6 +27,10 @@ import termios
 import time
 
 STATUS = re.compile(rb"\x1b\[2K\x1b\[7m([^\x1b]*)\x1b\[27m")
+# A kitty command's keys (up to the payload): an upload through a file (t=f), a temporary
+# file (t=t) or shared memory (t=s) would leave pixels readable by other processes.
+KITTY_KEYS = re.compile(rb"\x1b_G([^;\x1b]*)")
+KITTY_UPLOADS = {"direct": 0, "other": 0}
 COLUMNS, ROWS, CELL_WIDTH, CELL_HEIGHT = 160, 48, 10, 20
 
 
@@ -57,6 +61,10 @@ class Viewer:
             # A pty hands over a few kB a read, and a kitty frame is megabytes: only the new
             # bytes and the tail that may hold the start of a status line are searched.
             self.pending += chunk
+            for keys in KITTY_KEYS.findall(self.pending[-len(chunk) - 64:]):
+                fields = dict(field.split(b"=", 1) for field in keys.split(b",") if b"=" in field)
+                if fields.get(b"a") in (b"t", b"T"):
+                    KITTY_UPLOADS["direct" if fields.get(b"t", b"d") == b"d" else "other"] += 1
             last = 0
             for match in STATUS.finditer(self.pending):
                 last = match.end()
@@ -164,6 +172,10 @@ def main():
         count, seconds, seconds * 1000 / max(1, count - 1), os.waitstatus_to_exitcode(status)))
     print("peak memory: %d MB; vault list --count 1: %d MB; above it: %d MB (target <= 300 MB)" % (
         peak_kb // 1024, base_kb // 1024, (peak_kb - base_kb) // 1024))
+    print("kitty uploads seen: %d direct (t=d), %d through a file or shared memory (must be 0)" % (
+        KITTY_UPLOADS["direct"], KITTY_UPLOADS["other"]))
+    if KITTY_UPLOADS["other"]:
+        sys.exit("error: vault view uploaded pixels to kitty through a file or shared memory")
 
 
 if __name__ == "__main__":

@@ -112,10 +112,15 @@ final class FullScreenTerminal {
     guard window.ws_xpixel >= window.ws_col, window.ws_ypixel >= window.ws_row else {
       return (columns, rows, nil)
     }
-    return (
-      columns, rows, PixelSize(width: Int(window.ws_xpixel) / columns, height: Int(window.ws_ypixel) / rows)
-    )
+    // A terminal's word, capped: pictures are sized from it.
+    let cell = PixelSize(
+      width: min(Int(window.ws_xpixel) / columns, Self.largestCell),
+      height: min(Int(window.ws_ypixel) / rows, Self.largestCell))
+    return (columns, rows, cell)
   }
+
+  /// The largest cell side in pixels believed (fonts are far smaller).
+  static let largestCell = 256
 
   /// Asks the terminal for its cell size (`CSI 16 t`), for terminals whose window size
   /// has no pixels; nil when no answer comes within `timeout` seconds. Keys typed meanwhile
@@ -146,6 +151,15 @@ final class FullScreenTerminal {
     } else {
       output.append(contentsOf: bytes)
     }
+  }
+
+  /// Drops what was typed and not yet handled (queued keys and the terminal's input
+  /// buffer): a question must be answered by a key pressed after it was asked.
+  func discardPendingInput() {
+    keys.removeAll()
+    decoder = KeyDecoder()
+    incompleteSince = nil
+    tcflush(descriptor, TCIFLUSH)
   }
 
   func write(_ text: String) {

@@ -9,6 +9,11 @@ enum Key: Equatable {
   /// Ctrl with a letter, as the lowercase letter (Ctrl-D is `.control("d")`), or with
   /// `@`, `\`, `]`, `^`, `_`. Ctrl-C, Ctrl-Z and Ctrl-\ never arrive: they are signals.
   case control(Character)
+  /// Text pasted while bracketed paste is on, as one event: it goes only into a prompt's
+  /// answer, never to the keys (tabs and line breaks become spaces).
+  case paste(String)
+  /// The marks around pasted text; only the decoder sees them.
+  case pasteStart, pasteEnd
 }
 
 /// Turns the bytes a terminal sends into keys. Bytes may arrive in any pieces: a sequence
@@ -57,10 +62,27 @@ struct KeyDecoder {
 
   /// The keys that `bytes` complete.
   mutating func feed(_ bytes: [UInt8]) -> [Key] {
+    var decoded: [Key] = []
+    for byte in bytes { feed(byte, into: &decoded) }
     var keys: [Key] = []
-    for byte in bytes { feed(byte, into: &keys) }
+    for key in decoded {
+      switch key {
+      case .pasteStart: pasted = ""
+      case .pasteEnd:
+        if let pasted { keys.append(.paste(pasted)) }
+        pasted = nil
+      case .character(let character) where pasted != nil: pasted?.append(character)
+      case .enter where pasted != nil, .tab where pasted != nil: pasted?.append(" ")
+      default:
+        // Inside a paste, other keys (arrows, controls) are dropped: they were text.
+        if pasted == nil { keys.append(key) }
+      }
+    }
     return keys
   }
+
+  /// The text of a paste not yet ended, or nil outside one.
+  private var pasted: String?
 
   /// No byte came within the escape timeout: a lone ESC is the Escape key; an unfinished
   /// sequence is dropped.
@@ -205,6 +227,8 @@ struct KeyDecoder {
     case UInt8(ascii: "~"):
       // `CSI n ; modifiers ~`: the modifiers (Shift, Ctrl…) do not change the key.
       switch numbers.first ?? nil {
+      case 200: return .pasteStart
+      case 201: return .pasteEnd
       case 1, 7: return .home
       case 4, 8: return .end
       case 5: return .pageUp

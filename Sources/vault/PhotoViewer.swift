@@ -135,7 +135,7 @@ final class PhotoViewer {
     case .left where !zoomed, .character("h") where !zoomed: page.previous(count: count)
     case .home: page.first()
     case .end: page.last(count: count)
-    case .character("g"): prompt = .goToNumber("")
+    case .character("g"): ask(.goToNumber(""))
     case .character("+"), .character("="): viewport?.zoomIn()
     case .character("-"): viewport?.zoomOut()
     case .character("z"): viewport?.toggleActualSize()
@@ -144,8 +144,8 @@ final class PhotoViewer {
     case .up where zoomed || tall, .character("k") where zoomed || tall: viewport?.pan(dx: 0, dy: -1)
     case .down where zoomed || tall, .character("j") where zoomed || tall: viewport?.pan(dx: 0, dy: 1)
     case .character("s"): toggleSelection(of: page.index)
-    case .character("d"): prompt = .confirmDeletion(browser.photoAtIndex!(page.index))
-    case .character("e"): prompt = .exportFolder("")
+    case .character("d"): ask(.confirmDeletion(browser.photoAtIndex!(page.index)))
+    case .character("e"): ask(.exportFolder(""))
     case .character("i"): showsInfo.toggle()
     case .escape, .backspace:
       cursor.index = page.index
@@ -155,8 +155,22 @@ final class PhotoViewer {
     }
   }
 
+  /// Asks `question` on the status line. Before a deletion, keys typed before it was asked
+  /// (type-ahead) are dropped, so that only a key pressed after the question answers it.
+  private func ask(_ question: Prompt) {
+    if case .confirmDeletion = question { terminal.discardPendingInput() }
+    prompt = question
+  }
+
   private func answer(_ current: Prompt, _ key: Key) {
     switch (current, key) {
+    case (.goToNumber(let typed), .paste(let text)):
+      prompt = .goToNumber(typed + text.filter { $0.isASCII && $0.isNumber })
+    case (.exportFolder(let typed), .paste(let text)):
+      prompt = .exportFolder(typed + text)
+    case (_, .paste):
+      // A paste never answers a yes/no question.
+      break
     case (_, .escape), (_, .control("c")):
       prompt = nil
     case (.confirmDeletion(let photo), _):
@@ -217,11 +231,12 @@ final class PhotoViewer {
     do {
       let directory: String
       if let folder {
-        try ExportTarget.check(folder)
-        try ExportTarget.make(folder)
-        directory = folder
+        let path = Self.absolutePath(folder)
+        try ExportTarget.check(path)
+        try ExportTarget.make(path)
+        directory = path
       } else {
-        directory = try ExportTarget.makeDated()
+        directory = Self.absolutePath(try ExportTarget.makeDated())
       }
       var outcome = ""
       _ = PhotoExporter(space: space).export([photo], to: directory, thumbnails: false) { event in
@@ -236,29 +251,65 @@ final class PhotoViewer {
     }
   }
 
+  /// A folder typed at the export prompt, as a shell would take it: `~` is the home
+  /// folder; a relative path is made absolute, so the message says where the file went.
+  static func absolutePath(_ typed: String) -> String {
+    var path = typed
+    if path == "~" || path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] {
+      path = home + path.dropFirst()
+    }
+    if path.hasPrefix("/") { return path }
+    return FileManager.default.currentDirectoryPath + "/" + path
+  }
+
   // MARK: Drawing
 
   private func redraw() {
     let size = terminal.size
-    var bytes: [UInt8] = drawing.beginFrame()
-    bytes += Array("\u{1B}[H\u{1B}[2J".utf8)
+    emit(drawing.beginFrame())
+    emit(Array("\u{1B}[H\u{1B}[2J".utf8))
     page.clamp(count: count)
     cursor.clamp(count: count)
     var keep: Set<PictureKey> = []
     if showsHelp {
-      bytes += helpScreen(columns: size.columns, rows: size.rows)
+      emit(helpScreen(columns: size.columns, rows: size.rows))
     } else if count == 0 {
-      bytes += text("no photos in this space; add some with 'vault add PATH'", row: 0)
+      emit(text("no photos in this space; add some with 'vault add PATH'", row: 0))
     } else if screen == .grid {
-      bytes += gridScreen(columns: size.columns, rows: size.rows)
+      gridScreen(columns: size.columns, rows: size.rows)
     } else {
-      bytes += photoScreen(columns: size.columns, rows: size.rows, keep: &keep)
+      photoScreen(columns: size.columns, rows: size.rows, keep: &keep)
     }
-    bytes += statusLine(columns: size.columns, row: size.rows - 1)
-    bytes += drawing.endFrame(keep: keep)
+    emit(statusLine(columns: size.columns, row: size.rows - 1))
+    emit(drawing.endFrame(keep: keep))
+    sendFrame()
+  }
+
+  /// Adds `bytes` to the frame. A picture (kitty's upload of a photo is megabytes of its
+  /// pixels) is sent on its own, without being copied into a frame buffer that would be
+  /// freed unwiped: what is waiting goes first, then the picture, each wiped once sent.
+  private func emit(_ bytes: [UInt8]) {
+    guard bytes.count >= Self.pictureBytes else {
+      terminal.write(bytes)
+      return
+    }
+    sendFrame()
     terminal.write(bytes)
+    sendFrame()
+  }
+
+  private static let pictureBytes = 1 << 16
+
+  /// Sends what is waiting. Before, kitty's cleanup on exit (even by a signal in the middle
+  /// of an upload) names every image sent or being sent and every image about to be
+  /// deleted; once sent, only what the terminal still holds.
+  private func sendFrame() {
     if let kitty = drawing as? KittyPictureDrawing { terminal.graphicsCleanup = kitty.cleanup }
     terminal.flush()
+    if let kitty = drawing as? KittyPictureDrawing {
+      kitty.deletionsSent()
+      terminal.graphicsCleanup = kitty.cleanup
+    }
   }
 
   private func text(_ line: String, row: Int, column: Int = 0) -> [UInt8] {
@@ -278,17 +329,17 @@ final class PhotoViewer {
     return (layout, cellRows, visibleRows)
   }
 
-  private func gridScreen(columns: Int, rows: Int) -> [UInt8] {
+  private func gridScreen(columns: Int, rows: Int) {
     let (layout, cellRows, visibleRows) = gridGeometry
     guard let layout else {
-      return text(
-        "\(cursor.perRow) photos a row do not fit in \(columns) columns; widen the terminal", row: 0)
+      return emit(
+        text(
+          "\(cursor.perRow) photos a row do not fit in \(columns) columns; widen the terminal", row: 0))
     }
     cursor.scrollToCursor(visibleRows: visibleRows)
     let visible = cursor.visibleIndexes(visibleRows: visibleRows, count: count)
     let photos = visible.map { (index: $0, photo: browser.photoAtIndex!($0)) }
     // Only the visible rows' thumbnails are decrypted (kitty keeps rows it was sent).
-    var bytes: [UInt8] = []
     let style = graphics.selectedLabelStyle
     for (rowNumber, row) in browser.rows(of: photos).enumerated() {
       let top = rowNumber * (cellRows + 2)
@@ -296,16 +347,18 @@ final class PhotoViewer {
       let key = PictureKey.gridRow(
         photos: row.map(\.photo.record.id), selected: row.map(\.photo.isSelected),
         width: layout.rowWidth * cell.width, height: cellRows * cell.height)
-      bytes += drawing.draw(
-        key: key,
-        source: PixelRect(x: 0, y: 0, width: layout.rowWidth * cell.width, height: cellRows * cell.height),
-        column: layout.margin, row: top, columns: layout.rowWidth, rows: cellRows
-      ) {
-        .gridRow(
-          browser.gridRowImage(
-            row, layout: layout, cellRows: cellRows, characterWidth: cell.width, characterHeight: cell.height
-          ) { _, error in self.message = "warning: \(error)" })
-      }
+      emit(
+        drawing.draw(
+          key: key,
+          source: PixelRect(x: 0, y: 0, width: layout.rowWidth * cell.width, height: cellRows * cell.height),
+          column: layout.margin, row: top, columns: layout.rowWidth, rows: cellRows
+        ) {
+          .gridRow(
+            browser.gridRowImage(
+              row, layout: layout, cellRows: cellRows, characterWidth: cell.width,
+              characterHeight: cell.height
+            ) { _, error in self.message = "warning: \(error)" })
+        })
       for item in row {
         let position = item.index % cursor.perRow
         var label = DisplayWidth.pad(
@@ -313,11 +366,10 @@ final class PhotoViewer {
           to: layout.cellWidth)
         if item.photo.isSelected { label = style.start + label + style.end }
         if item.index == cursor.index { label = "\u{1B}[7m" + label + "\u{1B}[27m" }
-        bytes += Array("\u{1B}[\(top + cellRows + 1);\(layout.cellStart(position) + 1)H".utf8)
-        bytes += Array(label.utf8)
+        emit(
+          Array("\u{1B}[\(top + cellRows + 1);\(layout.cellStart(position) + 1)H".utf8) + Array(label.utf8))
       }
     }
-    return bytes
   }
 
   // MARK: Photo
@@ -329,8 +381,8 @@ final class PhotoViewer {
     return (max(1, columns - panel), max(1, rows - 1), panel)
   }
 
-  private func photoScreen(columns: Int, rows: Int, keep: inout Set<PictureKey>) -> [UInt8] {
-    guard let photo = browser.photoAtIndex?(page.index) else { return [] }
+  private func photoScreen(columns: Int, rows: Int, keep: inout Set<PictureKey>) {
+    guard let photo = browser.photoAtIndex?(page.index) else { return }
     let record = photo.record
     let area = photoArea(columns: columns, rows: rows)
     let shown = PixelSize(width: record.width, height: record.height)
@@ -343,25 +395,26 @@ final class PhotoViewer {
     {
       viewport?.resize(columns: area.columns, rows: area.rows, cell: cell)
     }
-    guard let viewport else { return [] }
+    guard let viewport else { return }
     requestOriginals(around: page.index, viewport: viewport)
-    var bytes: [UInt8] = []
     let placement = viewport.placement
     if let decoded = preloader.decoded(record.id) {
       let size = PixelSize(width: decoded.image.width, height: decoded.image.height)
-      bytes += drawing.draw(
-        key: .original(record.id, denominator: decoded.scaleDenominator), source: viewport.source(in: size),
-        column: placement.column, row: placement.row, columns: placement.columns, rows: placement.rows
-      ) { .photo(decoded.image) }
+      emit(
+        drawing.draw(
+          key: .original(record.id, denominator: decoded.scaleDenominator), source: viewport.source(in: size),
+          column: placement.column, row: placement.row, columns: placement.columns, rows: placement.rows
+        ) { .photo(decoded.image) })
       standIn = nil
     } else if let failure = preloader.failure(record.id) {
-      bytes += text("\(failure)", row: area.rows / 2, column: 1)
+      emit(text("\(failure)", row: area.rows / 2, column: 1))
     } else if let image = standInThumbnail(photo, atLeast: placement) {
       let size = PixelSize(width: image.width, height: image.height)
-      bytes += drawing.draw(
-        key: .thumbnail(record.id), source: viewport.source(in: size), column: placement.column,
-        row: placement.row, columns: placement.columns, rows: placement.rows
-      ) { .photo(image) }
+      emit(
+        drawing.draw(
+          key: .thumbnail(record.id), source: viewport.source(in: size), column: placement.column,
+          row: placement.row, columns: placement.columns, rows: placement.rows
+        ) { .photo(image) })
     }
     // Originals decoded ahead are sent to kitty ahead too (after this frame's own picture),
     // and kept there, so that paging to them or back costs a placement.
@@ -369,12 +422,11 @@ final class PhotoViewer {
       guard let held = preloader.decoded(id) else { continue }
       let key = PictureKey.original(id, denominator: held.scaleDenominator)
       keep.insert(key)
-      bytes += drawing.preload(key: key) { .photo(held.image) }
+      emit(drawing.preload(key: key) { .photo(held.image) })
     }
     if area.panel > 0 {
-      bytes += infoPanel(photo, column: area.columns + 1, width: area.panel - 1)
+      emit(infoPanel(photo, column: area.columns + 1, width: area.panel - 1))
     }
-    return bytes
   }
 
   /// The current photo's thumbnail, decoded once (as finely as the cells it fills need)

@@ -88,19 +88,29 @@ final class KittyPictureDrawing: PictureDrawing {
     sent = [:]
   }
 
-  /// What the terminal must be told on exit, even by a signal handler: every image still
-  /// held, then whatever is placed.
+  /// Images whose deletion is in the frame being sent: until it is sent, they are still
+  /// the terminal's.
+  private var deleting: [UInt32] = []
+
+  /// What the terminal must be told on exit, even by a signal handler: every image sent
+  /// (or being sent) and not yet deleted, then whatever is placed.
   var cleanup: [UInt8] {
-    sent.values.flatMap { KittyGraphics.delete(id: $0) } + KittyGraphics.deleteAll()
+    (Array(sent.values) + deleting).flatMap { KittyGraphics.delete(id: $0) } + KittyGraphics.deleteAll()
   }
 
   func endFrame(keep: Set<PictureKey>) -> [UInt8] {
     var bytes: [UInt8] = []
     for (key, id) in sent where !drawnThisFrame.contains(key) && !keep.contains(key) {
       bytes += KittyGraphics.delete(id: id)
+      deleting.append(id)
       sent[key] = nil
     }
     return bytes
+  }
+
+  /// The frame with the last deletions was sent.
+  func deletionsSent() {
+    deleting = []
   }
 
   func finish() -> [UInt8] {

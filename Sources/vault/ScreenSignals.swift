@@ -58,13 +58,14 @@ enum ScreenSignals {
   /// [0]: the settings to restore; [1]: raw mode.
   static let settings = UnsafeMutablePointer<termios>.allocate(capacity: 2)
 
-  /// Alternate screen, cursor hidden, screen cleared.
-  static let enterSequence = bytes("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J")
+  /// Alternate screen, cursor hidden, screen cleared, bracketed paste on (pasted text comes
+  /// marked, so that it is never taken for keys: "study" pasted would select and delete).
+  static let enterSequence = bytes("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?2004h\u{1B}[H\u{1B}[2J")
   /// String Terminator first: a signal may cut a kitty upload short, and the bytes after
   /// it must not be swallowed as part of that escape code.
   static let leaveHead = bytes("\u{1B}\\")
-  /// Attributes reset, cursor shown, main screen.
-  static let leaveTail = bytes("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+  /// Attributes reset, bracketed paste off, cursor shown, main screen.
+  static let leaveTail = bytes("\u{1B}[0m\u{1B}[?2004l\u{1B}[?25h\u{1B}[?1049l")
 
   /// What `graphicsCleanup` holds, written between `leaveHead` and `leaveTail`.
   static let cleanupCapacity = 16384

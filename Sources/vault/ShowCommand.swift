@@ -25,9 +25,17 @@ struct ShowCommand: ParsableCommand {
   @Option(help: "How to draw: auto, kitty, iterm2, sixel, symbols or text.")
   var mode: DisplayMode = .auto
 
+  /// Beyond this many cells, a picture is no longer something to look at (and libchafa's
+  /// buffers would grow without bound).
+  static let largestSide = 1000
+
   func validate() throws {
-    if let width, width < 1 { throw ValidationError("--width must be at least 1.") }
-    if let height, height < 1 { throw ValidationError("--height must be at least 1.") }
+    for (name, value) in [("--width", width), ("--height", height)] {
+      guard let value else { continue }
+      if value < 1 || value > Self.largestSide {
+        throw ValidationError("\(name) must be from 1 to \(Self.largestSide) cells.")
+      }
+    }
   }
 
   func run() throws {
@@ -35,8 +43,8 @@ struct ShowCommand: ParsableCommand {
     let browser = space.makeBrowser()
     let photos = try browser.photos(chosenBy: try choice.choice, action: "showing")
     let graphics = TerminalGraphics.resolve(mode)
-    let columns = width ?? Terminal.columns
-    let rows = height ?? max(1, (Terminal.rows ?? 25) - 2)
+    let columns = min(width ?? Terminal.columns, Self.largestSide)
+    let rows = min(height ?? max(1, (Terminal.rows ?? 25) - 2), Self.largestSide)
     var failed = 0
     for item in photos {
       let record = item.photo.record

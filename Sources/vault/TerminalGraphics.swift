@@ -83,8 +83,9 @@ final class TerminalGraphics {
     }
     let cell = Terminal.characterPixelSize(query: pixelMode != CHAFA_PIXEL_MODE_SYMBOLS)
     return TerminalGraphics(
-      pixelMode: pixelMode, canvasMode: canvasMode, termInfo: info, characterWidth: cell?.width ?? 8,
-      characterHeight: cell?.height ?? 16)
+      pixelMode: pixelMode, canvasMode: canvasMode, termInfo: info,
+      characterWidth: min(cell?.width ?? 8, FullScreenTerminal.largestCell),
+      characterHeight: min(cell?.height ?? 16, FullScreenTerminal.largestCell))
   }
 
   /// Whether pictures go through kitty's graphics protocol (the viewer speaks it itself).

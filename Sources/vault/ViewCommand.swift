@@ -1,4 +1,5 @@
 import ArgumentParser
+import CChafa
 import Foundation
 import VaultCore
 
@@ -11,9 +12,11 @@ struct ViewCommand: ParsableCommand {
       photo N. In a photo: + and - zoom, z switches between fit and 1:1, arrows pan when \
       zoomed, n and p (or → and ←) page, s selects, d deletes, e exports, i shows details, \
       Esc goes back to the grid, ? lists every key, q quits. Draws with kitty, iTerm2 or \
-      sixel graphics where the terminal has them, else coloured Unicode symbols. Nothing \
-      decrypted is ever written to disk. Other vault commands can use the space meanwhile: \
-      view locks it only while it reads or changes it.
+      sixel graphics where the terminal has them, else coloured Unicode symbols. vault \
+      writes nothing decrypted to disk; kitty itself keeps the images it is sent in a disk \
+      cache until vault deletes them (use --mode symbols or sixel to avoid that). Other \
+      vault commands can use the space meanwhile: view locks it only while it reads or \
+      changes it.
       """)
 
   @OptionGroup var options: VaultOptions
@@ -79,6 +82,9 @@ struct ViewCommand: ParsableCommand {
         "vault view draws in colour, and NO_COLOR or TERM=dumb says not to; pass --mode symbols to draw anyway, or use 'vault list'"
       )
     }
+    // libchafa draws on a pool of threads that do not block the screen's signals: a
+    // handler could then run beside the main thread. One thread, the main one, draws.
+    chafa_set_n_threads(1)
     let terminal = try FullScreenTerminal()
     defer { terminal.restore() }
     let viewer = PhotoViewer(

@@ -44,3 +44,34 @@ extension Array {
     (0..<times).flatMap { _ in self }
   }
 }
+
+/// What the viewer does with the terminal beside drawing.
+final class PhotoViewerPartsTests: XCTestCase {
+  func testAnExportFolderIsTakenAsAShellWould() {
+    let home = ProcessInfo.processInfo.environment["HOME"] ?? ""
+    XCTAssertEqual(PhotoViewer.absolutePath("~/out"), home + "/out")
+    XCTAssertEqual(PhotoViewer.absolutePath("~"), home)
+    XCTAssertEqual(PhotoViewer.absolutePath("/tmp/x"), "/tmp/x")
+    XCTAssertEqual(PhotoViewer.absolutePath("x"), FileManager.default.currentDirectoryPath + "/x")
+  }
+
+  /// A signal in the middle of a frame must still delete what the frame was deleting.
+  func testKittysCleanupNamesImagesBeingDeletedUntilTheFrameIsSent() {
+    let kitty = KittyPictureDrawing()
+    let photo = RGBImage(width: 2, height: 2, pixels: [UInt8](repeating: 9, count: 12))
+    let key = PictureKey.thumbnail(BlobID(hex: String(repeating: "1", count: 32))!)
+    _ = kitty.beginFrame()
+    let upload = kitty.draw(
+      key: key, source: PixelRect(x: 0, y: 0, width: 2, height: 2), column: 0, row: 0, columns: 1, rows: 1
+    ) { .photo(photo) }
+    XCTAssertTrue(String(decoding: upload, as: UTF8.self).contains("a=t,t=d,"))
+    let delete = String(decoding: KittyGraphics.delete(id: 1), as: UTF8.self)
+    XCTAssertTrue(String(decoding: kitty.cleanup, as: UTF8.self).contains(delete))
+    _ = kitty.endFrame(keep: [])
+    _ = kitty.beginFrame()
+    XCTAssertTrue(String(decoding: kitty.endFrame(keep: []), as: UTF8.self).contains(delete))
+    XCTAssertTrue(String(decoding: kitty.cleanup, as: UTF8.self).contains(delete), "still being deleted")
+    kitty.deletionsSent()
+    XCTAssertFalse(String(decoding: kitty.cleanup, as: UTF8.self).contains(delete))
+  }
+}

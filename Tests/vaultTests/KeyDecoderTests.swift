@@ -89,7 +89,7 @@ final class KeyDecoderTests: XCTestCase {
   func testUnknownSequencesAreDroppedWhole() {
     let unknown = [
       "\u{1B}[2~", "\u{1B}[3~", "\u{1B}[15~", "\u{1B}[Z", "\u{1B}OP", "\u{1B}[<0;10;5M", "\u{1B}[?1;2c",
-      "\u{1B}[200~", "\u{1B}]11;rgb:0000/0000/0000\u{07}", "\u{1B}]11;rgb:0000/0000/0000\u{1B}\\",
+      "\u{1B}[201~", "\u{1B}]11;rgb:0000/0000/0000\u{07}", "\u{1B}]11;rgb:0000/0000/0000\u{1B}\\",
       "\u{1B}_Gi=1;OK\u{1B}\\", "\u{1B}P1$r0m\u{1B}\\", "\u{1B}x", "\u{1B}[4;600;800t",
       "\u{1B}[" + String(repeating: "1;", count: 40) + "A",
     ]
@@ -119,5 +119,16 @@ final class KeyDecoderTests: XCTestCase {
     XCTAssertEqual(decoder.cellSizeReport, PixelSize(width: 10, height: 20))
     decoder.clearCellSizeReport()
     XCTAssertNil(decoder.cellSizeReport)
+  }
+}
+
+/// Bracketed paste: pasted text is one event, never keys.
+final class PasteDecodingTests: XCTestCase {
+  func testPastedTextIsOneEventEvenWhenSplit() {
+    var decoder = KeyDecoder()
+    let bytes = Array("\u{1B}[200~study\ty\r\u{1B}[A\u{1B}[201~d".utf8)
+    var keys: [Key] = []
+    for byte in bytes { keys += decoder.feed([byte]) }
+    XCTAssertEqual(keys, [.paste("study y "), .character("d")])
   }
 }

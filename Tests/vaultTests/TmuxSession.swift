@@ -88,7 +88,7 @@ final class TmuxSession {
 
   // tmux is started with posix_spawn: a tmux server started through Foundation's Process
   // (as of Swift 6.3 on Linux) stops answering its clients.
-  private static func runTool(_ arguments: [String], output: String) throws -> Int32 {
+  static func runTool(_ arguments: [String], output: String) throws -> Int32 {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }

@@ -191,6 +191,21 @@ final class ViewerTests: XCTestCase {
     XCTAssertEqual(try vault.run(["verify"]).status, 0)
   }
 
+  /// Pasted text is never taken for keys: "study" would select, delete and confirm.
+  func testPastedTextDoesNotActAsKeys() throws {
+    let session = try viewer("--mode symbols 1")
+    try waitForPhoto(1, in: session)
+    _ = try TmuxSession.runTool(["-L", session.socket, "set-buffer", "study"], output: "/dev/null")
+    _ = try TmuxSession.runTool(["-L", session.socket, "paste-buffer", "-p"], output: "/dev/null")
+    try session.type("n")
+    try waitForPhoto(2, in: session)
+    try session.type("q")
+    try session.waitUntilFinished()
+    XCTAssertEqual(try listed().count, 6)
+    XCTAssertEqual(
+      try listed().compactMap { $0["selected"] as? Bool }, [false, false, false, false, false, false])
+  }
+
   func testCtrlZThenFgRedraws() throws {
     var variables = [
       "VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse", "TERM": "xterm-256color",
@@ -211,6 +226,9 @@ final class ViewerTests: XCTestCase {
     try session.type("n")
     try waitForPhoto(2, in: session)
     try session.type("q")
+    // Typed only once the viewer is gone: what is typed before it leaves is its input, and
+    // leaving drops it (TCSAFLUSH).
+    try session.wait(until: "the viewer has left") { !$0.contains(self.status(2)) }
     try session.type("stty -a > stty-after.txt; echo done-viewing")
     try session.send("Enter")
     screen = try session.wait(for: "done-viewing\n")
