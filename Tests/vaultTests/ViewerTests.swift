@@ -278,9 +278,11 @@ final class ViewerTests: XCTestCase {
     XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
   }
 
-  /// Nothing decrypted reaches a file: the viewer, paging through every photo and zooming,
-  /// opens no file to write (strace sees every open), makes no memory file, and works with
-  /// a TMPDIR it cannot write to.
+  /// Nothing decrypted reaches a file: the viewer, in symbols and in kitty mode, drawing the
+  /// grid, selecting a photo (an encrypted journal write, the only file it may write, in
+  /// the vault), then paging through every photo and zooming, opens no other file to
+  /// write (strace sees every open), makes no memory file, and works with a TMPDIR it
+  /// cannot write to.
   func testNothingDecryptedIsWrittenToAFile() throws {
     let strace = "/usr/bin/strace"
     guard FileManager.default.isExecutableFile(atPath: strace) else {
@@ -289,31 +291,41 @@ final class ViewerTests: XCTestCase {
     let readOnly = folder + "/read-only-tmp"
     try FileManager.default.createDirectory(atPath: readOnly, withIntermediateDirectories: false)
     chmod(readOnly, 0o500)
-    let session = try TmuxSession(
-      "\(strace) -f -qq -e trace=open,openat,openat2,creat,memfd_create,mknodat,link,linkat,rename,renameat,renameat2 -o trace.txt \(VaultRunner.binary) view --mode symbols 1",
-      in: folder,
-      environment: [
-        "VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse", "TERM": "xterm-256color",
-        "TMPDIR": readOnly,
-      ], width: 100, height: 40)
-    for number in 1...photos.count {
-      let fit = shownZoom(number, on: try waitForPhoto(number, in: session)) ?? 0
-      try session.type("+")
-      try waitForZoom(number, near: Double(fit) * 2.0.squareRoot(), in: session)
-      try session.type("n")
+    for (round, mode) in ["symbols", "kitty"].enumerated() {
+      let trace = folder + "/trace-\(mode).txt"
+      let session = try TmuxSession(
+        "\(strace) -f -qq -e trace=open,openat,openat2,creat,memfd_create,mknodat,link,linkat,rename,renameat,renameat2 -o \(trace) \(VaultRunner.binary) view --mode \(mode)",
+        in: folder,
+        environment: [
+          "VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse", "TERM": "xterm-256color",
+          "TMPDIR": readOnly,
+        ], width: 100, height: 40)
+      try session.wait(for: "Enter: open")
+      try session.type(" ")
+      try session.wait(for: "\(1 - round) selected")
+      try session.send("Enter")
+      for number in 1...photos.count {
+        let fit = shownZoom(number, on: try waitForPhoto(number, in: session)) ?? 0
+        try session.type("+")
+        try waitForZoom(number, near: Double(fit) * 2.0.squareRoot(), in: session)
+        try session.type("n")
+      }
+      try session.type("q")
+      try session.waitUntilFinished()
+      let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+      XCTAssertTrue(lines.contains { $0.contains("Photo/") }, "the trace saw the originals being read")
+      let writes = lines.filter { line in
+        (line.contains("O_WRONLY") || line.contains("O_RDWR") || line.contains("O_CREAT")
+          || line.contains("memfd_create(") || line.contains("creat(") || line.contains("link")
+          || line.contains("rename"))
+          && !line.contains("\"/dev/tty\"") && !line.contains("\"/dev/pts/")
+          && !line.contains("\"/dev/null\"")
+          && !line.contains("= -1 ")
+      }
+      let outsideTheVault = writes.filter { !$0.contains("\"" + vault.vault + "/") }
+      XCTAssertEqual(outsideTheVault, [], "files opened to write while viewing in \(mode) mode")
+      XCTAssertTrue(writes.contains { $0.contains("/Journal/") }, "the selection was written to the journal")
     }
-    try session.type("q")
-    try session.waitUntilFinished()
-    let trace = try String(contentsOfFile: folder + "/trace.txt", encoding: .utf8)
-    XCTAssertTrue(trace.contains("Photo/"), "the trace saw the originals being read")
-    let writes = trace.split(separator: "\n").filter { line in
-      (line.contains("O_WRONLY") || line.contains("O_RDWR") || line.contains("O_CREAT")
-        || line.contains("memfd_create(") || line.contains("creat(") || line.contains("link")
-        || line.contains("rename"))
-        && !line.contains("\"/dev/tty\"") && !line.contains("\"/dev/pts/") && !line.contains("\"/dev/null\"")
-        && !line.contains("= -1 ")
-    }
-    XCTAssertEqual(writes, [], "files opened to write while viewing")
   }
 
   func testShowPrintsEachPhotoThenItsLabel() throws {
