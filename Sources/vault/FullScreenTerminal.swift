@@ -39,7 +39,9 @@ final class FullScreenTerminal {
 
   /// Opens `/dev/tty` and takes it over. Throws when stdin or stdout is not a terminal.
   convenience init() throws {
-    try Self.requireTerminals(stdin: isatty(STDIN_FILENO) == 1, stdout: isatty(STDOUT_FILENO) == 1)
+    // Keys are read from /dev/tty, not stdin, so stdin may be a pipe (a password given on
+    // it with --password-file -); the screen must be what stdout shows.
+    try Self.requireTerminals(stdin: true, stdout: isatty(STDOUT_FILENO) == 1)
     let descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
     guard descriptor >= 0 else {
       throw VaultError.invalidArgument(

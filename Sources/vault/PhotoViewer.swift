@@ -135,6 +135,10 @@ final class PhotoViewer {
     case .left where !zoomed, .character("h") where !zoomed: page.previous(count: count)
     case .home: page.first()
     case .end: page.last(count: count)
+    case .pageDown where zoomed || tall: viewport?.pan(dx: 0, dy: 4)
+    case .pageUp where zoomed || tall: viewport?.pan(dx: 0, dy: -4)
+    case .pageDown: page.next(count: count)
+    case .pageUp: page.previous(count: count)
     case .character("g"): ask(.goToNumber(""))
     case .character("+"), .character("="): viewport?.zoomIn()
     case .character("-"): viewport?.zoomOut()
@@ -323,7 +327,10 @@ final class PhotoViewer {
     guard let layout = try? GridLayout(columns: size.columns, perRow: cursor.perRow) else {
       return (nil, 1, 1)
     }
-    let cellRows = layout.cellRows(characterWidth: cell.width, characterHeight: cell.height)
+    // Square cells, unless one would not fit on the screen (a short window, one photo a
+    // row): then as tall as fits, cropped like any cell.
+    let cellRows = max(
+      1, min(layout.cellRows(characterWidth: cell.width, characterHeight: cell.height), size.rows - 3))
     // Each grid row: the pictures, a label line, a blank line; the status line at the bottom.
     let visibleRows = max(1, (size.rows - 1 + 1) / (cellRows + 2))
     return (layout, cellRows, visibleRows)
@@ -502,13 +509,19 @@ final class PhotoViewer {
         "\(cursor.index + 1) / \(count)  \(selected) selected  Enter: open  space: select  ?: keys  q: quit"
     } else {
       let photo = browser.photoAtIndex!(page.index)
-      line =
-        "\(page.index + 1) / \(count)  \(TerminalSafeText.escaped(photo.record.name))  "
-        + "\(photo.record.width)×\(photo.record.height)  \(viewport?.zoomPercent ?? 100)%"
-      if photo.isSelected { line += "  ✔" }
+      var after = "  \(photo.record.width)×\(photo.record.height)  \(viewport?.zoomPercent ?? 100)%"
+      if photo.isSelected { after += "  ✔" }
       if preloader.decoded(photo.record.id) == nil && preloader.failure(photo.record.id) == nil {
-        line += "  loading…"
+        after += "  loading…"
       }
+      let before = "\(page.index + 1) / \(count)  "
+      // A long name is cut, not what follows it: the mark and the zoom must show.
+      let room = max(8, columns - DisplayWidth.of(before) - DisplayWidth.of(after))
+      line = before + DisplayWidth.truncate(TerminalSafeText.escaped(photo.record.name), to: room) + after
+    }
+    if prompt != nil {
+      // What is being typed, and the [y/N], are at the end: a narrow line keeps the end.
+      while DisplayWidth.of(line) >= columns, line.count > 1 { line.removeFirst() }
     }
     // An action's outcome follows the status, until the next key.
     if prompt == nil, let message { line += "  — " + TerminalSafeText.escaped(message) }
@@ -532,7 +545,8 @@ final class PhotoViewer {
     "  Home End            first, last photo",
     "  g NUMBER Enter      go to photo NUMBER",
     "  + -                 zoom in, out",
-    "  z                   fit / actual pixels (1:1)",
+    "  z                   fit / actual pixels (1:1; a small photo: 4× fit)",
+    "  PgUp PgDn           a screen up, down (zoomed or tall), else page",
     "  arrows, h j k l     pan when zoomed (↑ ↓ also scroll a tall photo)",
     "  s                   select or unselect",
     "  d                   delete (asks first)",

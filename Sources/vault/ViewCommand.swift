@@ -33,6 +33,12 @@ struct ViewCommand: ParsableCommand {
 
   func validate() throws {
     if perRow < 1 { throw ValidationError("--per-row must be at least 1.") }
+    // Checked before the password is asked for, as list does.
+    do {
+      _ = try GridLayout(columns: Terminal.columns, perRow: perRow)
+    } catch let error as VaultError {
+      throw ValidationError(error.description)
+    }
     if mode == .text {
       throw ValidationError("view draws pictures; for text use 'vault list' or 'vault show --mode text'.")
     }
@@ -54,7 +60,7 @@ struct ViewCommand: ParsableCommand {
 
   func run() throws {
     // Checked before the password is asked for.
-    guard Terminal.stdinIsTerminal, Terminal.stdoutIsTerminal else {
+    guard Terminal.stdoutIsTerminal, ControllingTerminal() != nil else {
       throw VaultError.invalidArgument(
         "vault view needs a terminal; to see photos otherwise use 'vault show N', 'vault list' or 'vault export'"
       )
