@@ -92,7 +92,7 @@ final class PhotoViewer {
       return
     }
     switch key {
-    case .character("q"), .control("c"):
+    case .character("q"):
       running = false
     case .character("?"):
       showsHelp = true
@@ -175,7 +175,7 @@ final class PhotoViewer {
     case (_, .paste):
       // A paste never answers a yes/no question.
       break
-    case (_, .escape), (_, .control("c")):
+    case (_, .escape):
       prompt = nil
     case (.confirmDeletion(let photo), _):
       prompt = nil

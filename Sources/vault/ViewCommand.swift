@@ -76,12 +76,8 @@ struct ViewCommand: ParsableCommand {
     space.releaseLock()
     var start: Int?
     if let photo {
-      let positions = try PhotoSelector.positions(
-        try PhotoSelector.parse([photo]), count: space.entries.count
-      ) {
-        space.entries[$0].record.id.hex
-      }
-      start = positions.first
+      start = try space.makeBrowser().photos(chosenBy: .photos(parsedTerms(photo)), action: "viewing").first?
+        .index
     }
     guard let graphics = TerminalGraphics.resolve(mode) else {
       throw VaultError.invalidArgument(

@@ -126,16 +126,28 @@ public final class Space {
     // flock locks of one process conflict too: the shared one must go before the
     // exclusive one can be taken.
     lock = nil
+    var writer: Space?
     let outcome = Swift.Result<Result, Error> {
-      let writer = try Space(
+      let opened = try Space(
         directory: directory, master: master, access: .write,
         lock: DirectoryLock(path: directory, mode: .exclusive))
-      try writer.prepareForWriting()
-      return try body(writer)
+      writer = opened
+      try opened.prepareForWriting()
+      return try body(opened)
     }
-    // The writer is closed (its mark and lock gone) before the reload reads what it wrote,
-    // which a failed change may have written in part too.
-    try reload()
+    if let writer {
+      // The writer read the space under its exclusive lock and keeps its entries up to
+      // date with what it wrote (a failed change's durable part too): taken over, rather
+      // than read and decrypted a second time.
+      formatVersion = writer.formatVersion
+      journal = writer.journal
+      entries = writer.entries
+      indexDamage = writer.indexDamage
+    } else {
+      try reload()
+    }
+    // Closes the writer: its mark and its lock go.
+    writer = nil
     return try outcome.get()
   }
 
