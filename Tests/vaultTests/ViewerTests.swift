@@ -226,9 +226,14 @@ final class ViewerTests: XCTestCase {
     try session.type("n")
     try waitForPhoto(2, in: session)
     try session.type("q")
-    // Typed only once the viewer is gone: what is typed before it leaves is its input, and
-    // leaving drops it (TCSAFLUSH).
-    try session.wait(until: "the viewer has left") { !$0.contains(self.status(2)) }
+    // Typed only once the shell prompts again: until the viewer has exited, what is typed is
+    // its input, and leaving drops it (TCSAFLUSH) after the screen has already changed back.
+    try session.wait(until: "the shell prompts after the viewer") { screen in
+      !screen.contains(self.status(2))
+        && screen.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?
+          .hasPrefix("shell$") == true
+        && screen.contains("symbols 1\n")
+    }
     try session.type("stty -a > stty-after.txt; echo done-viewing")
     try session.send("Enter")
     screen = try session.wait(for: "done-viewing\n")
