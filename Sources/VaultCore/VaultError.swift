@@ -46,6 +46,8 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   case emptySpace(action: String)
   /// A value given to a command is outside what it accepts.
   case invalidArgument(String)
+  /// Another command held the space's lock for longer than a command waits for it.
+  case spaceBusy(path: String, holder: String?, waited: Double)
 
   public var description: String {
     switch self {
@@ -100,6 +102,9 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
       return "the space has no photos (nothing to do for \(action))"
     case .invalidArgument(let text):
       return text
+    case .spaceBusy(let path, let holder, let waited):
+      return
+        "'\(path)' is in use by \(holder ?? "another command") (waited \(String(format: "%g", waited)) s); try again when it is done"
     }
   }
 }

@@ -31,6 +31,11 @@ struct VaultCommand: ParsableCommand {
   static func runAndExit() -> Never {
     ProcessHardening.disableCoreDumps()
     PasswordInput.takeEnvironmentPassword()
+    Space.onLockWait { holder in
+      Diagnostics.emit(
+        "waiting for \(holder ?? "another command"), which is using the space (at most \(Space.lockWaitDescription))…"
+      )
+    }
     let status = runCommand()
     // The command is over, whatever its outcome: its writes are done or undone.
     Space.removeWriterMarks()

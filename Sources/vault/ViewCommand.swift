@@ -87,6 +87,9 @@ struct ViewCommand: ParsableCommand {
     // libchafa draws on a pool of threads that do not block the screen's signals: a
     // handler could then run beside the main thread. One thread, the main one, draws.
     chafa_set_n_threads(1)
+    // A line about waiting for the space would land in the middle of the picture; a
+    // change that waits too long fails with its own message in the status line.
+    Space.onLockWait(nil)
     let terminal = try FullScreenTerminal()
     defer { terminal.restore() }
     let viewer = PhotoViewer(

@@ -73,11 +73,22 @@ struct VaultRunner {
     return process
   }
 
-  /// Starts `vault` with its stdout on a pipe, so that a test can act when a line appears.
-  func start(_ arguments: [String], password: String? = "correct horse") throws -> RunningVault {
+  /// Starts `vault` with its stdout on a pipe, so that a test can act when a line appears
+  /// (its stderr too, with `errorsInOutput`).
+  func start(
+    _ arguments: [String], password: String? = "correct horse", environment: [String: String] = [:],
+    errorsInOutput: Bool = false
+  ) throws -> RunningVault {
     try RunningVault(
-      process(arguments, password: password, environment: [:]),
-      errorPath: workingDirectory + "/.stderr-\(UUID().uuidString)")
+      process(arguments, password: password, environment: environment),
+      errorPath: workingDirectory + "/.stderr-\(UUID().uuidString)", errorsInOutput: errorsInOutput)
+  }
+
+  /// The folder of each space of the vault.
+  func spaceFolders() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: vault).filter { $0 != "vault.json" }.sorted().map {
+      vault + "/" + $0
+    }
   }
 
   @discardableResult
@@ -135,7 +146,7 @@ final class RunningVault {
   /// The pipe vault's stdout goes into (it reports POLLHUP once vault has ended).
   var outputDescriptor: Int32 { output.fileDescriptor }
 
-  init(_ process: Process, errorPath: String) throws {
+  init(_ process: Process, errorPath: String, errorsInOutput: Bool = false) throws {
     self.process = process
     self.errorPath = errorPath
     _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
@@ -143,7 +154,8 @@ final class RunningVault {
     output = pipe.fileHandleForReading
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = pipe
-    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
+    process.standardError =
+      errorsInOutput ? pipe : try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
     try process.run()
     try pipe.fileHandleForWriting.close()
   }

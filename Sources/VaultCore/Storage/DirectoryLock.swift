@@ -1,25 +1,135 @@
 import Foundation
+import Synchronization
 
 /// An advisory lock (flock) on a space folder: exclusive for writers, shared for readers.
 /// Released when the value is released or the process ends.
+///
+/// A command that finds the lock taken waits at most `waitLimit` seconds and then fails
+/// with `.spaceBusy`, naming the command that holds it (read from /proc/locks): a writer
+/// that stays (an import of a thousand photos, `vault serve` while it commits) never makes
+/// another command hang without a word.
 final class DirectoryLock {
   enum Mode { case shared, exclusive }
 
   private let descriptor: Int32
 
-  init(path: String, mode: Mode) throws {
+  init(path: String, mode: Mode, waitingAtMost waitLimit: Double = DirectoryLock.waitLimit) throws {
     descriptor = openVaultFile(path, flags: O_DIRECTORY)
     guard descriptor >= 0 else { throw VaultError.posix(path) }
-    let operation = mode == .exclusive ? LOCK_EX : LOCK_SH
+    let operation = (mode == .exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB
+    let start = Self.now()
+    var pause = 0.005
+    var announced = false
     while flock(descriptor, operation) != 0 {
-      if errno == EINTR { continue }
-      let error = VaultError.posix(path)
-      close(descriptor)
-      throw error
+      let code = errno
+      if code == EINTR { continue }
+      guard code == EWOULDBLOCK else {
+        close(descriptor)
+        throw VaultError.posix(path, code)
+      }
+      let waited = Self.now() - start
+      if waited >= waitLimit {
+        let holder = LockHolder.find(lockedFolder: descriptor)
+        close(descriptor)
+        throw VaultError.spaceBusy(path: path, holder: holder?.description, waited: waitLimit)
+      }
+      if !announced, waited >= Self.announceAfter {
+        announced = true
+        Self.waitObserver.withLock { $0 }?(LockHolder.find(lockedFolder: descriptor)?.description)
+      }
+      // Short at first (a commit by `vault serve` takes milliseconds), then at most a
+      // tenth of a second, so that the lock is taken soon after it is let go.
+      let sleep = min(pause, max(0, waitLimit - waited))
+      usleep(useconds_t(sleep * 1_000_000))
+      pause = min(pause * 2, 0.1)
     }
   }
 
   deinit {
     close(descriptor)
+  }
+
+  /// How long a command waits for a lock another command holds: `$VAULT_LOCK_WAIT`
+  /// seconds, else 10.
+  static let waitLimit: Double = {
+    if let text = ProcessInfo.processInfo.environment["VAULT_LOCK_WAIT"], let seconds = Double(text),
+      seconds.isFinite, seconds >= 0
+    {
+      return seconds
+    }
+    return 10
+  }()
+
+  /// After this long, a waiting command says what it waits for.
+  static let announceAfter = 0.5
+
+  /// Told once per wait that lasts longer than `announceAfter`, with the command holding
+  /// the lock when it is known. Nil by default: the CLI sets it to print a line.
+  static let waitObserver = Mutex<(@Sendable (String?) -> Void)?>(nil)
+
+  private static func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+}
+
+extension Space {
+  /// Sets what is told when a command starts waiting for a space another command holds
+  /// (see `DirectoryLock`); nil to stay silent (a full-screen viewer).
+  public static func onLockWait(_ observer: (@Sendable (_ holder: String?) -> Void)?) {
+    DirectoryLock.waitObserver.withLock { $0 = observer }
+  }
+
+  /// How long a command waits for a space another command holds, for messages: "10 s".
+  public static var lockWaitDescription: String { String(format: "%g s", DirectoryLock.waitLimit) }
+}
+
+/// The process that holds a flock on a folder, as the kernel lists it in /proc/locks.
+struct LockHolder: CustomStringConvertible {
+  let processID: Int32
+  /// The program's name and its subcommand, when it has one: `vault serve`.
+  let command: String?
+
+  var description: String {
+    if processID == getpid() { return "this very process (pid \(processID))" }
+    guard let command else { return "process \(processID)" }
+    return "\(command) (pid \(processID))"
+  }
+
+  /// The first process with a granted lock on the file `descriptor` is open on.
+  static func find(lockedFolder descriptor: Int32) -> LockHolder? {
+    var status = stat()
+    guard fstat(descriptor, &status) == 0,
+      let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
+    else { return nil }
+    let device = UInt64(status.st_dev)
+    let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff))
+    let minor = (device & 0xff) | ((device >> 12) & ~UInt64(0xff))
+    let file = String(format: "%02x:%02x:%llu", major, minor, UInt64(status.st_ino))
+    for line in table.split(separator: "\n") {
+      // "1: FLOCK  ADVISORY  WRITE 4242 fd:01:1234 0 EOF"; a waiter's line has "->".
+      let fields = line.split(separator: " ")
+      guard fields.count >= 6, fields[1] == "FLOCK", fields[5] == file, let pid = Int32(fields[4]), pid > 0
+      else { continue }
+      return LockHolder(processID: pid, command: command(of: pid))
+    }
+    return nil
+  }
+
+  private static func command(of pid: Int32) -> String? {
+    guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty else {
+      return nil
+    }
+    let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    guard let program = arguments.first.map({ ($0 as NSString).lastPathComponent }) else { return nil }
+    // Only a subcommand name is shown: other arguments may be paths the user would not
+    // want printed in someone else's terminal.
+    if arguments.count > 1, let subcommand = arguments.dropFirst().first(where: { !$0.hasPrefix("-") }),
+      subcommand.allSatisfy({ $0.isLetter || $0 == "-" }), subcommand.count <= 20
+    {
+      return TerminalSafeText.escaped("\(program) \(subcommand)")
+    }
+    return TerminalSafeText.escaped(program)
   }
 }
