@@ -25,7 +25,7 @@ Every picture is drawn here, so the fixtures carry no one else's content:
   primary image. alpha.heic: the quadrants with the right half transparent.
   odd-size.heic: 45x29 quadrants (coded larger, cropped by a clap box).
   quad-12mp.heic: 4032x3024 quadrants, a 12-megapixel photo's size in a few KiB.
-  quad.avif: the 64x48 quadrants as AVIF (AV1 in HEIF).
+  quad.avif: the 64x48 quadrants as AVIF (AV1 in HEIF), which vault names but does not import.
 - bad/: files that must be refused: corrupt.jpg (no image in it), truncated.png, empty.jpg,
   notes.txt, bomb.png and bomb.jpg (tiny files that declare 100000x100000 and 65000x65000
   pixels), truncated.heic (cut in its image data) and bomb.heic (declares 30000x30000,

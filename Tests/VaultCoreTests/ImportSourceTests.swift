@@ -72,7 +72,7 @@ final class ImportSourceTests: XCTestCase {
     }
     var files: [String] = []
     for name in [
-      "photo.jpg", "gray.png", "interlaced.png", "orientation-6.jpg", "orientation-6-exif.heic", "quad.avif",
+      "photo.jpg", "gray.png", "interlaced.png", "orientation-6.jpg", "orientation-6-exif.heic",
     ] {
       try FileManager.default.createSymbolicLink(
         atPath: folder + "/" + name, withDestinationPath: fixturesPath + "/" + name)

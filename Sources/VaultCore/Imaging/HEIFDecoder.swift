@@ -2,7 +2,7 @@ import CHeif
 import CSodium
 import Foundation
 
-/// A HEIF file (HEIC or AVIF) opened through libheif, for its primary image: the one a
+/// A HEIC file opened through libheif, for its primary image: the one a
 /// file of several images is shown as. libheif decodes an image only whole, applying the
 /// file's own transformations (irot rotation, imir mirror, clap crop), so what it gives is
 /// already as shown. An EXIF orientation in the file is never applied on top: iPhones write

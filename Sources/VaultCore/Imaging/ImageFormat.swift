@@ -5,13 +5,11 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   case png
   /// HEIF with HEVC-coded images: what iPhones shoot.
   case heic
-  /// HEIF with AV1-coded images.
-  case avif
 
   /// How people name the format.
   public var displayName: String { rawValue.uppercased() }
 
-  /// The formats vault imports, for messages: "JPEG, PNG, HEIC or AVIF".
+  /// The formats vault imports, for messages: "JPEG, PNG or HEIC".
   public static func displayNames(joinedBy conjunction: String) -> String {
     let names = allCases.map(\.displayName)
     return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last!
@@ -25,8 +23,16 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
     if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return .jpeg }
     if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-    if let brands = isoBrands(bytes) { return heifFormat(brands: brands) }
+    if let brands = isoBrands(bytes), heifCodec(brands: brands) == .hevc { return .heic }
     return nil
+  }
+
+  /// What codes the images of a HEIF file.
+  enum HEIFCodec {
+    case hevc
+    /// AVIF. libheif decodes it too, but Debian's build lets dav1d print its own lines on
+    /// damaged data (and leak a little memory), so it is named, not imported.
+    case av1
   }
 
   /// Brands that say the images are HEVC-coded (HEIC), and AV1-coded (AVIF).
@@ -35,18 +41,18 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   /// Brands of HEIF's structure alone (an image, a sequence), whatever codes the images.
   private static let heifBrands: Set = ["mif1", "msf1"]
 
-  /// HEIC or AVIF from the brands of a HEIF file (major brand first), or nil for another
-  /// ISO media file (a video). A file whose major brand is only HEIF's structure is told
-  /// apart by its compatible brands; with none that names a codec it is taken as HEIC, and
+  /// The codec of a HEIF file from its brands (major brand first), or nil for another ISO
+  /// media file (a video). A file whose major brand is only HEIF's structure is told apart
+  /// by its compatible brands; with none that names a codec it is taken as HEVC, and
   /// libheif says what it cannot decode.
-  static func heifFormat(brands: [String]) -> ImageFormat? {
+  static func heifCodec(brands: [String]) -> HEIFCodec? {
     guard let major = brands.first else { return nil }
-    if hevcBrands.contains(major) { return .heic }
-    if av1Brands.contains(major) { return .avif }
+    if hevcBrands.contains(major) { return .hevc }
+    if av1Brands.contains(major) { return .av1 }
     guard heifBrands.contains(major) else { return nil }
-    if brands.contains(where: hevcBrands.contains) { return .heic }
-    if brands.contains(where: av1Brands.contains) { return .avif }
-    return .heic
+    if brands.contains(where: hevcBrands.contains) { return .hevc }
+    if brands.contains(where: av1Brands.contains) { return .av1 }
+    return .hevc
   }
 
   /// The brands of an ISO media file's leading `ftyp` box, major brand first, as far as
@@ -68,6 +74,7 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   /// The name of an image format vault recognises but does not import, or nil for a file
   /// that is no image vault knows of.
   public static func unsupportedImage(_ bytes: [UInt8]) -> String? {
+    if let brands = isoBrands(bytes), heifCodec(brands: brands) == .av1 { return "AVIF" }
     if bytes.starts(with: Array("GIF8".utf8)) { return "GIF" }
     if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), bytes[8..<12].elementsEqual("WEBP".utf8) {
       return "WebP"

@@ -1,5 +1,5 @@
 /// Decodes originals held in memory for showing: a JPEG at the DCT scale a size needs, a PNG
-/// whole, a HEIC or AVIF whole then averaged down as a JPEG would be scaled, all under the
+/// whole, a HEIC whole then averaged down as a JPEG would be scaled, all under the
 /// thumbnailer's pixel and memory limits (refused with the same errors as on import),
 /// straight into their shown orientation.
 enum PhotoDecoder {
@@ -18,7 +18,7 @@ enum PhotoDecoder {
     case .png:
       return try decodePNG(
         PNGDecoder(pinned: plaintext.pinned, name: name), compressedBytes: plaintext.count, limits: limits)
-    case .heic, .avif:
+    case .heic:
       return try decodeHEIF(
         HEIFDecoder(pinned: plaintext.pinned, name: name), compressedBytes: plaintext.count,
         minimumSize: minimumSize, limits: limits)

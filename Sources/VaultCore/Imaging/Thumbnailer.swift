@@ -7,7 +7,7 @@ public struct Thumbnail: Sendable {
   /// The photo's size as shown (after orientation).
   public var width: Int
   public var height: Int
-  /// The EXIF orientation (1 when none, and for HEIC and AVIF, whose decoder applies the
+  /// The EXIF orientation (1 when none, and for HEIC, whose decoder applies the
   /// file's rotation and mirroring itself).
   public var orientation: Int
   /// A non-fatal decoder complaint (e.g. premature end of data), if any.
@@ -15,7 +15,7 @@ public struct Thumbnail: Sendable {
 }
 
 /// Makes thumbnails: long side `longSide` pixels (never enlarged), area-averaged, EXIF
-/// orientation (HEIF's own transformations for HEIC and AVIF) applied, transparency
+/// orientation (HEIF's own transformations for HEIC) applied, transparency
 /// composited over a neutral gray, JPEG-encoded.
 public struct Thumbnailer: Sendable {
   public var longSide = 512
@@ -50,7 +50,7 @@ public struct Thumbnailer: Sendable {
     switch format {
     case .jpeg: return try opened(.jpeg(JPEGDecoder(file: file)))
     case .png: return try opened(.png(PNGDecoder(file: file)))
-    case .heic, .avif: return try opened(.heif(HEIFDecoder(file: file)))
+    case .heic: return try opened(.heif(HEIFDecoder(file: file)))
     }
   }
 
@@ -59,7 +59,7 @@ public struct Thumbnailer: Sendable {
     switch format {
     case .jpeg: return try opened(.jpeg(JPEGDecoder(pinned: bytes, name: name)))
     case .png: return try opened(.png(PNGDecoder(pinned: bytes, name: name)))
-    case .heic, .avif: return try opened(.heif(HEIFDecoder(pinned: bytes, name: name)))
+    case .heic: return try opened(.heif(HEIFDecoder(pinned: bytes, name: name)))
     }
   }
 
