@@ -28,6 +28,11 @@ let package = Package(
       providers: [.apt(["libpng-dev"])]
     ),
     .systemLibrary(
+      name: "CHeif",
+      pkgConfig: "libheif",
+      providers: [.apt(["libheif-dev"])]
+    ),
+    .systemLibrary(
       name: "CChafa",
       pkgConfig: "chafa",
       providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]
@@ -42,7 +47,7 @@ let package = Package(
     .target(name: "CVaultSystem"),
     .target(
       name: "VaultCore",
-      dependencies: ["CSodium", "CVaultImaging", "CVaultSystem"],
+      dependencies: ["CSodium", "CVaultImaging", "CVaultSystem", "CHeif"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
     .executableTarget(

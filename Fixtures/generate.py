@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Makes the small sample photos in this folder. Needs python3 and cjpeg (Debian:
-libjpeg-turbo-progs). Run from anywhere: python3 Fixtures/generate.py
+"""Makes the small sample photos in this folder. Needs python3, cjpeg (Debian:
+libjpeg-turbo-progs) and a C compiler with libheif-dev. Run from anywhere:
+python3 Fixtures/generate.py
 
 Every picture is drawn here, so the fixtures carry no one else's content:
 - orientation-N.jpg (N = 1..8): stored so that, with EXIF orientation N applied, it shows
@@ -16,9 +17,19 @@ Every picture is drawn here, so the fixtures carry no one else's content:
 - flat-teal.png: 64x64 of one colour, #008080, so a test can find it in what is drawn.
 - truncated.jpg: a JPEG cut in its image data; corrupt-data.jpg: a JPEG with garbage in
   its image data (both decodable with a warning).
+- orientation-N.heic (N = 1..8): the orientation-N.jpg picture as HEIC, turned by HEIF's
+  own irot/imir boxes (written by heif_fixture.c through libheif's encoder, which
+  heif-enc cannot do); orientation-6-exif.heic also carries an EXIF block saying 6, as
+  iPhones write both (applying both would turn it twice).
+- two-images.heic: a 40x40 black picture first, then the 48x32 quadrants, which is the
+  primary image. alpha.heic: the quadrants with the right half transparent.
+  odd-size.heic: 45x29 quadrants (coded larger, cropped by a clap box).
+  quad-12mp.heic: 4032x3024 quadrants, a 12-megapixel photo's size in a few KiB.
+  quad.avif: the 64x48 quadrants as AVIF (AV1 in HEIF), which vault names but does not import.
 - bad/: files that must be refused: corrupt.jpg (no image in it), truncated.png, empty.jpg,
   notes.txt, bomb.png and bomb.jpg (tiny files that declare 100000x100000 and 65000x65000
-  pixels).
+  pixels), truncated.heic (cut in its image data) and bomb.heic (declares 30000x30000,
+  under libheif's own limit of 32768 a side).
 """
 import os
 import struct
@@ -118,6 +129,37 @@ def cmyk_jpeg(rows, mode):
         tool = os.path.join(folder, "cmyk_jpeg")
         subprocess.run(["cc", "-O1", "-o", tool, os.path.join(HERE, "cmyk_jpeg.c"), "-ljpeg"], check=True)
         return subprocess.run([tool, mode], input=ppm(rows), check=True, capture_output=True).stdout
+
+
+def heif(images, *options):
+    """A HEIC (with -a, AVIF) file of `images`, each rows of RGB or RGBA tuples, written by
+    heif_fixture.c with `options` (see its header)."""
+    with tempfile.TemporaryDirectory() as folder:
+        tool = os.path.join(folder, "heif_fixture")
+        subprocess.run(["cc", "-O1", "-o", tool, os.path.join(HERE, "heif_fixture.c")]
+                       + subprocess.run(["pkg-config", "--cflags", "--libs", "libheif"], check=True,
+                                        capture_output=True, text=True).stdout.split(), check=True)
+        paths = []
+        for number, rows in enumerate(images):
+            path = os.path.join(folder, "%d.raw" % number)
+            with open(path, "wb") as f:
+                f.write(b"%d %d %d\n" % (len(rows[0]), len(rows), len(rows[0][0])))
+                f.write(bytes(c for row in rows for px in row for c in px))
+            paths.append(path)
+        output = os.path.join(folder, "out.heic")
+        subprocess.run([tool, output, *options, *paths], check=True)
+        with open(output, "rb") as f:
+            return f.read()
+
+
+def with_heif_dimensions(data, width, height):
+    """The HEIF file with the size in every ispe box replaced (the data no longer matches)."""
+    out = bytearray(data)
+    position = out.find(b"ispe")
+    while position >= 0:
+        out[position + 8:position + 16] = struct.pack(">II", width, height)
+        position = out.find(b"ispe", position + 4)
+    return bytes(out)
 
 
 def with_dimensions(jpeg, width, height):
@@ -227,6 +269,20 @@ def main():
     ihdr = png_chunk(b"IHDR", struct.pack(">IIBBBBB", 100000, 100000, 8, 2, 0, 0, 0))
     write("bad/bomb.png", b"\x89PNG\r\n\x1a\n" + ihdr + png_chunk(b"IDAT", zlib.compress(b"\0" * 1000)))
     write("bad/bomb.jpg", with_dimensions(cjpeg(photo_like(16, 16)), 65000, 65000))
+
+    for n in range(1, 9):
+        write("orientation-%d.heic" % n, heif([orient(shown, inverse.get(n, n))], "-o", str(n)))
+    write("orientation-6-exif.heic", heif([orient(shown, 8)], "-o", "6", "-x", "6"))
+    black = [[(0, 0, 0)] * 40 for _ in range(40)]
+    write("two-images.heic", heif([black, shown], "-p", "2"))
+    see_through = [[px + (255 if x < W // 2 else 0,) for x, px in enumerate(row)] for row in shown]
+    write("alpha.heic", heif([see_through]))
+    write("odd-size.heic", heif([quadrants(45, 29)]))
+    write("quad-12mp.heic", heif([quadrants(4032, 3024)], "-q", "30"))
+    write("quad.avif", heif([quad], "-a"))
+    plain = heif([shown])
+    write("bad/truncated.heic", plain[: len(plain) - 200])
+    write("bad/bomb.heic", with_heif_dimensions(plain, 30000, 30000))
 
 
 if __name__ == "__main__":

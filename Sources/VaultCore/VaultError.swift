@@ -25,7 +25,7 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   case io(path: String, reason: String)
   /// A file to import is not an image format vault can read; `image` names the image
   /// format it is, when vault recognises it.
-  case unsupportedFormat(path: String, image: String? = nil, planned: Bool = false)
+  case unsupportedFormat(path: String, image: String? = nil)
   /// An image could not be decoded.
   case decodeFailed(path: String, reason: String)
   /// An image declares more pixels than the allowed limit.
@@ -71,11 +71,11 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
       return "the index '\(path)' is damaged: \(reason) (run 'vault verify --repair' to rebuild it)"
     case .io(let path, let reason):
       return "'\(path)': \(reason)"
-    case .unsupportedFormat(let path, let image?, let planned):
+    case .unsupportedFormat(let path, let image?):
       return
-        "'\(path)': \(image) images are not supported\(planned ? " yet" : "") (vault imports JPEG and PNG)"
-    case .unsupportedFormat(let path, nil, _):
-      return "'\(path)': not a JPEG or PNG image"
+        "'\(path)': \(image) images are not supported (vault imports \(ImageFormat.displayNames(joinedBy: "and")))"
+    case .unsupportedFormat(let path, nil):
+      return "'\(path)': not a \(ImageFormat.displayNames(joinedBy: "or")) image"
     case .decodeFailed(let path, let reason):
       return "'\(path)': cannot decode image: \(reason)"
     case .imageTooLarge(let path, let width, let height, let limit):

@@ -6,10 +6,10 @@ struct AddCommand: ParsableCommand {
     commandName: "add",
     abstract: "Import photos (files or folders, recursively) into the space.",
     discussion: """
-      JPEG and PNG files are recognised by their content and get a thumbnail; photos already \
-      in the space are skipped. Files in folders that are not photos are skipped and counted. \
-      Each imported file is printed as it is stored; a summary ends the run, and the exit \
-      status is 1 if any file failed.
+      JPEG, PNG and HEIC files are recognised by their content and get a thumbnail; \
+      photos already in the space are skipped. Files in folders that are not photos are \
+      skipped and counted. Each imported file is printed as it is stored; a summary ends the \
+      run, and the exit status is 1 if any file failed.
       """)
 
   @OptionGroup var options: VaultOptions
@@ -78,7 +78,7 @@ struct AddCommand: ParsableCommand {
     printLine(line)
     if summary.skipped > 0 {
       printLine(
-        "skipped \(summary.skipped) file\(summary.skipped == 1 ? "" : "s") that \(summary.skipped == 1 ? "is" : "are") not JPEG or PNG"
+        "skipped \(summary.skipped) file\(summary.skipped == 1 ? "" : "s") that \(summary.skipped == 1 ? "is" : "are") not \(ImageFormat.displayNames(joinedBy: "or"))"
           + (verbose ? "" : " (--verbose names them)"))
     }
     if summary.failed > 0 {

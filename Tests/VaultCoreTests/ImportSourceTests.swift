@@ -62,19 +62,23 @@ final class ImportSourceTests: XCTestCase {
   }
 
   func testEachThumbnailIsMadeFromTheBytesStored() throws {
-    // Photos named through symlinks, and one too large to be held in memory (a JPEG
-    // followed by padding), which is read through its descriptor twice.
-    let large =
-      try fileBytes(fixturesPath + "/quad-420.jpg")
-      + [UInt8](repeating: 0, count: PhotoImporter.inMemoryFileLimit)
-    try writeBytes(large, to: folder + "/large.jpg")
+    // Photos named through symlinks, and two too large to be held in memory (a JPEG and a
+    // HEIC followed by padding), which are read through their descriptor twice.
+    for (name, fixture) in [("large.jpg", "quad-420.jpg"), ("large.heic", "orientation-6.heic")] {
+      let large =
+        try fileBytes(fixturesPath + "/" + fixture)
+        + [UInt8](repeating: 0, count: PhotoImporter.inMemoryFileLimit)
+      try writeBytes(large, to: folder + "/" + name)
+    }
     var files: [String] = []
-    for name in ["photo.jpg", "gray.png", "interlaced.png", "orientation-6.jpg"] {
+    for name in [
+      "photo.jpg", "gray.png", "interlaced.png", "orientation-6.jpg", "orientation-6-exif.heic",
+    ] {
       try FileManager.default.createSymbolicLink(
         atPath: folder + "/" + name, withDestinationPath: fixturesPath + "/" + name)
       files.append(folder + "/" + name)
     }
-    files.append(folder + "/large.jpg")
+    files += [folder + "/large.jpg", folder + "/large.heic"]
     var added = 0
     try PhotoImporter(parallelism: 2).importFiles(files, into: space) { event, _ in
       if case .added = event { added += 1 } else { XCTFail("\(event)") }

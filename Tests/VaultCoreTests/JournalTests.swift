@@ -264,8 +264,11 @@ final class JournalTests: XCTestCase {
   func testEntriesRoundTripThroughTheirEncoding() throws {
     var name = record(named: "IMG_0001 é \u{202E}.jpg")
     name.modifiedAt = Timestamp(seconds: -5, nanoseconds: 999_999_999)
+    var heic = record(named: "IMG_0002.HEIC")
+    heic.format = .heic
     let entries: [JournalEntry] = [
       .added(name, order: .min), .deleted(.random()), .selection(.random(), selected: true, stamp: .max),
+      .added(heic, order: 1),
     ]
     var writer = ByteWriter()
     for entry in entries { entry.encode(into: &writer) }

@@ -308,28 +308,33 @@ final class HardeningTests: XCTestCase {
     try FileManager.default.createDirectory(atPath: photos + "/DCIM", withIntermediateDirectories: true)
     try FileManager.default.copyItem(atPath: fixturesPath + "/photo.jpg", toPath: photos + "/DCIM/a.jpg")
     try "notes".write(toFile: photos + "/README", atomically: true, encoding: .utf8)
-    try writeBytes(Array(repeating: 7, count: 100), to: photos + "/DCIM/clip.mp4")
-    // An iPhone photo: an ISO media file whose brand is heic.
+    // A video is an ISO media file too, like HEIC, but of other brands.
     try writeBytes(
-      [0, 0, 0, 24] + Array("ftypheic".utf8) + Array(repeating: 0, count: 12), to: photos + "/b.HEIC")
+      [0, 0, 0, 24] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isommp41".utf8)
+        + Array(repeating: 7, count: 80),
+      to: photos + "/DCIM/clip.mp4")
+    try writeBytes(Array("GIF89a".utf8) + Array(repeating: 0, count: 20), to: photos + "/b.gif")
     let run = try vault.run(["add", photos])
     XCTAssertEqual(run.status, 0, run.stderr)
     XCTAssertEqual(run.stderr, "")
     XCTAssertTrue(run.stdout.contains("added 1, skipped 0 duplicates, failed 0\n"), run.stdout)
-    XCTAssertTrue(run.stdout.contains("skipped 3 files that are not JPEG or PNG"), run.stdout)
+    XCTAssertTrue(run.stdout.contains("skipped 3 files that are not JPEG, PNG or HEIC"), run.stdout)
 
     let verbose = try vault.run(["add", "--verbose", photos])
     XCTAssertTrue(
-      verbose.stdout.contains("skipped '\(photos)/README': not a JPEG or PNG image"), verbose.stdout)
-    XCTAssertTrue(
-      verbose.stdout.contains("skipped '\(photos)/b.HEIC': HEIC/HEIF images are not supported yet"),
+      verbose.stdout.contains("skipped '\(photos)/README': not a JPEG, PNG or HEIC image"),
       verbose.stdout)
-
-    let named = try vault.run(["add", photos + "/b.HEIC", photos + "/README"])
-    XCTAssertEqual(named.status, 1)
     XCTAssertTrue(
-      named.stderr.contains("'\(photos)/b.HEIC': HEIC/HEIF images are not supported yet"), named.stderr)
-    XCTAssertTrue(named.stderr.contains("'\(photos)/README': not a JPEG or PNG image"), named.stderr)
+      verbose.stdout.contains(
+        "skipped '\(photos)/b.gif': GIF images are not supported (vault imports JPEG, PNG and HEIC)"),
+      verbose.stdout)
+    XCTAssertTrue(verbose.stdout.contains("skipped '\(photos)/DCIM/clip.mp4': not a JPEG"), verbose.stdout)
+
+    let named = try vault.run(["add", photos + "/b.gif", photos + "/README"])
+    XCTAssertEqual(named.status, 1)
+    XCTAssertTrue(named.stderr.contains("'\(photos)/b.gif': GIF images are not supported"), named.stderr)
+    XCTAssertTrue(
+      named.stderr.contains("'\(photos)/README': not a JPEG, PNG or HEIC image"), named.stderr)
   }
 
   // MARK: 15–16. Errors before the password, and the right errors

@@ -1,36 +1,86 @@
-/// The image formats vault imports, recognised by their first bytes, not their names.
-public enum ImageFormat: String, Codable, Sendable {
+/// The image formats vault imports, recognised by their first bytes, not their names. The
+/// raw value is what a photo's record stores (docs/FORMAT.md).
+public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   case jpeg
   case png
+  /// HEIF with HEVC-coded images: what iPhones shoot.
+  case heic
 
-  /// Bytes needed to recognise every format, and the image formats vault names but does
-  /// not import (an ISO media file's `ftyp` box ends at byte 12).
-  static let signatureLength = 12
+  /// How people name the format.
+  public var displayName: String { rawValue.uppercased() }
+
+  /// The formats vault imports, for messages: "JPEG, PNG or HEIC".
+  public static func displayNames(joinedBy conjunction: String) -> String {
+    let names = allCases.map(\.displayName)
+    return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last!
+  }
+
+  /// Bytes needed to recognise every format: an ISO media file's `ftyp` box with its
+  /// compatible brands (a HEIF file may say what codes its images only there).
+  public static let signatureLength = 64
 
   /// The format whose signature starts `bytes`, or nil.
   public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
     if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return .jpeg }
     if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+    if let brands = isoBrands(bytes), heifCodec(brands: brands) == .hevc { return .heic }
     return nil
   }
 
-  /// The name of an image format vault recognises but does not import, with whether
-  /// support is planned (HEIC), or nil for a file that is no image vault knows of.
-  public static func unsupportedImage(_ bytes: [UInt8]) -> (name: String, planned: Bool)? {
-    if bytes.count >= 12, bytes[4..<8].elementsEqual("ftyp".utf8) {
-      let brand = String(decoding: bytes[8..<12], as: UTF8.self)
-      if ["heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs", "mif1", "msf1"].contains(brand) {
-        return ("HEIC/HEIF", true)
-      }
-      if brand == "avif" || brand == "avis" { return ("AVIF", false) }
-      return nil
+  /// What codes the images of a HEIF file.
+  enum HEIFCodec {
+    case hevc
+    /// AVIF. libheif decodes it too, but Debian's build lets dav1d print its own lines on
+    /// damaged data (and leak a little memory), so it is named, not imported.
+    case av1
+  }
+
+  /// Brands that say the images are HEVC-coded (HEIC), and AV1-coded (AVIF).
+  private static let hevcBrands: Set = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
+  private static let av1Brands: Set = ["avif", "avis"]
+  /// Brands of HEIF's structure alone (an image, a sequence), whatever codes the images.
+  private static let heifBrands: Set = ["mif1", "msf1"]
+
+  /// The codec of a HEIF file from its brands (major brand first), or nil for another ISO
+  /// media file (a video). A file whose major brand is only HEIF's structure is told apart
+  /// by its compatible brands; with none that names a codec it is taken as HEVC, and
+  /// libheif says what it cannot decode.
+  static func heifCodec(brands: [String]) -> HEIFCodec? {
+    guard let major = brands.first else { return nil }
+    if hevcBrands.contains(major) { return .hevc }
+    if av1Brands.contains(major) { return .av1 }
+    guard heifBrands.contains(major) else { return nil }
+    if brands.contains(where: hevcBrands.contains) { return .hevc }
+    if brands.contains(where: av1Brands.contains) { return .av1 }
+    return .hevc
+  }
+
+  /// The brands of an ISO media file's leading `ftyp` box, major brand first, as far as
+  /// `bytes` hold them; nil when `bytes` do not start with one.
+  static func isoBrands(_ bytes: [UInt8]) -> [String]? {
+    guard bytes.count >= 12, bytes[4..<8].elementsEqual("ftyp".utf8) else { return nil }
+    let boxLength = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
+    func brand(at offset: Int) -> String { String(decoding: bytes[offset..<offset + 4], as: UTF8.self) }
+    var brands = [brand(at: 8)]
+    // After the major brand: a minor version (4 bytes), then compatible brands to the end.
+    var offset = 16
+    while offset + 4 <= min(bytes.count, boxLength) {
+      brands.append(brand(at: offset))
+      offset += 4
     }
-    if bytes.starts(with: Array("GIF8".utf8)) { return ("GIF", false) }
+    return brands
+  }
+
+  /// The name of an image format vault recognises but does not import, or nil for a file
+  /// that is no image vault knows of.
+  public static func unsupportedImage(_ bytes: [UInt8]) -> String? {
+    if let brands = isoBrands(bytes), heifCodec(brands: brands) == .av1 { return "AVIF" }
+    if bytes.starts(with: Array("GIF8".utf8)) { return "GIF" }
     if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), bytes[8..<12].elementsEqual("WEBP".utf8) {
-      return ("WebP", false)
+      return "WebP"
     }
     if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
-      return ("TIFF", false)
+      return "TIFF"
     }
     return nil
   }

@@ -1,6 +1,7 @@
 /// Decodes originals held in memory for showing: a JPEG at the DCT scale a size needs, a PNG
-/// whole, both under the thumbnailer's pixel and memory limits (refused with the same
-/// errors as on import), straight into their shown orientation.
+/// whole, a HEIC whole then averaged down as a JPEG would be scaled, all under the
+/// thumbnailer's pixel and memory limits (refused with the same errors as on import),
+/// straight into their shown orientation.
 enum PhotoDecoder {
   /// Decodes `plaintext`, a `format` picture that `name` stands for in errors. With a
   /// `minimumSize` (as shown), a JPEG is decoded at the largest DCT scale denominator that
@@ -17,6 +18,10 @@ enum PhotoDecoder {
     case .png:
       return try decodePNG(
         PNGDecoder(pinned: plaintext.pinned, name: name), compressedBytes: plaintext.count, limits: limits)
+    case .heic:
+      return try decodeHEIF(
+        HEIFDecoder(pinned: plaintext.pinned, name: name), compressedBytes: plaintext.count,
+        minimumSize: minimumSize, limits: limits)
     }
   }
 
@@ -103,5 +108,43 @@ enum PhotoDecoder {
     }
     return DecodedPhoto(
       image: canvas.finish(), fullSize: PixelSize(width: width, height: height), scaleDenominator: 1)
+  }
+
+  private static func decodeHEIF(
+    _ decoder: HEIFDecoder, compressedBytes: Int, minimumSize: PixelSize?, limits: Thumbnailer
+  ) throws -> DecodedPhoto {
+    try limits.checkPixelCount(path: decoder.path, width: decoder.width, height: decoder.height)
+    // libheif decodes only the whole picture; for a smaller size asked for, it is averaged
+    // down by the factor a JPEG's DCT scaling would use, so that the photo kept for
+    // showing is no larger than a JPEG's would be.
+    var denominator = 1
+    if let minimumSize {
+      denominator = JPEGDecoder.scaleDenominator(
+        width: decoder.width, height: decoder.height, targetWidth: max(1, minimumSize.width),
+        targetHeight: max(1, minimumSize.height))
+    }
+    let scaledWidth = (decoder.width + denominator - 1) / denominator
+    let scaledHeight = (decoder.height + denominator - 1) / denominator
+    // libheif's peak passes before ours: once it returns, only its RGBA picture is left,
+    // beside ours and the resampler's sums. Plus the file.
+    let memory =
+      max(
+        decoder.decodingBytes,
+        decoder.width * decoder.height * 4 + scaledWidth * scaledHeight * 3 + decoder.width * 28)
+      + compressedBytes + Thumbnailer.fixedMemory
+    try limits.checkMemory(path: decoder.path, bytes: memory)
+    let pixels = try decoder.decode()
+    let fullSize = PixelSize(width: pixels.width, height: pixels.height)
+    guard denominator > 1 else {
+      var canvas = OrientedCanvas(storedWidth: pixels.width, storedHeight: pixels.height, orientation: 1)
+      limits.rgbRows(of: pixels) { canvas.addRow($0) }
+      return DecodedPhoto(image: canvas.finish(), fullSize: fullSize, scaleDenominator: 1)
+    }
+    var resampler = AreaResampler(
+      sourceWidth: pixels.width, sourceHeight: pixels.height,
+      targetWidth: (pixels.width + denominator - 1) / denominator,
+      targetHeight: (pixels.height + denominator - 1) / denominator)
+    limits.rgbRows(of: pixels) { resampler.addRow($0) }
+    return DecodedPhoto(image: resampler.finish(), fullSize: fullSize, scaleDenominator: denominator)
   }
 }

@@ -7,14 +7,16 @@ public struct Thumbnail: Sendable {
   /// The photo's size as shown (after orientation).
   public var width: Int
   public var height: Int
-  /// The EXIF orientation (1 when none).
+  /// The EXIF orientation (1 when none, and for HEIC, whose decoder applies the
+  /// file's rotation and mirroring itself).
   public var orientation: Int
   /// A non-fatal decoder complaint (e.g. premature end of data), if any.
   public var warning: String?
 }
 
 /// Makes thumbnails: long side `longSide` pixels (never enlarged), area-averaged, EXIF
-/// orientation applied, transparency composited over a neutral gray, JPEG-encoded.
+/// orientation (HEIF's own transformations for HEIC) applied, transparency
+/// composited over a neutral gray, JPEG-encoded.
 public struct Thumbnailer: Sendable {
   public var longSide = 512
   public var quality = 80
@@ -48,6 +50,7 @@ public struct Thumbnailer: Sendable {
     switch format {
     case .jpeg: return try opened(.jpeg(JPEGDecoder(file: file)))
     case .png: return try opened(.png(PNGDecoder(file: file)))
+    case .heic: return try opened(.heif(HEIFDecoder(file: file)))
     }
   }
 
@@ -56,6 +59,7 @@ public struct Thumbnailer: Sendable {
     switch format {
     case .jpeg: return try opened(.jpeg(JPEGDecoder(pinned: bytes, name: name)))
     case .png: return try opened(.png(PNGDecoder(pinned: bytes, name: name)))
+    case .heic: return try opened(.heif(HEIFDecoder(pinned: bytes, name: name)))
     }
   }
 
@@ -64,6 +68,7 @@ public struct Thumbnailer: Sendable {
     switch image.decoder {
     case .jpeg(let decoder): return try jpegThumbnail(decoder, memoryLimit: image.memoryNeeded)
     case .png(let decoder): return try pngThumbnail(decoder)
+    case .heif(let decoder): return try heifThumbnail(decoder)
     }
   }
 
@@ -92,6 +97,12 @@ public struct Thumbnailer: Sendable {
       if png.isInterlaced && !lastPassOnly(png) { bytes += png.width * png.height * 4 + png.height * 8 }
       memory = bytes
       try checkMemory(path: png.path, bytes: memory)
+    case .heif(let heif):
+      try checkPixelCount(path: heif.path, width: heif.width, height: heif.height)
+      // libheif decodes only the whole picture (no reduced decode like JPEG's DCT
+      // scaling); then ours: an RGB row, the resampler's sums and weights.
+      memory = heif.decodingBytes + heif.width * (3 + 24 + 4) + Self.fixedMemory
+      try checkMemory(path: heif.path, bytes: memory)
     }
     return OpenedImage(decoder: decoder, memoryNeeded: memory)
   }
@@ -168,15 +179,48 @@ public struct Thumbnailer: Sendable {
       resampler.finish(), width: decoder.width, height: decoder.height, orientation: 1, warning: nil)
   }
 
-  /// Composites a row of `width` RGBA pixels over `background` into `rgb`.
-  func composite(_ rgba: UnsafePointer<UInt8>, width: Int, into rgb: inout [UInt8]) {
+  private func heifThumbnail(_ decoder: HEIFDecoder) throws -> Thumbnail {
+    let pixels = try decoder.decode()
+    let target = targetSize(width: pixels.width, height: pixels.height)
+    var resampler = AreaResampler(
+      sourceWidth: pixels.width, sourceHeight: pixels.height, targetWidth: target.width,
+      targetHeight: target.height)
+    rgbRows(of: pixels) { resampler.addRow($0) }
+    return try finish(
+      resampler.finish(), width: pixels.width, height: pixels.height, orientation: 1, warning: nil)
+  }
+
+  /// Hands each row of a picture libheif decoded to `consume` as RGB, transparency
+  /// composited over `background`.
+  func rgbRows(of pixels: HEIFPixels, consume: (UnsafePointer<UInt8>) -> Void) {
+    guard pixels.channels == 4 else {
+      for y in 0..<pixels.height { consume(pixels.row(y)) }
+      return
+    }
+    var rgb = [UInt8](repeating: 0, count: pixels.width * 3)
+    defer { rgb.wipe() }
+    for y in 0..<pixels.height {
+      composite(pixels.row(y), width: pixels.width, premultiplied: pixels.isPremultiplied, into: &rgb)
+      rgb.withUnsafeBufferPointer { consume($0.baseAddress!) }
+    }
+  }
+
+  /// Composites a row of `width` RGBA pixels over `background` into `rgb`; `premultiplied`
+  /// colours are already multiplied by their alpha.
+  func composite(
+    _ rgba: UnsafePointer<UInt8>, width: Int, premultiplied: Bool = false, into rgb: inout [UInt8]
+  ) {
     let background = UInt32(self.background)
     rgb.withUnsafeMutableBufferPointer { out in
       for x in 0..<width {
         let alpha = UInt32(rgba[x * 4 + 3])
         for channel in 0..<3 {
           let value = UInt32(rgba[x * 4 + channel])
-          out[x * 3 + channel] = UInt8((value * alpha + background * (255 - alpha) + 127) / 255)
+          let shown =
+            premultiplied
+            ? min(255, value + (background * (255 - alpha) + 127) / 255)
+            : (value * alpha + background * (255 - alpha) + 127) / 255
+          out[x * 3 + channel] = UInt8(shown)
         }
       }
     }
@@ -200,6 +244,7 @@ final class OpenedImage {
   enum Decoder {
     case jpeg(JPEGDecoder)
     case png(PNGDecoder)
+    case heif(HEIFDecoder)
   }
 
   let decoder: Decoder

@@ -21,7 +21,7 @@ enum JournalEntry: Equatable {
     case selection = 3
   }
 
-  static let formatCodes: [ImageFormat: UInt8] = [.jpeg: 1, .png: 2]
+  static let formatCodes: [ImageFormat: UInt8] = [.jpeg: 1, .png: 2, .heic: 3]
 
   /// The UTF-8 text of `bytes`, or nil if it is not UTF-8. ASCII (most names) skips the
   /// validation, which is slow for a big space's hundred thousand names.
@@ -34,6 +34,7 @@ enum JournalEntry: Equatable {
     switch code {
     case 1: return .jpeg
     case 2: return .png
+    case 3: return .heic
     default: return nil
     }
   }

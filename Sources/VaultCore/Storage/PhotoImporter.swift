@@ -279,8 +279,7 @@ public final class PhotoImporter {
     let signature = try source.readPrefix(ImageFormat.signatureLength)
     if source.size == 0 { throw VaultError.io(path: path, reason: "empty file") }
     guard let format = ImageFormat.sniff(signature) else {
-      let image = ImageFormat.unsupportedImage(signature)
-      throw VaultError.unsupportedFormat(path: path, image: image?.name, planned: image?.planned ?? false)
+      throw VaultError.unsupportedFormat(path: path, image: ImageFormat.unsupportedImage(signature))
     }
     // The header says what decoding will take (a photo that would need more than one photo
     // may use is refused here); the photo then waits until the photos in flight leave room

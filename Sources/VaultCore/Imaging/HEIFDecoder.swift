@@ -1,0 +1,216 @@
+import CHeif
+import CSodium
+import Foundation
+
+/// A HEIC file opened through libheif, for its primary image: the one a
+/// file of several images is shown as. libheif decodes an image only whole, applying the
+/// file's own transformations (irot rotation, imir mirror, clap crop), so what it gives is
+/// already as shown. An EXIF orientation in the file is never applied on top: iPhones write
+/// one beside irot, for readers that know only EXIF, and applying both turns twice.
+final class HEIFDecoder {
+  private let context: OpaquePointer
+  private let handle: OpaquePointer
+  /// Names the picture in errors.
+  let path: String
+  /// What libheif reads until the context is freed: bytes in memory or an open file.
+  private let input: AnyObject
+  /// The size as shown (after the transformations), from the file's boxes.
+  let width: Int
+  let height: Int
+  let hasAlpha: Bool
+  private let isPremultiplied: Bool
+  /// Bits per sample of the coded picture (8 for most photos, 10 for some HDR ones).
+  private let bitDepth: Int
+  /// The pixels decoded before the crop: the file's coded size (its ispe box).
+  private let codedPixels: Int
+  private let compressedBytes: Int
+
+  /// libheif's plugins are registered once per process.
+  private static let initialized: Void = { _ = heif_init(nil) }()
+
+  /// Decodes a HEIF file held in memory, without copying it; `name` stands for it in errors.
+  convenience init(pinned: PinnedBytes, name: String) throws {
+    try self.init(path: name, input: pinned, length: pinned.count) { context in
+      heif_context_read_from_memory_without_copy(context, pinned.baseAddress, pinned.count, nil)
+    }
+  }
+
+  /// Decodes a file through its one open descriptor.
+  convenience init(file: SourceFile) throws {
+    let reader = HEIFFileReader(file: file)
+    try self.init(path: file.path, input: reader, length: Int(file.size)) { context in
+      heif_context_read_from_reader(
+        context, reader.functions, Unmanaged.passUnretained(reader).toOpaque(), nil)
+    }
+  }
+
+  private init(
+    path: String, input: AnyObject, length: Int, read: (OpaquePointer) -> heif_error
+  ) throws {
+    Self.initialized
+    self.path = path
+    self.input = input
+    compressedBytes = length
+    guard let context = heif_context_alloc() else {
+      throw VaultError.decodeFailed(path: path, reason: "out of memory")
+    }
+    var handle: OpaquePointer?
+    var error = read(context)
+    if error.code == heif_error_Ok { error = heif_context_get_primary_image_handle(context, &handle) }
+    guard error.code == heif_error_Ok, let handle else {
+      // The message lives in the context.
+      let reason = Self.reason(error)
+      heif_context_free(context)
+      throw VaultError.decodeFailed(path: path, reason: reason)
+    }
+    self.context = context
+    self.handle = handle
+    width = Int(heif_image_handle_get_width(handle))
+    height = Int(heif_image_handle_get_height(handle))
+    hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
+    isPremultiplied = heif_image_handle_is_premultiplied_alpha(handle) != 0
+    bitDepth = max(8, Int(heif_image_handle_get_luma_bits_per_pixel(handle)))
+    codedPixels = max(
+      width * height,
+      Int(heif_image_handle_get_ispe_width(handle)) * Int(heif_image_handle_get_ispe_height(handle)))
+  }
+
+  deinit {
+    heif_image_handle_release(handle)
+    heif_context_free(context)
+  }
+
+  /// The most memory decoding the image takes, known from its header: libheif holds the
+  /// coded picture as the codec gives it and as libheif copies it, then converts it to
+  /// RGB, and keeps the compressed data it reads. Measured peaks (maximum resident size,
+  /// libheif 1.15 with libde265): 9.2 bytes a pixel for an 8-bit HEVC picture, 6.1 for an
+  /// iPhone's grid of tiles, 11.2 with alpha, 13.4 at 10 bits, 7.6 for AV1.
+  var decodingBytes: Int {
+    let sampleBytes = bitDepth > 8 ? 2 : 1
+    let perPixel = 6 + 4 * sampleBytes + (hasAlpha ? 3 * sampleBytes : 0)
+    return codedPixels * perPixel + 2 * compressedBytes
+  }
+
+  /// Decodes the primary image whole, as shown, 8 bits a sample; with alpha when it has one.
+  func decode() throws -> HEIFPixels {
+    guard let options = heif_decoding_options_alloc() else {
+      throw VaultError.decodeFailed(path: path, reason: "out of memory")
+    }
+    defer { heif_decoding_options_free(options) }
+    options.pointee.convert_hdr_to_8bit = 1
+    var image: OpaquePointer?
+    let error = heif_decode_image(
+      handle, &image, heif_colorspace_RGB,
+      hasAlpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
+      options)
+    guard error.code == heif_error_Ok, let image else {
+      throw VaultError.decodeFailed(path: path, reason: Self.reason(error))
+    }
+    let pixels = HEIFPixels(image: image, channels: hasAlpha ? 4 : 3, isPremultiplied: isPremultiplied)
+    guard pixels.width > 0, pixels.height > 0, pixels.stride >= pixels.width * pixels.channels else {
+      throw VaultError.decodeFailed(path: path, reason: "image has no pixels")
+    }
+    // Transformations never enlarge a picture: a larger one is not what the boxes declare,
+    // and what its memory was counted for.
+    guard pixels.width * pixels.height <= codedPixels else {
+      throw VaultError.decodeFailed(path: path, reason: "the picture is larger than its header says")
+    }
+    return pixels
+  }
+
+  /// libheif's message, which names the category and the detail ("Invalid input: ...").
+  private static func reason(_ error: heif_error) -> String {
+    guard let message = error.message, message.pointee != 0 else {
+      return "libheif error \(error.code.rawValue)"
+    }
+    return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}
+
+/// A picture libheif decoded: interleaved 8-bit RGB or RGBA rows. It may be a decrypted
+/// photo's, so it is wiped before libheif frees it.
+final class HEIFPixels {
+  private let image: OpaquePointer
+  private let base: UnsafeMutablePointer<UInt8>?
+  let width: Int
+  let height: Int
+  let stride: Int
+  /// 3 (RGB) or 4 (RGBA).
+  let channels: Int
+  /// Whether the colours are already multiplied by alpha.
+  let isPremultiplied: Bool
+
+  fileprivate init(image: OpaquePointer, channels: Int, isPremultiplied: Bool) {
+    self.image = image
+    self.channels = channels
+    self.isPremultiplied = isPremultiplied
+    var stride: Int32 = 0
+    base = heif_image_get_plane(image, heif_channel_interleaved, &stride)
+    self.stride = base == nil ? 0 : Int(stride)
+    width = Int(heif_image_get_width(image, heif_channel_interleaved))
+    height = Int(heif_image_get_height(image, heif_channel_interleaved))
+  }
+
+  deinit {
+    if let base, height > 0 { sodium_memzero(base, stride * height) }
+    heif_image_release(image)
+  }
+
+  /// Row `y` (0 at the top), `width * channels` bytes.
+  func row(_ y: Int) -> UnsafePointer<UInt8> {
+    precondition(y >= 0 && y < height)
+    return UnsafePointer(base! + y * stride)
+  }
+}
+
+/// Lets libheif read a file through its descriptor (pread at libheif's position), so that
+/// the file is never opened again by name.
+private final class HEIFFileReader {
+  let file: SourceFile
+  var position: Int64 = 0
+  /// libheif keeps a pointer to the functions for as long as the context lives.
+  let functions: UnsafeMutablePointer<heif_reader>
+
+  init(file: SourceFile) {
+    self.file = file
+    functions = .allocate(capacity: 1)
+    functions.initialize(
+      to: heif_reader(
+        reader_api_version: 1,
+        get_position: { userdata in HEIFFileReader.from(userdata).position },
+        read: { data, size, userdata in HEIFFileReader.from(userdata).read(into: data, count: size) },
+        seek: { position, userdata in
+          let reader = HEIFFileReader.from(userdata)
+          guard position >= 0, position <= reader.file.size else { return -1 }
+          reader.position = position
+          return 0
+        },
+        wait_for_file_size: { target, userdata in
+          target <= HEIFFileReader.from(userdata).file.size
+            ? heif_reader_grow_status_size_reached : heif_reader_grow_status_size_beyond_eof
+        }))
+  }
+
+  deinit {
+    functions.deinitialize(count: 1)
+    functions.deallocate()
+  }
+
+  static func from(_ userdata: UnsafeMutableRawPointer?) -> HEIFFileReader {
+    Unmanaged<HEIFFileReader>.fromOpaque(userdata!).takeUnretainedValue()
+  }
+
+  /// Reads exactly `count` bytes at the position; 0 on success, as libheif wants.
+  private func read(into data: UnsafeMutableRawPointer?, count: Int) -> Int32 {
+    guard let data else { return count == 0 ? 0 : -1 }
+    var done = 0
+    while done < count {
+      let got = pread(file.descriptor, data + done, count - done, off_t(position) + off_t(done))
+      if got < 0 && errno == EINTR { continue }
+      if got <= 0 { return -1 }
+      done += got
+    }
+    position += Int64(count)
+    return 0
+  }
+}

@@ -1,0 +1,186 @@
+import XCTest
+
+@testable import VaultCore
+
+/// HEIC through libheif: recognised by its brands, shown as the file's own transformations
+/// say (and not turned again by EXIF), the primary image of several, transparency over
+/// gray, under the same pixel and memory limits as JPEG and PNG. AVIF is named, not imported.
+final class HEIFTests: XCTestCase {
+  /// An ISO media file's first bytes: an `ftyp` box with these brands.
+  func ftyp(_ major: String, _ compatible: [String] = []) -> [UInt8] {
+    let length = 16 + 4 * compatible.count
+    return [0, 0, 0, UInt8(length)] + Array("ftyp".utf8) + Array(major.utf8) + [0, 0, 0, 0]
+      + compatible.flatMap { Array($0.utf8) } + Array(repeating: 0, count: 8)
+  }
+
+  func testHEIFIsRecognisedByItsBrands() {
+    XCTAssertEqual(ImageFormat.sniff(ftyp("heic", ["mif1", "heic"])), .heic, "an iPhone's")
+    XCTAssertEqual(ImageFormat.sniff(ftyp("heix")), .heic)
+    XCTAssertEqual(ImageFormat.sniff(ftyp("mif1", ["mif1", "heic"])), .heic, "Nokia's samples")
+    XCTAssertEqual(ImageFormat.sniff(ftyp("msf1", ["msf1", "hevc", "mif1"])), .heic, "a burst")
+    for avif in [ftyp("avif", ["avif", "mif1", "miaf"]), ftyp("mif1", ["mif1", "avif"]), ftyp("avis")] {
+      XCTAssertNil(ImageFormat.sniff(avif))
+      XCTAssertEqual(ImageFormat.unsupportedImage(avif), "AVIF")
+    }
+    XCTAssertEqual(ImageFormat.sniff(ftyp("mif1", ["mif1", "miaf"])), .heic, "no codec named: libheif says")
+    XCTAssertNil(ImageFormat.sniff(ftyp("isom", ["isom", "mp41"])), "a video")
+    XCTAssertNil(ImageFormat.unsupportedImage(ftyp("isom", ["isom", "mp41"])))
+    XCTAssertNil(ImageFormat.sniff(ftyp("qt  ")), "a QuickTime movie")
+    XCTAssertNil(ImageFormat.sniff(Array(ftyp("heic").prefix(11))))
+    // Brands past the box's own length belong to the next box.
+    var short = ftyp("mif1", ["mif1", "avif"])
+    short[3] = 20
+    XCTAssertEqual(ImageFormat.sniff(short), .heic)
+    XCTAssertEqual(ImageFormat.displayNames(joinedBy: "or"), "JPEG, PNG or HEIC")
+  }
+
+  /// The fixture's thumbnail, made through the file's descriptor and from bytes in memory
+  /// (the two must agree), and its original decoded for showing.
+  func decodings(_ name: String) throws -> (Thumbnail, DecodedPhoto) {
+    let path = fixturesPath + "/" + name
+    let fromFile = try Thumbnailer().makeThumbnail(path: path, format: .heic)
+    let fromBytes = try Thumbnailer().makeThumbnail(bytes: fileBytes(path), name: name, format: .heic)
+    XCTAssertEqual(fromFile.jpeg, fromBytes.jpeg, name)
+    let shown = try PhotoDecoder.decode(
+      PlaintextBytes(fileBytes(path)), format: .heic, name: name, minimumSize: nil, limits: Thumbnailer())
+    return (fromFile, shown)
+  }
+
+  func thumbnailImage(_ thumbnail: Thumbnail) throws -> RGBImage {
+    try RGBImage.decodeJPEG(thumbnail.jpeg, name: "thumbnail")
+  }
+
+  /// Red, green, blue and white quadrants of a `width`×`height` picture.
+  func assertQuadrants(
+    _ image: RGBImage, width: Int = 48, height: Int = 32, _ name: String, file: StaticString = #filePath,
+    line: UInt = #line
+  ) {
+    XCTAssertEqual([image.width, image.height], [width, height], name, file: file, line: line)
+    let (left, right, top, bottom) = (width / 4, width * 3 / 4, height / 4, height * 3 / 4)
+    for (x, y, expected) in [
+      (left, top, [255, 0, 0]), (right, top, [0, 255, 0]), (left, bottom, [0, 0, 255]),
+      (right, bottom, [255, 255, 255]),
+    ] {
+      let i = (y * image.width + x) * 3
+      let actual = image.pixels[i..<(i + 3)].map(Int.init)
+      XCTAssertTrue(
+        zip(actual, expected).allSatisfy { abs($0 - $1) < 40 }, "\(name) at \(x),\(y): \(actual)", file: file,
+        line: line)
+    }
+  }
+
+  func testEveryHEIFOrientationIsShownUprightAndNeverTurnedAgain() throws {
+    // orientation-6-exif.heic says 6 twice, in irot and in EXIF, as an iPhone does.
+    let names = (1...8).map { "orientation-\($0).heic" } + ["orientation-6-exif.heic"]
+    for name in names {
+      let (thumbnail, shown) = try decodings(name)
+      XCTAssertEqual([thumbnail.width, thumbnail.height], [48, 32], name)
+      XCTAssertEqual(thumbnail.orientation, 1, "\(name): libheif turned it already")
+      assertQuadrants(try thumbnailImage(thumbnail), name)
+      XCTAssertEqual(shown.fullSize, PixelSize(width: 48, height: 32), name)
+      XCTAssertEqual(shown.scaleDenominator, 1, name)
+      assertQuadrants(shown.image, name)
+    }
+  }
+
+  func testTheShownImageIsThePrimaryOneOfSeveral() throws {
+    // The first image is 40×40 and black; the primary one, the second, the quadrants.
+    let (thumbnail, shown) = try decodings("two-images.heic")
+    XCTAssertEqual([thumbnail.width, thumbnail.height], [48, 32])
+    assertQuadrants(try thumbnailImage(thumbnail), "two-images.heic")
+    assertQuadrants(shown.image, "two-images.heic")
+  }
+
+  func testTransparencyIsCompositedOverTheThumbnailersGray() throws {
+    // The left half is opaque red over blue, the right half transparent.
+    let (thumbnail, shown) = try decodings("alpha.heic")
+    for image in [try thumbnailImage(thumbnail), shown.image] {
+      for (x, y, expected) in [
+        (12, 8, [255, 0, 0]), (12, 24, [0, 0, 255]), (36, 8, [128, 128, 128]), (36, 24, [128, 128, 128]),
+      ] {
+        let i = (y * image.width + x) * 3
+        let actual = image.pixels[i..<(i + 3)].map(Int.init)
+        XCTAssertTrue(
+          zip(actual, expected).allSatisfy { abs($0 - $1) < 24 }, "alpha.heic at \(x),\(y): \(actual)")
+      }
+    }
+  }
+
+  func testTheCleanApertureCropsTheCodedPicture() throws {
+    let (thumbnail, shown) = try decodings("odd-size.heic")
+    XCTAssertEqual([thumbnail.width, thumbnail.height], [45, 29])
+    assertQuadrants(try thumbnailImage(thumbnail), width: 45, height: 29, "odd-size.heic")
+    XCTAssertEqual(shown.fullSize, PixelSize(width: 45, height: 29))
+  }
+
+  func testATwelveMegapixelHEICFitsThePhotoMemoryLimitAndShrinksWhenShown() throws {
+    let name = "quad-12mp.heic"
+    let path = fixturesPath + "/" + name
+    let thumbnailer = Thumbnailer()
+    let opened = try thumbnailer.open(SourceFile(path: path), format: .heic)
+    // libheif decodes it whole: about 6–9 bytes a pixel at its peak (measured), counted as 10.
+    XCTAssertGreaterThan(opened.memoryNeeded, 4032 * 3024 * 9)
+    XCTAssertLessThanOrEqual(opened.memoryNeeded, thumbnailer.memoryLimit)
+    let thumbnail = try thumbnailer.makeThumbnail(opened)
+    XCTAssertEqual(
+      [thumbnail.width, thumbnail.height, thumbnail.thumbnailWidth, thumbnail.thumbnailHeight],
+      [4032, 3024, 512, 384])
+    assertQuadrants(try thumbnailImage(thumbnail), width: 512, height: 384, name)
+    // Shown on a screen: decoded whole, kept averaged down as a JPEG's DCT scaling would.
+    let shown = try PhotoDecoder.decode(
+      PlaintextBytes(fileBytes(path)), format: .heic, name: name,
+      minimumSize: PixelSize(width: 400, height: 300),
+      limits: thumbnailer)
+    XCTAssertEqual(shown.scaleDenominator, 8)
+    XCTAssertEqual(shown.fullSize, PixelSize(width: 4032, height: 3024))
+    assertQuadrants(shown.image, width: 504, height: 378, name)
+  }
+
+  func testLimitsAreCheckedBeforeDecoding() throws {
+    var small = Thumbnailer()
+    small.memoryLimit = 64 << 20
+    for decode in [
+      { try small.makeThumbnail(path: fixturesPath + "/quad-12mp.heic", format: .heic) },
+      {
+        try PhotoDecoder.decode(
+          PlaintextBytes(fileBytes(fixturesPath + "/quad-12mp.heic")), format: .heic, name: "quad-12mp.heic",
+          minimumSize: PixelSize(width: 100, height: 100), limits: small)
+      },
+    ] as [() throws -> Any] {
+      XCTAssertThrowsError(try decode()) { error in
+        guard case VaultError.tooMuchMemory(let path, _, 64 << 20) = error else { return XCTFail("\(error)") }
+        XCTAssertTrue(path.hasSuffix("quad-12mp.heic"), path)
+      }
+    }
+    var few = Thumbnailer()
+    few.pixelLimit = 1000
+    XCTAssertThrowsError(try few.makeThumbnail(path: fixturesPath + "/orientation-6.heic", format: .heic)) {
+      error in
+      guard case VaultError.imageTooLarge(_, 48, 32, 1000) = error else { return XCTFail("\(error)") }
+    }
+    // A tiny file that declares 30000×30000 pixels (under libheif's own limit of 32768 a side).
+    XCTAssertThrowsError(
+      try Thumbnailer().makeThumbnail(path: fixturesPath + "/bad/bomb.heic", format: .heic)
+    ) {
+      error in
+      guard case VaultError.imageTooLarge(_, 30000, 30000, 200_000_000) = error else {
+        return XCTFail("\(error)")
+      }
+    }
+  }
+
+  func testABrokenHEICIsRefusedWithItsName() {
+    let path = fixturesPath + "/bad/truncated.heic"
+    XCTAssertThrowsError(try Thumbnailer().makeThumbnail(path: path, format: .heic)) { error in
+      guard case VaultError.decodeFailed(path, let reason) = error else { return XCTFail("\(error)") }
+      XCTAssertTrue(reason.contains("outside of file bounds"), reason)
+    }
+    XCTAssertThrowsError(
+      try PhotoDecoder.decode(
+        PlaintextBytes(Array(repeating: 0, count: 40)), format: .heic, name: "zeros.heic", minimumSize: nil,
+        limits: Thumbnailer())
+    ) { error in
+      XCTAssertTrue("\(error)".hasPrefix("'zeros.heic': cannot decode image: "), "\(error)")
+    }
+  }
+}
