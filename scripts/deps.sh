@@ -18,5 +18,6 @@ BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libchafa
 # What its tests need besides: chattr (a read-only folder even for root), the reference
 # thumbnailer the quality test compares with, tmux to run vault on a terminal, strace
 # to see which folders are flushed (and to kill vault at a chosen step), and rsync and
-# unison to merge copies of a vault as sync engines do.
-TEST_PACKAGES=(e2fsprogs libvips-tools tmux strace rsync unison)
+# unison to merge copies of a vault as sync engines do; zbarimg to decode the QR code
+# `vault serve` draws, and curl to speak HTTP/2 to it.
+TEST_PACKAGES=(e2fsprogs libvips-tools tmux strace rsync unison zbar-tools curl)

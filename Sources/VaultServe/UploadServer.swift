@@ -25,6 +25,8 @@ public final class UploadServer: Sendable {
     public var budgetWait: Double = 60
     /// Connections open at once; more wait in the listen backlog.
     public var maxConnections = 128
+    /// How long `stop` lets requests in progress finish before it cuts them off.
+    public var stopGrace: Duration = .seconds(10)
 
     public init(address: String, port: Int, certificate: ServerCertificate?) {
       self.address = address
@@ -46,7 +48,8 @@ public final class UploadServer: Sendable {
   private let commits = Mutex(0)
 
   private struct Control {
-    var stop: (@Sendable () async -> Void)?
+    var stopGracefully: (@Sendable () async -> Void)?
+    var serving: Task<Void, any Error>?
     var stopRequested = false
   }
 
@@ -82,31 +85,47 @@ public final class UploadServer: Sendable {
     let stallTimeout = configuration.stallTimeout
     let streamConfiguration = HTTP1Channel.Configuration(
       additionalChannelHandlers: [ConnectionGuard(stallTimeout: stallTimeout)])
-    if let certificate = configuration.certificate {
-      let channel = try HTTP2UpgradeChannel(
-        tlsConfiguration: certificate.tlsConfiguration,
-        configuration: HTTP2ChannelConfiguration(
-          idleTimeout: .seconds(stallTimeout.nanoseconds / 1_000_000_000),
-          gracefulCloseTimeout: .seconds(5),
-          streamConfiguration: streamConfiguration),
-        responder: responder)
-      try await serve(
-        DeadlineChannel(inner: channel, handshakeTimeout: stallTimeout), onListening: onListening)
-    } else {
-      try await serve(
-        HTTP1Channel(responder: responder, configuration: streamConfiguration), onListening: onListening)
+    let serving = Task { [self] in
+      if let certificate = configuration.certificate {
+        let channel = try HTTP2UpgradeChannel(
+          tlsConfiguration: certificate.tlsConfiguration,
+          configuration: HTTP2ChannelConfiguration(
+            idleTimeout: .nanoseconds(stallTimeout.nanoseconds),
+            gracefulCloseTimeout: .seconds(5),
+            streamConfiguration: streamConfiguration),
+          responder: responder)
+        try await serve(
+          DeadlineChannel(inner: channel, handshakeTimeout: stallTimeout), onListening: onListening)
+      } else {
+        try await serve(
+          HTTP1Channel(responder: responder, configuration: streamConfiguration), onListening: onListening)
+      }
+    }
+    control.withLock { $0.serving = serving }
+    try await withTaskCancellationHandler {
+      try await serving.value
+    } onCancel: {
+      serving.cancel()
     }
     await waitForCommits()
   }
 
-  /// Stops listening, lets the requests in progress end (a stalled one ends at its stall
-  /// timeout), and makes `run` return. Safe to call more than once, or before `run`.
+  /// Stops listening, lets the requests in progress end for up to `stopGrace` (then cuts
+  /// them off: they count as incomplete), and makes `run` return once every commit under way
+  /// has ended. Safe to call more than once, or before `run`.
   public func stop() async {
-    let stop = control.withLock { control -> (@Sendable () async -> Void)? in
-      control.stopRequested = true
-      return control.stop
+    let (stopGracefully, serving, first) = control.withLock { control in
+      defer { control.stopRequested = true }
+      return (control.stopGracefully, control.serving, !control.stopRequested)
     }
-    await stop?()
+    if first, let serving {
+      let grace = configuration.stopGrace
+      Task {
+        try await Task.sleep(for: grace)
+        serving.cancel()
+      }
+    }
+    await stopGracefully?()
   }
 
   private func serve<Child: ServerChildChannel>(
@@ -125,7 +144,7 @@ public final class UploadServer: Sendable {
       eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
       logger: logger)
     let stopBeforeStart = control.withLock { control -> Bool in
-      control.stop = { try? await server.shutdownGracefully() }
+      control.stopGracefully = { try? await server.shutdownGracefully() }
       return control.stopRequested
     }
     if stopBeforeStart { return }
@@ -134,8 +153,14 @@ public final class UploadServer: Sendable {
     } catch let error as IOError {
       throw ServeError.cannotListen(
         address: configuration.address, port: configuration.port,
-        reason: String(cString: strerror(error.errnoCode)))
+        reason: Self.lowercasedFirst(strerror(error.errnoCode)))
     }
+  }
+
+  /// strerror's text as the start of a lowercase message.
+  private static func lowercasedFirst(_ text: UnsafeMutablePointer<CChar>) -> String {
+    let message = String(cString: text)
+    return message.prefix(1).lowercased() + message.dropFirst()
   }
 
   private func waitForCommits() async {
