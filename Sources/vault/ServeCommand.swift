@@ -37,7 +37,7 @@ struct ServeCommand: ParsableCommand {
   var bind: String?
 
   @Option(help: ArgumentHelp("The port to listen on (default: a free one).", valueName: "port"))
-  var port = 0
+  var port: Int?
 
   @Flag(help: "Serve plain HTTP, without TLS: anyone on the network can read the photos sent.")
   var http = false
@@ -47,7 +47,7 @@ struct ServeCommand: ParsableCommand {
       "Stop after this long without a request: 30s, 10m, 1h; 0 never stops.", valueName: "duration"))
   var idle = "10m"
 
-  @Flag(help: "Stop when the first batch of uploads is done.")
+  @Flag(help: "Stop once a batch is done: no upload for 5 seconds after one has ended.")
   var once = false
 
   @Option(help: ArgumentHelp("Refuse files larger than this many megabytes.", valueName: "MB"))
@@ -61,7 +61,7 @@ struct ServeCommand: ParsableCommand {
       throw ValidationError(
         "--bind must be an IPv4 or IPv6 address, such as 192.168.1.20 ('\(bind)' is not).")
     }
-    if !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535.") }
+    if let port, !(0...65535).contains(port) { throw ValidationError("--port must be from 0 to 65535.") }
     if IdleDuration.seconds(idle) == nil {
       throw ValidationError(
         "--idle must be a duration such as 30s, 10m or 1h, or 0 for never ('\(idle)' is not).")
@@ -98,7 +98,7 @@ struct ServeCommand: ParsableCommand {
     let certificate = http ? nil : try ServerCertificate(address: address)
     let output = ServeOutput()
     let server = UploadServer(
-      configuration: .init(address: address, port: port, certificate: certificate), intake: intake
+      configuration: .init(address: address, port: port ?? 0, certificate: certificate), intake: intake
     ) { event in
       output.line(event.line)
     }

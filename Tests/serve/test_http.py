@@ -120,16 +120,16 @@ class Photos:
 class Server:
     """A `vault serve` process and what it printed."""
 
-    def __init__(self, vault, *arguments, tls=True):
+    def __init__(self, vault, *arguments, tls=True, wrapper=(), environment=None):
         self.vault = vault
         self.tls = tls
-        command = [BINARY, "serve", "--bind", "127.0.0.1", *arguments]
+        command = [*wrapper, BINARY, "serve", "--bind", "127.0.0.1", *arguments]
         if not tls:
             command.append("--http")
         self.stderr_file = tempfile.TemporaryFile(mode="w+")
         self.process = subprocess.Popen(
-            command, env=vault_environment(vault), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=self.stderr_file, text=True)
+            command, env={**vault_environment(vault), **(environment or {})}, stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=self.stderr_file, text=True)
         self.lines = []
         self.changed = threading.Condition()
         self.collector = threading.Thread(target=self._collect, daemon=True)
@@ -278,8 +278,8 @@ class ServeTestCase(unittest.TestCase):
             server.stderr_file.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
-    def serve(self, *arguments, tls=True):
-        server = Server(self.vault, *arguments, tls=tls)
+    def serve(self, *arguments, tls=True, wrapper=(), environment=None):
+        server = Server(self.vault, *arguments, tls=tls, wrapper=wrapper, environment=environment)
         self.servers.append(server)
         return server
 
@@ -552,6 +552,34 @@ class UploadTests(ServeTestCase):
         names = [photo["name"] for photo in listed(self.vault)]
         self.assertIn("after.jpg", names)
         self.assertGreaterEqual(len(names), 2)
+
+    @unittest.skipUnless(shutil.which("strace"), "strace is not installed; scripts/test installs it")
+    def test_nothing_plain_is_written_to_a_file(self):
+        trace = os.path.join(self.folder, "trace.txt")
+        read_only = os.path.join(self.folder, "read-only-tmp")
+        os.mkdir(read_only, 0o500)
+        calls = "open,openat,openat2,creat,memfd_create,mknodat,link,linkat,rename,renameat,renameat2"
+        server = self.serve("--once", wrapper=[shutil.which("strace"), "-f", "-qq", "-e", f"trace={calls}", "-o", trace],
+                            environment={"TMPDIR": read_only})
+        data = Photos.jpeg("traced", 1024, 768)
+        sock = server.raw_socket()
+        sock.sendall(f"POST {server.path}upload?name=cut.jpg HTTP/1.1\r\nHost: x\r\n"
+                     f"Content-Length: {len(data)}\r\n\r\n".encode() + data[:len(data) // 2])
+        sock.close()
+        server.wait_for(lambda line: line.startswith("incomplete: cut.jpg"))
+        status, _, answer = server.upload("traced.jpg", data)
+        self.assertEqual(status, 201, answer)
+        self.assertEqual(server.process.wait(PATIENCE), 0, "--once ends the server (and strace)")
+        with open(trace) as file:
+            lines = file.read().splitlines()
+        writes = [line for line in lines
+                  if any(mark in line for mark in ("O_WRONLY", "O_RDWR", "O_CREAT", "memfd_create(", "creat(",
+                                                   "link", "rename"))
+                  and not any(device in line for device in ('"/dev/null"', '"/dev/tty"', '"/dev/pts/'))
+                  and "= -1 " not in line]
+        self.assertEqual([line for line in writes if f'"{self.vault}/' not in line], [],
+                         "files opened to write outside the vault")
+        self.assertTrue(any("/Photo/" in line for line in writes), "the trace saw the original stored")
 
     def test_the_space_stays_usable_while_serving(self):
         server = self.serve()
