@@ -320,7 +320,7 @@ public final class UploadServer: Sendable {
     _ status: HTTPResponse.Status, _ answer: UploadAnswer, request: Request, bodyRead: Bool = false
   ) -> Reply {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.withoutEscapingSlashes]
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let body = Array((try? encoder.encode(answer)) ?? Data("{}".utf8))
     var fields = Self.commonFields
     fields[.contentType] = "application/json"
