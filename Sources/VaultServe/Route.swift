@@ -76,8 +76,8 @@ struct UploadParameters: Equatable {
         continue
       }
     }
-    guard let name, Self.isPlainFileName(name) else { return nil }
-    self.name = name
+    guard let name, let plain = Self.plainFileName(name) else { return nil }
+    self.name = plain
     if let modified {
       guard let milliseconds = Int64(modified), abs(milliseconds) < 1_000_000_000_000_000 else { return nil }
       let (seconds, remainder) = milliseconds.quotientAndRemainder(dividingBy: 1000)
@@ -90,9 +90,14 @@ struct UploadParameters: Equatable {
     }
   }
 
-  /// A name that is one path component: not empty, not `.` or `..`, no `/` or NUL.
-  static func isPlainFileName(_ name: String) -> Bool {
-    !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\u{0}")
-      && name.utf8.count <= maxNameBytes
+  /// The last component of `given` (a browser may send a path, with either slash), if a
+  /// file could have it as its name: as `UploadIntake` takes it, so that the terminal and
+  /// the page name the upload as the vault will.
+  static func plainFileName(_ given: String) -> String? {
+    let name = String(given.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }.last ?? "")
+    guard !name.isEmpty, name != ".", name != "..", name.utf8.count <= maxNameBytes,
+      !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else { return nil }
+    return name
   }
 }

@@ -1,27 +1,49 @@
 import HTTPTypes
 import VaultCore
 
-/// How an upload's failure is answered: the status and the reason the page and the
-/// terminal show.
-enum UploadRefusal {
-  static func describe(_ error: any Error, name: String) -> (HTTPResponse.Status, String) {
-    guard let error = error as? VaultError else {
-      return (.serviceUnavailable, "the server is busy; try again")
-    }
-    let reason = withoutName(error.description, name: name)
-    switch error {
-    case .unsupportedFormat:
-      return (.unsupportedMediaType, "not a photo vault imports (\(reason))")
-    case .decodeFailed, .imageTooLarge, .tooMuchMemory:
-      return (.unprocessableContent, reason)
-    default:
-      return (.internalServerError, reason)
-    }
+/// How an upload's failure is answered: the status, the reason sent to the page, and the
+/// one the terminal prints (the same, but for the server's own failures, whose details,
+/// such as paths, stay on this machine).
+struct UploadRefusal: Equatable {
+  /// Where the upload was when it failed.
+  enum Stage {
+    /// Waiting for memory (`UploadIntake.begin`).
+    case admission
+    /// Receiving its bytes.
+    case receiving
+    /// Being stored (`PhotoUpload.finish`).
+    case storing
   }
 
-  /// VaultCore's messages start with the file's name in quotes; the reply names it already.
-  static func withoutName(_ message: String, name: String) -> String {
-    let prefix = "'\(name)': "
-    return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+  var status: HTTPResponse.Status
+  var reason: String
+  var detail: String
+
+  init(status: HTTPResponse.Status, reason: String, detail: String? = nil) {
+    self.status = status
+    self.reason = reason
+    self.detail = detail ?? reason
+  }
+
+  init(_ error: any Error, at stage: Stage) {
+    switch (error as? VaultError, stage) {
+    case (.uploadRefused(_, let reason)?, .admission):
+      // The server checked the name and the size limit already: what is left is the
+      // memory an upload may take.
+      self.init(status: .contentTooLarge, reason: reason)
+    case (.uploadRefused(_, let reason)?, .receiving):
+      self.init(status: .badRequest, reason: reason)
+    case (.uploadRefused(_, let reason)?, .storing):
+      self.init(status: .unprocessableContent, reason: reason)
+    case (.uploadsBusy?, _):
+      self.init(status: .serviceUnavailable, reason: "the server is busy; try again")
+    case (nil, _) where error is CancellationError:
+      self.init(status: .serviceUnavailable, reason: "the server is stopping")
+    case (let vaultError?, _):
+      self.init(
+        status: .internalServerError, reason: "the vault could not store it", detail: vaultError.description)
+    case (nil, _):
+      self.init(status: .internalServerError, reason: "the vault could not store it", detail: "\(error)")
+    }
   }
 }

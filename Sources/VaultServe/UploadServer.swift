@@ -41,7 +41,7 @@ public final class UploadServer: Sendable {
   let intake: UploadIntake
   let limiter: WrongTokenLimiter
   let page: ServedPage
-  let report: @Sendable (UploadEvent) -> Void
+  let reportEvent: @Sendable (UploadEvent) -> Void
   private let control = Mutex(Control())
   /// Uploads between their last byte and their reply: the commit runs on the thread pool
   /// and must end before the process does.
@@ -65,7 +65,7 @@ public final class UploadServer: Sendable {
     self.limiter = limiter
     self.tally = tally
     self.page = ServedPage()
-    self.report = report
+    self.reportEvent = report
   }
 
   /// The address to open: `https://192.168.1.20:8443/<token>/`.
@@ -232,48 +232,49 @@ public final class UploadServer: Sendable {
         request: request)
     }
     let name = parameters.name
-    guard let lengthText = request.headers[.contentLength] else {
-      return refuse(.lengthRequired, name, "the upload needs a Content-Length", request: request)
-    }
-    guard let length = Int(lengthText), length >= 0, lengthText.allSatisfy(\.isASCII) else {
-      return refuse(.badRequest, name, "Content-Length is not a number", request: request)
-    }
-    if length > intake.maxUploadBytes {
-      return refuse(
-        .contentTooLarge, name, "larger than the \(intake.maxUploadBytes / 1_000_000) MB limit",
-        request: request)
-    }
     tally.uploadStarted()
+    guard let lengthText = request.headers[.contentLength] else {
+      return refuse(
+        name, UploadRefusal(status: .lengthRequired, reason: "the upload needs a Content-Length"), request)
+    }
+    guard lengthText.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+      let length = Int(lengthText)
+    else {
+      return refuse(
+        name, UploadRefusal(status: .badRequest, reason: "Content-Length is not a number"), request)
+    }
+    guard length <= intake.maxUploadBytes else {
+      let limit = "larger than the \(intake.maxUploadBytes / 1_000_000) MB limit"
+      return refuse(name, UploadRefusal(status: .contentTooLarge, reason: limit), request)
+    }
+    guard length > 0 else {
+      return refuse(name, UploadRefusal(status: .unprocessableContent, reason: "empty file"), request)
+    }
     let photo: PhotoUpload
     do {
       photo = try await intake.begin(
         name: name, length: length, modifiedAt: parameters.modifiedAt, waitingAtMost: configuration.budgetWait
       )
     } catch {
-      return refuse(error, name, request: request)
+      return refuse(name, UploadRefusal(error, at: .admission), request)
     }
     var received = 0
-    var refusal: (any Error)?
     do {
       for try await buffer in request.body {
         try buffer.withUnsafeReadableBytes { try photo.append($0) }
         received += buffer.readableBytes
       }
     } catch let error as VaultError {
-      refusal = error
+      photo.cancel()
+      return refuse(name, UploadRefusal(error, at: .receiving), request)
     } catch {
       // The connection ended or stalled: `received` falls short of `length` below.
     }
-    if let refusal {
-      photo.cancel()
-      return refuse(refusal, name, request: request)
-    }
     guard received == length else {
       photo.cancel()
-      finishReport(.incomplete(name: name, received: received, length: length))
+      report(.incomplete(name: name, received: received, length: length))
       return json(
-        .badRequest, UploadAnswer(refused: name, reason: "the upload was cut short"), request: request,
-        bodyRead: false)
+        .badRequest, UploadAnswer(refused: name, reason: "the upload was cut short"), request: request)
     }
     commits.withLock { $0 += 1 }
     defer { commits.withLock { $0 -= 1 } }
@@ -282,38 +283,32 @@ public final class UploadServer: Sendable {
       outcome = try await NIOThreadPool.singleton.runIfActive { try photo.finish() }
     } catch {
       photo.cancel()
-      return refuse(error, name, request: request, bodyRead: true)
+      return refuse(name, UploadRefusal(error, at: .storing), request, bodyRead: true)
     }
     switch outcome {
     case .added:
-      finishReport(.added(name: name, bytes: length))
+      report(.added(name: name, bytes: length))
       return json(
         .created, UploadAnswer(outcome: "added", name: name, bytes: length), request: request, bodyRead: true)
     case .duplicate:
-      finishReport(.duplicate(name: name))
+      report(.duplicate(name: name))
       return json(.ok, UploadAnswer(outcome: "duplicate", name: name), request: request, bodyRead: true)
     }
   }
 
-  private func finishReport(_ event: UploadEvent) {
+  /// Counts an upload's end (`tally.uploadStarted` was called) and tells the terminal.
+  private func report(_ event: UploadEvent) {
     tally.uploadEnded(event)
-    report(event)
+    reportEvent(event)
   }
 
-  /// A refusal before the upload began: reported and counted too, as the user chose the file.
-  private func refuse(
-    _ status: HTTPResponse.Status, _ name: String, _ reason: String, request: Request
-  ) -> Reply {
-    tally.uploadStarted()
-    finishReport(.refused(name: name, reason: reason))
-    return json(status, UploadAnswer(refused: name, reason: reason), request: request)
-  }
-
-  /// A refusal of an upload that began (`tally.uploadStarted` was called).
-  private func refuse(_ error: any Error, _ name: String, request: Request, bodyRead: Bool = false) -> Reply {
-    let (status, reason) = UploadRefusal.describe(error, name: name)
-    finishReport(.refused(name: name, reason: reason))
-    return json(status, UploadAnswer(refused: name, reason: reason), request: request, bodyRead: bodyRead)
+  private func refuse(_ name: String, _ refusal: UploadRefusal, _ request: Request, bodyRead: Bool = false)
+    -> Reply
+  {
+    report(.refused(name: name, reason: refusal.detail))
+    return json(
+      refusal.status, UploadAnswer(refused: name, reason: refusal.reason), request: request,
+      bodyRead: bodyRead)
   }
 
   private func json(

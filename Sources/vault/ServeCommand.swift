@@ -66,7 +66,8 @@ struct ServeCommand: ParsableCommand {
       throw ValidationError(
         "--idle must be a duration such as 30s, 10m or 1h, or 0 for never ('\(idle)' is not).")
     }
-    if !(1...4096).contains(maxUploadMb) { throw ValidationError("--max-upload-mb must be from 1 to 4096.") }
+    // An upload is held in memory while its thumbnail is made: the intake's budget.
+    if !(1...256).contains(maxUploadMb) { throw ValidationError("--max-upload-mb must be from 1 to 256.") }
   }
 
   func run() throws {
@@ -93,8 +94,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     let maxUploadBytes = maxUploadMb * 1_000_000
-    let intake = UploadIntake(
-      space: space, maxUploadBytes: maxUploadBytes, memoryBudget: max(256 << 20, maxUploadBytes))
+    let intake = UploadIntake(space: space, maxUploadBytes: maxUploadBytes)
     let certificate = http ? nil : try ServerCertificate(address: address)
     let output = ServeOutput()
     let server = UploadServer(

@@ -82,11 +82,15 @@ final class UploadParametersTests: XCTestCase {
     XCTAssertEqual(before1970.modifiedAt?.seconds, -2)
     XCTAssertEqual(before1970.modifiedAt?.nanoseconds, 500_000_000)
     XCTAssertNil(try XCTUnwrap(UploadParameters(query: "name=a&other=1")).modifiedAt)
+    // Only the last component of a path counts, as the intake takes it.
+    XCTAssertEqual(UploadParameters(query: "name=DCIM%2F100APPLE%2FIMG_1.HEIC")?.name, "IMG_1.HEIC")
+    XCTAssertEqual(UploadParameters(query: "name=C:%5Cphotos%5Ca.jpg")?.name, "a.jpg")
   }
 
   func testUnusableParametersAreRefused() {
     for query in [
-      "", "name=", "name=.", "name=..", "name=a%2Fb", "name=a/b", "name=a%00", "name=%ZZ", "name=a&name=b",
+      "", "name=", "name=.", "name=..", "name=a%2F", "name=a%2F..", "name=a%00", "name=a%0Ab", "name=%ZZ",
+      "name=a&name=b",
       "name=a&modified=x", "name=a&modified=1&modified=2", "name=a&modified=99999999999999999999",
       "name=" + String(repeating: "x", count: 256),
     ] {
