@@ -50,12 +50,8 @@ DESKTOP_WINDOW = "1100,860"
 
 
 def vault_binary():
-    if os.environ.get("VAULT_BINARY"):
-        return os.environ["VAULT_BINARY"]
-    folder = subprocess.run(
-        ["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.strip()
-    binary = Path(folder) / "vault"
+    """$VAULT_BINARY, else the debug build (as test_http.py)."""
+    binary = Path(os.environ.get("VAULT_BINARY") or ROOT / ".build" / "debug" / "vault")
     if not binary.exists():
         raise RuntimeError(f"{binary} is missing: run swift build first (scripts/test does)")
     return str(binary)
