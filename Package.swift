@@ -67,7 +67,6 @@ let package = Package(
         "CSodium",
         "CQREncode",
         .product(name: "HummingbirdCore", package: "hummingbird"),
-        .product(name: "HummingbirdTLS", package: "hummingbird"),
         .product(name: "HummingbirdHTTP2", package: "hummingbird"),
         .product(name: "X509", package: "swift-certificates"),
         .product(name: "SwiftASN1", package: "swift-asn1"),

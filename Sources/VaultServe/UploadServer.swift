@@ -43,9 +43,6 @@ public final class UploadServer: Sendable {
   let page: ServedPage
   let reportEvent: @Sendable (UploadEvent) -> Void
   private let control = Mutex(Control())
-  /// Uploads between their last byte and their reply: the commit runs on the thread pool
-  /// and must end before the process does.
-  private let commits = Mutex(0)
 
   private struct Control {
     var stopGracefully: (@Sendable () async -> Void)?
@@ -107,7 +104,6 @@ public final class UploadServer: Sendable {
     } onCancel: {
       serving.cancel()
     }
-    await waitForCommits()
   }
 
   /// Stops listening, lets the requests in progress end for up to `stopGrace` (then cuts
@@ -161,10 +157,6 @@ public final class UploadServer: Sendable {
   private static func lowercasedFirst(_ text: UnsafeMutablePointer<CChar>) -> String {
     let message = String(cString: text)
     return message.prefix(1).lowercased() + message.dropFirst()
-  }
-
-  private func waitForCommits() async {
-    while commits.withLock({ $0 }) > 0 { try? await Task.sleep(for: .milliseconds(50)) }
   }
 
   // MARK: Requests
@@ -276,10 +268,10 @@ public final class UploadServer: Sendable {
       return json(
         .badRequest, UploadAnswer(refused: name, reason: "the upload was cut short"), request: request)
     }
-    commits.withLock { $0 += 1 }
-    defer { commits.withLock { $0 -= 1 } }
     let outcome: UploadOutcome
     do {
+      // Once started, the commit runs to its end even if the server is stopping: `run`
+      // returns only after every request's handler has, this one included.
       outcome = try await NIOThreadPool.singleton.runIfActive { try photo.finish() }
     } catch {
       photo.cancel()
