@@ -72,8 +72,8 @@ struct ServeCommand: ParsableCommand {
 
   func run() throws {
     let vault = try options.openVault()
-    let password = try options.password()
-    let space = try vault.unlock(password: password, access: .read)
+    // The password goes as soon as the space is unlocked: the server runs for long.
+    let space = try vault.unlock(password: try options.password(), access: .read)
     try space.requireIndex()
     // The server writes only through short-lived writers (Space.change), so that other
     // commands can read and write the space meanwhile.
