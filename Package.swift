@@ -9,7 +9,17 @@ let package = Package(
     .library(name: "VaultCore", targets: ["VaultCore"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+    .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    // Already in the graph through Hummingbird; named for the products VaultServe imports.
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     .systemLibrary(
@@ -37,6 +47,11 @@ let package = Package(
       pkgConfig: "chafa",
       providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]
     ),
+    .systemLibrary(
+      name: "CQREncode",
+      pkgConfig: "libqrencode",
+      providers: [.apt(["libqrencode-dev"])]
+    ),
     // libjpeg and libpng report fatal errors with longjmp, which must never cross Swift
     // frames; this C target keeps every setjmp/longjmp pair inside C.
     .target(
@@ -50,10 +65,30 @@ let package = Package(
       dependencies: ["CSodium", "CVaultImaging", "CVaultSystem", "CHeif"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
+    .target(
+      name: "VaultServe",
+      dependencies: [
+        "VaultCore",
+        "CSodium",
+        "CQREncode",
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+        .product(name: "X509", package: "swift-certificates"),
+        .product(name: "SwiftASN1", package: "swift-asn1"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     .executableTarget(
       name: "vault",
       dependencies: [
         "VaultCore",
+        "VaultServe",
         "CChafa",
         "CVaultSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -68,6 +103,18 @@ let package = Package(
     .testTarget(
       name: "VaultCoreTests",
       dependencies: ["VaultCore", "CSodium", "VaultTestSupport"],
+      swiftSettings: [.swiftLanguageMode(.v5)]
+    ),
+    .testTarget(
+      name: "VaultServeTests",
+      dependencies: [
+        "VaultServe", "VaultCore", "CSodium", "VaultTestSupport",
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOEmbedded", package: "swift-nio"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "X509", package: "swift-certificates"),
+      ],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
     .testTarget(

@@ -13,10 +13,28 @@ ensure_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# Installs the PyPI packages a test needs, if missing (each package's name is also the
+# module it provides). Usage: ensure_python_packages PACKAGE...
+ensure_python_packages() {
+  local missing=()
+  for package in "$@"; do
+    python3 -c "import $package" 2>/dev/null || missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  python3 -m pip --version >/dev/null 2>&1 || ensure_packages python3-pip
+  echo "installing from PyPI: ${missing[*]}" >&2
+  # Debian's own python3 refuses pip outside a virtual environment (PEP 668): then the
+  # packages go to the user's site-packages, where the tests' python3 finds them.
+  python3 -m pip install --quiet "${missing[@]}" 2>/dev/null ||
+    python3 -m pip install --quiet --user --break-system-packages "${missing[@]}"
+}
+
 # What building vault needs.
-BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-dev libchafa-dev libglib2.0-dev)
+BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-dev libchafa-dev libglib2.0-dev libqrencode-dev)
 # What its tests need besides: chattr (a read-only folder even for root), the reference
 # thumbnailer the quality test compares with, tmux to run vault on a terminal, strace
-# to see which folders are flushed (and to kill vault at a chosen step), and rsync and
-# unison to merge copies of a vault as sync engines do.
-TEST_PACKAGES=(e2fsprogs libvips-tools tmux strace rsync unison)
+# to see which folders are flushed (and to kill vault at a chosen step), rsync and
+# unison to merge copies of a vault as sync engines do; for vault serve, zbarimg to
+# decode the QR code it draws, curl to speak HTTP/2 to it, and Chromium with its
+# WebDriver for the browser test of its page.
+TEST_PACKAGES=(e2fsprogs libvips-tools tmux strace rsync unison zbar-tools curl chromium chromium-driver)

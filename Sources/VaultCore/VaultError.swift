@@ -48,6 +48,11 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   case invalidArgument(String)
   /// Another command held the space's lock for longer than a command waits for it.
   case spaceBusy(path: String, holder: String?, waited: Double)
+  /// A photo sent as bytes (`UploadIntake`) is not accepted: its name, its size, or its
+  /// content (the reason is the one `add` gives for such a file).
+  case uploadRefused(name: String, reason: String)
+  /// An upload waited as long as it may for memory that other uploads hold.
+  case uploadsBusy(name: String, seconds: Double)
 
   public var description: String {
     switch self {
@@ -71,19 +76,9 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
       return "the index '\(path)' is damaged: \(reason) (run 'vault verify --repair' to rebuild it)"
     case .io(let path, let reason):
       return "'\(path)': \(reason)"
-    case .unsupportedFormat(let path, let image?):
-      return
-        "'\(path)': \(image) images are not supported (vault imports \(ImageFormat.displayNames(joinedBy: "and")))"
-    case .unsupportedFormat(let path, nil):
-      return "'\(path)': not a \(ImageFormat.displayNames(joinedBy: "or")) image"
-    case .decodeFailed(let path, let reason):
-      return "'\(path)': cannot decode image: \(reason)"
-    case .imageTooLarge(let path, let width, let height, let limit):
-      return
-        "'\(path)': image of \(width)×\(height) pixels is over the limit of \(limit / 1_000_000) megapixels"
-    case .tooMuchMemory(let path, let bytes, let limit):
-      return
-        "'\(path)': decoding it would need \(formatMemory(bytes)) of memory, over the \(formatMemory(limit)) a photo may use"
+    case .unsupportedFormat(let path, _), .decodeFailed(let path, _), .imageTooLarge(let path, _, _, _),
+      .tooMuchMemory(let path, _, _):
+      return "'\(path)': \(contentProblem ?? "")"
     case .indexOutOfRange(let index, let count):
       return count == 0
         ? "there is no photo \(index): the space is empty"
@@ -105,6 +100,31 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
     case .spaceBusy(let path, let holder, let waited):
       return
         "'\(path)' is in use by \(holder ?? "another command") (waited \(String(format: "%g", waited)) s); try again when it is done"
+    case .uploadRefused(let name, let reason):
+      return "upload '\(name)' refused: \(reason)"
+    case .uploadsBusy(let name, let seconds):
+      return
+        "upload '\(name)' waited \(String(format: "%g", seconds)) s for memory that other uploads hold; try again"
+    }
+  }
+
+  /// What is wrong with a file's content, without the file's name, for the errors about
+  /// it: an upload is refused with the same words as `add` uses for such a file.
+  var contentProblem: String? {
+    switch self {
+    case .unsupportedFormat(_, let image?):
+      return "\(image) images are not supported (vault imports \(ImageFormat.displayNames(joinedBy: "and")))"
+    case .unsupportedFormat(_, nil):
+      return "not a \(ImageFormat.displayNames(joinedBy: "or")) image"
+    case .decodeFailed(_, let reason):
+      return "cannot decode image: \(reason)"
+    case .imageTooLarge(_, let width, let height, let limit):
+      return "image of \(width)×\(height) pixels is over the limit of \(limit / 1_000_000) megapixels"
+    case .tooMuchMemory(_, let bytes, let limit):
+      return
+        "decoding it would need \(formatMemory(bytes)) of memory, over the \(formatMemory(limit)) a photo may use"
+    default:
+      return nil
     }
   }
 }

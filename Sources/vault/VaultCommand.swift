@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VaultCore
+import VaultServe
 
 /// The root command: configuration only.
 struct VaultCommand: ParsableCommand {
@@ -17,7 +18,7 @@ struct VaultCommand: ParsableCommand {
       InitCommand.self, AddCommand.self, ListCommand.self, ShowCommand.self, ViewCommand.self,
       SelectCommand.self,
       UnselectCommand.self,
-      DeleteCommand.self, ExportCommand.self, VerifyCommand.self,
+      DeleteCommand.self, ExportCommand.self, VerifyCommand.self, ServeCommand.self,
     ]
   )
 
@@ -50,6 +51,9 @@ struct VaultCommand: ParsableCommand {
     } catch let error as VaultError {
       Diagnostics.error(error.description)
       return error == .noSpaceForPassword ? noSpaceExitCode : 1
+    } catch let error as ServeError {
+      Diagnostics.error(error.description)
+      return 1
     } catch let error as BatchFailure {
       Diagnostics.emit(error.summary)
       return 1

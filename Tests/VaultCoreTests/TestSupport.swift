@@ -14,15 +14,15 @@ func makeVault(in folder: String) throws -> Vault {
   try Vault.create(at: folder + "/vault", kdf: KDFParameters(preset: .interactive))
 }
 
-/// A new vault in a temporary folder of `test`'s, with one space for `password`, opened to
-/// write.
-func makeOpenedSpace(_ test: XCTestCase, password text: String) throws -> (
+/// A new vault in a temporary folder of `test`'s, with one space for `password`, opened
+/// (to write, unless asked otherwise).
+func makeOpenedSpace(_ test: XCTestCase, password text: String, access: Space.Access = .write) throws -> (
   folder: String, vault: Vault, space: Space
 ) {
   let folder = try makeTemporaryFolder(test)
   let vault = try makeVault(in: folder)
   try vault.createSpace(password: password(text))
-  return (folder, vault, try vault.unlock(password: password(text), access: .write))
+  return (folder, vault, try vault.unlock(password: password(text), access: access))
 }
 
 /// A blob of `version` whose plaintext is exactly `plaintext`, no padding added: what a

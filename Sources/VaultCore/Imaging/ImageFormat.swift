@@ -84,4 +84,11 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
     }
     return nil
   }
+
+  /// The format of a file that starts with `signature`; any other file is refused with
+  /// `unsupportedFormat`, naming `path` and the image format it is, when known.
+  static func recognise(_ signature: [UInt8], path: String) throws -> ImageFormat {
+    if let format = sniff(signature) { return format }
+    throw VaultError.unsupportedFormat(path: path, image: unsupportedImage(signature))
+  }
 }

@@ -180,18 +180,7 @@ public final class PhotoImporter {
 
     func flush() throws {
       if !pendingEntries.isEmpty {
-        do {
-          try syncDirectory(space.photoDirectory)
-          try syncDirectory(space.thumbDirectory)
-          try space.appendImported(pendingEntries.map(\.record))
-        } catch {
-          // Not listed, so not imported: take the blobs back out.
-          for entry in pendingEntries {
-            unlink(space.photoPath(entry.record.id))
-            unlink(space.thumbPath(entry.record.id))
-          }
-          throw error
-        }
+        try space.commitImported(pendingEntries.map(\.record))
         pendingEntries.removeAll()
       }
       for event in pendingEvents {
@@ -278,9 +267,7 @@ public final class PhotoImporter {
     let source = try SourceFile(path: path)
     let signature = try source.readPrefix(ImageFormat.signatureLength)
     if source.size == 0 { throw VaultError.io(path: path, reason: "empty file") }
-    guard let format = ImageFormat.sniff(signature) else {
-      throw VaultError.unsupportedFormat(path: path, image: ImageFormat.unsupportedImage(signature))
-    }
+    let format = try ImageFormat.recognise(signature, path: path)
     // The header says what decoding will take (a photo that would need more than one photo
     // may use is refused here); the photo then waits until the photos in flight leave room
     // for it in the import's memory budget, so that their total stays bounded however many
@@ -320,12 +307,9 @@ public final class PhotoImporter {
       width: made.width, height: made.height, orientation: made.orientation,
       modifiedAt: source.modifiedAt, importedAt: .now(), contentHash: contentHash)
 
-    do {
-      let photoFile = try TemporaryFile(in: space.photoDirectory)
-      let photoWriter = try BlobWriter(
-        kind: .original, key: space.master.blobKey(kind: .original, id: id), output: photoFile)
-      let header = try OriginalBlob.header(for: record)
-      try photoWriter.write(header)
+    return try PreparedPhoto(
+      record: record, thumbnail: made, in: space, source: path, flusher: flusher
+    ) { photoWriter in
       if let bytes {
         try photoWriter.write(UnsafeRawBufferPointer(bytes.buffer.extracting(0..<bytes.count)))
       } else {
@@ -334,21 +318,6 @@ public final class PhotoImporter {
           throw VaultError.io(path: path, reason: "file changed while it was being imported")
         }
       }
-      // What is stored is exactly what the record describes.
-      guard photoWriter.payloadLength == header.count + Int(source.size) else {
-        throw VaultError.io(path: path, reason: "file changed while it was being imported")
-      }
-      try photoWriter.finish()
-
-      // Not flushed here: a flush waits on the disk, and a decode thread waiting leaves its
-      // core idle. Both blobs are flushed in the background (PreparedPhoto), and committed
-      // only once that is done.
-      let thumbFile = try space.sealThumbnail(made.jpeg, id: id, flush: false)
-      return PreparedPhoto(
-        record: record, photoFile: photoFile, thumbFile: thumbFile, warning: made.warning, flusher: flusher)
-    } catch VaultError.io(let folder, let reason) where folder.hasPrefix(space.directory) {
-      // Name the photo, not the vault folder the write failed in.
-      throw VaultError.io(path: path, reason: "cannot store it in the vault: \(reason)")
     }
   }
 }
@@ -392,41 +361,5 @@ final class UnlockedSpace {
     while space == nil && !failed { condition.wait() }
     guard let space, let hashKey else { return nil }
     return (space, hashKey, knownHashes)
-  }
-}
-
-/// A photo whose blobs are written under temporary names, waiting to be committed; they
-/// are being flushed in the background meanwhile.
-final class PreparedPhoto {
-  let record: PhotoRecord
-  let photoFile: TemporaryFile
-  let thumbFile: TemporaryFile
-  let warning: String?
-  private let flush: PendingFlush
-
-  init(
-    record: PhotoRecord, photoFile: TemporaryFile, thumbFile: TemporaryFile, warning: String?,
-    flusher: BackgroundFlusher
-  ) {
-    self.record = record
-    self.photoFile = photoFile
-    self.thumbFile = thumbFile
-    self.warning = warning
-    flush = flusher.flush([thumbFile, photoFile])
-  }
-
-  /// Renames both blobs to their final names once they are flushed (the caller syncs the
-  /// folders).
-  func moveIntoPlace(space: Space) throws {
-    try flush.wait()
-    try thumbFile.replace(space.thumbPath(record.id), syncFolder: false)
-    try photoFile.replace(space.photoPath(record.id), syncFolder: false)
-  }
-
-  func discard() {
-    // The flushing thread may still be using their descriptors.
-    try? flush.wait()
-    photoFile.discard()
-    thumbFile.discard()
   }
 }

@@ -313,6 +313,23 @@ public final class Space {
     try self.record(changes)
   }
 
+  /// Lists photos whose blobs are in place (`PreparedPhoto.moveIntoPlace`): makes their
+  /// names durable, then appends them to the journal. Not listed, so not imported: if that
+  /// fails, their blobs are taken back out.
+  func commitImported(_ records: [PhotoRecord]) throws {
+    do {
+      try syncDirectory(photoDirectory)
+      try syncDirectory(thumbDirectory)
+      try appendImported(records)
+    } catch {
+      for record in records {
+        unlink(photoPath(record.id))
+        unlink(thumbPath(record.id))
+      }
+      throw error
+    }
+  }
+
   /// Appends `changes` to the journal and brings `entries` up to date; then compacts the
   /// journal if it is due.
   private func record(_ changes: [JournalEntry]) throws {

@@ -1,0 +1,57 @@
+/// A photo whose blobs are written under temporary names in its space, waiting to be
+/// committed: `moveIntoPlace`, then `Space.commitImported`. `add` and uploads store photos
+/// through here alike.
+final class PreparedPhoto {
+  let record: PhotoRecord
+  let photoFile: TemporaryFile
+  let thumbFile: TemporaryFile
+  let warning: String?
+  /// Nil when the blobs are flushed as they are moved into place.
+  private let flush: PendingFlush?
+
+  /// Encrypts the original (its record, then what `writeContent` writes, which must be
+  /// exactly the record's `bytes`) and the thumbnail into temporary files in `space`.
+  /// `source` names the photo in errors. With a `flusher`, both files are flushed in the
+  /// background: a flush waits on the disk, and a decode thread waiting leaves its core
+  /// idle.
+  init(
+    record: PhotoRecord, thumbnail: Thumbnail, in space: Space, source: String, flusher: BackgroundFlusher?,
+    writeContent: (BlobWriter) throws -> Void
+  ) throws {
+    self.record = record
+    warning = thumbnail.warning
+    do {
+      photoFile = try TemporaryFile(in: space.photoDirectory)
+      let photoWriter = try BlobWriter(
+        kind: .original, key: space.master.blobKey(kind: .original, id: record.id), output: photoFile)
+      let header = try OriginalBlob.header(for: record)
+      try photoWriter.write(header)
+      try writeContent(photoWriter)
+      // What is stored is exactly what the record describes.
+      guard photoWriter.payloadLength == header.count + Int(record.bytes) else {
+        throw VaultError.io(path: source, reason: "file changed while it was being imported")
+      }
+      try photoWriter.finish()
+      thumbFile = try space.sealThumbnail(thumbnail.jpeg, id: record.id, flush: false)
+    } catch VaultError.io(let folder, let reason) where folder.hasPrefix(space.directory) {
+      // Name the photo, not the vault folder the write failed in.
+      throw VaultError.io(path: source, reason: "cannot store it in the vault: \(reason)")
+    }
+    flush = flusher?.flush([thumbFile, photoFile])
+  }
+
+  /// Renames both blobs to their final names once they are flushed (the caller syncs the
+  /// folders, in `Space.commitImported`).
+  func moveIntoPlace(space: Space) throws {
+    try flush?.wait()
+    try thumbFile.replace(space.thumbPath(record.id), syncFolder: false)
+    try photoFile.replace(space.photoPath(record.id), syncFolder: false)
+  }
+
+  func discard() {
+    // The flushing thread may still be using their descriptors.
+    try? flush?.wait()
+    photoFile.discard()
+    thumbFile.discard()
+  }
+}

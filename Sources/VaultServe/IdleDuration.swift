@@ -1,0 +1,17 @@
+/// How `--idle` is written: `30s`, `10m`, `1h`, a number of seconds, or `0` for never.
+public enum IdleDuration {
+  /// The duration in seconds; nil when `text` does not parse.
+  public static func seconds(_ text: String) -> Double? {
+    let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
+    var digits = Substring(text)
+    var unit = 1.0
+    if let last = text.last, let multiplier = units[last] {
+      digits = digits.dropLast()
+      unit = multiplier
+    }
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits),
+      value <= 1_000_000
+    else { return nil }
+    return Double(value) * unit
+  }
+}

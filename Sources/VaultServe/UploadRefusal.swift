@@ -1,0 +1,49 @@
+import HTTPTypes
+import VaultCore
+
+/// How an upload's failure is answered: the status, the reason sent to the page, and the
+/// one the terminal prints (the same, but for the server's own failures, whose details,
+/// such as paths, stay on this machine).
+struct UploadRefusal: Equatable {
+  /// Where the upload was when it failed.
+  enum Stage {
+    /// Waiting for memory (`UploadIntake.begin`).
+    case admission
+    /// Receiving its bytes.
+    case receiving
+    /// Being stored (`PhotoUpload.finish`).
+    case storing
+  }
+
+  var status: HTTPResponse.Status
+  var reason: String
+  var detail: String
+
+  init(status: HTTPResponse.Status, reason: String, detail: String? = nil) {
+    self.status = status
+    self.reason = reason
+    self.detail = detail ?? reason
+  }
+
+  init(_ error: any Error, at stage: Stage) {
+    switch (error as? VaultError, stage) {
+    case (.uploadRefused(_, let reason)?, .admission):
+      // The server checked the name and the size limit already: what is left is the
+      // memory an upload may take.
+      self.init(status: .contentTooLarge, reason: reason)
+    case (.uploadRefused(_, let reason)?, .receiving):
+      self.init(status: .badRequest, reason: reason)
+    case (.uploadRefused(_, let reason)?, .storing):
+      self.init(status: .unprocessableContent, reason: reason)
+    case (.uploadsBusy?, _):
+      self.init(status: .serviceUnavailable, reason: "the server is busy; try again")
+    case (nil, _) where error is CancellationError:
+      self.init(status: .serviceUnavailable, reason: "the server is stopping")
+    case (let vaultError?, _):
+      self.init(
+        status: .internalServerError, reason: "the vault could not store it", detail: vaultError.description)
+    case (nil, _):
+      self.init(status: .internalServerError, reason: "the vault could not store it", detail: "\(error)")
+    }
+  }
+}
