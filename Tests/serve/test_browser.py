@@ -257,7 +257,7 @@ class BrowserUploadTests(unittest.TestCase):
         try:
             return webdriver.Chrome(service=service, options=options)
         except WebDriverException as error:
-            reason = (error.msg or str(error)).strip().splitlines()[0]
+            reason = (error.msg or str(error)).strip().splitlines()[0].split("; For documentation")[0]
             raise unittest.SkipTest(f"Chromium cannot start on this machine, so no browser test: {reason}")
 
     def choose(self, driver, files):
