@@ -171,6 +171,7 @@ enum UploadPage {
       const batchBar = document.getElementById('batch-progress');
       const batchText = document.getElementById('batch-text');
       const folderNote = document.getElementById('folder-note');
+      const uploads = [];
       const waiting = [];
       let sending = 0;
       // The uploads since the page was last idle: what the batch bar measures.
@@ -217,6 +218,7 @@ enum UploadPage {
         item.append(head, bar, foot);
         list.append(item);
         const upload = { file: file, item: item, bar: bar, outcome: outcome, retry: retry, state: '', sent: 0 };
+        uploads.push(upload);
         retry.addEventListener('click', function () {
           enqueue(upload);
           outcome.focus();
@@ -310,11 +312,16 @@ enum UploadPage {
         }
       }
 
+      function photos(count) {
+        return count === 1 ? '1 photo' : count + ' photos';
+      }
+
+      // While a batch is sending, the bar and the text follow it; once it is over, the
+      // text sums up every photo sent from this page.
       function showBatch() {
         if (batch.length === 0) return;
         let total = 0;
         let done = 0;
-        const counts = { added: 0, duplicate: 0, refused: 0, failed: 0 };
         let settled = 0;
         batch.forEach(function (upload) {
           const size = Math.max(upload.file.size, 1);
@@ -322,26 +329,30 @@ enum UploadPage {
           if (isSettled(upload)) {
             done += size;
             settled += 1;
-            counts[upload.state] += 1;
           } else {
             done += Math.min(upload.sent, size);
           }
         });
         batchBar.max = total;
         batchBar.value = done;
-        const photos = batch.length === 1 ? '1 photo' : batch.length + ' photos';
-        batchBox.dataset.state = settled < batch.length ? 'sending' : counts.failed ? 'failed' : 'done';
-        if (settled < batch.length) {
-          batchText.textContent = 'Sending ' + photos + ': ' + settled + ' done, ' + Math.min(99, Math.floor((100 * done) / total)) + '%';
-        } else {
-          const parts = [];
-          if (counts.added) parts.push(counts.added + ' added');
-          if (counts.duplicate) parts.push(counts.duplicate + ' already in the vault');
-          if (counts.refused) parts.push(counts.refused + ' refused');
-          if (counts.failed) parts.push(counts.failed + ' not sent');
-          batchText.textContent = photos + ': ' + parts.join(', ');
-        }
         batchBox.hidden = false;
+        if (settled < batch.length) {
+          batchBox.dataset.state = 'sending';
+          const percent = Math.min(99, Math.floor((100 * done) / total));
+          batchText.textContent = 'Sending ' + photos(batch.length) + ': ' + settled + ' done, ' + percent + '%';
+          return;
+        }
+        const counts = { added: 0, duplicate: 0, refused: 0, failed: 0 };
+        uploads.forEach(function (upload) {
+          counts[upload.state] += 1;
+        });
+        batchBox.dataset.state = counts.failed ? 'failed' : 'done';
+        const parts = [];
+        if (counts.added) parts.push(counts.added + ' added');
+        if (counts.duplicate) parts.push(counts.duplicate + ' already in the vault');
+        if (counts.refused) parts.push(counts.refused + ' refused');
+        if (counts.failed) parts.push(counts.failed + ' not sent');
+        batchText.textContent = photos(uploads.length) + ': ' + parts.join(', ');
       }
 
       function take(files) {

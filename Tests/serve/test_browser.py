@@ -46,7 +46,7 @@ PHONE = {
         "(KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36"
     ),
 }
-DESKTOP_WINDOW = "1100,860"
+DESKTOP_WINDOW = "1100,1000"
 
 
 def vault_binary():
@@ -198,6 +198,7 @@ class BrowserUploadTests(unittest.TestCase):
         self.choose(driver, self.photos)
         outcomes = self.wait_for_outcomes(driver, len(self.photos))
         self.assertEqual(outcomes, [(photo.name, "added", "Added") for photo in self.photos])
+        self.assertEqual(driver.find_element(By.ID, "batch-text").text, "3 photos: 3 added")
         for photo in self.photos:
             server.wait_for_line(f"added {photo.name} (")
 
@@ -221,6 +222,9 @@ class BrowserUploadTests(unittest.TestCase):
         # The page shows the reason the server gives, the one it prints too.
         reason = server.wait_for_line(f"refused {self.text_file.name}: ").split(": ", 1)[1]
         self.assertEqual(text, "Refused: " + reason)
+        self.assertEqual(
+            driver.find_element(By.ID, "batch-text").text, "5 photos: 3 added, 1 already in the vault, 1 refused"
+        )
         self.assertEqual(len(json.loads(vault("list", "--json"))), len(self.photos))
 
         self.assertEqual(self.page_problems(driver), [])
@@ -253,7 +257,7 @@ class BrowserUploadTests(unittest.TestCase):
         try:
             return webdriver.Chrome(service=service, options=options)
         except WebDriverException as error:
-            reason = (error.msg or str(error)).strip().splitlines()[0]
+            reason = (error.msg or str(error)).strip().splitlines()[0].split("; For documentation")[0]
             raise unittest.SkipTest(f"Chromium cannot start on this machine, so no browser test: {reason}")
 
     def choose(self, driver, files):
