@@ -97,6 +97,7 @@ let package = Package(
     ),
     .target(
       name: "VaultTestSupport",
+      dependencies: ["VaultCore"],
       path: "Tests/VaultTestSupport",
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),

@@ -50,25 +50,6 @@ final class HEIFTests: XCTestCase {
     try RGBImage.decodeJPEG(thumbnail.jpeg, name: "thumbnail")
   }
 
-  /// Red, green, blue and white quadrants of a `width`×`height` picture.
-  func assertQuadrants(
-    _ image: RGBImage, width: Int = 48, height: Int = 32, _ name: String, file: StaticString = #filePath,
-    line: UInt = #line
-  ) {
-    XCTAssertEqual([image.width, image.height], [width, height], name, file: file, line: line)
-    let (left, right, top, bottom) = (width / 4, width * 3 / 4, height / 4, height * 3 / 4)
-    for (x, y, expected) in [
-      (left, top, [255, 0, 0]), (right, top, [0, 255, 0]), (left, bottom, [0, 0, 255]),
-      (right, bottom, [255, 255, 255]),
-    ] {
-      let i = (y * image.width + x) * 3
-      let actual = image.pixels[i..<(i + 3)].map(Int.init)
-      XCTAssertTrue(
-        zip(actual, expected).allSatisfy { abs($0 - $1) < 40 }, "\(name) at \(x),\(y): \(actual)", file: file,
-        line: line)
-    }
-  }
-
   func testEveryHEIFOrientationIsShownUprightAndNeverTurnedAgain() throws {
     // orientation-6-exif.heic says 6 twice, in irot and in EXIF, as an iPhone does.
     let names = (1...8).map { "orientation-\($0).heic" } + ["orientation-6-exif.heic"]
@@ -76,10 +57,10 @@ final class HEIFTests: XCTestCase {
       let (thumbnail, shown) = try decodings(name)
       XCTAssertEqual([thumbnail.width, thumbnail.height], [48, 32], name)
       XCTAssertEqual(thumbnail.orientation, 1, "\(name): libheif turned it already")
-      assertQuadrants(try thumbnailImage(thumbnail), name)
+      assertUprightQuadrants(try thumbnailImage(thumbnail), name)
       XCTAssertEqual(shown.fullSize, PixelSize(width: 48, height: 32), name)
       XCTAssertEqual(shown.scaleDenominator, 1, name)
-      assertQuadrants(shown.image, name)
+      assertUprightQuadrants(shown.image, name)
     }
   }
 
@@ -87,8 +68,8 @@ final class HEIFTests: XCTestCase {
     // The first image is 40×40 and black; the primary one, the second, the quadrants.
     let (thumbnail, shown) = try decodings("two-images.heic")
     XCTAssertEqual([thumbnail.width, thumbnail.height], [48, 32])
-    assertQuadrants(try thumbnailImage(thumbnail), "two-images.heic")
-    assertQuadrants(shown.image, "two-images.heic")
+    assertUprightQuadrants(try thumbnailImage(thumbnail), "two-images.heic")
+    assertUprightQuadrants(shown.image, "two-images.heic")
   }
 
   func testTransparencyIsCompositedOverTheThumbnailersGray() throws {
@@ -109,7 +90,7 @@ final class HEIFTests: XCTestCase {
   func testTheCleanApertureCropsTheCodedPicture() throws {
     let (thumbnail, shown) = try decodings("odd-size.heic")
     XCTAssertEqual([thumbnail.width, thumbnail.height], [45, 29])
-    assertQuadrants(try thumbnailImage(thumbnail), width: 45, height: 29, "odd-size.heic")
+    assertUprightQuadrants(try thumbnailImage(thumbnail), width: 45, height: 29, "odd-size.heic")
     XCTAssertEqual(shown.fullSize, PixelSize(width: 45, height: 29))
   }
 
@@ -125,7 +106,7 @@ final class HEIFTests: XCTestCase {
     XCTAssertEqual(
       [thumbnail.width, thumbnail.height, thumbnail.thumbnailWidth, thumbnail.thumbnailHeight],
       [4032, 3024, 512, 384])
-    assertQuadrants(try thumbnailImage(thumbnail), width: 512, height: 384, name)
+    assertUprightQuadrants(try thumbnailImage(thumbnail), width: 512, height: 384, name)
     // Shown on a screen: decoded whole, kept averaged down as a JPEG's DCT scaling would.
     let shown = try PhotoDecoder.decode(
       PlaintextBytes(fileBytes(path)), format: .heic, name: name,
@@ -133,7 +114,7 @@ final class HEIFTests: XCTestCase {
       limits: thumbnailer)
     XCTAssertEqual(shown.scaleDenominator, 8)
     XCTAssertEqual(shown.fullSize, PixelSize(width: 4032, height: 3024))
-    assertQuadrants(shown.image, width: 504, height: 378, name)
+    assertUprightQuadrants(shown.image, width: 504, height: 378, name)
   }
 
   func testLimitsAreCheckedBeforeDecoding() throws {

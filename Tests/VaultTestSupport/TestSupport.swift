@@ -1,4 +1,5 @@
 import Foundation
+import VaultCore
 import XCTest
 
 /// A fresh folder under the system's temporary folder, removed when the test ends.
@@ -91,4 +92,25 @@ public func manyScanJPEG(side: Int, scans: Int) -> [UInt8] {
   let scan = segment(0xDA, [1, 1, 0x00, 1, 0x3F, 0])
   for _ in 0..<scans { bytes += scan + data }
   return bytes + [0xFF, 0xD9]
+}
+
+/// Checks that `image` is `width`×`height` and shows red, green, blue and white quadrants
+/// (left to right, top to bottom), as the orientation fixtures do when upright.
+public func assertUprightQuadrants(
+  _ image: RGBImage, width: Int = 48, height: Int = 32, _ name: String, file: StaticString = #filePath,
+  line: UInt = #line
+) {
+  XCTAssertEqual([image.width, image.height], [width, height], name, file: file, line: line)
+  let (left, right, top, bottom) = (width / 4, width * 3 / 4, height / 4, height * 3 / 4)
+  for (x, y, expected) in [
+    (left, top, [255, 0, 0]), (right, top, [0, 255, 0]), (left, bottom, [0, 0, 255]),
+    (right, bottom, [255, 255, 255]),
+  ] {
+    let i = (y * image.width + x) * 3
+    guard i + 3 <= image.pixels.count else { return }
+    let actual = image.pixels[i..<(i + 3)].map(Int.init)
+    XCTAssertTrue(
+      zip(actual, expected).allSatisfy { abs($0 - $1) < 40 }, "\(name) at \(x),\(y): \(actual)", file: file,
+      line: line)
+  }
 }

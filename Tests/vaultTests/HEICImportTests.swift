@@ -77,7 +77,7 @@ final class HEICImportTests: XCTestCase {
     XCTAssertEqual(thumbs.status, 0, thumbs.stderr)
     for name in quadrantFixtures {
       let jpeg = try fileBytes(folder + "/thumbs/" + (name as NSString).deletingPathExtension + ".jpg")
-      assertQuadrants(try RGBImage.decodeJPEG(jpeg, name: name), name)
+      assertUprightQuadrants(try RGBImage.decodeJPEG(jpeg, name: name), name)
     }
   }
 
@@ -109,21 +109,6 @@ final class HEICImportTests: XCTestCase {
     let grid = try vault.run(["list", "--mode", "symbols", "--per-row", "1"], environment: colour)
     XCTAssertEqual(grid.status, 0, grid.stderr)
     assertQuadrants(drawn: grid.stdout, "the grid")
-  }
-
-  /// Red, green, blue and white quadrants, as the quadrant fixtures show when upright.
-  func assertQuadrants(_ image: RGBImage, _ name: String, file: StaticString = #filePath, line: UInt = #line)
-  {
-    XCTAssertEqual([image.width, image.height], [48, 32], name, file: file, line: line)
-    for (x, y, expected) in [
-      (12, 8, [255, 0, 0]), (36, 8, [0, 255, 0]), (12, 24, [0, 0, 255]), (36, 24, [255, 255, 255]),
-    ] {
-      let i = (y * image.width + x) * 3
-      let actual = image.pixels[i..<(i + 3)].map(Int.init)
-      XCTAssertTrue(
-        zip(actual, expected).allSatisfy { abs($0 - $1) < 40 }, "\(name) at \(x),\(y): \(actual)", file: file,
-        line: line)
-    }
   }
 
   /// The same quadrants in a picture drawn with truecolor symbols: its first line starts
