@@ -24,6 +24,12 @@ import threading
 import unittest
 from pathlib import Path
 
+# A shell that runs the tests in the background (no job control) starts them with SIGINT
+# ignored, and children inherit an ignored signal: vault serve would then keep ignoring
+# Ctrl-C, as a program started with it ignored should. A handler set here is reset to the
+# default in every child, so the server under test gets SIGINT as it does on a terminal.
+signal.signal(signal.SIGINT, signal.default_int_handler)
+
 try:
     from selenium import webdriver
     from selenium.common.exceptions import TimeoutException, WebDriverException

@@ -31,6 +31,12 @@ import unittest
 import urllib.parse
 import zlib
 
+# A shell that runs the tests in the background (no job control) starts them with SIGINT
+# ignored, and children inherit an ignored signal: vault serve would then keep ignoring
+# Ctrl-C, as a program started with it ignored should. A handler set here is reset to the
+# default in every child, so the server under test gets SIGINT as it does on a terminal.
+signal.signal(signal.SIGINT, signal.default_int_handler)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.environ.get("VAULT_BINARY") or os.path.join(ROOT, ".build", "debug", "vault")
 PASSWORD = "correct horse"
