@@ -97,9 +97,9 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
       return "the space has no photos (nothing to do for \(action))"
     case .invalidArgument(let text):
       return text
-    case .spaceBusy(let path, let holder, let waited):
+    case .spaceBusy(_, let holder, let waited):
       return
-        "'\(path)' is in use by \(holder ?? "another command") (waited \(String(format: "%g", waited)) s); try again when it is done"
+        "the space is in use by \(holder ?? "another command"); waited \(String(format: "%g", waited)) s for it (VAULT_LOCK_WAIT sets how long), try again when it is done"
     case .uploadRefused(let name, let reason):
       return "upload '\(name)' refused: \(reason)"
     case .uploadsBusy(let name, let seconds):

@@ -1,6 +1,7 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOTLS
 
 /// Closes a connection whose TLS handshake has not finished within `timeout`: until it
 /// does, no HTTP handler (and so no `ConnectionGuard`) watches the connection.
@@ -29,9 +30,11 @@ final class HandshakeDeadline: ChannelInboundHandler, RemovableChannelHandler {
     context.fireChannelRead(data)
   }
 
-  /// The handshake's own completion event (TLSUserEvent) comes this way too.
+  /// Only the handshake's own completion disarms it: other events (the quiesce a stopping
+  /// server sends every connection) must not, or one idle connection that never starts
+  /// TLS would keep a stopping server, and its unlocked space, alive for ever.
   func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-    disarm()
+    if case TLSUserEvent.handshakeCompleted = event { disarm() }
     context.fireUserInboundEventTriggered(event)
   }
 

@@ -22,7 +22,9 @@ public struct ServerCertificate: Sendable {
   public init(address: String, now: Date = Date()) throws {
     let key = P256.Signing.PrivateKey()
     let name = try DistinguishedName {
-      CommonName("vault serve")
+      // The address, not the program: the certificate is shown to anyone who connects,
+      // token or not, and must not say that this machine runs a photo vault.
+      CommonName(address)
     }
     var serial = [UInt8](repeating: 0, count: 16)
     var generator = SystemRandomNumberGenerator()

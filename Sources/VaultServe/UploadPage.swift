@@ -120,7 +120,7 @@ enum UploadPage {
     .batch[data-state="done"] progress::-moz-progress-bar { background: var(--ok); }
     .batch[data-state="failed"] progress::-webkit-progress-value { background: var(--warn); }
     .batch[data-state="failed"] progress::-moz-progress-bar { background: var(--warn); }
-    .uploads { list-style: none; margin: .5rem 0 0; padding: 0; display: grid; gap: .4rem; }
+    .uploads { list-style: none; margin: .5rem 0 0; padding: 0; display: grid; grid-template-columns: minmax(0, 1fr); gap: .4rem; }
     .upload {
       padding: .45rem 1rem .4rem; line-height: 1.35; border-radius: 1rem; background: var(--card); border: 1px solid var(--line);
     }

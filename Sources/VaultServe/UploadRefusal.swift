@@ -37,6 +37,12 @@ struct UploadRefusal: Equatable {
       self.init(status: .unprocessableContent, reason: reason)
     case (.uploadsBusy?, _):
       self.init(status: .serviceUnavailable, reason: "the server is busy; try again")
+    case (.spaceBusy?, _):
+      // Another vault command (a long `vault add`) holds the space: nothing is wrong with
+      // the photo, and a retry once that command is done stores it.
+      self.init(
+        status: .serviceUnavailable, reason: "the vault is busy with another command; retry in a moment",
+        detail: "not stored yet: \((error as? VaultError)?.description ?? "")")
     case (nil, _) where error is CancellationError:
       self.init(status: .serviceUnavailable, reason: "the server is stopping")
     case (let vaultError?, _):

@@ -32,10 +32,9 @@ struct VaultCommand: ParsableCommand {
   static func runAndExit() -> Never {
     ProcessHardening.disableCoreDumps()
     PasswordInput.takeEnvironmentPassword()
-    Space.onLockWait { holder in
-      Diagnostics.emit(
-        "waiting for \(holder ?? "another command"), which is using the space (at most \(Space.lockWaitDescription))…"
-      )
+    Space.onLockWait { holder, limit in
+      let bound = limit.map { String(format: " (at most %g s)", $0) } ?? ""
+      Diagnostics.emit("waiting for \(holder ?? "another command"), which is using the space\(bound)…")
     }
     let status = runCommand()
     // The command is over, whatever its outcome: its writes are done or undone.

@@ -61,13 +61,12 @@ final class LockWaitTests: XCTestCase {
   func testACommandThatWaitsTooLongNamesTheHolderAndChangesNothing() throws {
     let holding = try holdTheSpace()
     let before = try snapshot(vault.vault)
-    for arguments in [["add", fixturesPath + "/gray.png"], ["list"], ["select", "1"]] {
+    for arguments in [["add", fixturesPath + "/gray.png"], ["select", "1"], ["delete", "1", "--yes"]] {
       let run = try vault.run(arguments, environment: ["VAULT_LOCK_WAIT": "0.2"])
       XCTAssertEqual(run.status, 1, "\(arguments)")
-      let space = try XCTUnwrap(vault.spaceFolders().first)
       XCTAssertTrue(
         run.stderr.hasSuffix(
-          "error: '\(space)' is in use by flock (pid \(holding.processIdentifier)) (waited 0.2 s); try again when it is done\n"
+          "error: the space is in use by flock (pid \(holding.processIdentifier)); waited 0.2 s for it (VAULT_LOCK_WAIT sets how long), try again when it is done\n"
         ), "\(arguments): \(run.stderr)")
     }
     XCTAssertEqual(try snapshot(vault.vault), before)
@@ -87,6 +86,19 @@ final class LockWaitTests: XCTestCase {
     XCTAssertEqual(try vault.run(["list", "--json"]).status, 0)
     let listed = try JSONSerialization.jsonObject(with: Data(try vault.run(["list", "--json"]).stdout.utf8))
     XCTAssertEqual((listed as? [Any])?.count, 2)
+  }
+
+  /// A reader is not bounded: a long import is no reason for `list` to fail.
+  func testAReaderWaitsAsLongAsAWriterHoldsTheSpace() throws {
+    let holding = try holdTheSpace()
+    let listing = try vault.start(
+      ["list", "--json"], environment: ["VAULT_LOCK_WAIT": "0"], errorsInOutput: true)
+    let waiting = listing.waitForLine { $0.hasPrefix("waiting for") }
+    XCTAssertEqual(waiting, "waiting for flock (pid \(holding.processIdentifier)), which is using the space…")
+    end(holding)
+    let run = try listing.finish()
+    XCTAssertEqual(run.status, 0, run.stdout)
+    XCTAssertTrue(run.stdout.contains("gray.jpg"), run.stdout)
   }
 
   /// Readers share the lock: a reader holding it does not keep another reader waiting.

@@ -4,16 +4,18 @@ import Synchronization
 /// An advisory lock (flock) on a space folder: exclusive for writers, shared for readers.
 /// Released when the value is released or the process ends.
 ///
-/// A command that finds the lock taken waits at most `waitLimit` seconds and then fails
+/// A writer that finds the lock taken waits at most `waitLimit` seconds and then fails
 /// with `.spaceBusy`, naming the command that holds it (read from /proc/locks): a writer
-/// that stays (an import of a thousand photos, `vault serve` while it commits) never makes
-/// another command hang without a word.
+/// that stays (an import of a thousand photos) never makes another writer hang without a
+/// word. A reader waits as long as it takes (a long import is no reason for `list` to
+/// fail), and says what it waits for.
 final class DirectoryLock {
   enum Mode { case shared, exclusive }
 
   private let descriptor: Int32
 
-  init(path: String, mode: Mode, waitingAtMost waitLimit: Double = DirectoryLock.waitLimit) throws {
+  init(path: String, mode: Mode, waitingAtMost waitLimit: Double? = nil) throws {
+    let waitLimit = waitLimit ?? (mode == .exclusive ? Self.waitLimit : .infinity)
     descriptor = openVaultFile(path, flags: O_DIRECTORY)
     guard descriptor >= 0 else { throw VaultError.posix(path) }
     let operation = (mode == .exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB
@@ -35,7 +37,8 @@ final class DirectoryLock {
       }
       if !announced, waited >= Self.announceAfter {
         announced = true
-        Self.waitObserver.withLock { $0 }?(LockHolder.find(lockedFolder: descriptor)?.description)
+        Self.waitObserver.withLock { $0 }?(
+          LockHolder.find(lockedFolder: descriptor)?.description, waitLimit.isFinite ? waitLimit : nil)
       }
       // Short at first (a commit by `vault serve` takes milliseconds), then at most a
       // tenth of a second, so that the lock is taken soon after it is let go.
@@ -64,8 +67,8 @@ final class DirectoryLock {
   static let announceAfter = 0.5
 
   /// Told once per wait that lasts longer than `announceAfter`, with the command holding
-  /// the lock when it is known. Nil by default: the CLI sets it to print a line.
-  static let waitObserver = Mutex<(@Sendable (String?) -> Void)?>(nil)
+  /// the lock when it is known, and how long the wait may last (nil: a reader's, unbounded). Nil by default: the CLI sets it to print a line.
+  static let waitObserver = Mutex<(@Sendable (String?, Double?) -> Void)?>(nil)
 
   private static func now() -> Double {
     var time = timespec()
@@ -77,12 +80,10 @@ final class DirectoryLock {
 extension Space {
   /// Sets what is told when a command starts waiting for a space another command holds
   /// (see `DirectoryLock`); nil to stay silent (a full-screen viewer).
-  public static func onLockWait(_ observer: (@Sendable (_ holder: String?) -> Void)?) {
+  public static func onLockWait(_ observer: (@Sendable (_ holder: String?, _ limit: Double?) -> Void)?) {
     DirectoryLock.waitObserver.withLock { $0 = observer }
   }
 
-  /// How long a command waits for a space another command holds, for messages: "10 s".
-  public static var lockWaitDescription: String { String(format: "%g s", DirectoryLock.waitLimit) }
 }
 
 /// The process that holds a flock on a folder, as the kernel lists it in /proc/locks.

@@ -143,6 +143,9 @@ public final class Space {
       journal = writer.journal
       entries = writer.entries
       indexDamage = writer.indexDamage
+    } else if case .failure(VaultError.spaceBusy) = outcome {
+      // The lock was never taken, so nothing changed; reading again would wait for the
+      // same holder a second time.
     } else {
       try reload()
     }
