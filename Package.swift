@@ -113,6 +113,7 @@ let package = Package(
         "VaultServe", "VaultCore", "CSodium", "VaultTestSupport",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
+        .product(name: "NIOTLS", package: "swift-nio"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "X509", package: "swift-certificates"),
