@@ -47,7 +47,7 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   /// A value given to a command is outside what it accepts.
   case invalidArgument(String)
   /// Another command held the space's lock for longer than a command waits for it.
-  case spaceBusy(path: String, holder: String?, waited: Double)
+  case spaceBusy(holder: String?, waited: Double)
   /// A photo sent as bytes (`UploadIntake`) is not accepted: its name, its size, or its
   /// content (the reason is the one `add` gives for such a file).
   case uploadRefused(name: String, reason: String)
@@ -97,7 +97,7 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
       return "the space has no photos (nothing to do for \(action))"
     case .invalidArgument(let text):
       return text
-    case .spaceBusy(_, let holder, let waited):
+    case .spaceBusy(let holder, let waited):
       return
         "the space is in use by \(holder ?? "another command"); waited \(String(format: "%g", waited)) s for it (VAULT_LOCK_WAIT sets how long), try again when it is done"
     case .uploadRefused(let name, let reason):

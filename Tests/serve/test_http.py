@@ -485,15 +485,19 @@ class UploadTests(ServeTestCase):
         self.assertNotIn("server", headers)
         # A client that goes on sending is cut off: the server does not read (and drop) the
         # body to its announced end, which it would do for as long as bytes keep coming.
+        self.assert_cut_off(sock)
+        server.wait_for(lambda line: line == "refused big.jpg: larger than the 1 MB limit")
+        status, _, answer = server.upload("small.jpg", Photos.jpeg("small", 320, 240))
+        self.assertEqual(status, 201, answer)
+
+    def assert_cut_off(self, sock):
+        """Sends until the server cuts the connection (it must, long before 8 GB), then closes."""
         chunk, sent = b"\0" * 65536, 0
         with self.assertRaises((BrokenPipeError, ConnectionResetError, ssl.SSLError, socket.timeout)):
             while sent < 8_000_000_000:
                 sock.sendall(chunk)
                 sent += len(chunk)
         sock.close()
-        server.wait_for(lambda line: line == "refused big.jpg: larger than the 1 MB limit")
-        status, _, answer = server.upload("small.jpg", Photos.jpeg("small", 320, 240))
-        self.assertEqual(status, 201, answer)
 
     def test_a_wrong_token_with_a_body_is_cut_off_too(self):
         server = self.serve()
@@ -502,12 +506,7 @@ class UploadTests(ServeTestCase):
                      "Content-Length: 100000000000\r\n\r\n".encode())
         status, _, body = read_response(sock)
         self.assertEqual((status, body), (404, b""))
-        chunk, sent = b"\0" * 65536, 0
-        with self.assertRaises((BrokenPipeError, ConnectionResetError, ssl.SSLError, socket.timeout)):
-            while sent < 8_000_000_000:
-                sock.sendall(chunk)
-                sent += len(chunk)
-        sock.close()
+        self.assert_cut_off(sock)
 
     def test_a_truncated_upload_leaves_nothing_and_the_server_goes_on(self):
         server = self.serve()

@@ -61,8 +61,7 @@ final class InterruptionTests: XCTestCase {
 
   /// The folder of the one space of the vault.
   func spaceFolder() throws -> String {
-    let names = try FileManager.default.contentsOfDirectory(atPath: vault.vault)
-    return vault.vault + "/" + names.first { !$0.hasSuffix(".json") }!
+    try XCTUnwrap(vault.spaceFolders().first)
   }
 
   /// Runs vault and sends it `signal` as soon as a file is made in `folder` (not at all

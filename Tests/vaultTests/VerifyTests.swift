@@ -45,8 +45,7 @@ final class VerifyTests: XCTestCase {
   func name(_ number: Int) -> String { String(format: "p%02d.jpg", number) }
 
   func spaceFolder() throws -> String {
-    let names = try FileManager.default.contentsOfDirectory(atPath: vault.vault)
-    return vault.vault + "/" + names.first { !$0.hasSuffix(".json") }!
+    try XCTUnwrap(vault.spaceFolders().first)
   }
 
   func originalPath(_ number: Int) throws -> String { try spaceFolder() + "/Photo/" + ids[number]! }

@@ -33,7 +33,7 @@ final class DirectoryLock {
       if waited >= waitLimit {
         let holder = LockHolder.find(lockedFolder: descriptor)
         close(descriptor)
-        throw VaultError.spaceBusy(path: path, holder: holder?.description, waited: waitLimit)
+        throw VaultError.spaceBusy(holder: holder?.description, waited: waitLimit)
       }
       if !announced, waited >= Self.announceAfter {
         announced = true
