@@ -46,6 +46,39 @@ public struct PhotoRecord: Codable, Equatable, Sendable {
   /// BLAKE2b-256 of the original, keyed with a key of the space's: finds duplicates without
   /// revealing anything to someone without the password.
   public var contentHash: String
+  /// When the photo was taken, as its file says (EXIF `DateTimeOriginal`, PNG `eXIf` or
+  /// `tIME`); nil when it does not say, or for a photo imported before vault read it and
+  /// not yet filled in (`verify --repair`, or when it is first viewed).
+  public var taken: CaptureTime? = nil
+  /// The camera's make and model (EXIF `Make`, `Model`), when the file names them.
+  public var cameraMake: String? = nil
+  public var cameraModel: String? = nil
+}
+
+/// The moment a photo was taken, as cameras record it: the wall-clock time of the camera's
+/// clock and, when the file gives it (EXIF `OffsetTimeOriginal`), that clock's offset from
+/// UTC. Without an offset the moment is read in the viewer's time zone.
+public struct CaptureTime: Codable, Equatable, Hashable, Sendable {
+  /// The camera's wall-clock time, as seconds since 1970 read as if it were UTC.
+  public var localSeconds: Int64
+  /// Sub-second part of the wall-clock time (EXIF `SubSecTimeOriginal`), 0 when none.
+  public var nanoseconds: Int32
+  /// Minutes east of UTC, when the file says.
+  public var utcOffsetMinutes: Int16?
+
+  public init(localSeconds: Int64, nanoseconds: Int32 = 0, utcOffsetMinutes: Int16? = nil) {
+    self.localSeconds = localSeconds
+    self.nanoseconds = nanoseconds
+    self.utcOffsetMinutes = utcOffsetMinutes
+  }
+
+  /// The moment as seconds since 1970 UTC; without a recorded offset, `zone`'s offset at
+  /// that wall-clock time is used.
+  public func secondsSince1970(assuming zone: TimeZone = .current) -> Int64 {
+    if let utcOffsetMinutes { return localSeconds - Int64(utcOffsetMinutes) * 60 }
+    let guess = Date(timeIntervalSince1970: TimeInterval(localSeconds))
+    return localSeconds - Int64(zone.secondsFromGMT(for: guess))
+  }
 }
 
 /// One line of the index: a record and whether the photo is selected.
