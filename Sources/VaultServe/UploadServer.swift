@@ -25,6 +25,12 @@ public final class UploadServer: Sendable {
     public var budgetWait: Double = 60
     /// Connections open at once; more wait in the listen backlog.
     public var maxConnections = 128
+    /// Connections one address (an IPv6 /64) may hold open at once; more are closed at
+    /// once, so that idle sockets from one neighbour cannot take every slot.
+    public var maxConnectionsPerAddress = ConnectionsPerAddress.defaultLimit
+    /// How long a TLS handshake may take: a phone needs well under a second, and a slot
+    /// held by a connection that never shakes hands is a slot the phone cannot use.
+    public var handshakeTimeout: TimeAmount = .seconds(10)
     /// How long `stop` lets requests in progress finish before it cuts them off.
     public var stopGrace: Duration = .seconds(10)
 
@@ -92,10 +98,12 @@ public final class UploadServer: Sendable {
             streamConfiguration: streamConfiguration),
           responder: responder)
         try await serve(
-          DeadlineChannel(inner: channel, handshakeTimeout: stallTimeout), onListening: onListening)
+          capped(DeadlineChannel(inner: channel, handshakeTimeout: configuration.handshakeTimeout)),
+          onListening: onListening)
       } else {
         try await serve(
-          HTTP1Channel(responder: responder, configuration: streamConfiguration), onListening: onListening)
+          capped(HTTP1Channel(responder: responder, configuration: streamConfiguration)),
+          onListening: onListening)
       }
     }
     control.withLock { $0.serving = serving }
@@ -122,6 +130,11 @@ public final class UploadServer: Sendable {
       }
     }
     await stopGracefully?()
+  }
+
+  private func capped<Child: ServerChildChannel>(_ child: Child) -> AddressCappedChannel<Child> {
+    AddressCappedChannel(
+      inner: child, connections: ConnectionsPerAddress(limit: configuration.maxConnectionsPerAddress))
   }
 
   private func serve<Child: ServerChildChannel>(
