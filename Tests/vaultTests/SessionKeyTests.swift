@@ -227,10 +227,62 @@ final class SessionKeyTests: XCTestCase {
     XCTAssertEqual(keyring.spaceKeys(), [])
   }
 
+  func testInfoOfUnlockedSpace() throws {
+    try addPhoto()
+    let withPassword = try run(["info"], password: "correct horse")
+    XCTAssertEqual(withPassword.status, 0, withPassword.stderr)
+    let lines = withPassword.stdout.split(separator: "\n").map(String.init)
+    XCTAssertEqual(lines[0], "vault:           \(vault.vault)")
+    XCTAssertEqual(lines[1], "format:          vault.json version 1")
+    XCTAssertEqual(lines[2], "key derivation:  argon2id13, interactive (opslimit 2, memlimit 64 MiB)")
+    XCTAssertEqual(lines[3], "space format:    2")
+    XCTAssertEqual(lines[4], "photos:          1 (0 selected)")
+    let size = try FileManager.default.attributesOfItem(atPath: fixturesPath + "/gray.jpg")[.size] as! Int
+    XCTAssertEqual(
+      lines[5],
+      "originals:       " + (size < 1000 ? "\(size) B" : String(format: "%.1f kB", Double(size) / 1000)))
+    XCTAssertTrue(lines[6].hasPrefix("stored:          "), lines[6])
+    XCTAssertEqual(lines.last, "session key:     none for this space")
+
+    try unlock(["--for", "10m", "--max", "2h"])
+    let unlocked = try run(["info"])
+    XCTAssertEqual(unlocked.status, 0, unlocked.stderr)
+    let session = try XCTUnwrap(unlocked.stdout.split(separator: "\n").last)
+    XCTAssertNotNil(
+      session.wholeMatch(
+        of:
+          #/session key:     in use, kept until [-0-9]+ [:0-9]+, 10m after each use, at most until [-0-9]+ [:0-9]+/#
+      ),
+      String(session))
+    let givenPassword = try run(["info"], password: "correct horse")
+    XCTAssertTrue(
+      givenPassword.stdout.contains("session key:     kept for this space (not used: a password was given)"))
+  }
+
+  /// Without a password, info prints only what the folder shows anyone, and the same
+  /// whatever spaces there are.
+  func testInfoWithoutPasswordNeverCountsSpaces() throws {
+    let oneSpace = try run(["info", "--no-password"])
+    XCTAssertEqual(oneSpace.status, 0, oneSpace.stderr)
+    XCTAssertEqual(
+      oneSpace.stdout,
+      """
+      vault:           \(vault.vault)
+      format:          vault.json version 1
+      key derivation:  argon2id13, interactive (opslimit 2, memlimit 64 MiB)
+
+      """)
+    XCTAssertEqual(try vault.run(["init"], password: "decoy").status, 0)
+    try unlock()
+    XCTAssertEqual(try run(["info", "--no-password"]).stdout, oneSpace.stdout)
+    XCTAssertEqual(try run(["info", "--no-password"], password: "decoy").stdout, oneSpace.stdout)
+  }
+
   func testOptionsAreChecked() throws {
     for arguments in [
       ["unlock", "--for", "2h", "--max", "1h"], ["unlock", "--for", "0"], ["unlock", "--max", "8d"],
       ["unlock", "--max", "200h"], ["lock", "--password-file", "x"],
+      ["info", "--no-password", "--password-file", "x"],
     ] {
       let refused = try run(arguments, password: "correct horse")
       XCTAssertEqual(refused.status, 64, "\(arguments): \(refused.stderr)")
