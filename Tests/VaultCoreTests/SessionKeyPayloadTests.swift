@@ -44,6 +44,37 @@ final class SessionKeyPayloadTests: XCTestCase {
     XCTAssertNil(SessionKey.decode(SecureBytes(count: 96)))
   }
 
+  func testNameVectors() throws {
+    let vectors = try formatVectors(named: "session key name")
+    XCTAssertFalse(vectors.isEmpty)
+    for vector in vectors {
+      XCTAssertEqual(
+        SessionKeyring.spaceKeyName(
+          secret: secureBytes(try hexField(vector, "secret")), resolvedPath: try field(vector, "path"),
+          salt: try hexField(vector, "salt")),
+        try field(vector, "key-name"))
+    }
+  }
+
+  func testPayloadVectors() throws {
+    let vectors = try formatVectors(named: "session key")
+    XCTAssertFalse(vectors.isEmpty)
+    for vector in vectors {
+      let key = SessionKey(
+        spaceTag: try field(vector, "tag"),
+        master: MasterKey(key: secureBytes(try hexField(vector, "master-key"))),
+        keyFileDigest: SessionKey.digest(ofKeyFile: try hexField(vector, "key-file")),
+        lifetime: SessionLifetime(
+          idleSeconds: try XCTUnwrap(Int(try field(vector, "idle"))),
+          deadline: try XCTUnwrap(Int64(try field(vector, "deadline")))))
+      let payload = key.encoded()
+      XCTAssertEqual(
+        hexString(UnsafeBufferPointer(start: payload.bytes, count: payload.count)),
+        hexString(try hexField(vector, "payload")))
+      XCTAssertEqual(SessionKey.decode(payload)?.spaceTag, try field(vector, "tag"))
+    }
+  }
+
   func testTimeoutIsTheIdleTimeCutAtTheDeadline() {
     let lifetime = SessionLifetime(idleSeconds: 900, maximumSeconds: 3600, now: 1000)
     XCTAssertEqual(lifetime.deadline, 4600)

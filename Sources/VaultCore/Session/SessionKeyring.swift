@@ -191,7 +191,14 @@ public enum SessionKeyring {
       let resolved = realpath(vault.path, nil)
     else { return nil }
     defer { free(resolved) }
-    let message = nameLabel + Array(String(cString: resolved).utf8) + [0] + vault.kdf.salt
+    return spaceKeyName(secret: secret, resolvedPath: String(cString: resolved), salt: vault.kdf.salt)
+  }
+
+  /// `vault:` ‖ hex of BLAKE2b-128, keyed with the session's secret, over the label, the
+  /// vault's real path, a zero byte and its salt: the path tells vaults apart on one
+  /// machine, the salt a vault made again at the same path.
+  static func spaceKeyName(secret: SecureBytes, resolvedPath: String, salt: [UInt8]) -> String {
+    let message = nameLabel + Array(resolvedPath.utf8) + [0] + salt
     var name = [UInt8](repeating: 0, count: nameLength)
     // It fails only for an output or key length outside 16...64 bytes.
     Sodium.check(
