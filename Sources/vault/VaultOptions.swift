@@ -46,12 +46,16 @@ struct VaultOptions: ParsableArguments {
       case .found(let key):
         return .sessionKey(key)
       case .droppedStale:
-        Diagnostics.warning(VaultError.staleSessionKey.description + "; it was dropped")
+        Self.warnStaleSessionKeyDropped()
       case .none:
         break
       }
     }
     return .password(try password())
+  }
+
+  private static func warnStaleSessionKeyDropped() {
+    Diagnostics.warning(VaultError.staleSessionKey.description + "; it was dropped")
   }
 
   /// Opens the vault and unlocks the space of the password or session key. Unless
@@ -64,7 +68,7 @@ struct VaultOptions: ParsableArguments {
     } catch VaultError.staleSessionKey {
       // The space changed between the look-up and its lock (a password change meanwhile).
       SessionKeyring.drop(for: vault)
-      Diagnostics.warning(VaultError.staleSessionKey.description + "; it was dropped")
+      Self.warnStaleSessionKeyDropped()
       space = try vault.unlock(password: try password(), access: access)
     }
     if !allowDamagedIndex { try space.requireIndex() }
