@@ -1,4 +1,4 @@
-.PHONY: build test bench bench-scale bench-view fixtures format torture fuzz sanitize
+.PHONY: build test bench bench-scale bench-view bench-session fixtures format torture fuzz sanitize
 
 build:
 	swift build -c release
@@ -8,12 +8,18 @@ test:
 
 # Import speed and memory against vipsthumbnail, export against cp -p + sync, verify (and
 # verify --quick) against cat and cp -p, each measured in the same run; then what padding
-# costs on the same photos.
+# costs on the same photos; last, `vault list` with a session key against the moderate KDF.
 bench:
 	Benchmarks/run
 	Benchmarks/export
 	Benchmarks/verify
 	Benchmarks/padding-overhead
+	Benchmarks/session-unlock
+
+# `vault list` with the session key of `vault unlock` against the password with the
+# moderate KDF, alternating, medians of 9 (in a session keyring of its own).
+bench-session:
+	Benchmarks/session-unlock
 
 # A 100,000-photo space (built once through the library): open, list, select and add
 # against an empty space, in the same run.

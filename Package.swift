@@ -52,6 +52,12 @@ let package = Package(
       pkgConfig: "libqrencode",
       providers: [.apt(["libqrencode-dev"])]
     ),
+    // The kernel's key retention service, where `vault unlock` keeps a space's key.
+    .systemLibrary(
+      name: "CKeyutils",
+      pkgConfig: "libkeyutils",
+      providers: [.apt(["libkeyutils-dev"])]
+    ),
     // libjpeg and libpng report fatal errors with longjmp, which must never cross Swift
     // frames; this C target keeps every setjmp/longjmp pair inside C.
     .target(
@@ -62,7 +68,7 @@ let package = Package(
     .target(name: "CVaultSystem"),
     .target(
       name: "VaultCore",
-      dependencies: ["CSodium", "CVaultImaging", "CVaultSystem", "CHeif"],
+      dependencies: ["CSodium", "CVaultImaging", "CVaultSystem", "CHeif", "CKeyutils"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
     .target(
@@ -123,7 +129,8 @@ let package = Package(
     .testTarget(
       name: "vaultTests",
       // VaultCore (through @testable import) lets a test forge files with a space's key.
-      dependencies: ["vault", "VaultCore", "CSodium", "VaultTestSupport"],
+      // CKeyutils gives each test of `vault unlock` a session keyring of its own.
+      dependencies: ["vault", "VaultCore", "CSodium", "CKeyutils", "VaultTestSupport"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
   ]

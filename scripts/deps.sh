@@ -30,11 +30,12 @@ ensure_python_packages() {
 }
 
 # What building vault needs.
-BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-dev libchafa-dev libglib2.0-dev libqrencode-dev)
+BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-dev libchafa-dev libglib2.0-dev libqrencode-dev libkeyutils-dev)
 # What its tests need besides: chattr (a read-only folder even for root), the reference
 # thumbnailer the quality test compares with, tmux to run vault on a terminal, strace
 # to see which folders are flushed (and to kill vault at a chosen step), rsync and
 # unison to merge copies of a vault as sync engines do; for vault serve, zbarimg to
 # decode the QR code it draws, curl to speak HTTP/2 to it, and Chromium with its
-# WebDriver for the browser test of its page.
-TEST_PACKAGES=(e2fsprogs libvips-tools tmux strace rsync unison zbar-tools curl chromium chromium-driver)
+# WebDriver for the browser test of its page; keyctl (keyutils) to run the tests, and each
+# test of `vault unlock`, in a session keyring of their own.
+TEST_PACKAGES=(e2fsprogs libvips-tools tmux strace rsync unison zbar-tools curl chromium chromium-driver keyutils)

@@ -53,6 +53,12 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   case uploadRefused(name: String, reason: String)
   /// An upload waited as long as it may for memory that other uploads hold.
   case uploadsBusy(name: String, seconds: Double)
+  /// The kernel keyring cannot keep a session key here (no keyring, or the key system
+  /// calls are refused, as in some containers); `reason` names the call and its error.
+  case keyringUnavailable(reason: String)
+  /// A session key no longer opens its space: the space's password was changed, or the
+  /// space was removed or made again since the key was kept.
+  case staleSessionKey
 
   public var description: String {
     switch self {
@@ -105,6 +111,10 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
     case .uploadsBusy(let name, let seconds):
       return
         "upload '\(name)' waited \(String(format: "%g", seconds)) s for memory that other uploads hold; try again"
+    case .keyringUnavailable(let reason):
+      return "no kernel keyring is available to keep the key (\(reason))"
+    case .staleSessionKey:
+      return "the session key no longer opens its space (its password was changed, or the space was removed)"
     }
   }
 

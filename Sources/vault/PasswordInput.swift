@@ -24,6 +24,10 @@ enum PasswordInput {
     unsetenv("VAULT_PASSWORD")
   }
 
+  /// Whether `$VAULT_PASSWORD` gave a password: like `--password-file`, it names a space
+  /// explicitly, so a session key is not used.
+  static var hasEnvironmentPassword: Bool { environmentPassword != nil }
+
   /// The password for this run.
   static func password(file: String?, prompt: String, confirm: Bool) throws -> Password {
     defer { environmentPassword?.wipe() }

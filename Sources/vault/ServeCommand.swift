@@ -73,7 +73,7 @@ struct ServeCommand: ParsableCommand {
   func run() throws {
     let vault = try options.openVault()
     // The password goes as soon as the space is unlocked: the server runs for long.
-    let space = try vault.unlock(password: try options.password(), access: .read)
+    let space = try vault.unlock(try options.credential(for: vault), access: .read)
     try space.requireIndex()
     // The server writes only through short-lived writers (Space.change), so that other
     // commands can read and write the space meanwhile.

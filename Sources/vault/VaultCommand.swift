@@ -19,6 +19,7 @@ struct VaultCommand: ParsableCommand {
       SelectCommand.self,
       UnselectCommand.self,
       DeleteCommand.self, ExportCommand.self, VerifyCommand.self, ServeCommand.self,
+      UnlockCommand.self, LockCommand.self, InfoCommand.self,
     ]
   )
 

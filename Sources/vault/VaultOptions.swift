@@ -37,11 +37,40 @@ struct VaultOptions: ParsableArguments {
     try Vault.open(at: resolvedVaultPath)
   }
 
-  /// Opens the vault and unlocks the space of the password. Unless `allowDamagedIndex`,
-  /// a damaged index is an error that points to `vault verify --repair`.
+  /// What opens the space: --password-file or $VAULT_PASSWORD when given (they name a
+  /// space explicitly), else the session key `vault unlock` kept for this vault, else the
+  /// password asked on the terminal.
+  func credential(for vault: Vault) throws -> SpaceCredential {
+    if passwordFile == nil && !PasswordInput.hasEnvironmentPassword {
+      switch SessionKeyring.lookUp(for: vault) {
+      case .found(let key):
+        return .sessionKey(key)
+      case .droppedStale:
+        Self.warnStaleSessionKeyDropped()
+      case .none:
+        break
+      }
+    }
+    return .password(try password())
+  }
+
+  private static func warnStaleSessionKeyDropped() {
+    Diagnostics.warning(VaultError.staleSessionKey.description + "; it was dropped")
+  }
+
+  /// Opens the vault and unlocks the space of the password or session key. Unless
+  /// `allowDamagedIndex`, a damaged index is an error that points to `vault verify --repair`.
   func unlock(_ access: Space.Access, allowDamagedIndex: Bool = false) throws -> Space {
     let vault = try openVault()
-    let space = try vault.unlock(password: try password(), access: access)
+    let space: Space
+    do {
+      space = try vault.unlock(try credential(for: vault), access: access)
+    } catch VaultError.staleSessionKey {
+      // The space changed between the look-up and its lock (a password change meanwhile).
+      SessionKeyring.drop(for: vault)
+      Self.warnStaleSessionKeyDropped()
+      space = try vault.unlock(password: try password(), access: access)
+    }
     if !allowDamagedIndex { try space.requireIndex() }
     // Readers cannot tell a write cut short from a copy still being synced or a cut file:
     // they say so, since what the torn part held is not shown.

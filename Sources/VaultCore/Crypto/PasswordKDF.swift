@@ -33,6 +33,11 @@ public struct KDFParameters: Equatable, Sendable {
     }
   }
 
+  /// The preset these limits are, if they are one.
+  public var preset: Preset? {
+    Preset.allCases.first { $0.opsLimit == opsLimit && $0.memLimit == memLimit }
+  }
+
   /// Limits below `interactive` would make a copied vault cheap to attack; limits far above
   /// `sensitive` would let a forged header hang or exhaust the machine. Both are refused.
   public static let minimumOpsLimit = Preset.interactive.opsLimit

@@ -47,6 +47,17 @@ public final class Space {
     try self.init(directory: directory, master: master, access: access, lock: lock)
   }
 
+  /// Opens a space with the master key `vault unlock` kept (no key derivation). The key
+  /// file must still be the one the key was kept with, read under the lock like the rest.
+  convenience init(directory: String, sessionKey: SessionKey, access: Access) throws {
+    let lock = try DirectoryLock(path: directory, mode: access == .write ? .exclusive : .shared)
+    let keyPath = directory + "/" + Self.keyFile
+    guard let keyFile = try? readWholeFile(keyPath, limit: 4096), sessionKey.matches(keyFile: keyFile) else {
+      throw VaultError.staleSessionKey
+    }
+    try self.init(directory: directory, master: sessionKey.master, access: access, lock: lock)
+  }
+
   private init(directory: String, master: MasterKey, access: Access, lock: DirectoryLock) throws {
     self.directory = directory
     self.access = access
@@ -185,6 +196,14 @@ public final class Space {
     try requireIndex()
     guard let journal else { preconditionFailure("format 1 spaces are upgraded when opened for writing") }
     return journal
+  }
+
+  /// The space's folder name (its tag: 32 lowercase hex digits).
+  public var tag: String { String(directory.split(separator: "/").last ?? "") }
+
+  /// The space's key file as it is now (read while the space's lock is held).
+  func readKeyFile() throws -> [UInt8] {
+    try readWholeFile(directory + "/" + Self.keyFile, limit: 4096)
   }
 
   var photoDirectory: String { directory + "/" + Self.photoFolder }

@@ -10,6 +10,9 @@ public final class Vault {
     self.kdf = kdf
   }
 
+  /// The version of `vault.json` this vault has (every vault so far: 1).
+  public var headerVersion: Int { VaultHeader.version }
+
   public static func exists(at path: String) -> Bool {
     fileExists(path + "/" + VaultHeader.fileName)
   }
@@ -105,6 +108,21 @@ public final class Vault {
     let space = try Space(directory: spacePath, wrappingKey: keys.wrappingKey, access: access)
     if access == .write { try space.prepareForWriting() }
     return space
+  }
+
+  /// Opens the space a credential names: the space of a password, or the one a session
+  /// key unlocked (no key derivation; `.staleSessionKey` when that space is gone or changed).
+  public func unlock(_ credential: SpaceCredential, access: Space.Access) throws -> Space {
+    switch credential {
+    case .password(let password):
+      return try unlock(password: password, access: access)
+    case .sessionKey(let key):
+      let spacePath = path + "/" + key.spaceTag
+      guard isDirectory(spacePath) else { throw VaultError.staleSessionKey }
+      let space = try Space(directory: spacePath, sessionKey: key, access: access)
+      if access == .write { try space.prepareForWriting() }
+      return space
+    }
   }
 
   private func passwordKeys(for password: Password) throws -> PasswordKeys {

@@ -1,0 +1,260 @@
+import CKeyutils
+import CSodium
+import Foundation
+
+/// Where `vault unlock` keeps space keys: the kernel's key retention service, in a keyring
+/// of vault's own linked into the session keyring, so that later commands of the same
+/// login session open the space without its password or a key derivation.
+///
+/// Layout (docs/FORMAT.md, "Unlock once per session"): the session keyring holds a keyring
+/// named `vault`; it holds the user key `vault:secret` (32 random bytes that name the
+/// others) and at most one user key per vault, named `vault:` ‖ hex of a BLAKE2b-128 keyed
+/// with that secret over the vault's real path and salt, so that the name says neither
+/// which vault nor which space. Every one of them is readable only by its possessors (the
+/// processes of the session), and each space key has the kernel's own timeout.
+public enum SessionKeyring {
+  static let keyringDescription = "vault"
+  static let secretDescription = "vault:secret"
+  static let spaceKeyPrefix = "vault:"
+  static let nameLabel = Array("vault session key name v1".utf8)
+  static let secretLength = 32
+  static let nameLength = 16
+
+  /// Possessors may list vault's keyring and add or remove its keys; nobody else may even see it.
+  static let keyringPermissions = key_perm_t(KEY_POS_VIEW | KEY_POS_READ | KEY_POS_WRITE | KEY_POS_SEARCH)
+  /// The naming secret is never changed once made.
+  static let secretPermissions = key_perm_t(KEY_POS_VIEW | KEY_POS_READ | KEY_POS_SEARCH)
+  /// A space key is replaced, never updated; SETATTR lets each use push its timeout back.
+  static let spaceKeyPermissions = key_perm_t(
+    KEY_POS_VIEW | KEY_POS_READ | KEY_POS_SEARCH | KEY_POS_SETATTR)
+
+  /// What a look-up found.
+  public enum Lookup {
+    /// No key of this vault (or no keyring at all).
+    case none
+    /// This vault's key; its timeout was refreshed when the look-up asked for that.
+    case found(SessionKey)
+    /// A key whose space is gone or no longer takes it (its password was changed, or the
+    /// space was removed or made again): it was dropped.
+    case droppedStale
+  }
+
+  // MARK: For the commands
+
+  /// Throws `.keyringUnavailable` unless this process can reach a session keyring (seccomp
+  /// filters of containers, and some kernels, refuse the key system calls).
+  public static func checkAvailable() throws {
+    if keyctl_get_keyring_ID(KEY_SPEC_SESSION_KEYRING, 0) < 0 { throw unavailable("keyctl") }
+  }
+
+  /// Whether the session keyring is the user's default one, which every process of the
+  /// user that has no session keyring of its own shares (a login without pam_keyinit).
+  public static var isUserDefaultSession: Bool {
+    let session = keyctl_get_keyring_ID(KEY_SPEC_SESSION_KEYRING, 0)
+    return session >= 0 && session == keyctl_get_keyring_ID(KEY_SPEC_USER_SESSION_KEYRING, 0)
+  }
+
+  /// Keeps the key of `space` (opened from `vault`) for `lifetime`, replacing any key this
+  /// vault had there. Throws `.keyringUnavailable` when the kernel refuses, and then leaves
+  /// the keyring as it was.
+  @discardableResult
+  public static func store(_ space: Space, of vault: Vault, lifetime: SessionLifetime) throws -> SessionKey {
+    let key = SessionKey(
+      spaceTag: space.tag, master: space.master,
+      keyFileDigest: SessionKey.digest(ofKeyFile: try space.readKeyFile()), lifetime: lifetime)
+    let timeout = lifetime.timeout(at: SessionLifetime.now())
+    guard timeout > 0 else { throw VaultError.invalidArgument("the session key's deadline has passed") }
+    let existingRing = search(KEY_SPEC_SESSION_KEYRING, type: "keyring", description: keyringDescription)
+    let ring = try existingRing ?? makeKeyring()
+    do {
+      let name = try spaceKeyName(for: vault, in: ring, creatingSecret: true)!
+      drop(named: name, in: ring)
+      let payload = key.encoded()
+      let serial = add_key("user", name, payload.pointer, payload.count, ring)
+      guard serial > 0 else { throw unavailable("add_key") }
+      guard keyctl_setperm(serial, spaceKeyPermissions) == 0, keyctl_set_timeout(serial, UInt32(timeout)) == 0
+      else {
+        let error = unavailable("keyctl")
+        keyctl_invalidate(serial)
+        throw error
+      }
+      key.expires = SessionLifetime.now() + Int64(timeout)
+      return key
+    } catch {
+      // A keyring made for nothing would stay for the whole session.
+      if existingRing == nil { removeKeyring(ring) }
+      throw error
+    }
+  }
+
+  /// This vault's key, if the session holds one that still opens its space. With `refresh`
+  /// (a command about to use it), its timeout starts again, up to its deadline. A key past
+  /// its deadline, or one whose space is gone or changed, is dropped.
+  public static func lookUp(for vault: Vault, refresh: Bool = true) -> Lookup {
+    guard let ring = search(KEY_SPEC_SESSION_KEYRING, type: "keyring", description: keyringDescription),
+      let name = try? spaceKeyName(for: vault, in: ring, creatingSecret: false),
+      let serial = search(ring, type: "user", description: name)
+    else { return .none }
+    let payload = SecureBytes(count: SessionKey.payloadLength)
+    guard
+      keyctl_read(serial, payload.pointer.assumingMemoryBound(to: CChar.self), payload.count)
+        == SessionKey.payloadLength, let key = SessionKey.decode(payload)
+    else {
+      keyctl_invalidate(serial)
+      return .droppedStale
+    }
+    let now = SessionLifetime.now()
+    let timeout = key.lifetime.timeout(at: now)
+    // The kernel's timeout ends at the deadline; this is for a clock set back meanwhile.
+    if timeout == 0 {
+      keyctl_invalidate(serial)
+      return .none
+    }
+    guard key.opensSpace(in: vault) else {
+      keyctl_invalidate(serial)
+      return .droppedStale
+    }
+    if refresh, keyctl_set_timeout(serial, UInt32(timeout)) == 0 {
+      key.expires = now + Int64(timeout)
+    }
+    return .found(key)
+  }
+
+  /// Drops this vault's key, if the session holds one (`vault lock`, and a password
+  /// change, after which the key no longer fits). Returns whether there was one.
+  @discardableResult
+  public static func drop(for vault: Vault) -> Bool {
+    guard let ring = search(KEY_SPEC_SESSION_KEYRING, type: "keyring", description: keyringDescription),
+      let name = try? spaceKeyName(for: vault, in: ring, creatingSecret: false)
+    else { return false }
+    return drop(named: name, in: ring)
+  }
+
+  /// Drops every key vault keeps in this session, and its keyring (`vault lock --all`).
+  /// Returns how many space keys there were.
+  @discardableResult
+  public static func dropAll() -> Int {
+    guard let ring = search(KEY_SPEC_SESSION_KEYRING, type: "keyring", description: keyringDescription)
+    else { return 0 }
+    let count = members(of: ring).filter { serial in
+      guard let description = describe(serial) else { return false }
+      return description.type == "user" && description.name.hasPrefix(spaceKeyPrefix)
+        && description.name != secretDescription
+    }.count
+    removeKeyring(ring)
+    return count
+  }
+
+  // MARK: Keyring calls
+
+  private static func unavailable(_ call: String, _ code: Int32 = errno) -> VaultError {
+    .keyringUnavailable(reason: "\(call): \(String(cString: strerror(code)))")
+  }
+
+  /// The key of `type` and `description` in `ring` or a keyring it holds, or nil.
+  static func search(_ ring: key_serial_t, type: String, description: String) -> key_serial_t? {
+    let serial = keyctl_search(ring, type, description, 0)
+    return serial > 0 ? key_serial_t(serial) : nil
+  }
+
+  private static func makeKeyring() throws -> key_serial_t {
+    let ring = add_key("keyring", keyringDescription, nil, 0, KEY_SPEC_SESSION_KEYRING)
+    guard ring > 0 else { throw unavailable("add_key") }
+    guard keyctl_setperm(ring, keyringPermissions) == 0 else {
+      let error = unavailable("keyctl")
+      removeKeyring(ring)
+      throw error
+    }
+    return ring
+  }
+
+  private static func removeKeyring(_ ring: key_serial_t) {
+    keyctl_clear(ring)
+    keyctl_unlink(ring, KEY_SPEC_SESSION_KEYRING)
+    keyctl_invalidate(ring)
+  }
+
+  @discardableResult
+  private static func drop(named name: String, in ring: key_serial_t) -> Bool {
+    guard let serial = search(ring, type: "user", description: name) else { return false }
+    // Invalidated keys are gone at once for every process; the kernel wipes their payload.
+    if keyctl_invalidate(serial) != 0 { keyctl_unlink(serial, ring) }
+    return true
+  }
+
+  /// The name of this vault's key: nil when there is no secret yet and `creatingSecret`
+  /// is false, or when the vault's folder cannot be resolved.
+  private static func spaceKeyName(for vault: Vault, in ring: key_serial_t, creatingSecret: Bool) throws
+    -> String?
+  {
+    guard let secret = try namingSecret(in: ring, creating: creatingSecret),
+      let resolved = realpath(vault.path, nil)
+    else { return nil }
+    defer { free(resolved) }
+    return spaceKeyName(secret: secret, resolvedPath: String(cString: resolved), salt: vault.kdf.salt)
+  }
+
+  /// `vault:` ‖ hex of BLAKE2b-128, keyed with the session's secret, over the label, the
+  /// vault's real path, a zero byte and its salt: the path tells vaults apart on one
+  /// machine, the salt a vault made again at the same path.
+  static func spaceKeyName(secret: SecureBytes, resolvedPath: String, salt: [UInt8]) -> String {
+    let message = nameLabel + Array(resolvedPath.utf8) + [0] + salt
+    var name = [UInt8](repeating: 0, count: nameLength)
+    // It fails only for an output or key length outside 16...64 bytes.
+    Sodium.check(
+      crypto_generichash(&name, nameLength, message, UInt64(message.count), secret.bytes, secret.count),
+      "crypto_generichash")
+    return spaceKeyPrefix + hexString(name)
+  }
+
+  private static func namingSecret(in ring: key_serial_t, creating: Bool) throws -> SecureBytes? {
+    if let secret = readSecret(in: ring) { return secret }
+    guard creating else { return nil }
+    let secret = SecureBytes.random(count: secretLength)
+    let serial = add_key("user", secretDescription, secret.pointer, secret.count, ring)
+    if serial < 0 {
+      // Another unlock made one first: its secret has no write permission, so ours was refused.
+      if errno == EACCES, let theirs = readSecret(in: ring) { return theirs }
+      throw unavailable("add_key")
+    }
+    guard keyctl_setperm(serial, secretPermissions) == 0 else { throw unavailable("keyctl") }
+    return secret
+  }
+
+  private static func readSecret(in ring: key_serial_t) -> SecureBytes? {
+    guard let serial = search(ring, type: "user", description: secretDescription) else { return nil }
+    let secret = SecureBytes(count: secretLength)
+    let length = keyctl_read(serial, secret.pointer.assumingMemoryBound(to: CChar.self), secret.count)
+    return length == secretLength ? secret : nil
+  }
+
+  /// The serial numbers of the keys a keyring holds.
+  private static func members(of ring: key_serial_t) -> [key_serial_t] {
+    var serials = [key_serial_t](repeating: 0, count: 256)
+    let bytes = serials.withUnsafeMutableBytes {
+      keyctl_read(ring, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count)
+    }
+    guard bytes >= 0 else { return [] }
+    return Array(serials.prefix(min(bytes, serials.count * 4) / 4))
+  }
+
+  /// A key's type and description, from the kernel's "type;uid;gid;perm;description".
+  private static func describe(_ serial: key_serial_t) -> (type: String, name: String)? {
+    var buffer = [CChar](repeating: 0, count: 512)
+    guard keyctl_describe(serial, &buffer, buffer.count) > 0 else { return nil }
+    let fields = String(cString: buffer).split(separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
+    guard fields.count == 5 else { return nil }
+    return (String(fields[0]), String(fields[4]))
+  }
+}
+
+extension SessionKey {
+  /// Whether the space this key unlocked is still in `vault` with the same key file: a
+  /// look-up drops a key that fails this, rather than open a space made again with a key
+  /// that no longer opens it. Checked again, under the space's lock, when it is opened.
+  func opensSpace(in vault: Vault) -> Bool {
+    let keyPath = vault.path + "/" + spaceTag + "/" + Space.keyFile
+    guard let keyFile = try? readWholeFile(keyPath, limit: 4096) else { return false }
+    return matches(keyFile: keyFile)
+  }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import VaultCore
+
+struct InfoCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "info",
+    abstract: "Describe the vault and the unlocked space.",
+    discussion: """
+      Prints the vault's format and key derivation, then the space's photos and bytes and \
+      whether a session key ('vault unlock') opened it, and until when. With --no-password, \
+      only what anyone with the vault folder can read (format and key derivation): never \
+      how many spaces there are.
+      """)
+
+  @OptionGroup var options: VaultOptions
+
+  @Flag(help: "Print only what needs no password: the vault's format and key derivation.")
+  var noPassword = false
+
+  func validate() throws {
+    if noPassword && options.passwordFile != nil {
+      throw ValidationError("Use only one of --no-password and --password-file.")
+    }
+  }
+
+  func run() throws {
+    let vault = try options.openVault()
+    printLine("vault:           \(vault.path)")
+    printLine("format:          vault.json version \(vault.headerVersion)")
+    printLine("key derivation:  \(Self.describe(vault.kdf))")
+    if noPassword { return }
+
+    let credential = try options.credential(for: vault)
+    let space = try vault.unlock(credential, access: .read)
+    try space.requireIndex()
+    let summary = space.summary()
+    printLine("space format:    \(space.formatVersion)")
+    printLine("photos:          \(summary.photos) (\(summary.selected) selected)")
+    printLine("originals:       \(PhotoListing.byteCount(summary.originalBytes))")
+    printLine(
+      "stored:          \(PhotoListing.byteCount(summary.storedBytes)) (originals and thumbnails, encrypted and padded)"
+    )
+    // TODO(issue 12, H3): the number of albums, once the albums branch is merged.
+    switch credential {
+    case .sessionKey(let key):
+      printLine("session key:     in use, \(SessionKeyText.lifetime(of: key))")
+    case .password:
+      // A given password may open another space than the session key's.
+      if case .found(let key) = SessionKeyring.lookUp(for: vault, refresh: false), key.spaceTag == space.tag {
+        printLine(
+          "session key:     kept for this space (not used: a password was given), \(SessionKeyText.lifetime(of: key))"
+        )
+      } else {
+        printLine("session key:     none for this space")
+      }
+    }
+  }
+
+  /// "argon2id13, moderate (opslimit 3, memlimit 256 MiB)".
+  static func describe(_ kdf: KDFParameters) -> String {
+    let preset = kdf.preset?.rawValue ?? "custom"
+    return
+      "\(KDFParameters.algorithmName), \(preset) (opslimit \(kdf.opsLimit), memlimit \(kdf.memLimit >> 20) MiB)"
+  }
+}

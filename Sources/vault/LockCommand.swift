@@ -1,0 +1,36 @@
+import ArgumentParser
+import VaultCore
+
+struct LockCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "lock",
+    abstract: "Drop the session key 'vault unlock' kept for this vault.",
+    discussion: """
+      The kernel forgets the key at once; commands ask for the password again. With --all, \
+      every key vault keeps in this session goes, whatever the vault. Needs no password.
+      """)
+
+  @OptionGroup var options: VaultOptions
+
+  @Flag(help: "Drop the session keys of every vault.")
+  var all = false
+
+  func validate() throws {
+    if options.passwordFile != nil {
+      throw ValidationError("vault lock needs no password; leave out --password-file.")
+    }
+  }
+
+  func run() throws {
+    if all {
+      let count = SessionKeyring.dropAll()
+      printLine(
+        count == 0 ? "no session keys were kept" : "dropped \(count) session key\(count == 1 ? "" : "s")")
+      return
+    }
+    let vault = try options.openVault()
+    printLine(
+      SessionKeyring.drop(for: vault)
+        ? "locked: the session key of this vault was dropped" : "no session key was kept for this vault")
+  }
+}

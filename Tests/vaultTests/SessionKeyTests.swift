@@ -1,0 +1,429 @@
+import CKeyutils
+import Foundation
+import XCTest
+
+/// `vault unlock`, `lock` and the commands that open a space with a session key, through the
+/// built binary. Each test's vault processes run in a session keyring of the test's own
+/// (`TestKeyring`): nothing is read from or left in the keyring of whoever runs the tests.
+final class SessionKeyTests: XCTestCase {
+  var folder = ""
+  var vault: VaultRunner!
+  var keyring: TestKeyring!
+
+  override func setUpWithError() throws {
+    folder = try makeTemporaryFolder(self)
+    vault = try VaultRunner.initialized(in: folder)
+    keyring = try TestKeyring()
+  }
+
+  override func tearDown() {
+    keyring?.destroy()
+  }
+
+  /// Runs vault in the test's session keyring; no password unless one is given.
+  @discardableResult
+  func run(
+    _ arguments: [String], password: String? = nil, on runner: VaultRunner? = nil,
+    through wrapper: [String] = []
+  ) throws -> VaultRun {
+    try keyring.run(runner ?? vault, arguments, password: password, through: wrapper)
+  }
+
+  func unlock(
+    _ extra: [String] = [], on runner: VaultRunner? = nil, file: StaticString = #filePath, line: UInt = #line
+  )
+    throws
+  {
+    let unlocked = try run(["unlock"] + extra, password: "correct horse", on: runner)
+    XCTAssertEqual(unlocked.status, 0, unlocked.stderr, file: file, line: line)
+    XCTAssertTrue(unlocked.stdout.hasPrefix("unlocked: kept until "), unlocked.stdout, file: file, line: line)
+  }
+
+  func addPhoto(_ name: String = "gray.jpg") throws {
+    let added = try vault.run(["add", fixturesPath + "/" + name])
+    XCTAssertEqual(added.status, 0, added.stderr)
+  }
+
+  func assertAsksForPassword(_ run: VaultRun, file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertEqual(run.status, 1, run.stdout, file: file, line: line)
+    XCTAssertTrue(
+      run.stderr.hasSuffix(
+        "error: no password: use --password-file FILE, set VAULT_PASSWORD, or run vault on a terminal\n"),
+      run.stderr, file: file, line: line)
+  }
+
+  func testUnlockedSpaceOpensWithoutPassword() throws {
+    try addPhoto()
+    // Without a session key, a command with no password and no terminal cannot open it.
+    assertAsksForPassword(try run(["list"]))
+    try unlock()
+    let listed = try run(["list"])
+    XCTAssertEqual(listed.status, 0, listed.stderr)
+    XCTAssertTrue(listed.stdout.contains("gray.jpg"), listed.stdout)
+    XCTAssertEqual(listed.stderr, "")
+    // Writers use it too.
+    let added = try run(["add", fixturesPath + "/gray.png"])
+    XCTAssertEqual(added.status, 0, added.stderr)
+    let selected = try run(["select", "1"])
+    XCTAssertEqual(selected.status, 0, selected.stderr)
+    let json = try run(["list", "--json"])
+    XCTAssertEqual(json.status, 0, json.stderr)
+    XCTAssertTrue(json.stdout.contains("gray.png"), json.stdout)
+  }
+
+  func testPasswordFileAndEnvironmentStillChooseTheSpace() throws {
+    try addPhoto()
+    XCTAssertEqual(try vault.run(["init"], password: "decoy").status, 0)
+    try unlock()
+    // VAULT_PASSWORD names another space: that one opens, not the unlocked one.
+    let decoy = try run(["list"], password: "decoy")
+    XCTAssertEqual(decoy.status, 0, decoy.stderr)
+    XCTAssertTrue(decoy.stdout.contains("no photos in this space"), decoy.stdout)
+    let passwordFile = folder + "/decoy-password"
+    try "decoy\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+    let fromFile = try run(["list", "--password-file", passwordFile])
+    XCTAssertTrue(fromFile.stdout.contains("no photos in this space"), fromFile.stdout)
+    // A wrong password is wrong, session key or not.
+    XCTAssertEqual(try run(["list"], password: "wrong").status, 3)
+    XCTAssertTrue(try run(["list"]).stdout.contains("gray.jpg"))
+  }
+
+  func testLockDropsTheKeyAtOnce() throws {
+    try unlock()
+    XCTAssertEqual(keyring.spaceKeys().count, 1)
+    let locked = try run(["lock"])
+    XCTAssertEqual(locked.status, 0, locked.stderr)
+    XCTAssertEqual(locked.stdout, "locked: the session key of this vault was dropped\n")
+    XCTAssertEqual(keyring.spaceKeys(), [])
+    assertAsksForPassword(try run(["list"]))
+    XCTAssertEqual(try run(["lock"]).stdout, "no session key was kept for this vault\n")
+    // The unlocking password is needed again, and works again.
+    try unlock()
+    XCTAssertEqual(try run(["list"]).status, 0)
+  }
+
+  func testLockAllDropsEveryVaultsKey() throws {
+    let other = try VaultRunner.initialized(in: try makeTemporaryFolder(self))
+    try unlock()
+    try unlock(on: other)
+    XCTAssertEqual(keyring.spaceKeys().count, 2)
+    let locked = try run(["lock", "--all"])
+    XCTAssertEqual(locked.status, 0, locked.stderr)
+    XCTAssertEqual(locked.stdout, "dropped 2 session keys\n")
+    XCTAssertEqual(keyring.keys(), [], "vault's keyring and secret go too")
+    assertAsksForPassword(try run(["list"]))
+    assertAsksForPassword(try run(["list"], on: other))
+    XCTAssertEqual(try run(["lock", "--all"]).stdout, "no session keys were kept\n")
+  }
+
+  /// The kernel drops the key once it has not been used for --for: the test waits for that
+  /// to happen (reading /proc/keys, which does not use the key), not for a time.
+  func testKeyExpiresWhenNotUsed() throws {
+    try unlock(["--for", "2s", "--max", "1h"])
+    XCTAssertTrue(
+      try waitUntil { self.keyring.spaceKeys().allSatisfy { $0.expired } }, "the key never expired")
+    assertAsksForPassword(try run(["list"]))
+  }
+
+  /// Each use pushes the timeout back, but never past --max.
+  func testUseNeverKeepsTheKeyPastItsDeadline() throws {
+    try unlock(["--for", "3s", "--max", "3s"])
+    var uses = 0
+    let ended = try waitUntil {
+      let listed = try self.run(["list"])
+      if listed.status == 0 { uses += 1 }
+      return listed.status != 0
+    }
+    XCTAssertTrue(ended, "the key outlived its deadline through \(uses) uses")
+  }
+
+  func testNameRevealsNeitherSpaceNorVault() throws {
+    try unlock()
+    let other = try VaultRunner.initialized(in: try makeTemporaryFolder(self))
+    try unlock(on: other)
+    let tags = try vault.spaceFolders().map { URL(fileURLWithPath: $0).lastPathComponent }
+    let header = try String(contentsOfFile: vault.vault + "/vault.json", encoding: .utf8)
+    let salt = try XCTUnwrap(header.firstMatch(of: #/"salt" : "([0-9a-f]+)"/#)).1
+    let keys = keyring.spaceKeys()
+    XCTAssertEqual(keys.count, 2)
+    var names = Set<String>()
+    for key in keys {
+      XCTAssertNotNil(key.description.wholeMatch(of: #/vault:[0-9a-f]{32}/#), key.description)
+      for secret in tags + [String(salt), folder, "correct", URL(fileURLWithPath: folder).lastPathComponent] {
+        XCTAssertFalse(key.description.contains(secret), "\(key.description) names \(secret)")
+      }
+      names.insert(key.description)
+    }
+    XCTAssertEqual(names.count, 2)
+    // Another session names the same vault otherwise: names cannot be linked across sessions.
+    let nextSession = try TestKeyring()
+    defer { nextSession.destroy() }
+    XCTAssertEqual(try nextSession.run(vault, ["unlock"], password: "correct horse").status, 0)
+    let renamed = try XCTUnwrap(nextSession.spaceKeys().first?.description)
+    XCTAssertFalse(names.contains(renamed), renamed)
+  }
+
+  /// No user, group or other permission bits: only the session's processes (possessors)
+  /// reach the keys, and none may link them elsewhere.
+  func testKeysArePossessorOnly() throws {
+    try unlock()
+    let keys = keyring.keys()
+    XCTAssertEqual(
+      keys.map { [$0.type, $0.description, $0.permissions] }.sorted { $0[1] < $1[1] },
+      [
+        ["keyring", "vault", "0f000000"], ["user", keyring.spaceKeys()[0].description, "2b000000"],
+        ["user", "vault:secret", "0b000000"],
+      ].sorted { $0[1] < $1[1] })
+    // Another session of the same user cannot find it.
+    let elsewhere = try TestKeyring()
+    defer { elsewhere.destroy() }
+    assertAsksForPassword(try elsewhere.run(vault, ["list"], password: nil))
+  }
+
+  /// Where the key system calls are refused (a container's seccomp filter, as Docker's
+  /// default profile does with EPERM), unlock says so in one line before asking for a
+  /// password, and other commands ask for it as before.
+  func testWithoutKeyringUnlockSaysSoAndOthersPrompt() throws {
+    try addPhoto()
+    let wrapper = try seccompWrapperRefusingKeys()
+    let unlocked = try run(["unlock"], password: "correct horse", through: wrapper)
+    XCTAssertEqual(unlocked.status, 1)
+    XCTAssertEqual(unlocked.stdout, "")
+    XCTAssertEqual(
+      unlocked.stderr,
+      "error: no kernel keyring is available to keep the key (keyctl: Operation not permitted)\n")
+    XCTAssertEqual(keyring.keys(), [])
+    let listed = try run(["list"], password: "correct horse", through: wrapper)
+    XCTAssertEqual(listed.status, 0, listed.stderr)
+    XCTAssertTrue(listed.stdout.contains("gray.jpg"))
+    assertAsksForPassword(try run(["list"], through: wrapper))
+  }
+
+  /// A key whose space changed (the folder renamed, as a password change does, or the
+  /// space made again with a new master key) is dropped with a warning, and the password
+  /// is asked for.
+  func testKeyOfAChangedSpaceIsDropped() throws {
+    try unlock()
+    let space = try XCTUnwrap(vault.spaceFolders().first)
+    try FileManager.default.moveItem(atPath: space, toPath: space + "-moved")
+    let moved = try run(["list"])
+    XCTAssertTrue(
+      moved.stderr.hasPrefix(
+        "warning: the session key no longer opens its space (its password was changed, or the space was removed); it was dropped\n"
+      ), moved.stderr)
+    assertAsksForPassword(moved)
+    XCTAssertEqual(keyring.spaceKeys(), [])
+
+    try FileManager.default.moveItem(atPath: space + "-moved", toPath: space)
+    try unlock()
+    // The same password's space made again: same folder, another master key.
+    try FileManager.default.removeItem(atPath: space)
+    XCTAssertEqual(try vault.run(["init"]).status, 0)
+    // add looks the key up before it decodes photos, and opens the space later.
+    let remade = try run(["add", fixturesPath + "/gray.jpg"])
+    XCTAssertTrue(
+      remade.stderr.hasPrefix("warning: the session key no longer opens its space"), remade.stderr)
+    assertAsksForPassword(remade)
+    XCTAssertEqual(keyring.spaceKeys(), [])
+  }
+
+  func testInfoOfUnlockedSpace() throws {
+    try addPhoto()
+    let withPassword = try run(["info"], password: "correct horse")
+    XCTAssertEqual(withPassword.status, 0, withPassword.stderr)
+    let lines = withPassword.stdout.split(separator: "\n").map(String.init)
+    XCTAssertEqual(lines[0], "vault:           \(vault.vault)")
+    XCTAssertEqual(lines[1], "format:          vault.json version 1")
+    XCTAssertEqual(lines[2], "key derivation:  argon2id13, interactive (opslimit 2, memlimit 64 MiB)")
+    XCTAssertEqual(lines[3], "space format:    2")
+    XCTAssertEqual(lines[4], "photos:          1 (0 selected)")
+    let size = try FileManager.default.attributesOfItem(atPath: fixturesPath + "/gray.jpg")[.size] as! Int
+    XCTAssertEqual(
+      lines[5],
+      "originals:       " + (size < 1000 ? "\(size) B" : String(format: "%.1f kB", Double(size) / 1000)))
+    XCTAssertTrue(lines[6].hasPrefix("stored:          "), lines[6])
+    XCTAssertEqual(lines.last, "session key:     none for this space")
+
+    try unlock(["--for", "10m", "--max", "2h"])
+    let unlocked = try run(["info"])
+    XCTAssertEqual(unlocked.status, 0, unlocked.stderr)
+    let session = try XCTUnwrap(unlocked.stdout.split(separator: "\n").last)
+    XCTAssertNotNil(
+      session.wholeMatch(
+        of:
+          #/session key:     in use, kept until [-0-9]+ [:0-9]+, 10m after each use, at most until [-0-9]+ [:0-9]+/#
+      ),
+      String(session))
+    let givenPassword = try run(["info"], password: "correct horse")
+    XCTAssertTrue(
+      givenPassword.stdout.contains("session key:     kept for this space (not used: a password was given)"))
+  }
+
+  /// Without a password, info prints only what the folder shows anyone, and the same
+  /// whatever spaces there are.
+  func testInfoWithoutPasswordNeverCountsSpaces() throws {
+    let oneSpace = try run(["info", "--no-password"])
+    XCTAssertEqual(oneSpace.status, 0, oneSpace.stderr)
+    XCTAssertEqual(
+      oneSpace.stdout,
+      """
+      vault:           \(vault.vault)
+      format:          vault.json version 1
+      key derivation:  argon2id13, interactive (opslimit 2, memlimit 64 MiB)
+
+      """)
+    XCTAssertEqual(try vault.run(["init"], password: "decoy").status, 0)
+    try unlock()
+    XCTAssertEqual(try run(["info", "--no-password"]).stdout, oneSpace.stdout)
+    XCTAssertEqual(try run(["info", "--no-password"], password: "decoy").stdout, oneSpace.stdout)
+  }
+
+  func testOptionsAreChecked() throws {
+    for arguments in [
+      ["unlock", "--for", "2h", "--max", "1h"], ["unlock", "--for", "0"], ["unlock", "--max", "8d"],
+      ["unlock", "--max", "200h"], ["lock", "--password-file", "x"],
+      ["info", "--no-password", "--password-file", "x"],
+    ] {
+      let refused = try run(arguments, password: "correct horse")
+      XCTAssertEqual(refused.status, 64, "\(arguments): \(refused.stderr)")
+      XCTAssertEqual(keyring.spaceKeys(), [], "\(arguments)")
+    }
+  }
+
+  // MARK: Helpers
+
+  /// Polls `condition` until it holds, for at most two minutes (a bound for a broken build,
+  /// not a measure: the events waited for come within seconds).
+  func waitUntil(_ condition: () throws -> Bool) throws -> Bool {
+    let deadline = Date().addingTimeInterval(120)
+    while Date() < deadline {
+      if try condition() { return true }
+      usleep(200_000)
+    }
+    return false
+  }
+
+  /// A wrapper that installs a seccomp filter refusing add_key, request_key and keyctl with
+  /// EPERM, then runs vault: a container without a keyring, on this machine.
+  func seccompWrapperRefusingKeys() throws -> [String] {
+    let script = folder + "/no-keyring.py"
+    try Self.seccompScript.write(toFile: script, atomically: true, encoding: .utf8)
+    return ["/usr/bin/env", "python3", script]
+  }
+
+  static let seccompScript = #"""
+    import ctypes, errno, os, platform, struct, sys
+    arch, calls = {
+        "x86_64": (0xC000003E, (248, 249, 250)),
+        "aarch64": (0xC00000B7, (217, 218, 219)),
+    }[platform.machine()]
+    ALLOW, ERRNO = 0x7FFF0000, 0x00050000
+    LOAD, JUMP_IF_EQUAL, RETURN = 0x20, 0x15, 0x06
+    program = [
+        (LOAD, 0, 0, 4),                      # seccomp_data.arch
+        (JUMP_IF_EQUAL, 1, 0, arch),
+        (RETURN, 0, 0, ERRNO | errno.EPERM),  # another ABI's numbers mean other calls
+        (LOAD, 0, 0, 0),                      # seccomp_data.nr
+        (JUMP_IF_EQUAL, 3, 0, calls[0]),
+        (JUMP_IF_EQUAL, 2, 0, calls[1]),
+        (JUMP_IF_EQUAL, 1, 0, calls[2]),
+        (RETURN, 0, 0, ALLOW),
+        (RETURN, 0, 0, ERRNO | errno.EPERM),
+    ]
+    filters = b"".join(struct.pack("HBBI", *instruction) for instruction in program)
+    buffer = ctypes.create_string_buffer(filters)
+    class Program(ctypes.Structure):
+        _fields_ = [("length", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+    fprog = Program(len(program), ctypes.addressof(buffer))
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(38, 1, 0, 0, 0) != 0 or libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) != 0:
+        sys.exit("seccomp: " + os.strerror(ctypes.get_errno()))
+    os.execv(sys.argv[1], sys.argv[1:])
+    """#
+}
+
+/// A session keyring for one test. It is made in the test process's own process keyring
+/// (never its session keyring), so it lives until `destroy`; each vault process joins it
+/// by its random name (`keyctl session NAME`) as its session keyring. The test process
+/// possesses it through its process keyring, so it reads the keys' lines in /proc/keys.
+final class TestKeyring {
+  let name = "vault-test-" + UUID().uuidString.lowercased()
+  let serial: key_serial_t
+
+  init() throws {
+    serial = add_key("keyring", name, nil, 0, KEY_SPEC_PROCESS_KEYRING)
+    guard serial > 0 else {
+      throw XCTSkip("no kernel keyring here: add_key: \(String(cString: strerror(errno)))")
+    }
+    // Other processes of the user may join it by name (search permission), nothing more.
+    XCTAssertEqual(keyctl_setperm(serial, key_perm_t(KEY_POS_ALL | KEY_USR_SEARCH)), 0)
+  }
+
+  /// Unlinks and invalidates it: the kernel drops it and every key only it holds.
+  func destroy() {
+    keyctl_clear(serial)
+    keyctl_unlink(serial, KEY_SPEC_PROCESS_KEYRING)
+    keyctl_invalidate(serial)
+  }
+
+  func run(_ runner: VaultRunner, _ arguments: [String], password: String?, through wrapper: [String] = [])
+    throws -> VaultRun
+  {
+    var run = try runner.run(
+      arguments, password: password, through: ["/usr/bin/keyctl", "session", name] + wrapper)
+    // keyctl says which keyring it joined; that is not vault's output.
+    if let joined = run.stderr.firstRange(of: #/^Joined session keyring: [0-9]+\n/#) {
+      run.stderr.removeSubrange(joined)
+    }
+    return run
+  }
+
+  /// A key as /proc/keys shows it.
+  struct Key: Equatable {
+    var type: String
+    var description: String
+    var permissions: String
+    /// Its timeout has passed (the kernel removes it a while later).
+    var expired: Bool
+  }
+
+  /// The live keys this keyring holds, and the keys of the keyrings it holds: the test
+  /// process possesses them (through its process keyring), so /proc/keys shows them.
+  func keys() -> [Key] {
+    var serials = Set<key_serial_t>()
+    var rings = [serial]
+    while let ring = rings.popLast() {
+      for member in Self.members(of: ring) where serials.insert(member).inserted {
+        rings.append(member)
+      }
+    }
+    let lines = ((try? String(contentsOfFile: "/proc/keys", encoding: .utf8)) ?? "").split(separator: "\n")
+    return lines.compactMap { line in
+      // serial flags usage timeout permissions uid gid type description: summary
+      let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+      guard fields.count >= 9, let number = UInt32(fields[0], radix: 16),
+        serials.contains(key_serial_t(bitPattern: number)),
+        // Revoked, dead or invalidated: gone, though not yet collected.
+        !fields[1].contains(where: { "RDi".contains($0) })
+      else { return nil }
+      return Key(
+        type: String(fields[7]), description: String(fields[8].dropLast()), permissions: String(fields[4]),
+        expired: fields[3] == "expd")
+    }
+  }
+
+  /// The space keys vault keeps: user keys named vault:<hex>.
+  func spaceKeys() -> [Key] {
+    keys().filter {
+      $0.type == "user" && $0.description.hasPrefix("vault:") && $0.description != "vault:secret"
+    }
+  }
+
+  private static func members(of ring: key_serial_t) -> [key_serial_t] {
+    var members = [key_serial_t](repeating: 0, count: 64)
+    let bytes = members.withUnsafeMutableBytes {
+      keyctl_read(ring, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count)
+    }
+    return bytes > 0 ? Array(members.prefix(min(bytes / 4, members.count))) : []
+  }
+}
