@@ -53,6 +53,14 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   case uploadRefused(name: String, reason: String)
   /// An upload waited as long as it may for memory that other uploads hold.
   case uploadsBusy(name: String, seconds: Double)
+  /// A name an album cannot have (see `AlbumName`).
+  case invalidAlbumName(String, reason: String)
+  /// No album has this name.
+  case noSuchAlbum(String)
+  /// An album of this name exists already.
+  case albumExists(String)
+  /// A date or time that does not parse, or names no moment (see `DatePeriod`).
+  case invalidDate(String, reason: String)
 
   public var description: String {
     switch self {
@@ -105,6 +113,14 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
     case .uploadsBusy(let name, let seconds):
       return
         "upload '\(name)' waited \(String(format: "%g", seconds)) s for memory that other uploads hold; try again"
+    case .invalidAlbumName(let name, let reason):
+      return "album name '\(name)' is not usable: \(reason)"
+    case .noSuchAlbum(let name):
+      return "no album is named '\(TerminalSafeText.escaped(name))'"
+    case .albumExists(let name):
+      return "an album named '\(TerminalSafeText.escaped(name))' exists already"
+    case .invalidDate(let text, let reason):
+      return "'\(TerminalSafeText.escaped(text))' is not a date: \(reason)"
     }
   }
 
