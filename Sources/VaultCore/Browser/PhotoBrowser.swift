@@ -23,6 +23,8 @@ public final class PhotoBrowser {
   public var selectionRequest: (([(index: Int, selected: Bool)]) throws -> Void)?
   /// Deletes photos, originals and thumbnails.
   public var deletionRequest: (([PhotoModel]) throws -> Void)?
+  /// Puts photos in the album of a name (made if there is none).
+  public var albumRequest: ((String, [PhotoModel]) throws -> AlbumAddition)?
   /// How many photos a grid row holds.
   public var numberOfPhotosPerRow: Int
   /// Whose pixel and memory limits decoding a photo keeps to, and whose gray shows through
@@ -120,6 +122,16 @@ public final class PhotoBrowser {
     guard let deletionRequest else { preconditionFailure("the browser's owner set no deletionRequest") }
     try deletionRequest(photos)
     reloadRequest?()
+  }
+
+  /// Puts `photos` in the album `name` (made when there is none yet), then asks the owner
+  /// to reload.
+  @discardableResult
+  public func addToAlbum(_ name: String, _ photos: [PhotoModel]) throws -> AlbumAddition {
+    guard let albumRequest else { preconditionFailure("the browser's owner set no albumRequest") }
+    let addition = try albumRequest(name, photos)
+    reloadRequest?()
+    return addition
   }
 
   // MARK: Pictures
