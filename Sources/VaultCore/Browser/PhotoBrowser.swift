@@ -53,8 +53,9 @@ public final class PhotoBrowser {
 
   /// The photos a listing shows, with their 0-based indexes: only the selected ones when
   /// `selectedOnly`, from photo number `from` (1-based) on, at most `count` of them. The
-  /// photos keep their numbers in the whole space, whatever is left out, and models are
-  /// made only for the photos looked at, so a page of a big space lists quickly.
+  /// photos keep their numbers in the browser's list (the scope it was made with),
+  /// whatever `selectedOnly` leaves out, and models are made only for the photos looked
+  /// at, so a page of a big space lists quickly.
   public func listed(selectedOnly: Bool, from: Int?, count limit: Int?) -> [(index: Int, photo: PhotoModel)] {
     guard let photoAtIndex else { return [] }
     let total = count
