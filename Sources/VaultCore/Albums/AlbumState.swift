@@ -53,7 +53,9 @@ struct AlbumState {
   /// A deleted photo leaves every album, for good (a later membership of it is ignored by
   /// `SpaceState`).
   mutating func photoDeleted(_ photo: BlobID) {
-    for album in memberships.keys { memberships[album]![photo] = nil }
+    // In place: iterating the keys while assigning through them would copy the whole
+    // dictionary at every deleted photo.
+    for index in memberships.values.indices { memberships.values[index][photo] = nil }
   }
 
   /// The fewest entries that rebuild these albums: names, then memberships (albums and
