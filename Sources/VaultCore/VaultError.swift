@@ -59,6 +59,14 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   /// A session key no longer opens its space: the space's password was changed, or the
   /// space was removed or made again since the key was kept.
   case staleSessionKey
+  /// A name an album cannot have (see `AlbumName`).
+  case invalidAlbumName(String, reason: String)
+  /// No album has this name.
+  case noSuchAlbum(String)
+  /// An album of this name exists already.
+  case albumExists(String)
+  /// A date or time that does not parse, or names no moment (see `DatePeriod`).
+  case invalidDate(String, reason: String)
 
   public var description: String {
     switch self {
@@ -115,6 +123,14 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
       return "no kernel keyring is available to keep the key (\(reason))"
     case .staleSessionKey:
       return "the session key no longer opens its space (its password was changed, or the space was removed)"
+    case .invalidAlbumName(let name, let reason):
+      return "album name '\(TerminalSafeText.escaped(name))' is not usable: \(reason)"
+    case .noSuchAlbum(let name):
+      return "no album is named '\(TerminalSafeText.escaped(name))'"
+    case .albumExists(let name):
+      return "an album named '\(TerminalSafeText.escaped(name))' exists already"
+    case .invalidDate(let text, let reason):
+      return "'\(TerminalSafeText.escaped(text))' is not a date: \(reason)"
     }
   }
 

@@ -9,7 +9,9 @@ struct AddCommand: ParsableCommand {
       JPEG, PNG and HEIC files are recognised by their content and get a thumbnail; \
       photos already in the space are skipped. Files in folders that are not photos are \
       skipped and counted. Each imported file is printed as it is stored; a summary ends the \
-      run, and the exit status is 1 if any file failed.
+      run, and the exit status is 1 if any file failed. With --album, the photos imported \
+      and those already in the space are put in that album (made if there is none), once \
+      the import is over (an interrupted one too).
       """)
 
   @OptionGroup var options: VaultOptions
@@ -19,6 +21,9 @@ struct AddCommand: ParsableCommand {
 
   @Flag(name: .shortAndLong, help: "Also name each file skipped because it is not a photo.")
   var verbose = false
+
+  @Option(help: ArgumentHelp("Put the photos in this album (made if there is none).", valueName: "name"))
+  var album: String?
 
   @Option(help: "Refuse photos of more megapixels than this, before decoding them.")
   var maxMegapixels = Thumbnailer().pixelLimit / 1_000_000
@@ -32,6 +37,7 @@ struct AddCommand: ParsableCommand {
       throw ValidationError("--max-megapixels must be from 1 to 10000.")
     }
     if quiet && verbose { throw ValidationError("Use only one of --quiet and --verbose.") }
+    if let album { _ = try validateAlbumName(album) }
   }
 
   func run() throws {
@@ -48,19 +54,25 @@ struct AddCommand: ParsableCommand {
     thumbnailer.pixelLimit = maxMegapixels * 1_000_000
     let importer = PhotoImporter(thumbnailer: thumbnailer)
     let files = collected.files
+    let albumName = try album.map(AlbumName.normalized)
+    var opened: Space?
+    var forAlbum = AlbumPhotos()
     // Decoding starts while the password's key is derived.
     let summary = try importer.importFiles(
       files, skippingNonPhotos: collected.foundInFolders, interruption: SignalHandling.interruption
     ) {
       let space = try vault.unlock(credential, access: .write)
       try space.requireIndex()
+      opened = space
       return space
     } report: { event, done in
       switch event {
-      case .added(let path, _):
+      case .added(let path, let record):
         if !quiet { printLine("added \(path)") }
+        forAlbum.ids.append(record.id)
       case .duplicate(let path):
         if !quiet { printLine("skipped \(path) (already in the space)") }
+        forAlbum.duplicates.append(path)
       case .skipped(_, let reason):
         if verbose { printLine("skipped \(reason.description)") }
       case .failed(_, let error):
@@ -71,11 +83,18 @@ struct AddCommand: ParsableCommand {
       Diagnostics.progress(done: done, total: files.count, label: eventPath(event))
     }
     Diagnostics.clearProgress()
-    if summary.interrupted { throw CommandInterrupted(done: summary.added, of: files.count, "added") }
+    // Also after an interruption: the photos imported so far go in the album.
+    var albumLine: String?
+    if let albumName, let space = opened { albumLine = try putInAlbum(albumName, forAlbum, space: space) }
+    if summary.interrupted {
+      if let albumLine { printLine(albumLine) }
+      throw CommandInterrupted(done: summary.added, of: files.count, "added")
+    }
     var line =
       "added \(summary.added), skipped \(summary.duplicates) duplicate\(summary.duplicates == 1 ? "" : "s"), failed \(summary.failed)"
     if summary.warnings > 0 { line += ", \(summary.warnings) with warnings" }
     printLine(line)
+    if let albumLine { printLine(albumLine) }
     if summary.skipped > 0 {
       printLine(
         "skipped \(summary.skipped) file\(summary.skipped == 1 ? "" : "s") that \(summary.skipped == 1 ? "is" : "are") not \(ImageFormat.displayNames(joinedBy: "or"))"
@@ -85,6 +104,28 @@ struct AddCommand: ParsableCommand {
       throw BatchFailure(
         summary: "error: \(summary.failed) file\(summary.failed == 1 ? "" : "s") could not be imported")
     }
+  }
+
+  /// The photos an import with --album puts in the album: those it added, and those it
+  /// found in the space already.
+  private struct AlbumPhotos {
+    var ids: [BlobID] = []
+    var duplicates: [String] = []
+  }
+
+  /// Puts the photos in the album; returns the line that says so (nil if there were none).
+  private func putInAlbum(_ name: String, _ photos: AlbumPhotos, space: Space) throws -> String? {
+    var ids = photos.ids
+    for path in photos.duplicates {
+      // The file was read a moment ago; a file that went since is left out, not an error.
+      if let record = try? space.listedPhoto(sameAs: path) { ids.append(record.id) }
+    }
+    guard !ids.isEmpty else { return nil }
+    let addition = try space.addToAlbum(named: name, photos: ids, creating: true)
+    let already = ids.count - addition.added
+    return (addition.created ? "made album '\(name)'; " : "")
+      + "put \(vault.photos(addition.added)) in album '\(name)'"
+      + (already > 0 ? " (\(already) \(already == 1 ? "was" : "were") in it already)" : "")
   }
 
   private func eventPath(_ event: ImportEvent) -> String {

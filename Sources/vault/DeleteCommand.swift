@@ -5,17 +5,23 @@ struct DeleteCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "delete",
     abstract: "Delete photos (original and thumbnail) from the space.",
-    discussion: "Asks for confirmation on a terminal; scripts must pass --yes.")
+    discussion: """
+      Asks for confirmation on a terminal; scripts must pass --yes. Photos are named as \
+      'vault list' numbers them with the same --album, --since, --until and --sort, so \
+      repeat the options of the listing you read the numbers from; --all with them deletes \
+      only the photos they take.
+      """)
 
   @OptionGroup var options: VaultOptions
   @OptionGroup var choice: PhotoChoiceOptions
+  @OptionGroup var scope: ScopeOptions
 
   @Flag(name: .shortAndLong, help: "Delete without asking.")
   var yes = false
 
   func run() throws {
     let space = try options.unlock(.write)
-    let browser = space.makeBrowser()
+    let browser = try scope.browser(for: space)
     let doomed = try browser.photos(chosenBy: try choice.choice, action: "deleting").map(\.photo)
     do {
       try confirm(doomed)
@@ -28,7 +34,8 @@ struct DeleteCommand: ParsableCommand {
     // exits at once; the next writer removes what is left), and the command ends normally.
     SignalHandling.install()
     try browser.delete(doomed)
-    printLine("deleted \(doomed.count) photo\(doomed.count == 1 ? "" : "s"); \(browser.count) left")
+    // Left in the space, not only in the scope the photos were chosen from.
+    printLine("deleted \(doomed.count) photo\(doomed.count == 1 ? "" : "s"); \(space.entries.count) left")
   }
 
   private func confirm(_ photos: [PhotoModel]) throws {

@@ -9,11 +9,14 @@ struct ExportCommand: ParsableCommand {
     discussion: """
       Existing files are never overwritten: a taken name gets " (1)", " (2)"… Each file \
       appears only once complete and verified, with its original modification time. \
-      Folders export makes are private to you (mode 0700).
+      Folders export makes are private to you (mode 0700). With --by-album, each album \
+      gets a folder of its name inside the target (a photo in several albums is written \
+      into each), and photos in no album go into '\(AlbumFolders.noAlbumFolder)'.
       """)
 
   @OptionGroup var options: VaultOptions
   @OptionGroup var choice: PhotoChoiceOptions
+  @OptionGroup var scope: ScopeOptions
 
   @Option(
     help: ArgumentHelp(
@@ -23,6 +26,9 @@ struct ExportCommand: ParsableCommand {
   @Flag(help: "Export the thumbnails (JPEG) instead of the originals.")
   var thumbs = false
 
+  @Flag(help: "Write one folder per album, and one for the photos in no album.")
+  var byAlbum = false
+
   @Flag(name: .shortAndLong, help: "Print only the summary and errors.")
   var quiet = false
 
@@ -31,7 +37,11 @@ struct ExportCommand: ParsableCommand {
     try ExportTarget.check(to ?? ".")
     let space = try options.unlock(.read)
     SignalHandling.install()
-    let photos = try space.makeBrowser().photos(chosenBy: try choice.choice, action: "exporting").map(\.photo)
+    let photos = try scope.browser(for: space).photos(chosenBy: try choice.choice, action: "exporting").map(
+      \.photo)
+    // Without --by-album, one group: the target folder itself.
+    let groups = byAlbum ? AlbumFolders.groups(photos, only: try scope.scope.album) : [("", photos)]
+    let files = groups.reduce(0) { $0 + $1.photos.count }
 
     let directory: String
     if let to {
@@ -41,26 +51,34 @@ struct ExportCommand: ParsableCommand {
       directory = try ExportTarget.makeDated()
     }
     var failed = 0
-    let (exported, interrupted) = PhotoExporter(space: space).export(
-      photos, to: directory, thumbnails: thumbs, interruption: SignalHandling.interruption
-    ) { event in
-      switch event {
-      case .exported(_, let path): if !quiet { printLine("exported \(path)") }
-      case .failed(let name, let error):
-        failed += 1
-        Diagnostics.error("'\(name)' not exported: \(error.description)")
+    var exported = 0
+    for (folder, group) in groups {
+      let target = folder.isEmpty ? directory : directory + "/" + folder
+      if !folder.isEmpty { try ExportTarget.make(target) }
+      let (done, interrupted) = PhotoExporter(space: space).export(
+        group, to: target, thumbnails: thumbs, interruption: SignalHandling.interruption
+      ) { event in
+        switch event {
+        case .exported(_, let path): if !quiet { printLine("exported \(path)") }
+        case .failed(let name, let error):
+          failed += 1
+          Diagnostics.error("'\(name)' not exported: \(error.description)")
+        }
+      }
+      exported += done
+      if interrupted {
+        // Unlike add, export does not skip what is already there: running it again would
+        // write the photos already exported a second time, as "name (1)".
+        throw CommandInterrupted(
+          summary:
+            "interrupted: \(exported) of \(files) exported to \(directory); to finish, export only the other \(files - exported) (the same command again would export the \(exported) a second time)"
+        )
       }
     }
-    if interrupted {
-      // Unlike add, export does not skip what is already there: running it again would
-      // write the photos already exported a second time, as "name (1)".
-      throw CommandInterrupted(
-        summary:
-          "interrupted: \(exported) of \(photos.count) exported to \(directory); to finish, export only the other \(photos.count - exported) (the same command again would export the \(exported) a second time)"
-      )
-    }
+    let folders = byAlbum ? " in \(groups.count) folder\(groups.count == 1 ? "" : "s")" : ""
     printLine(
-      "exported \(exported) \(thumbs ? "thumbnail" : "photo")\(exported == 1 ? "" : "s") to \(directory)")
+      "exported \(exported) \(thumbs ? "thumbnail" : "photo")\(exported == 1 ? "" : "s") to \(directory)\(folders)"
+    )
     if failed > 0 {
       throw BatchFailure(
         summary:

@@ -6,7 +6,7 @@ struct InfoCommand: ParsableCommand {
     commandName: "info",
     abstract: "Describe the vault and the unlocked space.",
     discussion: """
-      Prints the vault's format and key derivation, then the space's photos and bytes and \
+      Prints the vault's format and key derivation, then the space's photos, bytes and albums, and \
       whether a session key ('vault unlock') opened it, and until when. With --no-password, \
       only what anyone with the vault folder can read (format and key derivation): never \
       how many spaces there are.
@@ -40,7 +40,8 @@ struct InfoCommand: ParsableCommand {
     printLine(
       "stored:          \(PhotoListing.byteCount(summary.storedBytes)) (originals and thumbnails, encrypted and padded)"
     )
-    // TODO(issue 12, H3): the number of albums, once the albums branch is merged.
+    let albums = space.albums.count
+    printLine("albums:          \(albums == 0 ? "none" : String(albums))")
     switch credential {
     case .sessionKey(let key):
       printLine("session key:     in use, \(SessionKeyText.lifetime(of: key))")

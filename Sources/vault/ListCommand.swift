@@ -5,8 +5,11 @@ import VaultCore
 struct ListCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "list",
-    abstract: "List the photos of the space, numbered from 1 in import order.",
+    abstract: "List the photos of the space, numbered from 1 by date taken (else imported).",
     discussion: """
+      Photos are numbered by their place in the list shown: with --album, --since, \
+      --until or --sort the numbers count within that list, and other commands given the \
+      same options number the photos the same way. Ids (--json) never change. \
       With --per-row on a terminal, draws each photo's thumbnail in a grid (kitty, iTerm2 \
       or sixel graphics where the terminal has them, else coloured Unicode symbols). Only \
       the thumbnails being drawn are decrypted, row by row, in memory. Piped output, \
@@ -14,6 +17,7 @@ struct ListCommand: ParsableCommand {
       """)
 
   @OptionGroup var options: VaultOptions
+  @OptionGroup var scope: ScopeOptions
 
   @Option(help: "Lay photos out in a grid of this many cells a row.")
   var perRow: Int?
@@ -51,7 +55,7 @@ struct ListCommand: ParsableCommand {
 
   func run() throws {
     let space = try options.unlock(.read)
-    let browser = space.makeBrowser(perRow: perRow ?? 1)
+    let browser = try scope.browser(for: space, perRow: perRow ?? 1)
     let photos = browser.listed(selectedOnly: selected, from: from, count: count)
 
     if json {
@@ -59,8 +63,8 @@ struct ListCommand: ParsableCommand {
       return
     }
     if photos.isEmpty {
-      let spaceIsEmpty = browser.count == 0
-      printLine(spaceIsEmpty ? "no photos in this space" : "no photos to list")
+      let spaceIsEmpty = space.entries.isEmpty
+      printLine(spaceIsEmpty ? "no photos in this space" : "no photos to list" + scope.described)
       if spaceIsEmpty { Diagnostics.hint("add some with 'vault add PATH'") }
       return
     }

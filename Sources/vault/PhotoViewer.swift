@@ -11,6 +11,7 @@ final class PhotoViewer {
     case goToNumber(String)
     case confirmDeletion(PhotoModel)
     case exportFolder(String)
+    case albumName(String)
   }
 
   private let terminal: FullScreenTerminal
@@ -35,11 +36,14 @@ final class PhotoViewer {
   private var standIn: (id: BlobID, image: RGBImage)?
   private var running = true
 
-  init(space: Space, terminal: FullScreenTerminal, graphics: TerminalGraphics, perRow: Int, start: Int?) {
+  /// `browser` is `space`'s, made with the scope the viewer shows.
+  init(
+    space: Space, browser: PhotoBrowser, terminal: FullScreenTerminal, graphics: TerminalGraphics, start: Int?
+  ) {
     self.space = space
     self.terminal = terminal
     self.graphics = graphics
-    let browser = space.makeBrowser(perRow: perRow)
+    let perRow = browser.numberOfPhotosPerRow
     self.browser = browser
     drawing = graphics.isKitty ? KittyPictureDrawing() : ChafaPictureDrawing(graphics: graphics)
     cursor = GridCursor(index: start ?? 0, perRow: perRow)
@@ -117,6 +121,7 @@ final class PhotoViewer {
     case .home, .character("g"): cursor.home()
     case .end, .character("G"): cursor.end(count: count)
     case .character(" "), .character("s"): toggleSelection(of: cursor.index)
+    case .character("a"): ask(.albumName(""))
     case .enter:
       page = PagePosition(index: cursor.index)
       screen = .photo
@@ -172,6 +177,8 @@ final class PhotoViewer {
       prompt = .goToNumber(typed + text.filter { $0.isASCII && $0.isNumber })
     case (.exportFolder(let typed), .paste(let text)):
       prompt = .exportFolder(typed + text)
+    case (.albumName(let typed), .paste(let text)):
+      prompt = .albumName(typed + text)
     case (_, .paste):
       // A paste never answers a yes/no question.
       break
@@ -202,6 +209,13 @@ final class PhotoViewer {
       prompt = .exportFolder(String(typed.dropLast()))
     case (.exportFolder(let typed), .character(let character)):
       prompt = .exportFolder(typed + String(character))
+    case (.albumName(let typed), .enter):
+      prompt = nil
+      addToAlbum(typed)
+    case (.albumName(let typed), .backspace):
+      prompt = .albumName(String(typed.dropLast()))
+    case (.albumName(let typed), .character(let character)):
+      prompt = .albumName(typed + String(character))
     default: break
     }
   }
@@ -225,6 +239,24 @@ final class PhotoViewer {
         screen = .grid
       }
       cursor.clamp(count: count)
+    } catch {
+      message = "error: \(error)"
+    }
+  }
+
+  /// Puts the selected photos (those shown), or else the one under the cursor, in the album
+  /// `typed` (made if there is none).
+  private func addToAlbum(_ typed: String) {
+    do {
+      let name = try AlbumName.normalized(typed)
+      var photos = browser.selectedPhotos().map(\.photo)
+      if photos.isEmpty, let current = browser.photoAtIndex?(cursor.index) { photos = [current] }
+      let addition = try browser.addToAlbum(name, photos)
+      let already = photos.count - addition.added
+      message =
+        (addition.created ? "made album '\(name)'; " : "")
+        + "added \(vault.photos(addition.added)) to '\(name)'"
+        + (already > 0 ? " (\(already) in it already)" : "")
     } catch {
       message = "error: \(error)"
     }
@@ -500,13 +532,20 @@ final class PhotoViewer {
         line = "Delete '\(TerminalSafeText.escaped(photo.record.name))'? This cannot be undone. [y/N]"
       case .exportFolder(let typed):
         line = "export to folder (Enter: a new vault-export-<date>): " + TerminalSafeText.escaped(typed)
+      case .albumName(let typed):
+        let what = browser.selectedPhotos().count
+        line =
+          "add \(what == 0 ? "this photo" : what == 1 ? "1 selected photo" : "\(what) selected photos") to album (Esc: cancel): "
+          + TerminalSafeText.escaped(typed)
       }
     } else if count == 0 || showsHelp {
       line = showsHelp ? "any key: back" : "q: quit"
     } else if screen == .grid {
       let selected = (0..<count).filter { browser.photoAtIndex!($0).isSelected }.count
+      // An action's outcome (below) takes the place of the keys' reminder, back at the next key.
       line =
-        "\(cursor.index + 1) / \(count)  \(selected) selected  Enter: open  space: select  ?: keys  q: quit"
+        "\(cursor.index + 1) / \(count)  \(selected) selected"
+        + (message == nil ? "  Enter: open  space: select  ?: keys  q: quit" : "")
     } else {
       let photo = browser.photoAtIndex!(page.index)
       var after = "  \(photo.record.width)×\(photo.record.height)  \(viewport?.zoomPercent ?? 100)%"
@@ -538,6 +577,7 @@ final class PhotoViewer {
     "  PgUp PgDn           a screen up or down",
     "  Home End, g G       first, last photo",
     "  space, s            select or unselect",
+    "  a NAME Enter        add the selected photos (or this one) to album NAME",
     "  Enter               open the photo",
     "",
     "Photo",

@@ -5,7 +5,11 @@ struct SelectCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "select",
     abstract: "Select photos for delete --selected or export --selected.",
-    discussion: "The selection is stored, encrypted, in the space and lasts until changed.")
+    discussion: """
+      The selection is stored, encrypted, in the space and lasts until changed. With \
+      --album, --since or --until, --all, --none and --invert change only the photos they \
+      take, and numbers count within them.
+      """)
 
   @OptionGroup var options: VaultOptions
 
@@ -17,6 +21,8 @@ struct SelectCommand: ParsableCommand {
 
   @Flag(help: "Select every photo.")
   var all = false
+
+  @OptionGroup var scope: ScopeOptions
 
   @Flag(help: "Clear the selection.")
   var none = false
@@ -35,7 +41,7 @@ struct SelectCommand: ParsableCommand {
     let space = try options.unlock(.write)
     // A signal from here on lets the one index write finish, and the command ends normally.
     SignalHandling.install()
-    let browser = space.makeBrowser()
+    let browser = try scope.browser(for: space)
     if all || none {
       try browser.setSelected(Array(0..<browser.count), all)
     } else if invert {
@@ -43,7 +49,7 @@ struct SelectCommand: ParsableCommand {
     } else {
       try browser.setSelected(try chosen(photos, in: browser), true)
     }
-    printSelectionCount(browser)
+    printSelectionCount(browser, scope: scope)
   }
 }
 
@@ -62,6 +68,8 @@ struct UnselectCommand: ParsableCommand {
   @Flag(help: "Unselect every photo (the same as select --none).")
   var all = false
 
+  @OptionGroup var scope: ScopeOptions
+
   func validate() throws {
     if photos.isEmpty && !all { throw ValidationError("Name photos by number, or pass --all.") }
     if !photos.isEmpty && all { throw ValidationError("Use only one of: photo numbers, --all.") }
@@ -71,9 +79,9 @@ struct UnselectCommand: ParsableCommand {
   func run() throws {
     let space = try options.unlock(.write)
     SignalHandling.install()
-    let browser = space.makeBrowser()
+    let browser = try scope.browser(for: space)
     try browser.setSelected(all ? Array(0..<browser.count) : try chosen(photos, in: browser), false)
-    printSelectionCount(browser)
+    printSelectionCount(browser, scope: scope)
   }
 }
 
@@ -82,7 +90,8 @@ private func chosen(_ photos: [String], in browser: PhotoBrowser) throws -> [Int
   try browser.photos(chosenBy: .photos(PhotoSelector.parse(photos)), action: "selecting").map(\.index)
 }
 
-private func printSelectionCount(_ browser: PhotoBrowser) {
+private func printSelectionCount(_ browser: PhotoBrowser, scope: ScopeOptions) {
   let count = browser.count
-  printLine("\(browser.selectedPhotos().count) of \(count) photo\(count == 1 ? "" : "s") selected")
+  printLine(
+    "\(browser.selectedPhotos().count) of \(count) photo\(count == 1 ? "" : "s")\(scope.described) selected")
 }

@@ -15,6 +15,7 @@ struct ShowCommand: ParsableCommand {
 
   @OptionGroup var options: VaultOptions
   @OptionGroup var choice: PhotoChoiceOptions
+  @OptionGroup var scope: ScopeOptions
 
   @Option(help: "Width in character cells (default: the terminal's).")
   var width: Int?
@@ -40,7 +41,7 @@ struct ShowCommand: ParsableCommand {
 
   func run() throws {
     let space = try options.unlock(.read)
-    let browser = space.makeBrowser()
+    let browser = try scope.browser(for: space)
     let photos = try browser.photos(chosenBy: try choice.choice, action: "showing")
     let graphics = TerminalGraphics.resolve(mode)
     let columns = min(width ?? Terminal.columns, Self.largestSide)

@@ -83,19 +83,21 @@ struct VaultOptions: ParsableArguments {
   }
 }
 
-/// Photo numbers, ranges or ids, or --selected, or --all; shared by delete and export.
+/// Photo numbers, ranges or ids, or --selected, or --all; shared by show, delete, export
+/// and album add and remove. Numbers are places in the list the command's `ScopeOptions`
+/// make.
 struct PhotoChoiceOptions: ParsableArguments {
   @Argument(
     parsing: .allUnrecognized,
     help: ArgumentHelp(
-      "Photos by number, range or id, as `vault list` shows them (e.g. 2 5-7, 2-3,9, 100-, or an id prefix).",
+      "Photos by number, range or id, as `vault list` numbers them with the same --album, --since, --until and --sort (e.g. 2 5-7, 2-3,9, 100-, or an id prefix).",
       valueName: "photos"))
   var photos: [String] = []
 
   @Flag(help: "Act on the selected photos.")
   var selected = false
 
-  @Flag(help: "Act on every photo.")
+  @Flag(help: "Act on every photo (of the album, or between the dates, given).")
   var all = false
 
   func validate() throws {

@@ -8,8 +8,9 @@ struct ViewCommand: ParsableCommand {
     commandName: "view",
     abstract: "Browse the photos full screen: a grid, and each photo with zoom and pan.",
     discussion: """
-      Starts in the grid (arrows or hjkl move, space selects, Enter opens a photo), or on \
-      photo N. In a photo: + and - zoom, z switches between fit and 1:1, arrows pan when \
+      Starts in the grid (arrows or hjkl move, space selects, a adds the selected photos \
+      to an album, Enter opens a photo), or on photo N; with --album, --since, --until or \
+      --sort, only those photos, numbered within them. In a photo: + and - zoom, z switches between fit and 1:1, arrows pan when \
       zoomed, n and p (or → and ←) page, s selects, d deletes, e exports, i shows details, \
       Esc goes back to the grid, ? lists every key, q quits. Draws with kitty, iTerm2 or \
       sixel graphics where the terminal has them, else coloured Unicode symbols. vault \
@@ -20,6 +21,7 @@ struct ViewCommand: ParsableCommand {
       """)
 
   @OptionGroup var options: VaultOptions
+  @OptionGroup var scope: ScopeOptions
 
   @Argument(
     help: ArgumentHelp("Open this photo (a number or an id) instead of the grid.", valueName: "photo"))
@@ -74,10 +76,10 @@ struct ViewCommand: ParsableCommand {
     // The viewer stays open for as long as the user looks: other commands must not wait
     // for it. It reads and changes the space under short locks (Space.reload, .change).
     space.releaseLock()
+    let browser = try scope.browser(for: space, perRow: perRow)
     var start: Int?
     if let photo {
-      start = try space.makeBrowser().photos(chosenBy: .photos(parsedTerms(photo)), action: "viewing").first?
-        .index
+      start = try browser.photos(chosenBy: .photos(parsedTerms(photo)), action: "viewing").first?.index
     }
     guard let graphics = TerminalGraphics.resolve(mode) else {
       throw VaultError.invalidArgument(
@@ -93,7 +95,7 @@ struct ViewCommand: ParsableCommand {
     let terminal = try FullScreenTerminal()
     defer { terminal.restore() }
     let viewer = PhotoViewer(
-      space: space, terminal: terminal, graphics: graphics, perRow: perRow, start: start)
+      space: space, browser: browser, terminal: terminal, graphics: graphics, start: start)
     if let signal = viewer.run() {
       // As a shell reports a command ended by a signal.
       throw ExitCode(128 + signal)

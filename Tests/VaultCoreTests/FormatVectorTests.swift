@@ -93,7 +93,7 @@ final class FormatVectorTests: XCTestCase {
   /// Every vector name FORMAT.md uses has a test here: a vector nobody checks is a promise
   /// nobody keeps.
   static let checkedNames: Set<String> = [
-    "padme", "blob key", "blob", "journal entry", "journal record",
+    "padme", "blob key", "blob", "journal entry", "journal record", "album entry",
     // SessionKeyPayloadTests
     "session key name", "session key",
   ]
@@ -213,6 +213,36 @@ final class FormatVectorTests: XCTestCase {
       _ = try (try hexField(vector, "encoded") + [0]).withUnsafeBytes {
         try JournalEntry.decodeAll($0) { decoded.append($0) }
       }
+      XCTAssertEqual(decoded, [entry])
+    }
+  }
+
+  func testAlbumEntries() throws {
+    let vectors = try formatVectors(named: "album entry")
+    XCTAssertEqual(
+      Set(try vectors.map { try field($0, "entry") }), ["album name", "album deleted", "album membership"])
+    for vector in vectors {
+      let album = AlbumID(try XCTUnwrap(BlobID(hex: hexString(try hexField(vector, "album")))))
+      let stamp = { Int64(try numbersField(vector, "stamp")[0]) }
+      let entry: JournalEntry
+      switch try field(vector, "entry") {
+      case "album name":
+        entry = .albumNamed(album, name: try field(vector, "album-name"), stamp: try stamp())
+      case "album deleted":
+        entry = .albumDeleted(album)
+      default:
+        let photo = try XCTUnwrap(BlobID(hex: hexString(try hexField(vector, "id"))))
+        entry = .albumMembership(
+          album, photo: photo, member: try numbersField(vector, "member")[0] == 1, stamp: try stamp())
+      }
+      let encoded = try hexField(vector, "encoded")
+      let kind = try field(vector, "entry")
+      var writer = ByteWriter()
+      entry.encode(into: &writer)
+      XCTAssertEqual(hexString(writer.output), hexString(encoded), kind)
+      XCTAssertEqual(entry.encodedLength, encoded.count)
+      var decoded: [JournalEntry] = []
+      _ = try (encoded + [0]).withUnsafeBytes { try JournalEntry.decodeAll($0) { decoded.append($0) } }
       XCTAssertEqual(decoded, [entry])
     }
   }

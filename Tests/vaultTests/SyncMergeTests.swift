@@ -153,6 +153,71 @@ final class SyncMergeTests: XCTestCase {
     try assertMerged(a, b, history)
   }
 
+  /// Each copy makes an album "Trip" apart (each gets an id of its own) and fills it; the
+  /// merged copies show one album "Trip" with the photos of both, and a removal, a rename
+  /// and a deletion made on either copy after the merge reach both of its ids.
+  func testAlbumsOfOneNameMadeOnBothCopiesMergeIntoOne() throws {
+    let (a, b, history) = try copies()
+    let id = history.id
+    for (machine, steps) in [
+      (
+        a,
+        [
+          ["album", "new", "Trip"], ["album", "add", "Trip", id("gray.png"), id("photo.jpg")],
+          ["album", "new", "Only A"],
+          ["album", "add", "Only A", id("rgba.png"), id("quad-420.jpg")],
+        ]
+      ),
+      (
+        b,
+        [
+          ["add", "--album", "Trip", fixturesPath + "/palette.png"],
+          ["album", "add", "Trip", id("photo.jpg")],
+          ["delete", id("quad-420.jpg"), "--yes"],
+        ]
+      ),
+    ] {
+      for arguments in steps {
+        let run = try machine.run(arguments)
+        XCTAssertEqual(run.status, 0, "\(machine.name) \(arguments): \(run.stderr)")
+      }
+    }
+    history.deleted.insert(id("quad-420.jpg"))
+    try assertNoFileWrittenByBoth(a, b, since: history)
+    try rsyncBothWays(a, b)
+    let expected = ["Only A": ["rgba.png"], "Trip": ["gray.png", "palette.png", "photo.jpg"]]
+    for machine in [a, b] { XCTAssertEqual(try albums(machine), expected, machine.name) }
+    try assertMerged(a, b, history)
+
+    // After the merge: a removal on A (photo.jpg is in both ids), a rename on B.
+    XCTAssertEqual(try a.run(["album", "remove", "Trip", id("photo.jpg")]).status, 0)
+    XCTAssertEqual(try b.run(["album", "rename", "Trip", "Voyage"]).status, 0)
+    try rsyncBothWays(a, b)
+    for machine in [a, b] {
+      XCTAssertEqual(
+        try albums(machine), ["Only A": ["rgba.png"], "Voyage": ["gray.png", "palette.png"]], machine.name)
+    }
+    XCTAssertEqual(try a.run(["album", "delete", "Voyage"]).status, 0)
+    try rsyncBothWays(a, b)
+    for machine in [a, b] { XCTAssertEqual(try albums(machine), ["Only A": ["rgba.png"]], machine.name) }
+    try assertMerged(a, b, history)
+  }
+
+  /// Each album's photos by name, as `list --json` gives the albums of each photo.
+  func albums(_ machine: Machine) throws -> [String: [String]] {
+    let run = try machine.run(["list", "--json"])
+    let objects = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
+    var albums: [String: [String]] = [:]
+    for object in objects {
+      for album in object["albums"] as? [String] ?? [] {
+        albums[album, default: []].append(object["name"] as? String ?? "")
+      }
+    }
+    let listed = try machine.run(["album", "list"]).stdout
+    XCTAssertEqual(listed.split(separator: "\n").count, albums.count, listed)
+    return albums.mapValues { $0.sorted() }
+  }
+
   // MARK: - The two machines
 
   /// A photo as `vault list --json` shows it.

@@ -170,6 +170,50 @@ final class ViewerTests: XCTestCase {
     XCTAssertEqual(try listed().map { $0["selected"] as? Bool }, [false, false, true, false, false, false])
   }
 
+  /// In the grid, `a` puts the selected photos in an album typed on the status line (made
+  /// if need be); with nothing selected, the photo under the cursor. With --album, the grid
+  /// shows only that album's photos, numbered within it.
+  func testAInTheGridPutsTheSelectionInAnAlbum() throws {
+    let grid = try viewer("--mode symbols")
+    try grid.wait(for: "Enter: open")
+    for _ in 0..<2 {
+      try grid.send("Right")
+      try grid.type(" ")
+    }
+    try grid.wait(for: "2 selected")
+    try grid.type("a")
+    try grid.wait(for: "add 2 selected photos to album")
+    try grid.type("Trip")
+    try grid.send("Enter")
+    try grid.wait(for: "made album 'Trip'; added 2 photos to 'Trip'")
+    try grid.type("aTrip")
+    try grid.send("Enter")
+    try grid.wait(for: "added 0 photos to 'Trip' (2 in it already)")
+    // A name no album can have is refused, and nothing is written.
+    try grid.type("a a/b")
+    try grid.send("Enter")
+    try grid.wait(for: "error: album name ' a/b' is not usable")
+    try grid.type("q")
+    try grid.waitUntilFinished()
+    XCTAssertEqual(
+      try listed().map { $0["albums"] as? [String] }, [[], ["Trip"], ["Trip"], [], [], []])
+
+    XCTAssertEqual(try vault.run(["select", "--none"]).status, 0)
+    let album = try viewer("--mode symbols --album Trip")
+    try album.wait(for: "1 / 2  0 selected")
+    try album.send("Right")
+    try album.wait(for: "2 / 2  0 selected")
+    try album.type("a")
+    try album.wait(for: "add this photo to album")
+    try album.type("Best")
+    try album.send("Enter")
+    try album.wait(for: "made album 'Best'; added 1 photo to 'Best'")
+    try album.type("q")
+    try album.waitUntilFinished()
+    XCTAssertEqual(
+      try listed().map { $0["albums"] as? [String] }, [[], ["Trip"], ["Best", "Trip"], [], [], []])
+  }
+
   func testDeleteAsksThenDeletesAndMovesToTheNextPhoto() throws {
     let session = try viewer("--mode symbols 3")
     try waitForPhoto(3, in: session)

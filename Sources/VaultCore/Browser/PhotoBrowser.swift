@@ -23,6 +23,8 @@ public final class PhotoBrowser {
   public var selectionRequest: (([(index: Int, selected: Bool)]) throws -> Void)?
   /// Deletes photos, originals and thumbnails.
   public var deletionRequest: (([PhotoModel]) throws -> Void)?
+  /// Puts photos in the album of a name (made if there is none).
+  public var albumRequest: ((String, [PhotoModel]) throws -> AlbumAddition)?
   /// How many photos a grid row holds.
   public var numberOfPhotosPerRow: Int
   /// Whose pixel and memory limits decoding a photo keeps to, and whose gray shows through
@@ -51,8 +53,9 @@ public final class PhotoBrowser {
 
   /// The photos a listing shows, with their 0-based indexes: only the selected ones when
   /// `selectedOnly`, from photo number `from` (1-based) on, at most `count` of them. The
-  /// photos keep their numbers in the whole space, whatever is left out, and models are
-  /// made only for the photos looked at, so a page of a big space lists quickly.
+  /// photos keep their numbers in the browser's list (the scope it was made with),
+  /// whatever `selectedOnly` leaves out, and models are made only for the photos looked
+  /// at, so a page of a big space lists quickly.
   public func listed(selectedOnly: Bool, from: Int?, count limit: Int?) -> [(index: Int, photo: PhotoModel)] {
     guard let photoAtIndex else { return [] }
     let total = count
@@ -120,6 +123,16 @@ public final class PhotoBrowser {
     guard let deletionRequest else { preconditionFailure("the browser's owner set no deletionRequest") }
     try deletionRequest(photos)
     reloadRequest?()
+  }
+
+  /// Puts `photos` in the album `name` (made when there is none yet), then asks the owner
+  /// to reload.
+  @discardableResult
+  public func addToAlbum(_ name: String, _ photos: [PhotoModel]) throws -> AlbumAddition {
+    guard let albumRequest else { preconditionFailure("the browser's owner set no albumRequest") }
+    let addition = try albumRequest(name, photos)
+    reloadRequest?()
+    return addition
   }
 
   // MARK: Pictures

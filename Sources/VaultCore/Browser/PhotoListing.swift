@@ -71,7 +71,7 @@ public enum PhotoListing {
   }
 
   /// A JSON array of objects: index, id, name, bytes, width, height, format, orientation,
-  /// importedAt, modifiedAt (ISO 8601, UTC), selected.
+  /// importedAt, modifiedAt (ISO 8601, UTC), selected, albums (names, in name order).
   public static func json(_ photos: [(index: Int, photo: PhotoModel)]) throws -> String {
     struct Item: Encodable {
       var index: Int
@@ -85,6 +85,7 @@ public enum PhotoListing {
       var importedAt: String
       var modifiedAt: String
       var selected: Bool
+      var albums: [String]
     }
     let items = photos.map { item in
       let record = item.photo.record
@@ -92,7 +93,7 @@ public enum PhotoListing {
         index: item.index + 1, id: record.id.hex, name: record.name, bytes: record.bytes, width: record.width,
         height: record.height, format: record.format.rawValue, orientation: record.orientation,
         importedAt: iso8601(record.importedAt), modifiedAt: iso8601(record.modifiedAt),
-        selected: item.photo.isSelected)
+        selected: item.photo.isSelected, albums: item.photo.albums)
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

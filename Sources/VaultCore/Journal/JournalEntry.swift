@@ -12,6 +12,14 @@ enum JournalEntry: Equatable {
   /// A photo was selected or unselected at `stamp` (nanoseconds since 1970); the latest
   /// stamp wins, and at equal stamps selecting wins.
   case selection(BlobID, selected: Bool, stamp: Int64)
+  /// An album was made or renamed at `stamp`; the latest stamp wins (at equal stamps, the
+  /// name whose UTF-8 bytes sort last).
+  case albumNamed(AlbumID, name: String, stamp: Int64)
+  /// An album was deleted, for good (its photos stay).
+  case albumDeleted(AlbumID)
+  /// A photo was put in or taken out of an album at `stamp`; the latest stamp wins, and at
+  /// equal stamps being in the album wins.
+  case albumMembership(AlbumID, photo: BlobID, member: Bool, stamp: Int64)
 
   enum TypeCode: UInt8 {
     /// Ends the entries of a record or snapshot; only zero bytes (padding) may follow.
@@ -19,6 +27,18 @@ enum JournalEntry: Equatable {
     case added = 1
     case deleted = 2
     case selection = 3
+    case albumNamed = 4
+    case albumDeleted = 5
+    case albumMembership = 6
+  }
+
+  /// Whether the entry changes the list of photos or their selection (an album's change
+  /// does not).
+  var changesPhotoList: Bool {
+    switch self {
+    case .added, .deleted, .selection: return true
+    case .albumNamed, .albumDeleted, .albumMembership: return false
+    }
   }
 
   static let formatCodes: [ImageFormat: UInt8] = [.jpeg: 1, .png: 2, .heic: 3]
@@ -44,9 +64,20 @@ enum JournalEntry: Equatable {
     switch self {
     case .added(let record, _): return Self.addedFixedLength + min(record.name.utf8.count, Int(UInt16.max))
     case .deleted: return 1 + BlobID.length
-    case .selection: return 1 + BlobID.length + 1 + 8
+    case .selection: return Self.selectionLength
+    case .albumNamed(_, let name, _):
+      return Self.albumNamedFixedLength + min(name.utf8.count, Int(UInt16.max))
+    case .albumDeleted: return Self.albumDeletedLength
+    case .albumMembership: return Self.albumMembershipLength
     }
   }
+
+  static let selectionLength = 1 + BlobID.length + 1 + 8
+  /// Bytes of an `albumNamed` entry before its name, type byte included; the name's length
+  /// is the last two of them.
+  static let albumNamedFixedLength = 1 + AlbumID.length + 8 + 2
+  static let albumDeletedLength = 1 + AlbumID.length
+  static let albumMembershipLength = 1 + AlbumID.length + BlobID.length + 1 + 8
 
   /// `entries` ‖ the end mark, and with `padded` zeros up to the Padmé length. Sized up
   /// front, so that no growing copy of the records is left behind unwiped.
@@ -86,6 +117,22 @@ enum JournalEntry: Equatable {
       output.byte(TypeCode.selection.rawValue)
       output.bytes(id.bytes)
       output.byte(selected ? 1 : 0)
+      output.int64(stamp)
+    case .albumNamed(let album, let name, let stamp):
+      output.byte(TypeCode.albumNamed.rawValue)
+      output.bytes(album.bytes)
+      output.int64(stamp)
+      let bytes = Array(name.utf8)
+      output.uint16(UInt16(clamping: bytes.count))
+      output.bytes(bytes.prefix(Int(UInt16.max)))
+    case .albumDeleted(let album):
+      output.byte(TypeCode.albumDeleted.rawValue)
+      output.bytes(album.bytes)
+    case .albumMembership(let album, let photo, let member, let stamp):
+      output.byte(TypeCode.albumMembership.rawValue)
+      output.bytes(album.bytes)
+      output.bytes(photo.bytes)
+      output.byte(member ? 1 : 0)
       output.int64(stamp)
     }
   }
@@ -144,6 +191,27 @@ enum JournalEntry: Equatable {
           throw JournalDecodingError(entry: number, reason: "is a malformed selection")
         }
         apply(.selection(id, selected: selected == 1, stamp: stamp))
+      case .albumNamed:
+        // An empty name is nothing vault writes: a record holding one was not made by it.
+        guard let album = input.blobID().map(AlbumID.init), let stamp = input.int64(),
+          let length = input.uint16(), length > 0, let bytes = input.slice(Int(length)),
+          let name = Self.utf8String(bytes)
+        else {
+          throw JournalDecodingError(entry: number, reason: "is a malformed album name")
+        }
+        apply(.albumNamed(album, name: name, stamp: stamp))
+      case .albumDeleted:
+        guard let album = input.blobID().map(AlbumID.init) else {
+          throw JournalDecodingError(entry: number, reason: "is cut short")
+        }
+        apply(.albumDeleted(album))
+      case .albumMembership:
+        guard let album = input.blobID().map(AlbumID.init), let photo = input.blobID(),
+          let member = input.byte(), member <= 1, let stamp = input.int64()
+        else {
+          throw JournalDecodingError(entry: number, reason: "is a malformed album membership")
+        }
+        apply(.albumMembership(album, photo: photo, member: member == 1, stamp: stamp))
       }
     }
   }
@@ -172,7 +240,15 @@ enum JournalEntry: Equatable {
           addedFixedLength
           + (Int(bytes[offset + addedFixedLength - 2]) << 8 | Int(bytes[offset + addedFixedLength - 1]))
       case TypeCode.deleted.rawValue: length = 1 + BlobID.length
-      case TypeCode.selection.rawValue: length = 1 + BlobID.length + 1 + 8
+      case TypeCode.selection.rawValue: length = selectionLength
+      case TypeCode.albumNamed.rawValue:
+        guard offset + albumNamedFixedLength <= bytes.count else { break scan }
+        length =
+          albumNamedFixedLength
+          + (Int(bytes[offset + albumNamedFixedLength - 2]) << 8
+            | Int(bytes[offset + albumNamedFixedLength - 1]))
+      case TypeCode.albumDeleted.rawValue: length = albumDeletedLength
+      case TypeCode.albumMembership.rawValue: length = albumMembershipLength
       default: break scan  // the end mark, or damage the last slice's decoder will name
       }
       offset += length

@@ -1,7 +1,7 @@
-/// What a space holds, folded from its journal: the photos, the deletions, the selections.
-/// Applying an entry is commutative and idempotent (a set of additions, a set of deletions
-/// that wins over them, and a latest-wins selection per photo), so the state of merged
-/// copies does not depend on the order their files are read in.
+/// What a space holds, folded from its journal: the photos, the deletions, the selections,
+/// the albums. Applying an entry is commutative and idempotent (a set of additions, a set
+/// of deletions that wins over them, and a latest-wins selection per photo; albums alike),
+/// so the state of merged copies does not depend on the order their files are read in.
 struct SpaceState {
   struct Photo {
     var record: PhotoRecord
@@ -33,8 +33,10 @@ struct SpaceState {
   private(set) var selections: [BlobID: Selection] = [:]
   /// The largest order of any photo ever added here, so that a new photo goes last.
   private(set) var lastOrder: Int64 = .min
-  /// The latest selection stamp seen, so that a new change wins even if the clock is behind.
+  /// The latest stamp seen (of a selection or an album's change), so that a new change
+  /// wins even if the clock is behind.
   private(set) var lastStamp: Int64 = .min
+  private(set) var albumState = AlbumState()
 
   init() {}
 
@@ -102,6 +104,7 @@ struct SpaceState {
       deleted.insert(id)
       if let position = positions.removeValue(forKey: id) { holes.insert(position) }
       if !selections.isEmpty { selections[id] = nil }
+      if !albumState.memberships.isEmpty { albumState.photoDeleted(id) }
     case .selection(let id, let selected, let stamp):
       lastStamp = max(lastStamp, stamp)
       if !deleted.isEmpty && deleted.contains(id) { return }
@@ -109,7 +112,21 @@ struct SpaceState {
       if let existing = selections[id], !selection.supersedes(existing) { return }
       selections[id] = selection
       if let position = positions[id] { list[position].selected = selected }
+    case .albumNamed(let album, let name, let stamp):
+      lastStamp = max(lastStamp, stamp)
+      albumState.name(album, AlbumState.Naming(name: name, stamp: stamp))
+    case .albumDeleted(let album):
+      albumState.delete(album)
+    case .albumMembership(let album, let photo, let member, let stamp):
+      lastStamp = max(lastStamp, stamp)
+      if !deleted.isEmpty && deleted.contains(photo) { return }
+      albumState.setMembership(album, photo: photo, AlbumState.Membership(member: member, stamp: stamp))
     }
+  }
+
+  /// The albums, one per name, in name order, each with the photos listed here.
+  func albums() -> [Album] {
+    albumState.albums { positions[$0] != nil }
   }
 
   func isSelected(_ id: BlobID) -> Bool {
@@ -154,10 +171,11 @@ struct SpaceState {
       result.append(.selection(id, selected: selection.selected, stamp: selection.stamp))
     }
     for id in deleted.sorted() { result.append(.deleted(id)) }
+    result += albumState.compacted()
     return result
   }
 
-  /// The stamp of a selection changed now: the time, or just after the latest stamp seen if
+  /// The stamp of a selection or album changed now: the time, or just after the latest stamp seen if
   /// the clock is behind it (a hybrid logical clock), so that the change is never lost.
   func nextStamp(now: Int64) -> Int64 {
     max(now, Self.after(lastStamp))

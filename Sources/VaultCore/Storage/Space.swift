@@ -27,9 +27,17 @@ public final class Space {
   /// 1 for a space with a single `index`, 2 for one with a `Journal/`.
   public private(set) var formatVersion: Int
   /// Format 2's index; nil in format 1 and while the journal is damaged.
-  private var journal: SpaceJournal?
+  private(set) var journal: SpaceJournal?
   /// The photos in import order, with their selection (empty when the index is damaged).
-  public private(set) var entries: [IndexEntry]
+  public private(set) var entries: [IndexEntry] {
+    didSet { revision &+= 1 }
+  }
+  /// Changes with every change to what the space holds (its photos, their selection, its
+  /// albums), so that what is derived from them (a scoped list, each photo's albums) is
+  /// derived again when, and only when, it would differ.
+  public private(set) var revision = 0
+  /// The albums and each photo's album names, as of `revision`.
+  var albumCache: (revision: Int, albums: [Album], namesByPhoto: [BlobID: [String]])?
   /// Why the index could not be read, if it could not: the space still opens, so that
   /// `verify --repair` can rebuild the index from the originals.
   public private(set) var indexDamage: VaultError?
@@ -191,7 +199,7 @@ public final class Space {
 
   /// The journal of a sound format-2 space opened to write. A writer upgrades format 1
   /// when it opens the space, so only a damaged index (thrown) stands in its way.
-  private func requireJournal() throws -> SpaceJournal {
+  func requireJournal() throws -> SpaceJournal {
     precondition(access == .write, "the space was opened read-only")
     try requireIndex()
     guard let journal else { preconditionFailure("format 1 spaces are upgraded when opened for writing") }
@@ -222,7 +230,9 @@ public final class Space {
 
   /// The photo at `position` (0-based) as a model.
   public func model(at position: Int) -> PhotoModel {
-    PhotoModel(isSelected: entries[position].selected, record: entries[position].record)
+    let record = entries[position].record
+    return PhotoModel(
+      isSelected: entries[position].selected, record: record, albums: albumNames(of: record.id))
   }
 
   // MARK: Index
@@ -354,7 +364,7 @@ public final class Space {
 
   /// Appends `changes` to the journal and brings `entries` up to date; then compacts the
   /// journal if it is due.
-  private func record(_ changes: [JournalEntry]) throws {
+  func record(_ changes: [JournalEntry]) throws {
     let journal = try requireJournal()
     guard !changes.isEmpty else { return }
     let lastOrder = journal.state.lastOrder
@@ -370,9 +380,10 @@ public final class Space {
       for case .added(let record, _) in changes {
         entries.append(IndexEntry(record: record, selected: false))
       }
-    } else {
+    } else if changes.contains(where: \.changesPhotoList) {
       entries = journal.state.entries()
     }
+    revision &+= 1
     compactJournalIfDue()
   }
 

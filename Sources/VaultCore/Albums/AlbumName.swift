@@ -1,0 +1,31 @@
+import Foundation
+
+/// The rules for an album's name, checked wherever a name comes in (the CLI, the viewer's
+/// prompt) before anything is written.
+public enum AlbumName {
+  /// The longest name, in characters as shown.
+  public static let maximumLength = 100
+
+  /// `text` in Unicode normalization form C (so that `é` typed either way names one
+  /// album), once it is known to be a name an album can have: not empty, no longer than
+  /// `maximumLength`, without control characters or bidirectional overrides (see
+  /// `TerminalSafeText`), no space at either end, and no `/` (`export --by-album` makes a
+  /// folder of each album), nor `.` or `..`.
+  public static func normalized(_ text: String) throws -> String {
+    let name = text.precomposedStringWithCanonicalMapping
+    let refuse = { (reason: String) in
+      VaultError.invalidAlbumName(TerminalSafeText.escaped(text), reason: reason)
+    }
+    if name.isEmpty { throw refuse("an album name cannot be empty") }
+    if name.unicodeScalars.contains(where: TerminalSafeText.isUnsafe) {
+      throw refuse("it holds a control character")
+    }
+    if name.count > maximumLength {
+      throw refuse("it is \(name.count) characters long; an album name has at most \(maximumLength)")
+    }
+    if name.first!.isWhitespace || name.last!.isWhitespace { throw refuse("it begins or ends with a space") }
+    if name.contains("/") { throw refuse("it holds a '/' (albums become folders on export)") }
+    if name == "." || name == ".." { throw refuse("'.' and '..' name folders, not albums") }
+    return name
+  }
+}

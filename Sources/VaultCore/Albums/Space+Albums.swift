@@ -1,0 +1,117 @@
+/// What an addition to an album did.
+public struct AlbumAddition: Equatable, Sendable {
+  /// Photos that were not in the album before.
+  public var added: Int
+  /// Whether the album was made for it.
+  public var created: Bool
+}
+
+extension Space {
+  /// The albums, one per name, in name order (ignoring case), each with the photos the space
+  /// lists. A format-1 space, which only a writer upgrades, has none.
+  public var albums: [Album] { albumIndex().albums }
+
+  /// The album named `name` (exactly, once normalized: see `AlbumName`), if there is one.
+  public func album(named name: String) -> Album? {
+    albums.first { $0.name == name }
+  }
+
+  /// The album named `name`; throws `.noSuchAlbum` if there is none.
+  public func requireAlbum(named name: String) throws -> Album {
+    guard let album = album(named: name) else { throw VaultError.noSuchAlbum(name) }
+    return album
+  }
+
+  /// The names of the albums that hold the photo `id`, in name order.
+  public func albumNames(of id: BlobID) -> [String] {
+    if journal?.state.albumState.isEmpty ?? true { return [] }
+    return albumIndex().namesByPhoto[id] ?? []
+  }
+
+  /// Derived once a revision: `model(at:)` asks it for every photo listed.
+  private func albumIndex() -> (albums: [Album], namesByPhoto: [BlobID: [String]]) {
+    if let albumCache, albumCache.revision == revision { return (albumCache.albums, albumCache.namesByPhoto) }
+    let albums = journal?.state.albums() ?? []
+    var names: [BlobID: [String]] = [:]
+    for album in albums {
+      for id in album.photoIDs { names[id, default: []].append(album.name) }
+    }
+    albumCache = (revision, albums, names)
+    return (albums, names)
+  }
+
+  // MARK: Changing albums (a writer)
+
+  /// The stamp of a change made now (see `SpaceState.nextStamp`).
+  private func stampNow(_ journal: SpaceJournal) -> Int64 {
+    journal.state.nextStamp(now: Timestamp.now().nanosecondsSince1970)
+  }
+
+  /// Makes an empty album named `name` (a name `AlbumName.normalized` returned).
+  public func createAlbum(named name: String) throws {
+    let journal = try requireJournal()
+    if album(named: name) != nil { throw VaultError.albumExists(name) }
+    try record([.albumNamed(.random(), name: name, stamp: stampNow(journal))])
+  }
+
+  /// Renames the album `name` to `newName`, which no album may have yet.
+  public func renameAlbum(_ name: String, to newName: String) throws {
+    let journal = try requireJournal()
+    let album = try requireAlbum(named: name)
+    if self.album(named: newName) != nil { throw VaultError.albumExists(newName) }
+    let stamp = stampNow(journal)
+    try record(album.ids.map { .albumNamed($0, name: newName, stamp: stamp) })
+  }
+
+  /// Deletes the album `name`, for good; its photos stay in the space. Returns the album as
+  /// it was.
+  @discardableResult
+  public func deleteAlbum(named name: String) throws -> Album {
+    _ = try requireJournal()
+    let album = try requireAlbum(named: name)
+    try record(album.ids.map { .albumDeleted($0) })
+    return album
+  }
+
+  /// Puts the photos `ids` (those the space lists; others are passed over) in the album
+  /// `name`; when there is no such album, makes it if `creating`, else throws
+  /// `.noSuchAlbum`. One journal record holds it all.
+  @discardableResult
+  public func addToAlbum(named name: String, photos ids: [BlobID], creating: Bool = false) throws
+    -> AlbumAddition
+  {
+    let journal = try requireJournal()
+    let existing = album(named: name)
+    if existing == nil && !creating { throw VaultError.noSuchAlbum(name) }
+    let stamp = stampNow(journal)
+    var changes: [JournalEntry] = []
+    let target = existing?.ids[0] ?? .random()
+    if existing == nil { changes.append(.albumNamed(target, name: name, stamp: stamp)) }
+    var seen = existing?.photoIDs ?? []
+    for id in ids where journal.state.photo(id) != nil && seen.insert(id).inserted {
+      changes.append(.albumMembership(target, photo: id, member: true, stamp: stamp))
+    }
+    let added = changes.count - (existing == nil ? 1 : 0)
+    try record(changes)
+    return AlbumAddition(added: added, created: existing == nil)
+  }
+
+  /// Takes the photos `ids` out of the album `name` (out of each album of that name that
+  /// holds them). Returns how many were in it.
+  @discardableResult
+  public func removeFromAlbum(named name: String, photos ids: [BlobID]) throws -> Int {
+    let journal = try requireJournal()
+    let album = try requireAlbum(named: name)
+    let stamp = stampNow(journal)
+    let memberships = journal.state.albumState.memberships
+    var changes: [JournalEntry] = []
+    var removed = Set<BlobID>()
+    for id in ids where album.photoIDs.contains(id) && removed.insert(id).inserted {
+      for albumID in album.ids where memberships[albumID]?[id]?.member == true {
+        changes.append(.albumMembership(albumID, photo: id, member: false, stamp: stamp))
+      }
+    }
+    try record(changes)
+    return removed.count
+  }
+}

@@ -1,0 +1,186 @@
+import ArgumentParser
+import Foundation
+import VaultCore
+
+struct AlbumCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "album",
+    abstract: "Make, rename and delete albums, and put photos in them or take them out.",
+    discussion: """
+      An album is a name and a set of photos of the space; a photo may be in several \
+      albums, and deleting an album leaves its photos in the space. Albums are kept, \
+      encrypted, in the space's journal (synced copies merge them; albums of one name made \
+      apart in two copies show as one). A name has 1 to \(AlbumName.maximumLength) \
+      characters, no control characters, no '/' and no space at either end. 'vault list \
+      --album NAME' lists an album's photos, numbered within it.
+      """,
+    subcommands: [
+      AlbumNewCommand.self, AlbumRenameCommand.self, AlbumDeleteCommand.self, AlbumAddCommand.self,
+      AlbumRemoveCommand.self, AlbumListCommand.self,
+    ])
+}
+
+struct AlbumNewCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "new", abstract: "Make an empty album.")
+
+  @OptionGroup var options: VaultOptions
+
+  @Argument(help: "The album's name.")
+  var name: String
+
+  func validate() throws { _ = try validateAlbumName(name) }
+
+  func run() throws {
+    let album = try AlbumName.normalized(name)
+    let space = try options.unlock(.write)
+    SignalHandling.install()
+    try space.createAlbum(named: album)
+    printLine("made album '\(album)'")
+  }
+}
+
+struct AlbumRenameCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename an album.")
+
+  @OptionGroup var options: VaultOptions
+
+  @Argument(help: "The album's name.")
+  var name: String
+
+  @Argument(help: "Its new name.")
+  var newName: String
+
+  func validate() throws {
+    _ = try validateAlbumName(name)
+    _ = try validateAlbumName(newName)
+  }
+
+  func run() throws {
+    let (old, new) = (try AlbumName.normalized(name), try AlbumName.normalized(newName))
+    let space = try options.unlock(.write)
+    SignalHandling.install()
+    try space.renameAlbum(old, to: new)
+    printLine("renamed album '\(old)' to '\(new)'")
+  }
+}
+
+struct AlbumDeleteCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "delete", abstract: "Delete an album; its photos stay in the space.")
+
+  @OptionGroup var options: VaultOptions
+
+  @Argument(help: "The album's name.")
+  var name: String
+
+  func validate() throws { _ = try validateAlbumName(name) }
+
+  func run() throws {
+    let album = try AlbumName.normalized(name)
+    let space = try options.unlock(.write)
+    SignalHandling.install()
+    let deleted = try space.deleteAlbum(named: album)
+    printLine("deleted album '\(album)'; its \(photos(deleted.count)) stay in the space")
+  }
+}
+
+struct AlbumAddCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "add", abstract: "Put photos in an album.",
+    discussion: """
+      Photos are named as 'vault list' numbers them with the same --album, --since, \
+      --until and --sort (by default, every photo by date taken). The album must exist \
+      ('vault album new NAME' makes it), so that a typo makes no album.
+      """)
+
+  @OptionGroup var options: VaultOptions
+
+  @Argument(help: "The album's name.")
+  var name: String
+
+  @OptionGroup var choice: PhotoChoiceOptions
+  @OptionGroup var scope: ScopeOptions
+
+  func validate() throws { _ = try validateAlbumName(name) }
+
+  func run() throws {
+    let album = try AlbumName.normalized(name)
+    let space = try options.unlock(.write)
+    _ = try space.requireAlbum(named: album)
+    let chosen = try scope.browser(for: space).photos(
+      chosenBy: try choice.choice, action: "adding to an album")
+    SignalHandling.install()
+    let addition = try space.addToAlbum(named: album, photos: chosen.map(\.photo.record.id))
+    let already = chosen.count - addition.added
+    printLine(
+      "added \(photos(addition.added)) to album '\(album)'"
+        + (already > 0 ? " (\(already) \(already == 1 ? "was" : "were") in it already)" : "")
+        + "; it holds \(space.album(named: album)?.count ?? 0)")
+  }
+}
+
+struct AlbumRemoveCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "remove", abstract: "Take photos out of an album; they stay in the space.",
+    discussion: """
+      Photos are named as 'vault list --album NAME' numbers them (with the same --since, \
+      --until and --sort): numbers count within the album.
+      """)
+
+  @OptionGroup var options: VaultOptions
+
+  @Argument(help: "The album's name.")
+  var name: String
+
+  @OptionGroup var choice: PhotoChoiceOptions
+  @OptionGroup var scope: ScopeOptions
+
+  func validate() throws {
+    _ = try validateAlbumName(name)
+    if scope.album != nil { throw ValidationError("The album is \(name) already; leave out --album.") }
+  }
+
+  func run() throws {
+    let album = try AlbumName.normalized(name)
+    let space = try options.unlock(.write)
+    var albumScope = try scope.scope
+    albumScope.album = album
+    _ = try space.requireAlbum(named: album)
+    let chosen = try space.makeBrowser(scope: albumScope).photos(
+      chosenBy: try choice.choice, action: "removing from an album")
+    SignalHandling.install()
+    let removed = try space.removeFromAlbum(named: album, photos: chosen.map(\.photo.record.id))
+    printLine(
+      "removed \(photos(removed)) from album '\(album)'; it holds \(space.album(named: album)?.count ?? 0)")
+  }
+}
+
+struct AlbumListCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "list", abstract: "List the albums: name, number of photos, newest photo.",
+    discussion: "The newest photo is the one taken last (else imported last).")
+
+  @OptionGroup var options: VaultOptions
+
+  @Flag(help: "Print one JSON array for scripts.")
+  var json = false
+
+  func run() throws {
+    let space = try options.unlock(.read)
+    let summaries = space.albumSummaries()
+    if json {
+      printRaw(try AlbumListing.json(summaries))
+      return
+    }
+    if summaries.isEmpty {
+      printLine("no albums in this space")
+      Diagnostics.hint(
+        "make one with 'vault album new NAME', or import into one with 'vault add --album NAME PATH'")
+      return
+    }
+    for line in AlbumListing.table(summaries, columns: Terminal.columns) { printLine(line) }
+  }
+}
+
+/// "1 photo", "3 photos".
+func photos(_ count: Int) -> String { "\(count) photo\(count == 1 ? "" : "s")" }
