@@ -18,7 +18,7 @@ struct VaultCommand: ParsableCommand {
       InitCommand.self, AddCommand.self, ListCommand.self, ShowCommand.self, ViewCommand.self,
       SelectCommand.self,
       UnselectCommand.self,
-      DeleteCommand.self, ExportCommand.self, VerifyCommand.self, ServeCommand.self,
+      DeleteCommand.self, ExportCommand.self, VerifyCommand.self, ServeCommand.self, PasswdCommand.self,
     ]
   )
 
