@@ -9,7 +9,11 @@ struct AddCommand: ParsableCommand {
       JPEG, PNG and HEIC files are recognised by their content and get a thumbnail; \
       photos already in the space are skipped. Files in folders that are not photos are \
       skipped and counted. Each imported file is printed as it is stored; a summary ends the \
-      run, and the exit status is 1 if any file failed.
+      run, and the exit status is 1 if any file failed. With --move (to empty a camera card), \
+      each file is removed once the space holds it: after its batch is on disk, the copy in \
+      the space is read back, authenticated and compared with the file, which is read again; \
+      photos already in the space are checked the same way and removed too. Files that fail, \
+      that are not photos, or that cannot be removed (a read-only card) stay where they are.
       """)
 
   @OptionGroup var options: VaultOptions
@@ -19,6 +23,9 @@ struct AddCommand: ParsableCommand {
 
   @Flag(name: .shortAndLong, help: "Also name each file skipped because it is not a photo.")
   var verbose = false
+
+  @Flag(help: "Remove each file once the space holds it, read back and checked (files that fail stay).")
+  var move = false
 
   @Option(help: "Refuse photos of more megapixels than this, before decoding them.")
   var maxMegapixels = Thumbnailer().pixelLimit / 1_000_000
@@ -50,7 +57,8 @@ struct AddCommand: ParsableCommand {
     let files = collected.files
     // Decoding starts while the password's key is derived.
     let summary = try importer.importFiles(
-      files, skippingNonPhotos: collected.foundInFolders, interruption: SignalHandling.interruption
+      files, skippingNonPhotos: collected.foundInFolders, movingSources: move,
+      interruption: SignalHandling.interruption
     ) {
       let space = try vault.unlock(password: password, access: .write)
       try space.requireIndex()
@@ -67,6 +75,10 @@ struct AddCommand: ParsableCommand {
         Diagnostics.error(error.description)
       case .warning(let path, let message):
         Diagnostics.warning("'\(path)': \(message); imported what could be decoded")
+      case .sourceRemoved(let path):
+        if !quiet { printLine("removed \(path)") }
+      case .sourceKept(_, let reason):
+        Diagnostics.error("\(reason.description) (it is in the space, but the file was not removed)")
       }
       Diagnostics.progress(done: done, total: files.count, label: eventPath(event))
     }
@@ -75,22 +87,31 @@ struct AddCommand: ParsableCommand {
     var line =
       "added \(summary.added), skipped \(summary.duplicates) duplicate\(summary.duplicates == 1 ? "" : "s"), failed \(summary.failed)"
     if summary.warnings > 0 { line += ", \(summary.warnings) with warnings" }
+    if move {
+      line += "; removed \(summary.sourcesRemoved) source file\(summary.sourcesRemoved == 1 ? "" : "s")"
+    }
     printLine(line)
     if summary.skipped > 0 {
       printLine(
         "skipped \(summary.skipped) file\(summary.skipped == 1 ? "" : "s") that \(summary.skipped == 1 ? "is" : "are") not \(ImageFormat.displayNames(joinedBy: "or"))"
           + (verbose ? "" : " (--verbose names them)"))
     }
+    var problems: [String] = []
     if summary.failed > 0 {
-      throw BatchFailure(
-        summary: "error: \(summary.failed) file\(summary.failed == 1 ? "" : "s") could not be imported")
+      problems.append("error: \(summary.failed) file\(summary.failed == 1 ? "" : "s") could not be imported")
     }
+    if summary.sourcesKept > 0 {
+      problems.append(
+        "error: \(summary.sourcesKept) source file\(summary.sourcesKept == 1 ? " was" : "s were") kept (in the space, but not removed; see above)"
+      )
+    }
+    if !problems.isEmpty { throw BatchFailure(summary: problems.joined(separator: "\n")) }
   }
 
   private func eventPath(_ event: ImportEvent) -> String {
     switch event {
     case .added(let path, _), .duplicate(let path), .failed(let path, _), .warning(let path, _),
-      .skipped(let path, _):
+      .skipped(let path, _), .sourceRemoved(let path), .sourceKept(let path, _):
       return path
     }
   }
