@@ -38,8 +38,9 @@ struct PasswdCommand: ParsableCommand {
       changedTo = new
       return new
     }
-    // TODO(issue 12, lead): once SessionKeyring (issue12-keys) is merged, drop this
-    // vault's session key here: it names the space's old folder.
+    // TODO(issue 12, lead): when merging issue12-keys, call `SessionKeyring.drop(for: vault)`
+    // here: the session key names the space's old folder (its lookUp drops such a key
+    // anyway, but a changed password should end the unlocked session at once).
     printLine("changed the password of the space; the old password no longer opens it")
     if let changedTo { PasswordAdvice.give(for: changedTo) }
   }
