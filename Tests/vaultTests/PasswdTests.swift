@@ -127,8 +127,9 @@ final class PasswdTests: XCTestCase {
     try session.wait(for: "Current password:")
     try session.type("correct horse")
     try session.send("Enter")
-    try session.wait(for: "New password:")
-    for _ in 0..<2 {
+    // Each answer waits for its prompt: keys typed before it would be echoed, then flushed.
+    for prompt in ["New password:", "Repeat new password:"] {
+      try session.wait(for: prompt)
       try session.type("battery staple")
       try session.send("Enter")
     }
