@@ -13,6 +13,10 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   case noSpaceForPassword
   /// A space already opens with the password given to `init`.
   case spaceAlreadyExists
+  /// `passwd` was given the current password as the new one.
+  case newPasswordIsCurrent
+  /// `passwd` was given a new password that already opens another space.
+  case newPasswordOpensAnotherSpace
   /// The password is unusable (empty, or not valid UTF-8).
   case invalidPassword(reason: String)
   /// A space's wrapped master key failed to authenticate or parse.
@@ -46,6 +50,9 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   case emptySpace(action: String)
   /// A value given to a command is outside what it accepts.
   case invalidArgument(String)
+  /// The space's folder was renamed (its password changed) or removed while this command
+  /// waited for it or kept it open.
+  case spaceMoved
   /// Another command held the space's lock for longer than a command waits for it.
   case spaceBusy(holder: String?, waited: Double)
   /// A photo sent as bytes (`UploadIntake`) is not accepted: its name, its size, or its
@@ -80,6 +87,10 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
       return "no space opens with this password"
     case .spaceAlreadyExists:
       return "a space already opens with this password; nothing was changed"
+    case .newPasswordIsCurrent:
+      return "the new password is the current one; nothing was changed"
+    case .newPasswordOpensAnotherSpace:
+      return "that password already opens another space; nothing was changed"
     case .invalidPassword(let reason):
       return "unusable password: \(reason)"
     case .damagedKey(let path):
@@ -111,6 +122,9 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
       return "the space has no photos (nothing to do for \(action))"
     case .invalidArgument(let text):
       return text
+    case .spaceMoved:
+      return
+        "the space was moved or removed while this command was using or waiting for it (was its password changed?); nothing more was done"
     case .spaceBusy(let holder, let waited):
       return
         "the space is in use by \(holder ?? "another command"); waited \(String(format: "%g", waited)) s for it (VAULT_LOCK_WAIT sets how long), try again when it is done"

@@ -11,7 +11,12 @@ struct AddCommand: ParsableCommand {
       skipped and counted. Each imported file is printed as it is stored; a summary ends the \
       run, and the exit status is 1 if any file failed. With --album, the photos imported \
       and those already in the space are put in that album (made if there is none), once \
-      the import is over (an interrupted one too).
+      the import is over (an interrupted one too). \
+      With --move (to empty a camera card), \
+      each file is removed once the space holds it: after its batch is on disk, the copy in \
+      the space is read back, authenticated and compared with the file, which is read again; \
+      photos already in the space are checked the same way and removed too. Files that fail, \
+      that are not photos, or that cannot be removed (a read-only card) stay where they are.
       """)
 
   @OptionGroup var options: VaultOptions
@@ -24,6 +29,9 @@ struct AddCommand: ParsableCommand {
 
   @Option(help: ArgumentHelp("Put the photos in this album (made if there is none).", valueName: "name"))
   var album: String?
+
+  @Flag(help: "Remove each file once the space holds it, read back and checked (files that fail stay).")
+  var move = false
 
   @Option(help: "Refuse photos of more megapixels than this, before decoding them.")
   var maxMegapixels = Thumbnailer().pixelLimit / 1_000_000
@@ -59,7 +67,8 @@ struct AddCommand: ParsableCommand {
     var forAlbum = AlbumPhotos()
     // Decoding starts while the password's key is derived.
     let summary = try importer.importFiles(
-      files, skippingNonPhotos: collected.foundInFolders, interruption: SignalHandling.interruption
+      files, skippingNonPhotos: collected.foundInFolders, movingSources: move,
+      interruption: SignalHandling.interruption
     ) {
       let space = try vault.unlock(credential, access: .write)
       try space.requireIndex()
@@ -70,15 +79,19 @@ struct AddCommand: ParsableCommand {
       case .added(let path, let record):
         if !quiet { printLine("added \(path)") }
         forAlbum.ids.append(record.id)
-      case .duplicate(let path):
+      case .duplicate(let path, let contentHash):
         if !quiet { printLine("skipped \(path) (already in the space)") }
-        forAlbum.duplicates.append(path)
+        forAlbum.duplicates.append(contentHash)
       case .skipped(_, let reason):
         if verbose { printLine("skipped \(reason.description)") }
       case .failed(_, let error):
         Diagnostics.error(error.description)
       case .warning(let path, let message):
         Diagnostics.warning("'\(path)': \(message); imported what could be decoded")
+      case .sourceRemoved(let path):
+        if !quiet { printLine("removed \(path)") }
+      case .sourceKept(_, let reason):
+        Diagnostics.error("\(reason.description) (it is in the space, but the file was not removed)")
       }
       Diagnostics.progress(done: done, total: files.count, label: eventPath(event))
     }
@@ -93,6 +106,9 @@ struct AddCommand: ParsableCommand {
     var line =
       "added \(summary.added), skipped \(summary.duplicates) duplicate\(summary.duplicates == 1 ? "" : "s"), failed \(summary.failed)"
     if summary.warnings > 0 { line += ", \(summary.warnings) with warnings" }
+    if move {
+      line += "; removed \(summary.sourcesRemoved) source file\(summary.sourcesRemoved == 1 ? "" : "s")"
+    }
     printLine(line)
     if let albumLine { printLine(albumLine) }
     if summary.skipped > 0 {
@@ -100,25 +116,33 @@ struct AddCommand: ParsableCommand {
         "skipped \(summary.skipped) file\(summary.skipped == 1 ? "" : "s") that \(summary.skipped == 1 ? "is" : "are") not \(ImageFormat.displayNames(joinedBy: "or"))"
           + (verbose ? "" : " (--verbose names them)"))
     }
+    var problems: [String] = []
     if summary.failed > 0 {
-      throw BatchFailure(
-        summary: "error: \(summary.failed) file\(summary.failed == 1 ? "" : "s") could not be imported")
+      problems.append("error: \(summary.failed) file\(summary.failed == 1 ? "" : "s") could not be imported")
     }
+    if summary.sourcesKept > 0 {
+      problems.append(
+        "error: \(summary.sourcesKept) source file\(summary.sourcesKept == 1 ? " was" : "s were") kept (in the space, but not removed; see above)"
+      )
+    }
+    if !problems.isEmpty { throw BatchFailure(summary: problems.joined(separator: "\n")) }
   }
 
   /// The photos an import with --album puts in the album: those it added, and those it
   /// found in the space already.
   private struct AlbumPhotos {
     var ids: [BlobID] = []
+    /// The content hashes of the files found in the space already.
     var duplicates: [String] = []
   }
 
   /// Puts the photos in the album; returns the line that says so (nil if there were none).
   private func putInAlbum(_ name: String, _ photos: AlbumPhotos, space: Space) throws -> String? {
     var ids = photos.ids
-    for path in photos.duplicates {
-      // The file was read a moment ago; a file that went since is left out, not an error.
-      if let record = try? space.listedPhoto(sameAs: path) { ids.append(record.id) }
+    if !photos.duplicates.isEmpty {
+      // By content hash, not by reading the file again: --move may have removed it.
+      let wanted = Set(photos.duplicates)
+      ids += space.entries.lazy.filter { wanted.contains($0.record.contentHash) }.map(\.record.id)
     }
     guard !ids.isEmpty else { return nil }
     let addition = try space.addToAlbum(named: name, photos: ids, creating: true)
@@ -130,8 +154,8 @@ struct AddCommand: ParsableCommand {
 
   private func eventPath(_ event: ImportEvent) -> String {
     switch event {
-    case .added(let path, _), .duplicate(let path), .failed(let path, _), .warning(let path, _),
-      .skipped(let path, _):
+    case .added(let path, _), .duplicate(let path, _), .failed(let path, _), .warning(let path, _),
+      .skipped(let path, _), .sourceRemoved(let path), .sourceKept(let path, _):
       return path
     }
   }

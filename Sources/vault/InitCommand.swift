@@ -28,28 +28,13 @@ struct InitCommand: ParsableCommand {
       let password = try options.password(prompt: "New password: ", confirm: true)
       try vault.createSpace(password: password)
       printLine("created a new space in \(path)")
-      adviseOn(password)
+      PasswordAdvice.give(for: password)
     } else {
       let password = try options.password(prompt: "New password: ", confirm: true)
       let vault = try Vault.create(at: path, kdf: KDFParameters(preset: kdf ?? .moderate))
       try vault.createSpace(password: password)
       printLine("created vault at \(path) with a new space")
-      adviseOn(password)
+      PasswordAdvice.give(for: password)
     }
   }
-
-  /// Said once, when a space is made: a short password is easy to guess from a copy of the
-  /// vault, and nothing can recover a forgotten one.
-  private func adviseOn(_ password: Password) {
-    if password.characterCount < Self.shortPassword {
-      Diagnostics.warning(
-        "the password has fewer than \(Self.shortPassword) characters; anyone with a copy of the vault can try to guess it"
-      )
-    }
-    Diagnostics.hint(
-      "a forgotten password cannot be recovered: nothing, not even vault, can open this space without it")
-  }
-
-  /// Passwords shorter than this get a warning.
-  static let shortPassword = 8
 }

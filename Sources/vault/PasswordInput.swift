@@ -51,23 +51,42 @@ enum PasswordInput {
     return password
   }
 
-  private static func ask(_ prompt: String) throws -> [UInt8] {
+  /// A new password (`vault passwd`): the first line of `file`, else asked twice on the
+  /// terminal. Never `$VAULT_PASSWORD`, which holds the current one.
+  static func newPassword(file: String?) throws -> Password {
+    if let file, file != "-" || isatty(STDIN_FILENO) == 0 {
+      return try readFile(file, kind: "new password file")
+    }
+    let missing = "no new password: use --new-password-file FILE, or run vault on a terminal"
+    var first = try ask("New password: ", missing: missing)
+    defer { first.wipe() }
+    let password = try Password(utf8: first)
+    var second = try ask("Repeat new password: ", missing: missing)
+    defer { second.wipe() }
+    guard try password.matches(Password(utf8: second)) else {
+      throw VaultError.invalidArgument("the new passwords do not match; nothing was changed")
+    }
+    return password
+  }
+
+  private static func ask(
+    _ prompt: String,
+    missing: String = "no password: use --password-file FILE, set VAULT_PASSWORD, or run vault on a terminal"
+  ) throws -> [UInt8] {
     switch Terminal.readSecret(prompt: prompt) {
     case .line(let line)?: return line
     case .endOfInput?: throw VaultError.invalidArgument("no password was entered")
-    case nil:
-      throw VaultError.invalidArgument(
-        "no password: use --password-file FILE, set VAULT_PASSWORD, or run vault on a terminal")
+    case nil: throw VaultError.invalidArgument(missing)
     }
   }
 
   /// The first line of a password file (without `\n` or `\r\n`), read with read() so that
   /// pipes and FIFOs work; only as much is read as the first line needs.
-  private static func readFile(_ path: String) throws -> Password {
+  private static func readFile(_ path: String, kind: String = "password file") throws -> Password {
     let standardInput = path == "-"
     let name = standardInput ? "standard input" : "'\(path)'"
     let cannotRead = {
-      VaultError.invalidArgument("\(name): cannot read password file: \(String(cString: strerror(errno)))")
+      VaultError.invalidArgument("\(name): cannot read \(kind): \(String(cString: strerror(errno)))")
     }
     let descriptor = standardInput ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw cannotRead() }
@@ -91,7 +110,7 @@ enum PasswordInput {
       }
       if line.count > fileLimit {
         throw VaultError.invalidArgument(
-          "\(name): the password file's first line is longer than \(fileLimit) bytes")
+          "\(name): the \(kind)'s first line is longer than \(fileLimit) bytes")
       }
     }
     if line.last == 0x0D { line.removeLast() }

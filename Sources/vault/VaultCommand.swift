@@ -19,6 +19,7 @@ struct VaultCommand: ParsableCommand {
       SelectCommand.self,
       UnselectCommand.self,
       DeleteCommand.self, ExportCommand.self, AlbumCommand.self, VerifyCommand.self, ServeCommand.self,
+      PasswdCommand.self,
       UnlockCommand.self, LockCommand.self, InfoCommand.self,
     ]
   )

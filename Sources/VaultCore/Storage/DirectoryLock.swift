@@ -17,7 +17,11 @@ final class DirectoryLock {
   init(path: String, mode: Mode, waitingAtMost waitLimit: Double? = nil) throws {
     let waitLimit = waitLimit ?? (mode == .exclusive ? Self.waitLimit : .infinity)
     descriptor = openVaultFile(path, flags: O_DIRECTORY)
-    guard descriptor >= 0 else { throw VaultError.posix(path) }
+    guard descriptor >= 0 else {
+      // The space was found a moment ago (or, for a long-running reader, when it opened).
+      if errno == ENOENT { throw VaultError.spaceMoved }
+      throw VaultError.posix(path)
+    }
     let operation = (mode == .exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB
     let start = Self.now()
     var pause = 0.005
@@ -45,6 +49,17 @@ final class DirectoryLock {
       let sleep = min(pause, max(0, waitLimit - waited))
       usleep(useconds_t(sleep * 1_000_000))
       pause = min(pause * 2, 0.1)
+    }
+    // `vault passwd` renames the space's folder under its exclusive lock: a command that
+    // waited for that lock holds it now on the folder under its new name, and would read
+    // whatever is at the old path (nothing, or a space made since with the old password).
+    var locked = stat()
+    var named = stat()
+    guard fstat(descriptor, &locked) == 0, stat(path, &named) == 0, locked.st_dev == named.st_dev,
+      locked.st_ino == named.st_ino
+    else {
+      close(descriptor)
+      throw VaultError.spaceMoved
     }
   }
 

@@ -5,8 +5,9 @@ import Foundation
 public enum ImportEvent: Sendable {
   /// The photo is stored and listed; reported only once the index holding it is on disk.
   case added(path: String, record: PhotoRecord)
-  /// The space already holds a photo with the same content.
-  case duplicate(path: String)
+  /// The space already holds a photo with the same content (its content hash given, so
+  /// that the photo can be found after `--move` removed the file).
+  case duplicate(path: String, contentHash: String)
   /// The file was not imported.
   case failed(path: String, error: VaultError)
   /// The photo was imported, but its decoder complained (e.g. premature end of data).
@@ -14,6 +15,12 @@ public enum ImportEvent: Sendable {
   /// A file found in a folder is not a photo vault imports (a README, a video): it is
   /// passed over, not counted as a failure.
   case skipped(path: String, reason: VaultError)
+  /// Moving: the source of a photo the space holds (added or a duplicate) was removed, once
+  /// the space's copy read back intact (see `SourceRemoval`). Reported after its `added`
+  /// or `duplicate`.
+  case sourceRemoved(path: String)
+  /// Moving: the photo is in the space, but its source file stays, for this reason.
+  case sourceKept(path: String, reason: VaultError)
 }
 
 /// The files an import was given, with folders expanded.
@@ -35,6 +42,9 @@ public struct ImportSummary: Equatable, Sendable {
   public var warnings = 0
   /// Files found in folders that are not photos.
   public var skipped = 0
+  /// Moving: source files removed, and source files of photos in the space that stay.
+  public var sourcesRemoved = 0
+  public var sourcesKept = 0
   /// The import stopped early at a request (the files not reached are not reported).
   public var interrupted = false
 }
@@ -133,24 +143,29 @@ public final class PhotoImporter {
   @discardableResult
   public func importFiles(
     _ files: [String], skippingNonPhotos foundInFolders: Set<String> = [], into space: Space,
-    interruption: Interruption? = nil, report: (ImportEvent, Int) -> Void
+    movingSources: Bool = false, interruption: Interruption? = nil, report: (ImportEvent, Int) -> Void
   ) throws -> ImportSummary {
     try importFiles(
-      files, skippingNonPhotos: foundInFolders, interruption: interruption, unlocking: { space },
-      report: report)
+      files, skippingNonPhotos: foundInFolders, movingSources: movingSources, interruption: interruption,
+      unlocking: { space }, report: report)
   }
 
   /// Imports `files` into the space that `unlock` opens (for writing). Decoding starts at
   /// once, on the other cores, while `unlock` runs its key derivation here; nothing is
   /// written before it returns, and if it throws, nothing is written at all. Files in
   /// `foundInFolders` that are not photos are reported as skipped, not failed.
+  ///
+  /// `movingSources` removes the file of each photo the space then holds, added or
+  /// duplicate, once its batch is committed and the space's copy has read back intact
+  /// (`SourceRemoval`); files that failed, were skipped, or whose checks fail stay.
   @discardableResult
   public func importFiles(
-    _ files: [String], skippingNonPhotos foundInFolders: Set<String> = [], interruption: Interruption? = nil,
-    unlocking unlock: () throws -> Space, report: (ImportEvent, Int) -> Void
+    _ files: [String], skippingNonPhotos foundInFolders: Set<String> = [], movingSources: Bool = false,
+    interruption: Interruption? = nil, unlocking unlock: () throws -> Space,
+    report: (ImportEvent, Int) -> Void
   ) throws -> ImportSummary {
     let unlocked = UnlockedSpace()
-    let pipeline = PreparationPipeline<String, PreparedPhoto?>(
+    let pipeline = PreparationPipeline<String, PreparedImport>(
       items: files, limit: min(parallelism * 2, Self.maxInFlight), interruption: interruption,
       prepare: { [self] path in
         do {
@@ -160,7 +175,7 @@ public final class PhotoImporter {
         } catch {
           return .failure(.io(path: path, reason: "\(error)"))
         }
-      }, discard: { $0?.discard() })
+      }, discard: { if case .photo(let photo) = $0 { photo.discard() } })
     defer { pipeline.finish() }
     let space: Space
     do {
@@ -172,18 +187,36 @@ public final class PhotoImporter {
       throw error
     }
     var knownHashes = unlocked.knownHashes
+    let removal = movingSources ? SourceRemoval(space: space) : nil
 
     var summary = ImportSummary()
     var done = 0
     var pendingEntries: [IndexEntry] = []
     var pendingEvents: [ImportEvent] = []
+    /// Moving: the files of this batch's photos in the space, with their content hashes.
+    var pendingSources: [(path: String, contentHash: String)] = []
 
     func flush() throws {
       if !pendingEntries.isEmpty {
         try space.commitImported(pendingEntries.map(\.record))
+        removal?.noteCommitted(pendingEntries.map(\.record))
         pendingEntries.removeAll()
       }
-      for event in pendingEvents {
+      // Only now is every photo of the batch durable in the journal.
+      var removals: [String: ImportEvent] = [:]
+      if let removal {
+        for source in pendingSources {
+          do {
+            try removal.remove(source.path, contentHash: source.contentHash)
+            removals[source.path] = .sourceRemoved(path: source.path)
+          } catch let error as VaultError {
+            removals[source.path] = .sourceKept(path: source.path, reason: error)
+          }
+        }
+        removal.syncFolders()
+      }
+      pendingSources.removeAll()
+      func tallyAndReport(_ event: ImportEvent) {
         switch event {
         case .added:
           summary.added += 1
@@ -198,8 +231,18 @@ public final class PhotoImporter {
           summary.skipped += 1
           done += 1
         case .warning: summary.warnings += 1
+        case .sourceRemoved: summary.sourcesRemoved += 1
+        case .sourceKept: summary.sourcesKept += 1
         }
         report(event, done)
+      }
+      for event in pendingEvents {
+        tallyAndReport(event)
+        switch event {
+        case .added(let path, _), .duplicate(let path, _):
+          if let removed = removals[path] { tallyAndReport(removed) }
+        default: break
+        }
       }
       pendingEvents.removeAll()
     }
@@ -223,12 +266,16 @@ public final class PhotoImporter {
         } else {
           pendingEvents.append(.failed(path: path, error: error))
         }
-      case .success(nil):
-        pendingEvents.append(.duplicate(path: path))
-      case .success(let photo?):
+      case .success(.spaceNotOpened):
+        preconditionFailure("files are prepared into a space only once it is open")
+      case .success(.duplicate(let contentHash)):
+        pendingEvents.append(.duplicate(path: path, contentHash: contentHash))
+        if movingSources { pendingSources.append((path, contentHash)) }
+      case .success(.photo(let photo)):
         if knownHashes.contains(photo.record.contentHash) {
           photo.discard()
-          pendingEvents.append(.duplicate(path: path))
+          pendingEvents.append(.duplicate(path: path, contentHash: photo.record.contentHash))
+          if movingSources { pendingSources.append((path, photo.record.contentHash)) }
           continue
         }
         do {
@@ -242,6 +289,7 @@ public final class PhotoImporter {
         pendingEntries.append(IndexEntry(record: photo.record, selected: false))
         if let warning = photo.warning { pendingEvents.append(.warning(path: path, message: warning)) }
         pendingEvents.append(.added(path: path, record: photo.record))
+        if movingSources { pendingSources.append((path, photo.record.contentHash)) }
         if pendingEntries.count >= Self.flushInterval { try flush() }
       }
     }
@@ -252,7 +300,7 @@ public final class PhotoImporter {
   /// The most photos committed between two index writes.
   static let flushInterval = 64
 
-  /// Reads one file and writes its encrypted blobs under temporary names; returns nil for a
+  /// Reads one file and writes its encrypted blobs under temporary names, unless it is a
   /// duplicate of a photo already in the space. Before the space is unlocked it makes the
   /// thumbnail first (that needs no key); after, it hashes first, so a duplicate costs one
   /// read and no decoding.
@@ -263,7 +311,7 @@ public final class PhotoImporter {
   /// record holding the hash comes first in the blob, so the hash must be known before
   /// encrypting), decoded through the descriptor, and read again to encrypt it, hashed
   /// again only to prove that what is stored is what the record describes.
-  private func prepare(_ path: String, unlocked: UnlockedSpace) throws -> PreparedPhoto? {
+  private func prepare(_ path: String, unlocked: UnlockedSpace) throws -> PreparedImport {
     let source = try SourceFile(path: path)
     let signature = try source.readPrefix(ImageFormat.signatureLength)
     if source.size == 0 { throw VaultError.io(path: path, reason: "empty file") }
@@ -290,7 +338,7 @@ public final class PhotoImporter {
     }
     var thumbnail: Thumbnail?
     if !unlocked.isOpen { thumbnail = try thumbnailer.makeThumbnail(image) }
-    guard let (space, hashKey, knownHashes) = unlocked.wait() else { return nil }
+    guard let (space, hashKey, knownHashes) = unlocked.wait() else { return .spaceNotOpened }
     let contentHash: String
     if let bytes {
       let hasher = ContentHasher(key: hashKey)
@@ -299,7 +347,7 @@ public final class PhotoImporter {
     } else {
       contentHash = try source.hash(key: hashKey) { _ in }
     }
-    if knownHashes.contains(contentHash) { return nil }
+    if knownHashes.contains(contentHash) { return .duplicate(contentHash: contentHash) }
     let made = try thumbnail ?? thumbnailer.makeThumbnail(image)
     let id = BlobID.random()
     let record = PhotoRecord(
@@ -307,19 +355,30 @@ public final class PhotoImporter {
       width: made.width, height: made.height, orientation: made.orientation,
       modifiedAt: source.modifiedAt, importedAt: .now(), contentHash: contentHash)
 
-    return try PreparedPhoto(
-      record: record, thumbnail: made, in: space, source: path, flusher: flusher
-    ) { photoWriter in
-      if let bytes {
-        try photoWriter.write(UnsafeRawBufferPointer(bytes.buffer.extracting(0..<bytes.count)))
-      } else {
-        let storedHash = try source.hash(key: hashKey) { try photoWriter.write($0) }
-        guard storedHash == contentHash else {
-          throw VaultError.io(path: path, reason: "file changed while it was being imported")
+    return .photo(
+      try PreparedPhoto(
+        record: record, thumbnail: made, in: space, source: path, flusher: flusher
+      ) { photoWriter in
+        if let bytes {
+          try photoWriter.write(UnsafeRawBufferPointer(bytes.buffer.extracting(0..<bytes.count)))
+        } else {
+          let storedHash = try source.hash(key: hashKey) { try photoWriter.write($0) }
+          guard storedHash == contentHash else {
+            throw VaultError.io(path: path, reason: "file changed while it was being imported")
+          }
         }
-      }
-    }
+      })
   }
+}
+
+/// What preparing one file of an import gives.
+enum PreparedImport {
+  /// Its blobs, written under temporary names, to be moved into place.
+  case photo(PreparedPhoto)
+  /// The space already holds a photo with this content hash.
+  case duplicate(contentHash: String)
+  /// The space was never unlocked: the import stops without it.
+  case spaceNotOpened
 }
 
 /// The space an import writes into, once it is unlocked, shared with the workers that

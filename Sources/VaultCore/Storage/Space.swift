@@ -8,6 +8,9 @@ public final class Space {
   public enum Access { case read, write }
 
   static let keyFile = "key"
+  /// The master key wrapped by a new password, there while `vault passwd` moves the space
+  /// to it (see `Vault.changePassword`).
+  static let nextKeyFile = "key-next"
   /// Format 1's index: one blob rewritten whole by every change. Upgraded to `Journal/`.
   static let indexFile = "index"
   static let journalFolder = "Journal"
@@ -21,6 +24,9 @@ public final class Space {
 
   public let directory: String
   let master: MasterKey
+  /// The key that unwrapped the master key, when the space was opened with a password: a
+  /// writer needs it to tell which key file a password change cut short left current.
+  let openingWrappingKey: SecureBytes?
   let access: Access
   /// Nil once a reader has let go of it (`releaseLock`).
   private var lock: DirectoryLock?
@@ -48,11 +54,8 @@ public final class Space {
   convenience init(directory: String, wrappingKey: SecureBytes, access: Access) throws {
     // The lock comes first: the key file is read under it, like everything else.
     let lock = try DirectoryLock(path: directory, mode: access == .write ? .exclusive : .shared)
-    let keyPath = directory + "/" + Self.keyFile
-    guard let master = KeyWrap.unwrap(try readWholeFile(keyPath, limit: 4096), with: wrappingKey) else {
-      throw VaultError.damagedKey(path: keyPath)
-    }
-    try self.init(directory: directory, master: master, access: access, lock: lock)
+    let master = try Self.unwrapMasterKey(in: directory, with: wrappingKey)
+    try self.init(directory: directory, master: master, wrappingKey: wrappingKey, access: access, lock: lock)
   }
 
   /// Opens a space with the master key `vault unlock` kept (no key derivation). The key
@@ -63,14 +66,18 @@ public final class Space {
     guard let keyFile = try? readWholeFile(keyPath, limit: 4096), sessionKey.matches(keyFile: keyFile) else {
       throw VaultError.staleSessionKey
     }
-    try self.init(directory: directory, master: sessionKey.master, access: access, lock: lock)
+    try self.init(
+      directory: directory, master: sessionKey.master, wrappingKey: nil, access: access, lock: lock)
   }
 
-  private init(directory: String, master: MasterKey, access: Access, lock: DirectoryLock) throws {
+  private init(
+    directory: String, master: MasterKey, wrappingKey: SecureBytes?, access: Access, lock: DirectoryLock
+  ) throws {
     self.directory = directory
     self.access = access
     self.lock = lock
     self.master = master
+    openingWrappingKey = wrappingKey
     formatVersion = 1
     entries = []
     try load()
@@ -102,6 +109,7 @@ public final class Space {
   /// 1, and removes blobs of deleted photos that a sync engine brought back.
   func prepareForWriting() throws {
     precondition(access == .write)
+    try settlePasswordChange()
     // Format 1 is tidied by its own rules before it is upgraded; format 2 only when a
     // writer was killed (a full tidy lists every blob, too slow for every command).
     let writerWasKilled = needsTidying
@@ -148,7 +156,7 @@ public final class Space {
     var writer: Space?
     let outcome = Swift.Result<Result, Error> {
       let opened = try Space(
-        directory: directory, master: master, access: .write,
+        directory: directory, master: master, wrappingKey: openingWrappingKey, access: .write,
         lock: DirectoryLock(path: directory, mode: .exclusive))
       writer = opened
       try opened.prepareForWriting()
@@ -517,6 +525,15 @@ public final class Space {
     close(descriptor)
     writerMark = name
     Self.liveWriterMarks.withLock { _ = $0.insert(directory + "/" + name) }
+  }
+
+  /// Removes this writer's mark from the space's folder, now named `folder` (a password
+  /// change renamed it under the lock): the mark's recorded path is stale.
+  func removeWriterMark(movedTo folder: String) {
+    guard let writerMark else { return }
+    unlink(folder + "/" + writerMark)
+    Self.liveWriterMarks.withLock { _ = $0.remove(directory + "/" + writerMark) }
+    self.writerMark = nil
   }
 
   /// Compacts a journal that ends in a torn record: the new snapshot holds every whole

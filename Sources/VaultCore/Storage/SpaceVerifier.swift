@@ -332,6 +332,8 @@ public final class SpaceVerifier {
     }
     let known = Set([
       Space.keyFile, Space.indexFile, Space.photoFolder, Space.thumbFolder, Space.journalFolder,
+      // A password change cut short, which the next writer settles.
+      Space.nextKeyFile,
     ])
     let journal = journalContents(relativeTo: Space.journalFolder + "/")
     // This command's own mark is no leftover.

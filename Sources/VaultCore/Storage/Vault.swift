@@ -99,12 +99,7 @@ public final class Vault {
   /// A password that is not in NFC is tried as typed too (one more key derivation), for
   /// spaces made by format 1, which did not normalize.
   public func unlock(password: Password, access: Space.Access) throws -> Space {
-    let keys = try passwordKeys(for: password)
-    let spacePath = path + "/" + keys.spaceTag
-    guard isDirectory(spacePath) else {
-      if let asTyped = password.asTyped { return try unlock(password: asTyped, access: access) }
-      throw VaultError.noSpaceForPassword
-    }
+    let (keys, spacePath) = try spaceKeys(for: password)
     let space = try Space(directory: spacePath, wrappingKey: keys.wrappingKey, access: access)
     if access == .write { try space.prepareForWriting() }
     return space
@@ -125,7 +120,7 @@ public final class Vault {
     }
   }
 
-  private func passwordKeys(for password: Password) throws -> PasswordKeys {
+  func passwordKeys(for password: Password) throws -> PasswordKeys {
     let passwordKey = try kdf.deriveKey(from: password)
     return PasswordKeys(passwordKey: passwordKey)
   }
