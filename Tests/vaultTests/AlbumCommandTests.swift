@@ -183,6 +183,21 @@ final class AlbumCommandTests: XCTestCase {
       again.stdout.hasSuffix("put 0 photos in album 'Card' (1 was in it already)\n"), again.stdout)
   }
 
+  /// --move removes a duplicate's file before the album is filled: the duplicate is found
+  /// by its content hash (it was looked up by reading the file again, which had gone).
+  func testAddMoveIntoAnAlbumTakesTheDuplicatesWhoseFilesItRemoved() throws {
+    let card = folder + "/card"
+    try FileManager.default.createDirectory(atPath: card, withIntermediateDirectories: true)
+    for name in ["gray.png", "gray.jpg"] {
+      try FileManager.default.copyItem(atPath: fixturesPath + "/" + name, toPath: card + "/" + name)
+    }
+    let add = try run(["add", "--move", "--album", "Card", card])
+    XCTAssertTrue(add.stdout.contains("made album 'Card'; put 2 photos in album 'Card'\n"), add.stdout)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: card), [])
+    XCTAssertEqual(
+      try listed(["--album", "Card", "--sort", "name"]), ["1 gray.jpg Card", "2 gray.png Card"])
+  }
+
   func testExportByAlbumWritesAFolderPerAlbumAndOneForTheRest() throws {
     try run(["album", "new", "Trip"])
     try run(["album", "new", "Family"])
