@@ -178,14 +178,17 @@ class Server:
         self.stderr_file.seek(0)
         return self.stderr_file.read()
 
-    def connection(self, alpn=("http/1.1",)):
+    def connection(self, alpn=("http/1.1",), source="127.0.0.1"):
+        # Any address of loopback's 127/8 may be the client's: the server counts
+        # connections per address.
         if self.tls:
             return http.client.HTTPSConnection("127.0.0.1", self.port, context=client_context(alpn),
-                                               timeout=PATIENCE)
-        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=PATIENCE)
+                                               timeout=PATIENCE, source_address=(source, 0))
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=PATIENCE,
+                                          source_address=(source, 0))
 
-    def request(self, method, path, body=None, headers=None):
-        connection = self.connection()
+    def request(self, method, path, body=None, headers=None, source="127.0.0.1"):
+        connection = self.connection(source=source)
         try:
             connection.request(method, path, body=body, headers=headers or {})
             response = connection.getresponse()
@@ -193,12 +196,13 @@ class Server:
         finally:
             connection.close()
 
-    def upload(self, name, data, modified=None):
+    def upload(self, name, data, modified=None, source="127.0.0.1"):
         query = "name=" + urllib.parse.quote(name, safe="")
         if modified is not None:
             query += f"&modified={modified}"
         status, headers, body = self.request("POST", f"{self.path}upload?{query}", body=data,
-                                             headers={"Content-Type": "application/octet-stream"})
+                                             headers={"Content-Type": "application/octet-stream"},
+                                             source=source)
         return status, headers, json.loads(body) if body else None
 
     def raw_socket(self):
@@ -584,14 +588,16 @@ class UploadTests(ServeTestCase):
         results = queue.Queue()
         start = threading.Barrier(count)
 
-        def send(name, data):
+        def send(name, data, source):
             try:
                 start.wait()
-                results.put((name, server.upload(name, data)))
+                results.put((name, server.upload(name, data, source=source)))
             except Exception as error:  # noqa: BLE001 - reported below
                 results.put((name, error))
 
-        threads = [threading.Thread(target=send, args=item) for item in photos.items()]
+        # From five addresses, ten uploads each: one address may hold 16 connections.
+        threads = [threading.Thread(target=send, args=(name, data, f"127.0.0.{1 + index % 5}"))
+                   for index, (name, data) in enumerate(photos.items())]
         for thread in threads:
             thread.start()
         for thread in threads:
