@@ -22,7 +22,7 @@ final class SessionKeyPayloadTests: XCTestCase {
     let bytes = Array(UnsafeRawBufferPointer(start: payload.pointer, count: payload.count))
     XCTAssertEqual(Array(bytes[0..<5]), Array("VLTS".utf8) + [1])
     XCTAssertEqual(Array(bytes[85..<97]), [0, 0, 0x03, 0x84, 0, 0, 0, 0, 0x6a, 0xfd, 0x86, 0xc0])
-    let decoded = try XCTUnwrap(SessionKey.decode(payload))
+    let decoded = try XCTUnwrap(SessionKey.decode(payload, now: 1_794_999_000))
     XCTAssertEqual(decoded.spaceTag, key.spaceTag)
     XCTAssertTrue(decoded.master.key.isEqual(to: key.master.key))
     XCTAssertEqual(decoded.lifetime, key.lifetime)
@@ -39,7 +39,7 @@ final class SessionKeyPayloadTests: XCTestCase {
       damaged.pointer.copyMemory(from: payload.pointer, byteCount: payload.count)
       damaged.mutableBytes[offset] = value
       if offset == 88 { damaged.mutableBytes[87] = 0 }
-      XCTAssertNil(SessionKey.decode(damaged), "byte \(offset)")
+      XCTAssertNil(SessionKey.decode(damaged, now: 1_794_999_000), "byte \(offset)")
     }
     XCTAssertNil(SessionKey.decode(SecureBytes(count: 96)))
   }
@@ -71,7 +71,8 @@ final class SessionKeyPayloadTests: XCTestCase {
       XCTAssertEqual(
         hexString(UnsafeBufferPointer(start: payload.bytes, count: payload.count)),
         hexString(try hexField(vector, "payload")))
-      XCTAssertEqual(SessionKey.decode(payload)?.spaceTag, try field(vector, "tag"))
+      let unlocked = try XCTUnwrap(Int64(try field(vector, "deadline"))) - 3600
+      XCTAssertEqual(SessionKey.decode(payload, now: unlocked)?.spaceTag, try field(vector, "tag"))
     }
   }
 
@@ -83,5 +84,32 @@ final class SessionKeyPayloadTests: XCTestCase {
     XCTAssertEqual(lifetime.timeout(at: 4599), 1)
     XCTAssertEqual(lifetime.timeout(at: 4600), 0)
     XCTAssertEqual(lifetime.timeout(at: 9000), 0)
+  }
+
+  /// The payload is not authenticated: whatever deadline it holds, and whatever the clock
+  /// says, the arithmetic must not trap (it did for Int64.min, in every command).
+  func testExtremeDeadlinesNeitherTrapNorDecode() throws {
+    for deadline in [Int64.min, Int64.min + 1, -1, 0, Int64.max] {
+      let lifetime = SessionLifetime(idleSeconds: 900, deadline: deadline)
+      for now in [Int64.min, -1, 0, 1_795_000_000, Int64.max] {
+        let timeout = lifetime.timeout(at: now)
+        XCTAssertTrue((0...900).contains(timeout), "deadline \(deadline), now \(now): \(timeout)")
+      }
+      let payload = SessionKey(
+        spaceTag: "00112233445566778899aabbccddeeff", master: MasterKey.generate(),
+        keyFileDigest: SessionKey.digest(ofKeyFile: keyFile), lifetime: lifetime
+      ).encoded()
+      XCTAssertNil(SessionKey.decode(payload, now: 1_795_000_000), "deadline \(deadline)")
+    }
+    // An unlock's own deadline, at most 7 days ahead, still decodes; a week and a day does not.
+    let now: Int64 = 1_795_000_000
+    for (ahead, decodes) in [(Int64(1), true), (7 * 86400, true), (8 * 86400, false)] {
+      let payload = SessionKey(
+        spaceTag: "00112233445566778899aabbccddeeff", master: MasterKey.generate(),
+        keyFileDigest: SessionKey.digest(ofKeyFile: keyFile),
+        lifetime: SessionLifetime(idleSeconds: 900, deadline: now + ahead)
+      ).encoded()
+      XCTAssertEqual(SessionKey.decode(payload, now: now) != nil, decodes, "\(ahead) s ahead")
+    }
   }
 }

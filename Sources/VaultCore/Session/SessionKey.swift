@@ -68,8 +68,9 @@ public final class SessionKey {
     return payload
   }
 
-  /// Reads a payload; nil when it is not one this version wrote.
-  static func decode(_ payload: SecureBytes) -> SessionKey? {
+  /// Reads a payload; nil when it is not one this version wrote, or its deadline is not
+  /// one an unlock before `now` could have set.
+  static func decode(_ payload: SecureBytes, now: Int64 = SessionLifetime.now()) -> SessionKey? {
     guard payload.count == payloadLength else { return nil }
     let bytes = UnsafeRawBufferPointer(start: payload.pointer, count: payload.count)
     guard Array(bytes[0..<4]) == magic, bytes[4] == version else { return nil }
@@ -83,7 +84,9 @@ public final class SessionKey {
     let digest = Array(take(digestLength))
     let idle = take(4).reduce(0) { $0 << 8 | Int($1) }
     let deadline = take(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
-    guard (1...SessionLifetime.longestSeconds).contains(idle) else { return nil }
+    guard (1...SessionLifetime.longestSeconds).contains(idle),
+      SessionLifetime.isPlausible(deadline: deadline, at: now)
+    else { return nil }
     return SessionKey(
       spaceTag: tag, master: master, keyFileDigest: digest,
       lifetime: SessionLifetime(idleSeconds: idle, deadline: deadline))
