@@ -114,7 +114,8 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
     case .keyringUnavailable(let reason):
       return "no kernel keyring is available to keep the key (\(reason))"
     case .staleSessionKey:
-      return "the session key no longer opens its space (its password was changed, or the space was removed)"
+      return
+        "the session key no longer opens its space (its password was changed, or the space was removed, made again or damaged)"
     }
   }
 

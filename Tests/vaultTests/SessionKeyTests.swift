@@ -2,6 +2,8 @@ import CKeyutils
 import Foundation
 import XCTest
 
+@testable import VaultCore
+
 /// `vault unlock`, `lock` and the commands that open a space with a session key, through the
 /// built binary. Each test's vault processes run in a session keyring of the test's own
 /// (`TestKeyring`): nothing is read from or left in the keyring of whoever runs the tests.
@@ -209,22 +211,141 @@ final class SessionKeyTests: XCTestCase {
     let moved = try run(["list"])
     XCTAssertTrue(
       moved.stderr.hasPrefix(
-        "warning: the session key no longer opens its space (its password was changed, or the space was removed); it was dropped\n"
+        "warning: the session key no longer opens its space (its password was changed, or the space was removed, made again or damaged); it was dropped\n"
       ), moved.stderr)
     assertAsksForPassword(moved)
     XCTAssertEqual(keyring.spaceKeys(), [])
 
     try FileManager.default.moveItem(atPath: space + "-moved", toPath: space)
     try unlock()
-    // The same password's space made again: same folder, another master key.
+    // The same password's space made again (same folder, another master key) is the space
+    // of that password: its key file unwraps with the kept key, which opens the new space.
     try FileManager.default.removeItem(atPath: space)
     XCTAssertEqual(try vault.run(["init"]).status, 0)
-    // add looks the key up before it decodes photos, and opens the space later.
     let remade = try run(["add", fixturesPath + "/gray.jpg"])
+    XCTAssertEqual(remade.status, 0, remade.stderr)
+    XCTAssertTrue(try vault.run(["list"]).stdout.contains("gray.jpg"))
+    // Another password's key file in the folder (a password change that kept the folder
+    // name, or a key file swapped in): the kept key does not unwrap it.
+    let other = try VaultRunner.initialized(in: try makeTemporaryFolder(self))
+    try FileManager.default.removeItem(atPath: space + "/key")
+    try FileManager.default.copyItem(
+      atPath: try XCTUnwrap(other.spaceFolders().first) + "/key", toPath: space + "/key")
+    let swapped = try run(["list"])
     XCTAssertTrue(
-      remade.stderr.hasPrefix("warning: the session key no longer opens its space"), remade.stderr)
-    assertAsksForPassword(remade)
+      swapped.stderr.hasPrefix("warning: the session key no longer opens its space"), swapped.stderr)
+    assertAsksForPassword(swapped)
     XCTAssertEqual(keyring.spaceKeys(), [])
+  }
+
+  // MARK: What the session keyring may hold that vault did not put there
+
+  /// pam_keyinit links the user keyring, which every process of the user may write from any
+  /// session, into each session keyring. A keyring named vault planted there (or linked in
+  /// the session keyring with other permissions) must never receive the key: unlock used
+  /// to find it with keyctl_search and put its secret and key in it, for another session
+  /// to read.
+  func testUnlockNeverWritesToAVaultKeyringItDidNotMake() throws {
+    for nested in [true, false] {
+      let session = try TestKeyring()
+      defer { session.destroy() }
+      let parent =
+        nested
+        ? session.makeKeyring("user-keyring-stand-in", in: session.serial, 0x1f3f_0000) : session.serial
+      let planted = session.makeKeyring("vault", in: parent, 0x3f3f_0000)
+      let unlocked = try session.run(vault, ["unlock"], password: "correct horse")
+      XCTAssertEqual(unlocked.status, 0, unlocked.stderr)
+      XCTAssertEqual(TestKeyring.members(of: planted), [], nested ? "nested" : "direct")
+      let own = try XCTUnwrap(session.vaultKeyring(), nested ? "nested" : "direct")
+      XCTAssertNotEqual(own, planted)
+      XCTAssertEqual(TestKeyring.members(of: own).count, 2)
+      XCTAssertEqual(try session.run(vault, ["list"], password: nil).status, 0)
+    }
+  }
+
+  /// A key planted in a nested keyring (the user keyring, as another session of the user
+  /// can) is neither used, nor dropped, nor even read: the command asks for the password.
+  func testKeyPlantedInANestedKeyringIsIgnored() throws {
+    try addPhoto()
+    let userKeyring = keyring.makeKeyring("user-keyring-stand-in", in: keyring.serial, 0x1f3f_0000)
+    let planted = keyring.makeKeyring("vault", in: userKeyring, 0x3f3f_0000)
+    let secret = (0..<32).map { _ in UInt8.random(in: 0...255) }
+    keyring.addUserKey("vault:secret", secret, in: planted, 0x3f3f_0000)
+    let space = try XCTUnwrap(vault.spaceFolders().first)
+    let forged = keyring.addUserKey(
+      try keyName(secret: secret), forgedPayload(tag: URL(fileURLWithPath: space).lastPathComponent),
+      in: planted,
+      0x3f3f_0000)
+    let listed = try run(["list"])
+    assertAsksForPassword(listed)
+    XCTAssertFalse(listed.stderr.contains("warning"), listed.stderr)
+    XCTAssertEqual(TestKeyring.members(of: planted).count, 2)
+    XCTAssertTrue(TestKeyring.members(of: planted).contains(forged))
+    // The victim's own unlock then works beside it, in a keyring of its own.
+    try unlock()
+    XCTAssertTrue(try run(["list"]).stdout.contains("gray.jpg"))
+    XCTAssertEqual(TestKeyring.members(of: planted).count, 2)
+  }
+
+  /// A key whose payload names the space but holds another wrapping key (forged: the tag
+  /// and the name are no secret in the session) does not unwrap the space's key file: it
+  /// is dropped and the password asked for. With version 1's master key, such a key was
+  /// used: "index damaged", and photos added after a repair were the forger's to read.
+  func testForgedKeyIsDroppedBeforeItOpensAnything() throws {
+    try addPhoto()
+    try unlock()
+    let ring = try XCTUnwrap(keyring.vaultKeyring())
+    let kept = try XCTUnwrap(keyring.spaceKeys().first)
+    let space = try XCTUnwrap(vault.spaceFolders().first)
+    keyctl_invalidate(
+      try XCTUnwrap(TestKeyring.members(of: ring).first { keyring.describe($0)?.name == kept.description }))
+    keyring.addUserKey(
+      kept.description, forgedPayload(tag: URL(fileURLWithPath: space).lastPathComponent), in: ring,
+      0x2b00_0000)
+    XCTAssertEqual(keyring.spaceKeys().count, 1)
+    let listed = try run(["list"])
+    XCTAssertTrue(
+      listed.stderr.hasPrefix("warning: the session key no longer opens its space"), listed.stderr)
+    XCTAssertFalse(listed.stderr.contains("verify --repair"), listed.stderr)
+    assertAsksForPassword(listed)
+    XCTAssertEqual(keyring.spaceKeys(), [])
+  }
+
+  /// A space whose index does not open with the session key's master key is never reported
+  /// damaged on the key's word (nor tidied by a writer): the key is dropped and the password
+  /// decides, which then reports the damage.
+  func testDamagedIndexUnderASessionKeyAsksForThePassword() throws {
+    try addPhoto()
+    try unlock()
+    let journal = try XCTUnwrap(vault.spaceFolders().first) + "/Journal"
+    for name in try FileManager.default.contentsOfDirectory(atPath: journal) {
+      var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: journal + "/" + name)))
+      bytes[bytes.count / 2] ^= 0x40
+      try Data(bytes).write(to: URL(fileURLWithPath: journal + "/" + name))
+    }
+    for command in [["list"], ["add", fixturesPath + "/gray.png"], ["verify"]] {
+      try unlock()
+      let ran = try run(command)
+      XCTAssertTrue(
+        ran.stderr.hasPrefix("warning: the session key no longer opens its space"),
+        "\(command): \(ran.stderr)")
+      assertAsksForPassword(ran)
+      XCTAssertEqual(keyring.spaceKeys(), [], "\(command)")
+    }
+    let withPassword = try run(["list"], password: "correct horse")
+    XCTAssertNotEqual(withPassword.status, 0)
+    XCTAssertTrue(withPassword.stderr.contains("verify --repair"), withPassword.stderr)
+  }
+
+  /// A repair rewrites the index under the key that opened the space: it asks for the
+  /// password even while the space is unlocked.
+  func testRepairAsksForThePassword() throws {
+    try addPhoto()
+    try unlock()
+    XCTAssertEqual(try run(["verify"]).status, 0)
+    assertAsksForPassword(try run(["verify", "--repair"]))
+    let repaired = try run(["verify", "--repair"], password: "correct horse")
+    XCTAssertEqual(repaired.status, 0, repaired.stderr)
   }
 
   func testInfoOfUnlockedSpace() throws {
@@ -291,6 +412,27 @@ final class SessionKeyTests: XCTestCase {
   }
 
   // MARK: Helpers
+
+  /// The name vault gives this test's vault's key under `secret` (FORMAT.md, "Name").
+  func keyName(secret: [UInt8]) throws -> String {
+    let header = try String(contentsOfFile: vault.vault + "/vault.json", encoding: .utf8)
+    let salt = try XCTUnwrap(
+      decodeHex(String(try XCTUnwrap(header.firstMatch(of: #/"salt" : "([0-9a-f]+)"/#)).1)))
+    let resolved = try XCTUnwrap(realpath(vault.vault, nil))
+    defer { free(resolved) }
+    return SessionKeyring.spaceKeyName(
+      secret: secret.withUnsafeBytes { SecureBytes(copying: $0) }, resolvedPath: String(cString: resolved),
+      salt: salt)
+  }
+
+  /// A payload as FORMAT.md lays it out, for the space `tag`, with a wrapping key of the
+  /// forger's own (15m after each use, for an hour).
+  func forgedPayload(tag: String) -> [UInt8] {
+    let deadline = Int64(Date().timeIntervalSince1970) + 3600
+    return Array("VLTS".utf8) + [2] + decodeHex(tag)! + (0..<32).map { _ in UInt8.random(in: 0...255) }
+      + withUnsafeBytes(of: UInt32(900).bigEndian, Array.init)
+      + withUnsafeBytes(of: deadline.bigEndian, Array.init)
+  }
 
   /// Polls `condition` until it holds, for at most two minutes (a bound for a broken build,
   /// not a measure: the events waited for come within seconds).
@@ -419,7 +561,42 @@ final class TestKeyring {
     }
   }
 
-  private static func members(of ring: key_serial_t) -> [key_serial_t] {
+  /// Makes a keyring `name` in `parent` with `permissions`, as another program of the user
+  /// could.
+  @discardableResult
+  func makeKeyring(_ name: String, in parent: key_serial_t, _ permissions: UInt32) -> key_serial_t {
+    let ring = add_key("keyring", name, nil, 0, parent)
+    XCTAssertGreaterThan(ring, 0, String(cString: strerror(errno)))
+    XCTAssertEqual(keyctl_setperm(ring, permissions), 0)
+    return ring
+  }
+
+  /// Adds a user key `name` holding `payload` to `ring`, with `permissions`.
+  @discardableResult
+  func addUserKey(_ name: String, _ payload: [UInt8], in ring: key_serial_t, _ permissions: UInt32)
+    -> key_serial_t
+  {
+    let key = add_key("user", name, payload, payload.count, ring)
+    XCTAssertGreaterThan(key, 0, String(cString: strerror(errno)))
+    XCTAssertEqual(keyctl_setperm(key, permissions), 0)
+    return key
+  }
+
+  /// A key's type and description.
+  func describe(_ serial: key_serial_t) -> (type: String, name: String)? {
+    var buffer = [CChar](repeating: 0, count: 512)
+    guard keyctl_describe(serial, &buffer, buffer.count) > 0 else { return nil }
+    let fields = String(cString: buffer).split(separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
+    return fields.count == 5 ? (String(fields[0]), String(fields[4])) : nil
+  }
+
+  /// The keyring named vault linked directly in this one.
+  func vaultKeyring() -> key_serial_t? {
+    Self.members(of: serial).first { describe($0).map { $0 == ("keyring", "vault") } ?? false }
+  }
+
+  /// The keys `ring` holds directly.
+  static func members(of ring: key_serial_t) -> [key_serial_t] {
     var members = [key_serial_t](repeating: 0, count: 64)
     let bytes = members.withUnsafeMutableBytes {
       keyctl_read(ring, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count)

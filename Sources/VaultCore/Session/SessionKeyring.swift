@@ -12,6 +12,12 @@ import Foundation
 /// with that secret over the vault's real path and salt, so that the name says neither
 /// which vault nor which space. Every one of them is readable only by its possessors (the
 /// processes of the session), and each space key has the kernel's own timeout.
+///
+/// Nothing is searched for (`keyctl_search` also looks into nested keyrings, such as the
+/// user keyring pam_keyinit links into every session keyring, which every process of the
+/// user may write): vault's keyring is the one linked directly in the session keyring, and
+/// each key is a direct member of it; every one must be owned by this user and have exactly
+/// the permissions vault sets.
 public enum SessionKeyring {
   static let keyringDescription = "vault"
   static let secretDescription = "vault:secret"
@@ -59,12 +65,13 @@ public enum SessionKeyring {
   /// the keyring as it was.
   @discardableResult
   public static func store(_ space: Space, of vault: Vault, lifetime: SessionLifetime) throws -> SessionKey {
-    let key = SessionKey(
-      spaceTag: space.tag, master: space.master,
-      keyFileDigest: SessionKey.digest(ofKeyFile: try space.readKeyFile()), lifetime: lifetime)
+    guard let wrappingKey = space.wrappingKey else {
+      preconditionFailure("a space opened by a password or session key knows its wrapping key")
+    }
+    let key = SessionKey(spaceTag: space.tag, wrappingKey: wrappingKey, lifetime: lifetime)
     let timeout = lifetime.timeout(at: SessionLifetime.now())
     guard timeout > 0 else { throw VaultError.invalidArgument("the session key's deadline has passed") }
-    let existingRing = search(KEY_SPEC_SESSION_KEYRING, type: "keyring", description: keyringDescription)
+    let existingRing = vaultKeyring()
     let ring = try existingRing ?? makeKeyring()
     do {
       let name = try spaceKeyName(for: vault, in: ring, creatingSecret: true)!
@@ -91,9 +98,9 @@ public enum SessionKeyring {
   /// (a command about to use it), its timeout starts again, up to its deadline. A key past
   /// its deadline, or one whose space is gone or changed, is dropped.
   public static func lookUp(for vault: Vault, refresh: Bool = true) -> Lookup {
-    guard let ring = search(KEY_SPEC_SESSION_KEYRING, type: "keyring", description: keyringDescription),
+    guard let ring = vaultKeyring(),
       let name = try? spaceKeyName(for: vault, in: ring, creatingSecret: false),
-      let serial = search(ring, type: "user", description: name)
+      let serial = member(of: ring, type: "user", name: name, permissions: spaceKeyPermissions)
     else { return .none }
     let payload = SecureBytes(count: SessionKey.payloadLength)
     guard
@@ -124,7 +131,7 @@ public enum SessionKeyring {
   /// change, after which the key no longer fits). Returns whether there was one.
   @discardableResult
   public static func drop(for vault: Vault) -> Bool {
-    guard let ring = search(KEY_SPEC_SESSION_KEYRING, type: "keyring", description: keyringDescription),
+    guard let ring = vaultKeyring(),
       let name = try? spaceKeyName(for: vault, in: ring, creatingSecret: false)
     else { return false }
     return drop(named: name, in: ring)
@@ -134,8 +141,7 @@ public enum SessionKeyring {
   /// Returns how many space keys there were.
   @discardableResult
   public static func dropAll() -> Int {
-    guard let ring = search(KEY_SPEC_SESSION_KEYRING, type: "keyring", description: keyringDescription)
-    else { return 0 }
+    guard let ring = vaultKeyring() else { return 0 }
     let count = members(of: ring).filter { serial in
       guard let description = describe(serial) else { return false }
       return description.type == "user" && description.name.hasPrefix(spaceKeyPrefix)
@@ -151,10 +157,25 @@ public enum SessionKeyring {
     .keyringUnavailable(reason: "\(call): \(String(cString: strerror(code)))")
   }
 
-  /// The key of `type` and `description` in `ring` or a keyring it holds, or nil.
-  static func search(_ ring: key_serial_t, type: String, description: String) -> key_serial_t? {
-    let serial = keyctl_search(ring, type, description, 0)
-    return serial > 0 ? key_serial_t(serial) : nil
+  /// vault's keyring: the keyring named `vault` linked directly in the session keyring,
+  /// owned by this user, with vault's permissions; nil when there is none.
+  static func vaultKeyring() -> key_serial_t? {
+    member(
+      of: KEY_SPEC_SESSION_KEYRING, type: "keyring", name: keyringDescription, permissions: keyringPermissions
+    )
+  }
+
+  /// The key of `type` and `name` linked directly in `ring`, if it is owned by this user and
+  /// has exactly `permissions` (any, when nil): anything else is not vault's.
+  static func member(of ring: key_serial_t, type: String, name: String, permissions: key_perm_t?)
+    -> key_serial_t?
+  {
+    let user = geteuid()
+    return members(of: ring).first { serial in
+      guard let key = describe(serial) else { return false }
+      return key.type == type && key.name == name && key.owner == user
+        && (permissions == nil || key.permissions == permissions)
+    }
   }
 
   private static func makeKeyring() throws -> key_serial_t {
@@ -176,7 +197,7 @@ public enum SessionKeyring {
 
   @discardableResult
   private static func drop(named name: String, in ring: key_serial_t) -> Bool {
-    guard let serial = search(ring, type: "user", description: name) else { return false }
+    guard let serial = member(of: ring, type: "user", name: name, permissions: nil) else { return false }
     // Invalidated keys are gone at once for every process; the kernel wipes their payload.
     if keyctl_invalidate(serial) != 0 { keyctl_unlink(serial, ring) }
     return true
@@ -222,39 +243,48 @@ public enum SessionKeyring {
   }
 
   private static func readSecret(in ring: key_serial_t) -> SecureBytes? {
-    guard let serial = search(ring, type: "user", description: secretDescription) else { return nil }
+    guard let serial = member(of: ring, type: "user", name: secretDescription, permissions: secretPermissions)
+    else { return nil }
     let secret = SecureBytes(count: secretLength)
     let length = keyctl_read(serial, secret.pointer.assumingMemoryBound(to: CChar.self), secret.count)
     return length == secretLength ? secret : nil
   }
 
-  /// The serial numbers of the keys a keyring holds.
+  /// The serial numbers of the keys a keyring holds directly.
   private static func members(of ring: key_serial_t) -> [key_serial_t] {
-    var serials = [key_serial_t](repeating: 0, count: 256)
-    let bytes = serials.withUnsafeMutableBytes {
-      keyctl_read(ring, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count)
+    var serials = [key_serial_t](repeating: 0, count: 64)
+    while true {
+      let bytes = serials.withUnsafeMutableBytes {
+        keyctl_read(ring, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count)
+      }
+      guard bytes >= 0 else { return [] }
+      // The kernel says how much the whole list takes; it may have grown meanwhile.
+      if bytes <= serials.count * 4 { return Array(serials.prefix(bytes / 4)) }
+      serials = [key_serial_t](repeating: 0, count: bytes / 4 + 16)
     }
-    guard bytes >= 0 else { return [] }
-    return Array(serials.prefix(min(bytes, serials.count * 4) / 4))
   }
 
-  /// A key's type and description, from the kernel's "type;uid;gid;perm;description".
-  private static func describe(_ serial: key_serial_t) -> (type: String, name: String)? {
+  /// What the kernel says of a key: "type;uid;gid;perm;description", perm in hex.
+  private static func describe(_ serial: key_serial_t)
+    -> (type: String, owner: uid_t, permissions: key_perm_t, name: String)?
+  {
     var buffer = [CChar](repeating: 0, count: 512)
     guard keyctl_describe(serial, &buffer, buffer.count) > 0 else { return nil }
     let fields = String(cString: buffer).split(separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
-    guard fields.count == 5 else { return nil }
-    return (String(fields[0]), String(fields[4]))
+    guard fields.count == 5, let owner = uid_t(fields[1]), let permissions = key_perm_t(fields[3], radix: 16)
+    else { return nil }
+    return (String(fields[0]), owner, permissions, String(fields[4]))
   }
 }
 
 extension SessionKey {
-  /// Whether the space this key unlocked is still in `vault` with the same key file: a
-  /// look-up drops a key that fails this, rather than open a space made again with a key
-  /// that no longer opens it. Checked again, under the space's lock, when it is opened.
+  /// Whether the key file of this key's space in `vault` unwraps with it: a look-up drops a
+  /// key that fails this (a space whose password was changed, removed, or a key forged in
+  /// the keyring) before a command relies on it. Checked again, under the space's lock,
+  /// when the space is opened.
   func opensSpace(in vault: Vault) -> Bool {
     let keyPath = vault.path + "/" + spaceTag + "/" + Space.keyFile
     guard let keyFile = try? readWholeFile(keyPath, limit: 4096) else { return false }
-    return matches(keyFile: keyFile)
+    return unwrapMaster(keyFile: keyFile) != nil
   }
 }
