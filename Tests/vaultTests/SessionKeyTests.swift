@@ -187,7 +187,7 @@ final class SessionKeyTests: XCTestCase {
   /// password, and other commands ask for it as before.
   func testWithoutKeyringUnlockSaysSoAndOthersPrompt() throws {
     try addPhoto()
-    let wrapper = try seccompWrapperRefusingKeys()
+    let wrapper = try seccompWrapper("refuse-keys")
     let unlocked = try run(["unlock"], password: "correct horse", through: wrapper)
     XCTAssertEqual(unlocked.status, 1)
     XCTAssertEqual(unlocked.stdout, "")
@@ -236,6 +236,19 @@ final class SessionKeyTests: XCTestCase {
       swapped.stderr.hasPrefix("warning: the session key no longer opens its space"), swapped.stderr)
     assertAsksForPassword(swapped)
     XCTAssertEqual(keyring.spaceKeys(), [])
+  }
+
+  /// A kill between making the key and setting its timeout must not leave a key that never
+  /// expires: the key is made in the process's own keyring, which goes with the process,
+  /// and joins vault's keyring only once its timeout and permissions are set.
+  func testKillBeforeTheTimeoutIsSetLeavesNoKey() throws {
+    let killed = try run(
+      ["unlock"], password: "correct horse", through: try seccompWrapper("kill-on-set-timeout"))
+    XCTAssertNotEqual(killed.status, 0, killed.stdout)
+    XCTAssertEqual(keyring.spaceKeys(), [])
+    assertAsksForPassword(try run(["list"]))
+    try unlock()
+    XCTAssertEqual(keyring.spaceKeys().map(\.permanent), [false])
   }
 
   // MARK: What the session keyring may hold that vault did not put there
@@ -445,33 +458,50 @@ final class SessionKeyTests: XCTestCase {
     return false
   }
 
-  /// A wrapper that installs a seccomp filter refusing add_key, request_key and keyctl with
-  /// EPERM, then runs vault: a container without a keyring, on this machine.
-  func seccompWrapperRefusingKeys() throws -> [String] {
-    let script = folder + "/no-keyring.py"
+  /// A wrapper that installs a seccomp filter, then runs vault: with "refuse-keys", add_key,
+  /// request_key and keyctl fail with EPERM (a container without a keyring, on this
+  /// machine); with "kill-on-set-timeout", keyctl(KEYCTL_SET_TIMEOUT) kills the process, as
+  /// a SIGKILL or the OOM killer could at that moment.
+  func seccompWrapper(_ mode: String) throws -> [String] {
+    let script = folder + "/seccomp.py"
     try Self.seccompScript.write(toFile: script, atomically: true, encoding: .utf8)
-    return ["/usr/bin/env", "python3", script]
+    return ["/usr/bin/env", "python3", script, mode]
   }
 
   static let seccompScript = #"""
     import ctypes, errno, os, platform, struct, sys
-    arch, calls = {
+    arch, (add_key, request_key, keyctl) = {
         "x86_64": (0xC000003E, (248, 249, 250)),
         "aarch64": (0xC00000B7, (217, 218, 219)),
     }[platform.machine()]
-    ALLOW, ERRNO = 0x7FFF0000, 0x00050000
+    ALLOW, ERRNO, KILL_PROCESS = 0x7FFF0000, 0x00050000, 0x80000000
     LOAD, JUMP_IF_EQUAL, RETURN = 0x20, 0x15, 0x06
-    program = [
-        (LOAD, 0, 0, 4),                      # seccomp_data.arch
-        (JUMP_IF_EQUAL, 1, 0, arch),
-        (RETURN, 0, 0, ERRNO | errno.EPERM),  # another ABI's numbers mean other calls
-        (LOAD, 0, 0, 0),                      # seccomp_data.nr
-        (JUMP_IF_EQUAL, 3, 0, calls[0]),
-        (JUMP_IF_EQUAL, 2, 0, calls[1]),
-        (JUMP_IF_EQUAL, 1, 0, calls[2]),
-        (RETURN, 0, 0, ALLOW),
-        (RETURN, 0, 0, ERRNO | errno.EPERM),
-    ]
+    KEYCTL_SET_TIMEOUT = 15
+    programs = {
+        "refuse-keys": [
+            (LOAD, 0, 0, 4),                      # seccomp_data.arch
+            (JUMP_IF_EQUAL, 1, 0, arch),
+            (RETURN, 0, 0, ERRNO | errno.EPERM),  # another ABI's numbers mean other calls
+            (LOAD, 0, 0, 0),                      # seccomp_data.nr
+            (JUMP_IF_EQUAL, 3, 0, add_key),
+            (JUMP_IF_EQUAL, 2, 0, request_key),
+            (JUMP_IF_EQUAL, 1, 0, keyctl),
+            (RETURN, 0, 0, ALLOW),
+            (RETURN, 0, 0, ERRNO | errno.EPERM),
+        ],
+        "kill-on-set-timeout": [
+            (LOAD, 0, 0, 4),
+            (JUMP_IF_EQUAL, 1, 0, arch),
+            (RETURN, 0, 0, ALLOW),
+            (LOAD, 0, 0, 0),
+            (JUMP_IF_EQUAL, 0, 3, keyctl),
+            (LOAD, 0, 0, 16),                     # the low half of seccomp_data.args[0]
+            (JUMP_IF_EQUAL, 0, 1, KEYCTL_SET_TIMEOUT),
+            (RETURN, 0, 0, KILL_PROCESS),
+            (RETURN, 0, 0, ALLOW),
+        ],
+    }
+    program = programs[sys.argv[1]]
     filters = b"".join(struct.pack("HBBI", *instruction) for instruction in program)
     buffer = ctypes.create_string_buffer(filters)
     class Program(ctypes.Structure):
@@ -480,7 +510,7 @@ final class SessionKeyTests: XCTestCase {
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(38, 1, 0, 0, 0) != 0 or libc.prctl(22, 2, ctypes.byref(fprog), 0, 0) != 0:
         sys.exit("seccomp: " + os.strerror(ctypes.get_errno()))
-    os.execv(sys.argv[1], sys.argv[1:])
+    os.execv(sys.argv[2], sys.argv[2:])
     """#
 }
 
@@ -527,6 +557,8 @@ final class TestKeyring {
     var permissions: String
     /// Its timeout has passed (the kernel removes it a while later).
     var expired: Bool
+    /// It has no timeout.
+    var permanent: Bool
   }
 
   /// The live keys this keyring holds, and the keys of the keyrings it holds: the test
@@ -550,7 +582,7 @@ final class TestKeyring {
       else { return nil }
       return Key(
         type: String(fields[7]), description: String(fields[8].dropLast()), permissions: String(fields[4]),
-        expired: fields[3] == "expd")
+        expired: fields[3] == "expd", permanent: fields[3] == "perm")
     }
   }
 

@@ -75,16 +75,7 @@ public enum SessionKeyring {
     let ring = try existingRing ?? makeKeyring()
     do {
       let name = try spaceKeyName(for: vault, in: ring, creatingSecret: true)!
-      drop(named: name, in: ring)
-      let payload = key.encoded()
-      let serial = add_key("user", name, payload.pointer, payload.count, ring)
-      guard serial > 0 else { throw unavailable("add_key") }
-      guard keyctl_setperm(serial, spaceKeyPermissions) == 0, keyctl_set_timeout(serial, UInt32(timeout)) == 0
-      else {
-        let error = unavailable("keyctl")
-        keyctl_invalidate(serial)
-        throw error
-      }
+      try addSpaceKey(named: name, payload: key.encoded(), timeout: timeout, to: ring)
       key.expires = SessionLifetime.now() + Int64(timeout)
       return key
     } catch {
@@ -193,6 +184,30 @@ public enum SessionKeyring {
     keyctl_clear(ring)
     keyctl_unlink(ring, KEY_SPEC_SESSION_KEYRING)
     keyctl_invalidate(ring)
+  }
+
+  /// Puts `payload` in `ring` as `name`, in place of the key of that name. The key is made
+  /// in this process's own keyring and gets its permissions and timeout there: a process
+  /// killed before the key is linked into `ring` leaves nothing (its keyring goes with it),
+  /// so vault's keyring never holds a key without a timeout. Linking displaces the
+  /// vault's previous key at once (the kernel frees and wipes it), with no moment without one.
+  private static func addSpaceKey(
+    named name: String, payload: SecureBytes, timeout: Int, to ring: key_serial_t
+  )
+    throws
+  {
+    let serial = add_key("user", name, payload.pointer, payload.count, KEY_SPEC_PROCESS_KEYRING)
+    guard serial > 0 else { throw unavailable("add_key") }
+    defer { keyctl_unlink(serial, KEY_SPEC_PROCESS_KEYRING) }
+    // Linking takes the link permission, which the key loses once it is in place.
+    guard keyctl_setperm(serial, spaceKeyPermissions | key_perm_t(KEY_POS_LINK)) == 0,
+      keyctl_set_timeout(serial, UInt32(timeout)) == 0, keyctl_link(serial, ring) == 0,
+      keyctl_setperm(serial, spaceKeyPermissions) == 0
+    else {
+      let error = unavailable("keyctl")
+      keyctl_invalidate(serial)
+      throw error
+    }
   }
 
   @discardableResult
