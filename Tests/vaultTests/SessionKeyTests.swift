@@ -251,6 +251,62 @@ final class SessionKeyTests: XCTestCase {
     XCTAssertEqual(keyring.spaceKeys().map(\.permanent), [false])
   }
 
+  /// Unlocks racing in one session: while one is held between finding no key (or no
+  /// keyring) and adding its own (strace delays its first add_key), another unlocks to the
+  /// end. Both must succeed and both keys stay: the first unlocks of a session each made a
+  /// keyring, the later one displacing the other (and its key), and two spaces of one vault
+  /// failed with "no kernel keyring is available (add_key: Permission denied)".
+  func testRacingUnlocksAllSucceed() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else { throw XCTSkip("no strace") }
+    try addPhoto()
+    let other = try VaultRunner.initialized(in: try makeTemporaryFolder(self))
+    // The session's first unlocks, of two vaults: no keyring yet.
+    let (first, second) = try race(["unlock"], on: vault, password: "correct horse", against: other)
+    XCTAssertEqual(first.status, 0, first.stderr)
+    XCTAssertEqual(second.status, 0, second.stderr)
+    XCTAssertEqual(keyring.spaceKeys().count, 2)
+    XCTAssertTrue(try run(["list"]).stdout.contains("gray.jpg"))
+    XCTAssertEqual(try run(["list"], on: other).status, 0)
+    // Two spaces of one vault: the one that adds its key last is kept.
+    XCTAssertEqual(try vault.run(["init"], password: "decoy").status, 0)
+    let (held, quick) = try race(["unlock"], on: vault, password: "decoy", against: vault)
+    XCTAssertEqual(held.status, 0, held.stderr)
+    XCTAssertEqual(quick.status, 0, quick.stderr)
+    XCTAssertEqual(keyring.spaceKeys().count, 2)
+    XCTAssertTrue(try run(["list"]).stdout.contains("no photos in this space"))
+  }
+
+  /// Runs `arguments` on `runner` with `password`, its first add_key held by strace, and
+  /// meanwhile the same command on `rival` with the default password, to its end. The hold
+  /// grows until the rival ends within it (the point of the test), and the held run is
+  /// then let go and waited for.
+  func race(_ arguments: [String], on runner: VaultRunner, password: String, against rival: VaultRunner)
+    throws
+    -> (held: VaultRun, rival: VaultRun)
+  {
+    for hold in [3, 10, 30] {
+      let log = folder + "/strace-" + UUID().uuidString
+      let wrapper = [
+        "/usr/bin/keyctl", "session", keyring.name, "/usr/bin/strace", "-f", "-qq", "-o", log, "-e",
+        "trace=add_key",
+        "-e", "inject=add_key:delay_enter=\(hold * 1_000_000):when=1",
+      ]
+      let heldRun = try runner.start(arguments, password: password, through: wrapper)
+      let traced = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+      // strace writes the call as it enters it, and its result when it returns.
+      XCTAssertTrue(try waitUntil { traced().contains("add_key(") || !heldRun.process.isRunning }, traced())
+      let rivalRun = try run(arguments, password: "correct horse", on: rival)
+      let stillHeld = !traced().contains(" = ")
+      var held = try heldRun.finish()
+      if let joined = held.stderr.firstRange(of: #/^Joined session keyring: [0-9]+\n/#) {
+        held.stderr.removeSubrange(joined)
+      }
+      if stillHeld { return (held, rivalRun) }
+      try run(["lock", "--all"])
+    }
+    throw XCTSkip("the rival unlock never ended within 30 s of the other's hold: the race was not run")
+  }
+
   // MARK: What the session keyring may hold that vault did not put there
 
   /// pam_keyinit links the user keyring, which every process of the user may write from any

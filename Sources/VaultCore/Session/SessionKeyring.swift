@@ -28,6 +28,13 @@ public enum SessionKeyring {
 
   /// Possessors may list vault's keyring and add or remove its keys; nobody else may even see it.
   static let keyringPermissions = key_perm_t(KEY_POS_VIEW | KEY_POS_READ | KEY_POS_WRITE | KEY_POS_SEARCH)
+  /// What the keyring has while an unlock moves it into the session keyring (moving takes
+  /// `link`, and taking `link` away again takes `setattr`): another unlock finding it then
+  /// uses it as it is.
+  static let publishingKeyringPermissions = key_perm_t(KEY_POS_ALL)
+  /// How often an unlock looks for vault's keyring again when other commands of the
+  /// session change it under it (another unlock linking its own first, `lock --all`).
+  static let attempts = 8
   /// The naming secret is never changed once made.
   static let secretPermissions = key_perm_t(KEY_POS_VIEW | KEY_POS_READ | KEY_POS_SEARCH)
   /// A space key is replaced, never updated; SETATTR lets each use push its timeout back.
@@ -61,8 +68,9 @@ public enum SessionKeyring {
   }
 
   /// Keeps the key of `space` (opened from `vault`) for `lifetime`, replacing any key this
-  /// vault had there. Throws `.keyringUnavailable` when the kernel refuses, and then leaves
-  /// the keyring as it was.
+  /// vault had there. Throws `.keyringUnavailable` when the kernel refuses. Unlocks racing
+  /// in one session (of one vault or several) each keep their key, in the one keyring: the
+  /// last one of a vault replaces the others.
   @discardableResult
   public static func store(_ space: Space, of vault: Vault, lifetime: SessionLifetime) throws -> SessionKey {
     guard let wrappingKey = space.wrappingKey else {
@@ -71,27 +79,33 @@ public enum SessionKeyring {
     let key = SessionKey(spaceTag: space.tag, wrappingKey: wrappingKey, lifetime: lifetime)
     let timeout = lifetime.timeout(at: SessionLifetime.now())
     guard timeout > 0 else { throw VaultError.invalidArgument("the session key's deadline has passed") }
-    let existingRing = vaultKeyring()
-    let ring = try existingRing ?? makeKeyring()
-    do {
-      let name = try spaceKeyName(for: vault, in: ring, creatingSecret: true)!
-      try addSpaceKey(named: name, payload: key.encoded(), timeout: timeout, to: ring)
-      key.expires = SessionLifetime.now() + Int64(timeout)
-      return key
-    } catch {
-      // A keyring made for nothing would stay for the whole session.
-      if existingRing == nil { removeKeyring(ring) }
-      throw error
+    let payload = key.encoded()
+    for _ in 0..<attempts {
+      let (ring, secret) = try keyringAndSecret()
+      guard let name = spaceKeyName(for: vault, secret: secret) else { throw VaultError.posix(vault.path) }
+      do {
+        try addSpaceKey(named: name, payload: payload, timeout: timeout, to: ring)
+      } catch {
+        // Refused because the keyring went meanwhile (lock --all): the next one is tried.
+        if vaultKeyring() == ring { throw error }
+        continue
+      }
+      // The keyring may have gone after the key was put in it: the key went with it.
+      if vaultKeyring() == ring {
+        key.expires = SessionLifetime.now() + Int64(timeout)
+        return key
+      }
     }
+    throw VaultError.keyringBusy
   }
 
   /// This vault's key, if the session holds one that still opens its space. With `refresh`
   /// (a command about to use it), its timeout starts again, up to its deadline. A key past
   /// its deadline, or one whose space is gone or changed, is dropped.
   public static func lookUp(for vault: Vault, refresh: Bool = true) -> Lookup {
-    guard let ring = vaultKeyring(),
-      let name = try? spaceKeyName(for: vault, in: ring, creatingSecret: false),
-      let serial = member(of: ring, type: "user", name: name, permissions: spaceKeyPermissions)
+    guard let ring = vaultKeyring(), let secret = readSecret(in: ring),
+      let name = spaceKeyName(for: vault, secret: secret),
+      let serial = member(of: ring, type: "user", name: name, permissions: [spaceKeyPermissions])
     else { return .none }
     let payload = SecureBytes(count: SessionKey.payloadLength)
     guard
@@ -122,10 +136,13 @@ public enum SessionKeyring {
   /// change, after which the key no longer fits). Returns whether there was one.
   @discardableResult
   public static func drop(for vault: Vault) -> Bool {
-    guard let ring = vaultKeyring(),
-      let name = try? spaceKeyName(for: vault, in: ring, creatingSecret: false)
+    guard let ring = vaultKeyring(), let secret = readSecret(in: ring),
+      let name = spaceKeyName(for: vault, secret: secret),
+      let serial = member(of: ring, type: "user", name: name, permissions: nil)
     else { return false }
-    return drop(named: name, in: ring)
+    // Invalidated keys are gone at once for every process; the kernel wipes their payload.
+    if keyctl_invalidate(serial) != 0 { keyctl_unlink(serial, ring) }
+    return true
   }
 
   /// Drops every key vault keeps in this session, and its keyring (`vault lock --all`).
@@ -152,32 +169,76 @@ public enum SessionKeyring {
   /// owned by this user, with vault's permissions; nil when there is none.
   static func vaultKeyring() -> key_serial_t? {
     member(
-      of: KEY_SPEC_SESSION_KEYRING, type: "keyring", name: keyringDescription, permissions: keyringPermissions
-    )
+      of: KEY_SPEC_SESSION_KEYRING, type: "keyring", name: keyringDescription,
+      permissions: [keyringPermissions, publishingKeyringPermissions])
   }
 
   /// The key of `type` and `name` linked directly in `ring`, if it is owned by this user and
-  /// has exactly `permissions` (any, when nil): anything else is not vault's.
-  static func member(of ring: key_serial_t, type: String, name: String, permissions: key_perm_t?)
+  /// has one of `permissions` (any, when nil): anything else is not vault's.
+  static func member(of ring: key_serial_t, type: String, name: String, permissions: Set<key_perm_t>?)
     -> key_serial_t?
   {
     let user = geteuid()
     return members(of: ring).first { serial in
       guard let key = describe(serial) else { return false }
       return key.type == type && key.name == name && key.owner == user
-        && (permissions == nil || key.permissions == permissions)
+        && (permissions?.contains(key.permissions) ?? true)
     }
   }
 
-  private static func makeKeyring() throws -> key_serial_t {
-    let ring = add_key("keyring", keyringDescription, nil, 0, KEY_SPEC_SESSION_KEYRING)
+  /// vault's keyring and its naming secret, made when the session has none. The keyring is
+  /// made with its secret in this process's own keyring, and moved into the session keyring
+  /// only if no keyring named `vault` has been linked there meanwhile (KEYCTL_MOVE_EXCL):
+  /// of two unlocks racing, the second uses the first one's keyring instead of displacing
+  /// it (and the keys already in it).
+  private static func keyringAndSecret() throws -> (ring: key_serial_t, secret: SecureBytes) {
+    for _ in 0..<attempts {
+      if let ring = vaultKeyring(), let secret = readSecret(in: ring) { return (ring, secret) }
+      // Not vault's (linked by hand, or by an older vault), or without its secret (going,
+      // for lock --all): out of the way, so that the move below can be exclusive.
+      if let other = member(
+        of: KEY_SPEC_SESSION_KEYRING, type: "keyring", name: keyringDescription, permissions: nil)
+      {
+        keyctl_unlink(other, KEY_SPEC_SESSION_KEYRING)
+      }
+      if let made = try makeKeyring() { return made }
+    }
+    throw VaultError.keyringBusy
+  }
+
+  /// Makes vault's keyring and its secret, and moves them into the session keyring; nil
+  /// when another keyring named `vault` got there first.
+  private static func makeKeyring() throws -> (ring: key_serial_t, secret: SecureBytes)? {
+    let ring = add_key("keyring", keyringDescription, nil, 0, KEY_SPEC_PROCESS_KEYRING)
     guard ring > 0 else { throw unavailable("add_key") }
+    var moved = false
+    defer {
+      if !moved {
+        keyctl_clear(ring)
+        keyctl_unlink(ring, KEY_SPEC_PROCESS_KEYRING)
+        keyctl_invalidate(ring)
+      }
+    }
+    let secret = SecureBytes.random(count: secretLength)
+    guard keyctl_setperm(ring, publishingKeyringPermissions) == 0 else { throw unavailable("keyctl") }
+    let secretKey = add_key("user", secretDescription, secret.pointer, secret.count, ring)
+    guard secretKey > 0 else { throw unavailable("add_key") }
+    guard keyctl_setperm(secretKey, secretPermissions) == 0 else { throw unavailable("keyctl") }
+    if keyctl_move(ring, KEY_SPEC_PROCESS_KEYRING, KEY_SPEC_SESSION_KEYRING, UInt32(KEYCTL_MOVE_EXCL)) != 0 {
+      if errno == EEXIST { return nil }
+      // Kernels before 5.1 cannot move keys: linked, the keyring displaces any other one.
+      guard errno == EOPNOTSUPP, keyctl_link(ring, KEY_SPEC_SESSION_KEYRING) == 0 else {
+        throw unavailable("keyctl")
+      }
+      keyctl_unlink(ring, KEY_SPEC_PROCESS_KEYRING)
+    }
+    moved = true
     guard keyctl_setperm(ring, keyringPermissions) == 0 else {
       let error = unavailable("keyctl")
       removeKeyring(ring)
       throw error
     }
-    return ring
+    return (ring, secret)
   }
 
   private static func removeKeyring(_ ring: key_serial_t) {
@@ -190,7 +251,8 @@ public enum SessionKeyring {
   /// in this process's own keyring and gets its permissions and timeout there: a process
   /// killed before the key is linked into `ring` leaves nothing (its keyring goes with it),
   /// so vault's keyring never holds a key without a timeout. Linking displaces the
-  /// vault's previous key at once (the kernel frees and wipes it), with no moment without one.
+  /// vault's previous key at once (the kernel frees and wipes it), with no moment without
+  /// one, and never fails for a key another unlock put there meanwhile.
   private static func addSpaceKey(
     named name: String, payload: SecureBytes, timeout: Int, to ring: key_serial_t
   )
@@ -210,22 +272,10 @@ public enum SessionKeyring {
     }
   }
 
-  @discardableResult
-  private static func drop(named name: String, in ring: key_serial_t) -> Bool {
-    guard let serial = member(of: ring, type: "user", name: name, permissions: nil) else { return false }
-    // Invalidated keys are gone at once for every process; the kernel wipes their payload.
-    if keyctl_invalidate(serial) != 0 { keyctl_unlink(serial, ring) }
-    return true
-  }
-
-  /// The name of this vault's key: nil when there is no secret yet and `creatingSecret`
-  /// is false, or when the vault's folder cannot be resolved.
-  private static func spaceKeyName(for vault: Vault, in ring: key_serial_t, creatingSecret: Bool) throws
-    -> String?
-  {
-    guard let secret = try namingSecret(in: ring, creating: creatingSecret),
-      let resolved = realpath(vault.path, nil)
-    else { return nil }
+  /// The name of this vault's key under `secret`; nil when the vault's folder cannot be
+  /// resolved.
+  private static func spaceKeyName(for vault: Vault, secret: SecureBytes) -> String? {
+    guard let resolved = realpath(vault.path, nil) else { return nil }
     defer { free(resolved) }
     return spaceKeyName(secret: secret, resolvedPath: String(cString: resolved), salt: vault.kdf.salt)
   }
@@ -243,22 +293,9 @@ public enum SessionKeyring {
     return spaceKeyPrefix + hexString(name)
   }
 
-  private static func namingSecret(in ring: key_serial_t, creating: Bool) throws -> SecureBytes? {
-    if let secret = readSecret(in: ring) { return secret }
-    guard creating else { return nil }
-    let secret = SecureBytes.random(count: secretLength)
-    let serial = add_key("user", secretDescription, secret.pointer, secret.count, ring)
-    if serial < 0 {
-      // Another unlock made one first: its secret has no write permission, so ours was refused.
-      if errno == EACCES, let theirs = readSecret(in: ring) { return theirs }
-      throw unavailable("add_key")
-    }
-    guard keyctl_setperm(serial, secretPermissions) == 0 else { throw unavailable("keyctl") }
-    return secret
-  }
-
   private static func readSecret(in ring: key_serial_t) -> SecureBytes? {
-    guard let serial = member(of: ring, type: "user", name: secretDescription, permissions: secretPermissions)
+    guard
+      let serial = member(of: ring, type: "user", name: secretDescription, permissions: [secretPermissions])
     else { return nil }
     let secret = SecureBytes(count: secretLength)
     let length = keyctl_read(serial, secret.pointer.assumingMemoryBound(to: CChar.self), secret.count)
