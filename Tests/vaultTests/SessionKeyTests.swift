@@ -98,7 +98,10 @@ final class SessionKeyTests: XCTestCase {
     XCTAssertEqual(locked.stdout, "locked: the session key of this vault was dropped\n")
     XCTAssertEqual(keyring.spaceKeys(), [])
     assertAsksForPassword(try run(["list"]))
-    XCTAssertEqual(try run(["lock"]).stdout, "no session key was kept for this vault\n")
+    let again = try run(["lock"])
+    XCTAssertEqual(again.status, 0)
+    XCTAssertEqual(again.stdout, "no session key was kept for the vault at \(vault.vault)\n")
+    XCTAssertEqual(again.stderr, "hint: 'vault lock --all' drops the session keys of every vault\n")
     // The unlocking password is needed again, and works again.
     try unlock()
     XCTAssertEqual(try run(["list"]).status, 0)
@@ -468,6 +471,73 @@ final class SessionKeyTests: XCTestCase {
     XCTAssertEqual(try run(["info", "--no-password"], password: "decoy").stdout, oneSpace.stdout)
   }
 
+  /// `--max` alone cuts the default idle time to itself, rather than refusing a --for that
+  /// was never given; a --for longer than --max is still refused.
+  func testMaxAloneCutsTheDefaultIdleTime() throws {
+    try unlock(["--max", "10m"])
+    XCTAssertTrue(try run(["info"]).stdout.contains(", 10m after each use, "))
+    try unlock(["--max", "2h"])
+    XCTAssertTrue(try run(["info"]).stdout.contains(", 15m after each use, "))
+    XCTAssertEqual(try run(["unlock", "--for", "20m", "--max", "10m"], password: "correct horse").status, 64)
+  }
+
+  /// What unlock prints of a lifetime is what --for takes: 90 minutes is "90m", not "1h30m".
+  func testPrintedDurationsAreAcceptedBack() throws {
+    for given in ["90m", "45s", "2h", "3700s"] {
+      let unlocked = try run(["unlock", "--for", given, "--max", "8h"], password: "correct horse")
+      XCTAssertEqual(unlocked.status, 0, unlocked.stderr)
+      let printed = try XCTUnwrap(
+        unlocked.stdout.firstMatch(of: #/, ([0-9a-z]+) after each use/#)?.1, unlocked.stdout)
+      XCTAssertEqual(String(printed), given)
+      XCTAssertEqual(try run(["unlock", "--for", String(printed)], password: "correct horse").status, 0)
+    }
+  }
+
+  /// Where this login has no session keyring of its own, the session keyring is the user's
+  /// default one, which every process of the user without one shares: unlock refuses,
+  /// before the password, unless told to keep the key there. Run as a user of its own
+  /// (root only), in that user's default keyring, so that nobody else's is touched.
+  func testUnlockRefusesTheUsersSharedDefaultKeyring() throws {
+    guard getuid() == 0 else { throw XCTSkip("needs root to run vault as a user of its own") }
+    let user = 61_000 + Int.random(in: 0..<4000)
+    let asUser = ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups"]
+    // Made on first use: the default keyring joined below must be the real one.
+    let makeDefaultKeyring = Process()
+    makeDefaultKeyring.executableURL = URL(fileURLWithPath: asUser[0])
+    makeDefaultKeyring.arguments = Array(asUser.dropFirst()) + ["/usr/bin/keyctl", "show", "@us"]
+    makeDefaultKeyring.standardOutput = FileHandle.nullDevice
+    try makeDefaultKeyring.run()
+    makeDefaultKeyring.waitUntilExit()
+    XCTAssertEqual(makeDefaultKeyring.terminationStatus, 0)
+    XCTAssertEqual(chownTree(folder, to: uid_t(user)), 0)
+    let inDefaultKeyring = asUser + ["/usr/bin/keyctl", "session", "_uid_ses.\(user)"]
+    func run(_ arguments: [String], password: String? = nil) throws -> VaultRun {
+      var run = try vault.run(arguments, password: password, through: inDefaultKeyring)
+      if let joined = run.stderr.firstRange(of: #/^Joined session keyring: [0-9]+\n/#) {
+        run.stderr.removeSubrange(joined)
+      }
+      return run
+    }
+    defer { _ = try? run(["lock", "--all"]) }
+
+    // No password is given: the refusal comes before it is asked for.
+    let refused = try run(["unlock"])
+    XCTAssertEqual(refused.status, 1, refused.stdout)
+    XCTAssertTrue(
+      refused.stderr.hasPrefix("error: this login has no session keyring of its own: "), refused.stderr)
+    XCTAssertTrue(refused.stderr.contains("\nhint: run 'keyctl session -'"), refused.stderr)
+    XCTAssertEqual(try run(["lock", "--all"]).stdout, "no session keys were kept\n")
+
+    let shared = try run(["unlock", "--shared-keyring"], password: "correct horse")
+    XCTAssertEqual(shared.status, 0, shared.stderr)
+    XCTAssertEqual(
+      shared.stderr,
+      "warning: the key is kept in your user's default keyring, which all your processes without a session keyring share\n"
+    )
+    XCTAssertEqual(try run(["list"]).status, 0)
+    XCTAssertEqual(try run(["lock", "--all"]).stdout, "dropped 1 session key\n")
+  }
+
   func testOptionsAreChecked() throws {
     for arguments in [
       ["unlock", "--for", "2h", "--max", "1h"], ["unlock", "--for", "0"], ["unlock", "--max", "8d"],
@@ -481,6 +551,14 @@ final class SessionKeyTests: XCTestCase {
   }
 
   // MARK: Helpers
+
+  /// Gives `path` and everything under it to `owner`; 0, or the first error's errno.
+  func chownTree(_ path: String, to owner: uid_t) -> Int32 {
+    guard chown(path, owner, gid_t(owner)) == 0 else { return errno }
+    guard let names = try? FileManager.default.subpathsOfDirectory(atPath: path) else { return EIO }
+    for name in names where lchown(path + "/" + name, owner, gid_t(owner)) != 0 { return errno }
+    return 0
+  }
 
   /// The name vault gives this test's vault's key under `secret` (FORMAT.md, "Name").
   func keyName(secret: [UInt8]) throws -> String {

@@ -161,6 +161,14 @@ public enum SessionKeyring {
 
   // MARK: Keyring calls
 
+  /// The session keyring, by its serial number. Never by KEY_SPEC_SESSION_KEYRING in a call
+  /// that may create it (add_key, link, move): where the session keyring is the user's
+  /// default one, the kernel answers those with a new session keyring of this process
+  /// alone, and a key put there went with the process.
+  static var sessionKeyring: key_serial_t {
+    keyctl_get_keyring_ID(KEY_SPEC_SESSION_KEYRING, 0)
+  }
+
   private static func unavailable(_ call: String, _ code: Int32 = errno) -> VaultError {
     .keyringUnavailable(reason: "\(call): \(String(cString: strerror(code)))")
   }
@@ -169,7 +177,7 @@ public enum SessionKeyring {
   /// owned by this user, with vault's permissions; nil when there is none.
   static func vaultKeyring() -> key_serial_t? {
     member(
-      of: KEY_SPEC_SESSION_KEYRING, type: "keyring", name: keyringDescription,
+      of: sessionKeyring, type: "keyring", name: keyringDescription,
       permissions: [keyringPermissions, publishingKeyringPermissions])
   }
 
@@ -197,9 +205,9 @@ public enum SessionKeyring {
       // Not vault's (linked by hand, or by an older vault), or without its secret (going,
       // for lock --all): out of the way, so that the move below can be exclusive.
       if let other = member(
-        of: KEY_SPEC_SESSION_KEYRING, type: "keyring", name: keyringDescription, permissions: nil)
+        of: sessionKeyring, type: "keyring", name: keyringDescription, permissions: nil)
       {
-        keyctl_unlink(other, KEY_SPEC_SESSION_KEYRING)
+        keyctl_unlink(other, sessionKeyring)
       }
       if let made = try makeKeyring() { return made }
     }
@@ -224,10 +232,10 @@ public enum SessionKeyring {
     let secretKey = add_key("user", secretDescription, secret.pointer, secret.count, ring)
     guard secretKey > 0 else { throw unavailable("add_key") }
     guard keyctl_setperm(secretKey, secretPermissions) == 0 else { throw unavailable("keyctl") }
-    if keyctl_move(ring, KEY_SPEC_PROCESS_KEYRING, KEY_SPEC_SESSION_KEYRING, UInt32(KEYCTL_MOVE_EXCL)) != 0 {
+    if keyctl_move(ring, KEY_SPEC_PROCESS_KEYRING, sessionKeyring, UInt32(KEYCTL_MOVE_EXCL)) != 0 {
       if errno == EEXIST { return nil }
       // Kernels before 5.1 cannot move keys: linked, the keyring displaces any other one.
-      guard errno == EOPNOTSUPP, keyctl_link(ring, KEY_SPEC_SESSION_KEYRING) == 0 else {
+      guard errno == EOPNOTSUPP, keyctl_link(ring, sessionKeyring) == 0 else {
         throw unavailable("keyctl")
       }
       keyctl_unlink(ring, KEY_SPEC_PROCESS_KEYRING)
@@ -243,7 +251,7 @@ public enum SessionKeyring {
 
   private static func removeKeyring(_ ring: key_serial_t) {
     keyctl_clear(ring)
-    keyctl_unlink(ring, KEY_SPEC_SESSION_KEYRING)
+    keyctl_unlink(ring, sessionKeyring)
     keyctl_invalidate(ring)
   }
 
