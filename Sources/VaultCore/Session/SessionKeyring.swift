@@ -47,8 +47,9 @@ public enum SessionKeyring {
     case none
     /// This vault's key; its timeout was refreshed when the look-up asked for that.
     case found(SessionKey)
-    /// A key whose space is gone or no longer takes it (its password was changed, or the
-    /// space was removed or made again): it was dropped.
+    /// A key whose space is gone or no longer takes it (its password was changed, the space
+    /// was removed, or the key does not unwrap its key file), or a payload this version
+    /// did not write: it was dropped.
     case droppedStale
   }
 
