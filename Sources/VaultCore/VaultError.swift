@@ -63,8 +63,12 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   /// The kernel keyring cannot keep a session key here (no keyring, or the key system
   /// calls are refused, as in some containers); `reason` names the call and its error.
   case keyringUnavailable(reason: String)
+  /// The session keyring kept changing under `vault unlock` (other unlocks, or `lock
+  /// --all`, of the same session at the same time): the key was not kept.
+  case keyringBusy
   /// A session key no longer opens its space: the space's password was changed, or the
-  /// space was removed or made again since the key was kept.
+  /// space was removed, its key file does not unwrap with the key, or its index does not
+  /// open with the master key it unwraps.
   case staleSessionKey
   /// A name an album cannot have (see `AlbumName`).
   case invalidAlbumName(String, reason: String)
@@ -135,8 +139,12 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
         "upload '\(name)' waited \(String(format: "%g", seconds)) s for memory that other uploads hold; try again"
     case .keyringUnavailable(let reason):
       return "no kernel keyring is available to keep the key (\(reason))"
+    case .keyringBusy:
+      return
+        "the session keyring kept changing (other unlocks or locks of this session meanwhile); the key was not kept"
     case .staleSessionKey:
-      return "the session key no longer opens its space (its password was changed, or the space was removed)"
+      return
+        "the session key no longer opens its space (its password was changed, or the space was removed, made again or damaged)"
     case .invalidAlbumName(let name, let reason):
       return "album name '\(TerminalSafeText.escaped(name))' is not usable: \(reason)"
     case .noSuchAlbum(let name):

@@ -56,7 +56,7 @@ struct AddCommand: ParsableCommand {
     if !collected.failures.isEmpty {
       throw BatchFailure(summary: "error: nothing was imported; check the paths named above")
     }
-    let credential = try options.credential(for: vault)
+    var credential = try options.credential(for: vault)
     SignalHandling.install()
     var thumbnailer = Thumbnailer()
     thumbnailer.pixelLimit = maxMegapixels * 1_000_000
@@ -70,7 +70,7 @@ struct AddCommand: ParsableCommand {
       files, skippingNonPhotos: collected.foundInFolders, movingSources: move,
       interruption: SignalHandling.interruption
     ) {
-      let space = try vault.unlock(credential, access: .write)
+      let space = try options.unlock(vault, with: &credential, access: .write)
       try space.requireIndex()
       opened = space
       return space

@@ -30,8 +30,8 @@ struct InfoCommand: ParsableCommand {
     printLine("key derivation:  \(Self.describe(vault.kdf))")
     if noPassword { return }
 
-    let credential = try options.credential(for: vault)
-    let space = try vault.unlock(credential, access: .read)
+    var credential = try options.credential(for: vault)
+    let space = try options.unlock(vault, with: &credential, access: .read)
     try space.requireIndex()
     let summary = space.summary()
     printLine("space format:    \(space.formatVersion)")

@@ -29,8 +29,13 @@ struct LockCommand: ParsableCommand {
       return
     }
     let vault = try options.openVault()
-    printLine(
-      SessionKeyring.drop(for: vault)
-        ? "locked: the session key of this vault was dropped" : "no session key was kept for this vault")
+    if SessionKeyring.drop(for: vault) {
+      printLine("locked: the session key of this vault was dropped")
+    } else {
+      // Keys are named by the vault's real path: one unlocked under another path (moved,
+      // or another folder) is not found here.
+      printLine("no session key was kept for the vault at \(vault.path)")
+      Diagnostics.hint("'vault lock --all' drops the session keys of every vault")
+    }
   }
 }

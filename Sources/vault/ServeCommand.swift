@@ -73,7 +73,8 @@ struct ServeCommand: ParsableCommand {
   func run() throws {
     let vault = try options.openVault()
     // The password goes as soon as the space is unlocked: the server runs for long.
-    let space = try vault.unlock(try options.credential(for: vault), access: .read)
+    var credential = try options.credential(for: vault)
+    let space = try options.unlock(vault, with: &credential, access: .read)
     try space.requireIndex()
     // The server writes only through short-lived writers (Space.change), so that other
     // commands can read and write the space meanwhile.

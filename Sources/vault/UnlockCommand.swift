@@ -13,24 +13,37 @@ struct UnlockCommand: ParsableCommand {
       after its last use and never past --max. Commands then open that space without a \
       prompt and without the key derivation; --password-file and VAULT_PASSWORD still open \
       the space they name. One space per vault is unlocked at a time: unlocking another \
-      replaces it. 'vault lock' drops the key at once. While it is kept, anyone who can act \
-      as you in this session, or read its memory, can open the space.
+      replaces it. 'vault lock' drops the key at once (a running 'vault serve' or 'vault \
+      view' keeps its own copy until it ends). While it is kept, anyone who can act as you \
+      in this session (any process that shares its session keyring, whatever user it runs \
+      as), or read its memory, can open the space. A login without a session keyring of \
+      its own is refused unless --shared-keyring.
       """)
 
   @OptionGroup var options: VaultOptions
 
   @Option(
     name: .customLong("for"),
-    help: ArgumentHelp("Keep the key this long after each use: 90s, 15m, 2h.", valueName: "duration"))
-  var idle = "15m"
+    help: ArgumentHelp(
+      "Keep the key this long after each use: 90s, 15m, 2h (default: 15m, or --max if that is shorter).",
+      valueName: "duration"))
+  var idle: String?
 
   @Option(
     help: ArgumentHelp("Drop it this long after unlocking, however often it is used.", valueName: "duration"))
   var max = "8h"
 
+  @Flag(
+    help: ArgumentHelp(
+      "Keep the key even where this login has no session keyring of its own: in your user's default keyring, which all your processes without one share."
+    ))
+  var sharedKeyring = false
+
+  static let defaultIdleSeconds = 15 * 60
+
   func validate() throws {
     let longest = SessionLifetime.longestSeconds
-    guard let idleSeconds = Self.seconds(idle) else {
+    if let idle, Self.seconds(idle) == nil {
       throw ValidationError("--for must be a duration such as 90s, 15m or 2h ('\(idle)' is not).")
     }
     guard let maxSeconds = Self.seconds(max) else {
@@ -38,6 +51,12 @@ struct UnlockCommand: ParsableCommand {
     }
     if idleSeconds > maxSeconds { throw ValidationError("--for cannot be longer than --max.") }
     if maxSeconds > longest { throw ValidationError("--max can be at most \(longest / 3600)h (7 days).") }
+  }
+
+  /// --for, or its default cut to --max (`--max 10m` alone keeps the key 10 minutes).
+  var idleSeconds: Int {
+    if let idle { return Self.seconds(idle) ?? 0 }
+    return min(Self.defaultIdleSeconds, Self.seconds(max) ?? Self.defaultIdleSeconds)
   }
 
   /// Whole seconds of a duration, at least one; nil when it does not parse.
@@ -48,15 +67,22 @@ struct UnlockCommand: ParsableCommand {
 
   func run() throws {
     let vault = try options.openVault()
-    // Checked before the password is asked for: without a keyring it would be asked for nothing.
+    // Checked before the password is asked for: it would be asked for nothing.
     try SessionKeyring.checkAvailable()
+    if SessionKeyring.isUserDefaultSession && !sharedKeyring {
+      throw CommandRefusal(
+        "this login has no session keyring of its own: a key kept now would be in your user's default keyring, which all your processes without one share (cron jobs, services, other logins without pam_keyinit); nothing was kept",
+        hint:
+          "run 'keyctl session -' (a shell with a session keyring of its own) and unlock in it, or pass --shared-keyring to keep it in the shared one anyway"
+      )
+    }
     let space = try vault.unlock(password: try options.password(), access: .read)
-    let lifetime = SessionLifetime(idleSeconds: Self.seconds(idle)!, maximumSeconds: Self.seconds(max)!)
+    let lifetime = SessionLifetime(idleSeconds: idleSeconds, maximumSeconds: Self.seconds(max)!)
     let key = try SessionKeyring.store(space, of: vault, lifetime: lifetime)
     printLine("unlocked: \(SessionKeyText.lifetime(of: key))")
     if SessionKeyring.isUserDefaultSession {
       Diagnostics.warning(
-        "this login has no session keyring of its own: the key is kept in your user's default one, which all your processes without one share"
+        "the key is kept in your user's default keyring, which all your processes without a session keyring share"
       )
     }
   }
@@ -82,12 +108,11 @@ enum SessionKeyText {
     return String(cString: buffer)
   }
 
-  /// 45s, 15m, 8h, 1h30m: as --for and --max take them, when they are whole.
+  /// 45s, 15m, 90m, 8h: the largest whole unit, as --for and --max take them (one number
+  /// and one unit), so that a printed lifetime can be given back.
   static func duration(_ seconds: Int) -> String {
     if seconds % 3600 == 0 { return "\(seconds / 3600)h" }
-    if seconds % 60 == 0 {
-      return seconds > 3600 ? "\(seconds / 3600)h\(seconds % 3600 / 60)m" : "\(seconds / 60)m"
-    }
+    if seconds % 60 == 0 { return "\(seconds / 60)m" }
     return "\(seconds)s"
   }
 }

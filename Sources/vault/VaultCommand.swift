@@ -58,6 +58,10 @@ struct VaultCommand: ParsableCommand {
     } catch let error as BatchFailure {
       Diagnostics.emit(error.summary)
       return 1
+    } catch let error as CommandRefusal {
+      Diagnostics.error(error.message)
+      Diagnostics.hint(error.hint)
+      return 1
     } catch let error as CommandInterrupted {
       Diagnostics.emit(error.summary)
       return SignalHandling.interruptedExitCode
@@ -93,4 +97,16 @@ struct VaultCommand: ParsableCommand {
 /// Some items of a batch failed (each already reported); the command exits with status 1.
 struct BatchFailure: Error {
   let summary: String
+}
+
+/// The command will not do what was asked here, and a hint says how to get it done; the
+/// command exits with status 1.
+struct CommandRefusal: Error {
+  let message: String
+  let hint: String
+
+  init(_ message: String, hint: String) {
+    self.message = message
+    self.hint = hint
+  }
 }

@@ -38,10 +38,10 @@ struct VaultOptions: ParsableArguments {
   }
 
   /// What opens the space: --password-file or $VAULT_PASSWORD when given (they name a
-  /// space explicitly), else the session key `vault unlock` kept for this vault, else the
-  /// password asked on the terminal.
-  func credential(for vault: Vault) throws -> SpaceCredential {
-    if passwordFile == nil && !PasswordInput.hasEnvironmentPassword {
+  /// space explicitly), else the session key `vault unlock` kept for this vault (unless
+  /// `allowSessionKey` is false), else the password asked on the terminal.
+  func credential(for vault: Vault, allowSessionKey: Bool = true) throws -> SpaceCredential {
+    if allowSessionKey && passwordFile == nil && !PasswordInput.hasEnvironmentPassword {
       switch SessionKeyring.lookUp(for: vault) {
       case .found(let key):
         return .sessionKey(key)
@@ -54,23 +54,33 @@ struct VaultOptions: ParsableArguments {
     return .password(try password())
   }
 
+  /// Unlocks the space of `credential`. A session key found stale once the space is locked
+  /// (changed since the look-up, or an index it does not open) is dropped with a warning,
+  /// and the password asked for instead; `credential` then says so.
+  func unlock(_ vault: Vault, with credential: inout SpaceCredential, access: Space.Access) throws -> Space {
+    do {
+      return try vault.unlock(credential, access: access)
+    } catch VaultError.staleSessionKey {
+      SessionKeyring.drop(for: vault)
+      Self.warnStaleSessionKeyDropped()
+      credential = .password(try password())
+      return try vault.unlock(credential, access: access)
+    }
+  }
+
   private static func warnStaleSessionKeyDropped() {
     Diagnostics.warning(VaultError.staleSessionKey.description + "; it was dropped")
   }
 
-  /// Opens the vault and unlocks the space of the password or session key. Unless
-  /// `allowDamagedIndex`, a damaged index is an error that points to `vault verify --repair`.
-  func unlock(_ access: Space.Access, allowDamagedIndex: Bool = false) throws -> Space {
+  /// Opens the vault and unlocks the space of the password or session key (of the password
+  /// only, unless `allowSessionKey`). Unless `allowDamagedIndex`, a damaged index is an
+  /// error that points to `vault verify --repair`.
+  func unlock(_ access: Space.Access, allowDamagedIndex: Bool = false, allowSessionKey: Bool = true) throws
+    -> Space
+  {
     let vault = try openVault()
-    let space: Space
-    do {
-      space = try vault.unlock(try credential(for: vault), access: access)
-    } catch VaultError.staleSessionKey {
-      // The space changed between the look-up and its lock (a password change meanwhile).
-      SessionKeyring.drop(for: vault)
-      Self.warnStaleSessionKeyDropped()
-      space = try vault.unlock(password: try password(), access: access)
-    }
+    var credential = try credential(for: vault, allowSessionKey: allowSessionKey)
+    let space = try unlock(vault, with: &credential, access: access)
     if !allowDamagedIndex { try space.requireIndex() }
     // Readers cannot tell a write cut short from a copy still being synced or a cut file:
     // they say so, since what the torn part held is not shown.

@@ -11,7 +11,8 @@ struct VerifyCommand: ParsableCommand {
       when everything is intact. --repair rebuilds a damaged index from the records inside \
       the originals (the selection is then lost), remakes missing or damaged thumbnails, \
       adopts intact orphan originals and removes temporary files. It never deletes a \
-      damaged original.
+      damaged original. --repair asks for the password even while the space is unlocked \
+      ('vault unlock').
 
       --quick checks the index and, for each photo, that its original and thumbnail are \
       there and that their headers and first chunk authenticate (the original's record \
@@ -37,7 +38,9 @@ struct VerifyCommand: ParsableCommand {
   }
 
   func run() throws {
-    let space = try options.unlock(repair ? .write : .read, allowDamagedIndex: true)
+    // A repair rewrites the index under the key that opened the space: only the password
+    // says for sure which space and key that is.
+    let space = try options.unlock(repair ? .write : .read, allowDamagedIndex: true, allowSessionKey: !repair)
     let verifier = SpaceVerifier(space: space)
     let progress: (Int, Int) -> Void = { done, total in
       Diagnostics.progress(done: done, total: total, label: "checking")

@@ -77,10 +77,10 @@ struct VaultRunner {
   /// (its stderr too, with `errorsInOutput`).
   func start(
     _ arguments: [String], password: String? = "correct horse", environment: [String: String] = [:],
-    errorsInOutput: Bool = false
+    errorsInOutput: Bool = false, through wrapper: [String] = []
   ) throws -> RunningVault {
     try RunningVault(
-      process(arguments, password: password, environment: environment),
+      process(arguments, password: password, environment: environment, through: wrapper),
       errorPath: workingDirectory + "/.stderr-\(UUID().uuidString)", errorsInOutput: errorsInOutput)
   }
 

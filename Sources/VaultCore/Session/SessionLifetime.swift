@@ -19,14 +19,25 @@ public struct SessionLifetime: Equatable, Sendable {
 
   /// A lifetime that starts now: `idleSeconds` after each use, at most `maximumSeconds`.
   public init(idleSeconds: Int, maximumSeconds: Int, now: Int64 = SessionLifetime.now()) {
+    precondition(maximumSeconds >= 1 && maximumSeconds <= Self.longestSeconds)
     self.init(idleSeconds: idleSeconds, deadline: now + Int64(maximumSeconds))
   }
 
+  /// Whether a deadline read back from the keyring could have been written by an unlock
+  /// at `now`: no further ahead than the longest lifetime (a minute more for a clock
+  /// stepped meanwhile). The payload is not authenticated, so anything else is refused.
+  static func isPlausible(deadline: Int64, at now: Int64) -> Bool {
+    let (ahead, overflow) = deadline.subtractingReportingOverflow(now)
+    return deadline > 0 && !overflow && ahead <= Int64(longestSeconds) + 60
+  }
+
   /// The seconds the kernel should keep the key from `now`, as a use refreshes it: the idle
-  /// time, cut short at the deadline; 0 once the deadline has passed.
+  /// time, cut short at the deadline; 0 once the deadline has passed. Total for any
+  /// deadline and clock: neither comes from a trusted source.
   func timeout(at now: Int64) -> Int {
-    let left = deadline - now
-    if left <= 0 { return 0 }
+    if deadline <= now { return 0 }
+    let (left, overflow) = deadline.subtractingReportingOverflow(now)
+    if overflow { return idleSeconds }
     return Int(min(Int64(idleSeconds), left))
   }
 

@@ -28,7 +28,7 @@ extension Space {
   /// written for a password that the folder never took, and goes. Anything else (a damaged
   /// key) is left for `vault verify`.
   func settlePasswordChange() throws {
-    guard let wrappingKey = openingWrappingKey else { return }
+    guard let wrappingKey else { return }
     let nextPath = directory + "/" + Self.nextKeyFile
     let keyPath = directory + "/" + Self.keyFile
     guard fileExists(nextPath) else { return }

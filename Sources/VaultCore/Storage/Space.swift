@@ -24,9 +24,10 @@ public final class Space {
 
   public let directory: String
   let master: MasterKey
-  /// The key that unwrapped the master key, when the space was opened with a password: a
-  /// writer needs it to tell which key file a password change cut short left current.
-  let openingWrappingKey: SecureBytes?
+  /// The key that unwrapped the key file (the password's, or a session key's): what
+  /// `vault unlock` keeps, and what a writer needs to tell which key file a password
+  /// change cut short left current.
+  let wrappingKey: SecureBytes?
   let access: Access
   /// Nil once a reader has let go of it (`releaseLock`).
   private var lock: DirectoryLock?
@@ -58,16 +59,16 @@ public final class Space {
     try self.init(directory: directory, master: master, wrappingKey: wrappingKey, access: access, lock: lock)
   }
 
-  /// Opens a space with the master key `vault unlock` kept (no key derivation). The key
-  /// file must still be the one the key was kept with, read under the lock like the rest.
+  /// Opens a space with the key `vault unlock` kept (no key derivation). The key file, read
+  /// under the lock like the rest, must unwrap with it; else the key is stale (or forged).
   convenience init(directory: String, sessionKey: SessionKey, access: Access) throws {
     let lock = try DirectoryLock(path: directory, mode: access == .write ? .exclusive : .shared)
     let keyPath = directory + "/" + Self.keyFile
-    guard let keyFile = try? readWholeFile(keyPath, limit: 4096), sessionKey.matches(keyFile: keyFile) else {
-      throw VaultError.staleSessionKey
-    }
+    guard let keyFile = try? readWholeFile(keyPath, limit: 4096),
+      let master = sessionKey.unwrapMaster(keyFile: keyFile)
+    else { throw VaultError.staleSessionKey }
     try self.init(
-      directory: directory, master: sessionKey.master, wrappingKey: nil, access: access, lock: lock)
+      directory: directory, master: master, wrappingKey: sessionKey.wrappingKey, access: access, lock: lock)
   }
 
   private init(
@@ -77,7 +78,7 @@ public final class Space {
     self.access = access
     self.lock = lock
     self.master = master
-    openingWrappingKey = wrappingKey
+    self.wrappingKey = wrappingKey
     formatVersion = 1
     entries = []
     try load()
@@ -156,7 +157,7 @@ public final class Space {
     var writer: Space?
     let outcome = Swift.Result<Result, Error> {
       let opened = try Space(
-        directory: directory, master: master, wrappingKey: openingWrappingKey, access: .write,
+        directory: directory, master: master, wrappingKey: wrappingKey, access: .write,
         lock: DirectoryLock(path: directory, mode: .exclusive))
       writer = opened
       try opened.prepareForWriting()
@@ -216,11 +217,6 @@ public final class Space {
 
   /// The space's folder name (its tag: 32 lowercase hex digits).
   public var tag: String { String(directory.split(separator: "/").last ?? "") }
-
-  /// The space's key file as it is now (read while the space's lock is held).
-  func readKeyFile() throws -> [UInt8] {
-    try readWholeFile(directory + "/" + Self.keyFile, limit: 4096)
-  }
 
   var photoDirectory: String { directory + "/" + Self.photoFolder }
   var thumbDirectory: String { directory + "/" + Self.thumbFolder }

@@ -106,7 +106,10 @@ public final class Vault {
   }
 
   /// Opens the space a credential names: the space of a password, or the one a session
-  /// key unlocked (no key derivation; `.staleSessionKey` when that space is gone or changed).
+  /// key unlocked (no key derivation). `.staleSessionKey` when that space is gone or
+  /// changed, its key file does not unwrap with the key, or its index does not open: a
+  /// session key never reports damage or writes to a space it may not be the key of; the
+  /// password decides.
   public func unlock(_ credential: SpaceCredential, access: Space.Access) throws -> Space {
     switch credential {
     case .password(let password):
@@ -115,6 +118,8 @@ public final class Vault {
       let spacePath = path + "/" + key.spaceTag
       guard isDirectory(spacePath) else { throw VaultError.staleSessionKey }
       let space = try Space(directory: spacePath, sessionKey: key, access: access)
+      // Before a writer tidies: with a damaged index, it would take photos for orphans.
+      if space.indexDamage != nil { throw VaultError.staleSessionKey }
       if access == .write { try space.prepareForWriting() }
       return space
     }
