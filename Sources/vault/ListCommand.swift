@@ -7,6 +7,13 @@ struct ListCommand: ParsableCommand {
     commandName: "list",
     abstract: "List the photos of the space, numbered from 1 in import order.",
     discussion: """
+      Each photo's date is when it was taken, as its camera's clock read (EXIF \
+      DateTimeOriginal; a PNG's eXIf, else its tIME); a date marked * is the import date, \
+      for a photo whose file does not say, or one imported before vault read dates that \
+      'vault verify --repair' or 'vault view' has not read yet. --json gives "taken" in ISO \
+      8601 (with the UTC offset when the file gives it), "cameraMake" and "cameraModel", \
+      each only when known.
+
       With --per-row on a terminal, draws each photo's thumbnail in a grid (kitty, iTerm2 \
       or sixel graphics where the terminal has them, else coloured Unicode symbols). Only \
       the thumbnails being drawn are decrypted, row by row, in memory. Piped output, \
