@@ -26,6 +26,17 @@ Every picture is drawn here, so the fixtures carry no one else's content:
   odd-size.heic: 45x29 quadrants (coded larger, cropped by a clap box).
   quad-12mp.heic: 4032x3024 quadrants, a 12-megapixel photo's size in a few KiB.
   quad.avif: the 64x48 quadrants as AVIF (AV1 in HEIF), which vault names but does not import.
+- taken-*.jpg, taken-*.png, taken.heic: the 48x32 quadrants with an EXIF date taken and
+  camera (see dated_fixtures): taken-offset.jpg says 2024:06:01 14:03:22, +02:00, sub-seconds
+  25, Canon / Canon EOS R5 (little-endian); taken-no-offset.jpg 2019:12:31 23:59:59 and a
+  NIKON make padded with spaces and NULs (big-endian); taken-garbage.jpg a good date with a
+  garbled offset ("+99:99") and sub-seconds ("ab"), a blank make and a model that is not
+  UTF-8; taken-hostile.jpg an IFD0 that declares 65535 entries, a make of 300-odd bytes with
+  escape sequences, a model whose value lies 2 GiB away and an EXIF pointer back to IFD0
+  (so no date); taken-exif.png an eXIf chunk (2023:02:28 08:15:00 -05:00, Google / Pixel 7)
+  and a later tIME chunk, which eXIf wins over; taken-time.png only a tIME chunk
+  (2022-10-09 11:12:13 UTC) after its image data; taken.heic an Exif item
+  (2025:01:15 09:30:45 +09:00, Apple / iPhone 15 Pro).
 - bad/: files that must be refused: corrupt.jpg (no image in it), truncated.png, empty.jpg,
   notes.txt, bomb.png and bomb.jpg (tiny files that declare 100000x100000 and 65000x65000
   pixels), truncated.heic (cut in its image data) and bomb.heic (declares 30000x30000,
@@ -107,6 +118,94 @@ def exif_app1(orientation, little_endian):
     return b"\xff\xe1" + struct.pack(">H", len(body) + 2) + body
 
 
+def tiff_block(ifd0, exif=None, little_endian=True, declared_count=None, exif_pointer=None):
+    """A TIFF structure (an EXIF block): IFD0's entries and, when given, an EXIF IFD that
+    IFD0 points to (or, with exif_pointer, a pointer to that offset instead). Entries are
+    (tag, type, count, value bytes); values of more than 4 bytes go after the directories,
+    and a 4-byte value of an entry whose count says more stands as its offset.
+    declared_count replaces the entry count IFD0 declares."""
+    e = "<" if little_endian else ">"
+    exif = sorted(exif or [])
+    entries0 = list(ifd0)
+    points = exif or exif_pointer is not None
+    ifd0_at = 8
+    exif_at = ifd0_at + 2 + 12 * (len(entries0) + (1 if points else 0)) + 4
+    data_at = exif_at + (2 + 12 * len(exif) + 4 if exif else 0)
+    if points:
+        entries0.append((0x8769, 4, 1, struct.pack(e + "I", exif_at if exif_pointer is None else exif_pointer)))
+    entries0.sort(key=lambda entry: entry[0])
+    data = b""
+
+    def directory(entries, count):
+        nonlocal data
+        out = struct.pack(e + "H", count)
+        for tag, kind, number, value in entries:
+            if len(value) <= 4:
+                field = value.ljust(4, b"\0")
+            else:
+                field = struct.pack(e + "I", data_at + len(data))
+                data += value + (b"\0" if len(value) % 2 else b"")
+            out += struct.pack(e + "HHI", tag, kind, number) + field
+        return out + struct.pack(e + "I", 0)
+
+    out = (b"II" if little_endian else b"MM") + struct.pack(e + "HI", 42, ifd0_at)
+    out += directory(entries0, len(entries0) if declared_count is None else declared_count)
+    if exif:
+        out += directory(exif, len(exif))
+    return out + data
+
+
+def ascii_entry(tag, value):
+    """An ASCII entry; a str gets its NUL, bytes are taken as they are."""
+    if isinstance(value, str):
+        value = value.encode() + b"\0"
+    return (tag, 2, len(value), value)
+
+
+MAKE, MODEL, DATE_TAKEN, OFFSET_TAKEN, SUBSEC_TAKEN = 0x010F, 0x0110, 0x9003, 0x9011, 0x9291
+
+
+def dated_exif(date, offset=None, subsec=None, make=None, model=None, little_endian=True):
+    ifd0 = [ascii_entry(tag, text) for tag, text in ((MAKE, make), (MODEL, model)) if text is not None]
+    exif = [ascii_entry(DATE_TAKEN, date)]
+    if offset is not None:
+        exif.append(ascii_entry(OFFSET_TAKEN, offset))
+    if subsec is not None:
+        exif.append(ascii_entry(SUBSEC_TAKEN, subsec))
+    return tiff_block(ifd0, exif, little_endian)
+
+
+def exif_segment(tiff):
+    return app_segment(0xE1, b"Exif\0\0" + tiff)
+
+
+def dated_fixtures(shown):
+    """The taken-* fixtures (see the top of this file)."""
+    jpeg = cjpeg(shown, "-sample", "1x1")
+    offset = dated_exif("2024:06:01 14:03:22", "+02:00", "25", "Canon", "Canon EOS R5")
+    write("taken-offset.jpg", insert_after_app0(jpeg, exif_segment(offset)))
+    no_offset = dated_exif("2019:12:31 23:59:59", make=b"NIKON CORPORATION   \0\0\0", model="NIKON D750",
+                           little_endian=False)
+    write("taken-no-offset.jpg", insert_after_app0(jpeg, exif_segment(no_offset)))
+    garbage = dated_exif("2021:07:04 12:00:00", "+99:99", "ab", make=b"   \0", model=b"\xff\xfeBad\0")
+    write("taken-garbage.jpg", insert_after_app0(jpeg, exif_segment(garbage)))
+    hostile_make = ascii_entry(MAKE, "\x1b]0;owned\x07\x1b[2J" + "Evil" * 73)
+    far_model = (MODEL, 2, 0xFFFFFFFF, struct.pack("<I", 0x7FFFFFF0))
+    hostile = tiff_block([hostile_make, far_model], declared_count=0xFFFF, exif_pointer=8)
+    write("taken-hostile.jpg", insert_after_app0(jpeg, exif_segment(hostile)))
+
+    rgb = [bytes(c for px in row for c in px) for row in shown]
+    exif_chunk = png_chunk(b"eXIf", dated_exif("2023:02:28 08:15:00", "-05:00", make="Google", model="Pixel 7"))
+    time_chunk = png_chunk(b"tIME", struct.pack(">HBBBBB", 2022, 10, 9, 11, 12, 13))
+    write("taken-exif.png", png(W, H, 2, 8, rgb, before_data=exif_chunk, after_data=time_chunk))
+    write("taken-time.png", png(W, H, 2, 8, rgb, after_data=time_chunk))
+
+    with tempfile.NamedTemporaryFile(suffix=".exif") as block:
+        block.write(b"\0\0\0\0" + dated_exif("2025:01:15 09:30:45", "+09:00", make="Apple", model="iPhone 15 Pro"))
+        block.flush()
+        write("taken.heic", heif([shown], "-e", block.name))
+
+
 def xmp_app1():
     body = b"http://ns.adobe.com/xap/1.0/\0" + b'<x:xmpmeta xmlns:x="adobe:ns:meta/"></x:xmpmeta>'
     return b"\xff\xe1" + struct.pack(">H", len(body) + 2) + body
@@ -179,7 +278,8 @@ def png_chunk(kind, data):
 
 
 def png(width, height, color_type, bit_depth, raw_rows, palette=None, trns=None, interlaced=False,
-        bytes_per_pixel=None):
+        bytes_per_pixel=None, before_data=b"", after_data=b""):
+    """A PNG; before_data and after_data are chunks put before and after its image data."""
     data = b"\x89PNG\r\n\x1a\n"
     data += png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, bit_depth, color_type, 0, 0,
                                            1 if interlaced else 0))
@@ -200,7 +300,7 @@ def png(width, height, color_type, bit_depth, raw_rows, palette=None, trns=None,
                     scanlines += b"\0" + b"".join(pixels)
     else:
         scanlines = b"".join(b"\0" + row for row in raw_rows)
-    data += png_chunk(b"IDAT", zlib.compress(scanlines, 9))
+    data += before_data + png_chunk(b"IDAT", zlib.compress(scanlines, 9)) + after_data
     data += png_chunk(b"IEND", b"")
     return data
 
@@ -283,6 +383,7 @@ def main():
     plain = heif([shown])
     write("bad/truncated.heic", plain[: len(plain) - 200])
     write("bad/bomb.heic", with_heif_dimensions(plain, 30000, 30000))
+    dated_fixtures(shown)
 
 
 if __name__ == "__main__":

@@ -3,11 +3,12 @@
  * the orientation (as iPhones write), alpha. Used by generate.py.
  *
  * Usage: heif_fixture OUT.heic [-a] [-o ORIENTATION] [-p PRIMARY] [-x EXIF_ORIENTATION]
- *                     [-q QUALITY] IMAGE...
+ *                     [-e EXIF_FILE] [-q QUALITY] IMAGE...
  * Each IMAGE is a raw picture: a text line "WIDTH HEIGHT CHANNELS\n" (3: RGB, 4: RGBA),
  * then WIDTH*HEIGHT*CHANNELS bytes. Images are encoded in order; PRIMARY (1-based) is the
  * primary one; ORIENTATION (1-8, EXIF's meaning) becomes irot/imir boxes on every image,
- * and an EXIF block with EXIF_ORIENTATION is attached to the primary image. -a encodes
+ * and an EXIF block with EXIF_ORIENTATION is attached to the primary image, or the EXIF
+ * block in EXIF_FILE (a TIFF structure after 4 zero bytes, as add_exif writes). -a encodes
  * AV1 (an AVIF file) instead of HEVC. */
 #include <libheif/heif.h>
 #include <stdio.h>
@@ -58,21 +59,36 @@ static void add_exif(struct heif_context* context, struct heif_image_handle* han
   check(heif_context_add_exif_metadata(context, handle, exif, sizeof exif), "exif");
 }
 
+/* Attaches the EXIF block read from `path`. */
+static void add_exif_file(struct heif_context* context, struct heif_image_handle* handle, const char* path) {
+  FILE* file = fopen(path, "rb");
+  if (!file) {
+    perror(path);
+    exit(1);
+  }
+  static uint8_t exif[1 << 16];
+  size_t size = fread(exif, 1, sizeof exif, file);
+  fclose(file);
+  check(heif_context_add_exif_metadata(context, handle, exif, (int)size), "exif");
+}
+
 int main(int argc, char** argv) {
   int orientation = 1, primary = 1, exif_orientation = 0, quality = 90, option;
+  const char* exif_file = NULL;
   enum heif_compression_format format = heif_compression_HEVC;
-  while ((option = getopt(argc, argv, "ao:p:x:q:")) != -1) {
+  while ((option = getopt(argc, argv, "ao:p:x:e:q:")) != -1) {
     switch (option) {
       case 'a': format = heif_compression_AV1; break;
       case 'o': orientation = atoi(optarg); break;
       case 'p': primary = atoi(optarg); break;
       case 'x': exif_orientation = atoi(optarg); break;
+      case 'e': exif_file = optarg; break;
       case 'q': quality = atoi(optarg); break;
       default: return 2;
     }
   }
   if (argc - optind < 2) {
-    fprintf(stderr, "usage: heif_fixture OUT.heic [-a] [-o N] [-p N] [-x N] [-q N] IMAGE...\n");
+    fprintf(stderr, "usage: heif_fixture OUT.heic [-a] [-o N] [-p N] [-x N] [-e FILE] [-q N] IMAGE...\n");
     return 2;
   }
   const char* output = argv[optind];
@@ -93,6 +109,7 @@ int main(int argc, char** argv) {
     if (index - optind == primary) {
       check(heif_context_set_primary_image(context, handle), "primary");
       if (exif_orientation) add_exif(context, handle, exif_orientation);
+      if (exif_file) add_exif_file(context, handle, exif_file);
     }
     heif_image_handle_release(handle);
     heif_image_release(image);

@@ -1,13 +1,16 @@
 // A libFuzzer target over every parser of untrusted bytes. Build and run with `make fuzz`
 // (swift build -sanitize=fuzzer); FUZZ_TARGET picks the parser: blob, index, header, exif,
-// jpeg, png or heic (libheif itself is not instrumented: the fuzzer learns little of its
-// paths, but a crash or a leak in them is still caught).
+// details, journal, jpeg, png or heic (libheif itself is not instrumented: the fuzzer learns
+// little of its paths, but a crash or a leak in them is still caught). `exif` reads an APP1
+// segment and a bare TIFF structure with the one EXIF reader; `details` finds the EXIF
+// block in a whole JPEG, PNG or HEIC file (the first byte picks which) and reads it;
+// `journal` decodes journal entries (details entries among them), whole and in slices.
 import Foundation
 
 @testable import VaultCore
 
 private enum Target: String {
-  case blob, index, header, exif, jpeg, png, heic
+  case blob, index, header, exif, details, journal, jpeg, png, heic
 }
 
 private let target: Target = {
@@ -44,7 +47,20 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   case .header:
     _ = try? VaultHeader.decode(bytes, path: "vault.json")
   case .exif:
-    _ = ExifOrientation.read(app1: bytes)
+    bytes.withUnsafeBytes { buffer in
+      _ = ExifReader(app1: buffer)
+      _ = ExifReader(tiff: buffer)
+    }
+  case .details:
+    guard let first = bytes.first else { return 0 }
+    let formats: [ImageFormat] = [.jpeg, .png, .heic]
+    _ = PhotoDetailsReader.read(
+      PinnedBytes(Array(bytes.dropFirst())), format: formats[Int(first) % formats.count])
+  case .journal:
+    bytes.withUnsafeBytes { buffer in
+      _ = try? JournalEntry.decodeAll(buffer) { _ in }
+      _ = try? JournalEntry.decodeAllInParallel(buffer, slices: 3) { _ in }
+    }
   case .jpeg, .png, .heic:
     var thumbnailer = Thumbnailer()
     thumbnailer.pixelLimit = 4_000_000  // keep each run small; the limit itself is tested elsewhere

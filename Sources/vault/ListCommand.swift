@@ -10,6 +10,13 @@ struct ListCommand: ParsableCommand {
       Photos are numbered by their place in the list shown: with --album, --since, \
       --until or --sort the numbers count within that list, and other commands given the \
       same options number the photos the same way. Ids (--json) never change. \
+      Each photo's date is when it was taken, as its camera's clock read (EXIF \
+      DateTimeOriginal; a PNG's eXIf, else its tIME); a date marked * is the import date, \
+      for a photo whose file does not say, or one imported before vault read dates that \
+      'vault verify --repair' or 'vault view' has not read yet. --json gives "taken" in ISO \
+      8601 (with the UTC offset when the file gives it), "cameraMake" and "cameraModel", \
+      each only when known.
+
       With --per-row on a terminal, draws each photo's thumbnail in a grid (kitty, iTerm2 \
       or sixel graphics where the terminal has them, else coloured Unicode symbols). Only \
       the thumbnails being drawn are decrypted, row by row, in memory. Piped output, \

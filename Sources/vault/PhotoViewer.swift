@@ -70,6 +70,7 @@ final class PhotoViewer {
       if running { redraw() }
     }
     preloader.want([])
+    browser.storeFoundDetails()
     terminal.write(drawing.finish())
     terminal.flush()
     return terminal.quitSignal
@@ -157,12 +158,19 @@ final class PhotoViewer {
     case .character("e"): ask(.exportFolder(""))
     case .character("i"): showsInfo.toggle()
     case .escape, .backspace:
+      // Stored between photos, not while paging: a change takes the space's lock.
+      browser.storeFoundDetails()
       cursor.index = page.index
       cursor.scrollToCursor(visibleRows: gridGeometry.visibleRows)
       screen = .grid
     default: break
     }
+    if browser.foundDetails.count >= Self.detailsBatch { browser.storeFoundDetails() }
   }
+
+  /// How many photos' details (read from originals decoded for showing, for photos
+  /// imported before vault read them) are kept before they are stored, in one change.
+  static let detailsBatch = 32
 
   /// Asks `question` on the status line. Before a deletion, keys typed before it was asked
   /// (type-ahead) are dropped, so that only a key pressed after the question answers it.
@@ -438,6 +446,7 @@ final class PhotoViewer {
     requestOriginals(around: page.index, viewport: viewport)
     let placement = viewport.placement
     if let decoded = preloader.decoded(record.id) {
+      browser.noteDetails(of: record, in: decoded)
       let size = PixelSize(width: decoded.image.width, height: decoded.image.height)
       emit(
         drawing.draw(
@@ -464,7 +473,7 @@ final class PhotoViewer {
       emit(drawing.preload(key: key) { .photo(held.image) })
     }
     if area.panel > 0 {
-      emit(infoPanel(photo, column: area.columns + 1, width: area.panel - 1))
+      emit(infoPanel(photo, column: area.columns + 1, width: area.panel - 1, rows: area.rows))
     }
   }
 
@@ -504,9 +513,13 @@ final class PhotoViewer {
     preloader.want(requests)
   }
 
-  private func infoPanel(_ photo: PhotoModel, column: Int, width: Int) -> [UInt8] {
-    let record = photo.record
+  private func infoPanel(_ photo: PhotoModel, column: Int, width: Int, rows: Int) -> [UInt8] {
+    let record = browser.withFoundDetails(photo.record)
     var lines: [String] = ["name", "  " + record.name, ""]
+    // A photo imported before vault read dates has its file read once its original decodes.
+    let unread = browser.detailsAreKnown?(record) == false && browser.foundDetails[record.id] == nil
+    lines += ["taken", "  " + (record.taken?.shownInFull ?? (unread ? "not read yet" : "unknown")), ""]
+    if let camera = PhotoListing.camera(record) { lines += ["camera", "  " + camera, ""] }
     lines += ["file size", "  " + PhotoListing.byteCount(record.bytes), ""]
     lines += ["pixels", "  \(record.width)×\(record.height)", ""]
     lines += ["format", "  " + record.format.rawValue.uppercased(), ""]
@@ -514,7 +527,8 @@ final class PhotoViewer {
     lines += ["file modified", "  " + PhotoListing.date(record.modifiedAt)]
     if photo.isSelected { lines += ["", "✔ selected"] }
     var bytes: [UInt8] = []
-    for (row, line) in lines.enumerated() {
+    // The status line stays clear.
+    for (row, line) in lines.prefix(rows).enumerated() {
       bytes += text(
         DisplayWidth.truncate(TerminalSafeText.escaped(line), to: width), row: row, column: column)
     }
@@ -548,7 +562,9 @@ final class PhotoViewer {
         + (message == nil ? "  Enter: open  space: select  ?: keys  q: quit" : "")
     } else {
       let photo = browser.photoAtIndex!(page.index)
-      var after = "  \(photo.record.width)×\(photo.record.height)  \(viewport?.zoomPercent ?? 100)%"
+      var after = "  \(photo.record.width)×\(photo.record.height)"
+      if let taken = browser.withFoundDetails(photo.record).taken { after += "  " + taken.shownDate }
+      after += "  \(viewport?.zoomPercent ?? 100)%"
       if photo.isSelected { after += "  ✔" }
       if preloader.decoded(photo.record.id) == nil && preloader.failure(photo.record.id) == nil {
         after += "  loading…"

@@ -10,7 +10,9 @@ struct ShowCommand: ParsableCommand {
       Each photo is decrypted and decoded in memory, turned as its EXIF orientation says, \
       and drawn like the grid of 'vault list --per-row' (kitty, iTerm2 or sixel graphics, \
       else coloured Unicode symbols). Piped output, NO_COLOR and TERM=dumb print only the \
-      label lines: number, name, pixel size.
+      label lines: number, name, pixel size, and the date taken when the file gives it. A \
+      photo imported before vault read dates gets its date taken from its original as it \
+      is shown (stored if no other command holds the space).
       """)
 
   @OptionGroup var options: VaultOptions
@@ -47,11 +49,18 @@ struct ShowCommand: ParsableCommand {
     let columns = min(width ?? Terminal.columns, Self.largestSide)
     let rows = min(height ?? max(1, (Terminal.rows ?? 25) - 2), Self.largestSide)
     var failed = 0
+    // Stored once all are shown (never failing the command), as a reader stores nothing
+    // while it holds the space.
+    defer { browser.storeFoundDetails() }
     for item in photos {
       let record = item.photo.record
-      let label = "\(item.index + 1) \(record.name)  \(record.width)×\(record.height)"
+      func label() -> String {
+        var text = "\(item.index + 1) \(record.name)  \(record.width)×\(record.height)"
+        if let taken = browser.withFoundDetails(record).taken { text += "  " + taken.shownDate }
+        return text
+      }
       guard let graphics else {
-        printLine(label)
+        printLine(label())
         continue
       }
       let cell = PixelSize(width: graphics.characterWidth, height: graphics.characterHeight)
@@ -62,9 +71,10 @@ struct ShowCommand: ParsableCommand {
         let decoded = try browser.originalImage(
           at: item.index,
           minimumSize: PixelSize(width: fitted.columns * cell.width, height: fitted.rows * cell.height))
+        browser.noteDetails(of: record, in: decoded)
         let renderer = ChafaRenderer(graphics: graphics, columns: fitted.columns, rows: fitted.rows)
         for line in renderer.render(decoded.image) { printRaw(line) }
-        printLine(label)
+        printLine(label())
       } catch {
         failed += 1
         Diagnostics.error("'\(record.name)' not shown: \(error)")

@@ -11,8 +11,9 @@ struct VerifyCommand: ParsableCommand {
       when everything is intact. --repair rebuilds a damaged index from the records inside \
       the originals (the selection is then lost), remakes missing or damaged thumbnails, \
       adopts intact orphan originals and removes temporary files. It never deletes a \
-      damaged original. --repair asks for the password even while the space is unlocked \
-      ('vault unlock').
+      damaged original. It also reads the date taken and camera of photos imported before \
+      vault read them (from the originals it reads anyway). --repair asks for the password \
+      even while the space is unlocked ('vault unlock').
 
       --quick checks the index and, for each photo, that its original and thumbnail are \
       there and that their headers and first chunk authenticate (the original's record \
@@ -103,6 +104,12 @@ struct VerifyCommand: ParsableCommand {
     for name in summary.thumbnailsRemade { printLine("repaired: remade the thumbnail of '\(name)'") }
     for text in summary.thumbnailsNotRemade { Diagnostics.error("cannot remake the thumbnail of \(text)") }
     for path in summary.removedFiles { printLine("repaired: removed \(path)") }
+    if summary.detailsRead > 0 {
+      let count = summary.detailsRead
+      printLine(
+        "filled in: read the date taken and camera of \(count) photo" + (count == 1 ? "" : "s") + " imported "
+          + "before vault read them (\(summary.datesFound) give a date)")
+    }
     for name in summary.damagedOriginals {
       Diagnostics.warning("left the damaged original \(name) in place; restore it from a backup or delete it")
     }

@@ -11,13 +11,16 @@ struct ViewCommand: ParsableCommand {
       Starts in the grid (arrows or hjkl move, space selects, a adds the selected photos \
       to an album, Enter opens a photo), or on photo N; with --album, --since, --until or \
       --sort, only those photos, numbered within them. In a photo: + and - zoom, z switches between fit and 1:1, arrows pan when \
-      zoomed, n and p (or → and ←) page, s selects, d deletes, e exports, i shows details, \
+      zoomed, n and p (or → and ←) page, s selects, d deletes, e exports, i shows details \
+      (date taken, camera, sizes), \
       Esc goes back to the grid, ? lists every key, q quits. Draws with kitty, iTerm2 or \
       sixel graphics where the terminal has them, else coloured Unicode symbols. vault \
       writes nothing decrypted to disk; kitty itself keeps the images it is sent in a disk \
       cache until vault deletes them (use --mode symbols or sixel to avoid that). Other \
       vault commands can use the space meanwhile: view locks it only while it reads or \
-      changes it.
+      changes it. A photo imported before vault read dates gets its date taken from its \
+      original as it is shown; it is stored when you go back to the grid or quit, unless \
+      another command holds the space then (it is read again next time).
       """)
 
   @OptionGroup var options: VaultOptions

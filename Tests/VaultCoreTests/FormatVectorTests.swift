@@ -93,7 +93,7 @@ final class FormatVectorTests: XCTestCase {
   /// Every vector name FORMAT.md uses has a test here: a vector nobody checks is a promise
   /// nobody keeps.
   static let checkedNames: Set<String> = [
-    "padme", "blob key", "blob", "journal entry", "journal record", "album entry",
+    "padme", "blob key", "blob", "journal entry", "details entry", "journal record", "album entry",
     // SessionKeyPayloadTests
     "session key name", "session key",
   ]
@@ -240,6 +240,34 @@ final class FormatVectorTests: XCTestCase {
       var writer = ByteWriter()
       entry.encode(into: &writer)
       XCTAssertEqual(hexString(writer.output), hexString(encoded), kind)
+      XCTAssertEqual(entry.encodedLength, encoded.count)
+      var decoded: [JournalEntry] = []
+      _ = try (encoded + [0]).withUnsafeBytes { try JournalEntry.decodeAll($0) { decoded.append($0) } }
+      XCTAssertEqual(decoded, [entry])
+    }
+  }
+
+  func testDetailsEntries() throws {
+    let vectors = try formatVectors(named: "details entry")
+    XCTAssertEqual(vectors.count, 2)
+    for vector in vectors {
+      var details = PhotoDetails()
+      if vector["taken"] != nil {
+        let taken = try numbersField(vector, "taken")
+        details.taken = CaptureTime(
+          localSeconds: Int64(taken[0]), nanoseconds: Int32(taken[1]),
+          utcOffsetMinutes: try vector["utc-offset-minutes"].map { _ in
+            Int16(try numbersField(vector, "utc-offset-minutes")[0])
+          })
+      }
+      details.cameraMake = vector["camera-make"]
+      details.cameraModel = vector["camera-model"]
+      let id = try XCTUnwrap(BlobID(hex: hexString(try hexField(vector, "id"))))
+      let entry = JournalEntry.details(id, details, stamp: Int64(try numbersField(vector, "stamp")[0]))
+      let encoded = try hexField(vector, "encoded")
+      var writer = ByteWriter()
+      entry.encode(into: &writer)
+      XCTAssertEqual(hexString(writer.output), hexString(encoded))
       XCTAssertEqual(entry.encodedLength, encoded.count)
       var decoded: [JournalEntry] = []
       _ = try (encoded + [0]).withUnsafeBytes { try JournalEntry.decodeAll($0) { decoded.append($0) } }

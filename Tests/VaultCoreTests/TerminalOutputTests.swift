@@ -96,6 +96,30 @@ final class PhotoTableTests: XCTestCase {
     for columns in [80, 50, 40] { XCTAssertLessThan(DisplayWidth.of(last(columns).line), columns) }
   }
 
+  func testDatesTakenShowAsTheCameraReadThemAndImportDatesAreMarked() throws {
+    var dated = model(1, name: "dated.jpg", bytes: 1)
+    dated.photo.record.taken = PhotoDetailsTests.time(
+      "2024-06-01 14:03:22", nanoseconds: 250_000_000, offset: 120)
+    dated.photo.record.cameraMake = "Canon"
+    dated.photo.record.cameraModel = "Canon EOS R5"
+    let undated = model(2, name: "undated.jpg", bytes: 1)
+    let imported = PhotoListing.date(undated.photo.record.importedAt)
+    let table = PhotoListing.table([dated, undated], columns: 120)
+    XCTAssertTrue(table[0].hasSuffix(" 2024-06-01 14:03"), table[0])
+    XCTAssertTrue(table[1].hasSuffix(" " + imported + "*"), table[1])
+    let grid = PhotoListing.grid([[dated, undated]], layout: try GridLayout(columns: 80, perRow: 2))
+    XCTAssertTrue(
+      grid[4].contains("2024-06-01 ") && grid[4].hasSuffix(String(imported.prefix(10)) + "*"), "\(grid)")
+    let json =
+      try JSONSerialization.jsonObject(with: Data(try PhotoListing.json([dated, undated]).utf8))
+      as! [[String: Any]]
+    XCTAssertEqual(json[0]["taken"] as? String, "2024-06-01T14:03:22.25+02:00")
+    XCTAssertEqual(json[0]["cameraMake"] as? String, "Canon")
+    XCTAssertEqual(json[0]["cameraModel"] as? String, "Canon EOS R5")
+    XCTAssertEqual(PhotoListing.camera(dated.photo.record), "Canon EOS R5")
+    for key in ["taken", "cameraMake", "cameraModel"] { XCTAssertNil(json[1][key], key) }
+  }
+
   func testLongNamesAreCutToTheTerminal() {
     let photos = [model(1, name: String(repeating: "long", count: 50) + ".jpg", bytes: 1)]
     let line = PhotoListing.table(photos, columns: 80)[0]

@@ -109,6 +109,23 @@ final class UploadIntakeTests: XCTestCase {
     XCTAssertEqual(SpaceVerifier(space: reader).verify().filter(\.isProblem), [])
   }
 
+  func testAnUploadKeepsTheDateTakenAndCameraItsFileGives() async throws {
+    let intake = UploadIntake(space: space, maxUploadBytes: 50 << 20)
+    for name in ["taken-offset.jpg", "taken.heic", "photo.jpg"] {
+      let expected = PhotoDetailsTests.expected.first { $0.name == name }!.details
+      let outcome = try await upload(try fixture(name), named: name, into: intake)
+      let record = try XCTUnwrap(addedRecord(outcome))
+      XCTAssertEqual(PhotoDetails(of: record), expected, name)
+    }
+    let reopened = try vault.unlock(password: password("first"), access: .read)
+    XCTAssertEqual(
+      reopened.entries.map { PhotoDetails(of: $0.record) },
+      ["taken-offset.jpg", "taken.heic", "photo.jpg"].map { name in
+        PhotoDetailsTests.expected.first { $0.name == name }!.details
+      })
+    XCTAssertTrue(reopened.entries.allSatisfy { reopened.hasDetails($0.record.id) })
+  }
+
   func testWithoutAModificationTimeTheUploadIsDatedNow() async throws {
     let intake = UploadIntake(space: space, maxUploadBytes: 50 << 20)
     let before = Timestamp.now()

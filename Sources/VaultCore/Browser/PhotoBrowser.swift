@@ -25,11 +25,20 @@ public final class PhotoBrowser {
   public var deletionRequest: (([PhotoModel]) throws -> Void)?
   /// Puts photos in the album of a name (made if there is none).
   public var albumRequest: ((String, [PhotoModel]) throws -> AlbumAddition)?
+  /// Whether a photo's file has been read for its date taken and camera; photos imported
+  /// before vault read them have not. Unset: every photo has.
+  public var detailsAreKnown: ((PhotoRecord) -> Bool)?
+  /// Stores details that decoding originals read, by photo id; best effort (it must not
+  /// hold up or fail what is being shown: the details are read again another time).
+  public var detailsRequest: (([BlobID: PhotoDetails]) -> Void)?
   /// How many photos a grid row holds.
   public var numberOfPhotosPerRow: Int
   /// Whose pixel and memory limits decoding a photo keeps to, and whose gray shows through
   /// a transparent one.
   public var thumbnailer = Thumbnailer()
+
+  /// Details read from originals decoded for showing, not stored yet (`storeFoundDetails`).
+  public private(set) var foundDetails: [BlobID: PhotoDetails] = [:]
 
   public init(numberOfPhotosPerRow: Int = 4) {
     self.numberOfPhotosPerRow = numberOfPhotosPerRow
@@ -179,6 +188,30 @@ public final class PhotoBrowser {
     let plaintext = try load()
     return try PhotoDecoder.decode(
       plaintext, format: record.format, name: record.name, minimumSize: minimumSize, limits: thumbnailer)
+  }
+
+  // MARK: Details
+
+  /// Keeps the details found in `decoded`, the original of the photo `record` stands for,
+  /// when its file had not been read for them (a photo imported before vault read them):
+  /// `storeFoundDetails` stores them.
+  public func noteDetails(of record: PhotoRecord, in decoded: DecodedPhoto) {
+    guard foundDetails[record.id] == nil, detailsAreKnown?(record) == false else { return }
+    foundDetails[record.id] = decoded.details
+  }
+
+  /// `record` with the details found for it and not stored yet, if any: what to show.
+  public func withFoundDetails(_ record: PhotoRecord) -> PhotoRecord {
+    foundDetails[record.id].map { $0.applied(to: record) } ?? record
+  }
+
+  /// Hands the details found so far to the owner's `detailsRequest`, then asks it to reload.
+  public func storeFoundDetails() {
+    guard !foundDetails.isEmpty else { return }
+    let found = foundDetails
+    foundDetails = [:]
+    detailsRequest?(found)
+    reloadRequest?()
   }
 
   /// One row of the thumbnail grid as one picture (see `GridRowImage`), `cellRows`

@@ -2,14 +2,14 @@ import Foundation
 
 /// The text forms of `vault list`: a table, a grid of cells, and JSON for scripts.
 public enum PhotoListing {
-  /// One line a photo: number, selection mark, name, pixel size, bytes, import date. Each
-  /// column is as wide as its widest entry; names are cut only where the line would pass
-  /// `columns` (never below 8 columns). Names are shown escaped (control characters).
+  /// One line a photo: number, selection mark, name, pixel size, bytes, date (`shownDate`).
+  /// Each column is as wide as its widest entry; names are cut only where the line would
+  /// pass `columns` (never below 8 columns). Names are shown escaped (control characters).
   public static func table(_ photos: [(index: Int, photo: PhotoModel)], columns: Int) -> [String] {
-    // On a narrow terminal the import time goes first, then the date, before names are cut
-    // below `readableName` columns.
+    // On a narrow terminal the time goes first, then the date, before names are cut below
+    // `readableName` columns.
     let readableName = 16
-    let formats: [(Timestamp) -> String] = [date, day, { _ in "" }]
+    let formats: [(PhotoRecord) -> String] = [shownDate, shownDay, { _ in "" }]
     for (position, dateFormat) in formats.enumerated() {
       let (lines, nameWidth, fullNameWidth) = table(photos, columns: columns, dateFormat: dateFormat)
       let fits =
@@ -20,13 +20,13 @@ public enum PhotoListing {
   }
 
   private static func table(
-    _ photos: [(index: Int, photo: PhotoModel)], columns: Int, dateFormat: (Timestamp) -> String
+    _ photos: [(index: Int, photo: PhotoModel)], columns: Int, dateFormat: (PhotoRecord) -> String
   ) -> (lines: [String], nameWidth: Int, fullNameWidth: Int) {
     let rows = photos.map { item -> [String] in
       let record = item.photo.record
       return [
         String(item.index + 1), mark(item.photo.isSelected), TerminalSafeText.escaped(record.name),
-        pixelSize(record), byteCount(record.bytes), dateFormat(record.importedAt),
+        pixelSize(record), byteCount(record.bytes), dateFormat(record),
       ]
     }
     var widths = (0..<6).map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
@@ -45,7 +45,7 @@ public enum PhotoListing {
   }
 
   /// Rows of cells laid out by `layout`; each cell shows the number and selection mark,
-  /// the name, the pixel size, the byte size and the import date, one to a line.
+  /// the name, the pixel size, the byte size and the day (`shownDay`), one to a line.
   public static func grid(_ rows: [[(index: Int, photo: PhotoModel)]], layout: GridLayout) -> [String] {
     var lines: [String] = []
     for (rowNumber, row) in rows.enumerated() {
@@ -55,7 +55,7 @@ public enum PhotoListing {
         return [
           "\(mark(item.photo.isSelected)) \(item.index + 1)", TerminalSafeText.escaped(record.name),
           pixelSize(record),
-          byteCount(record.bytes), day(record.importedAt),
+          byteCount(record.bytes), shownDay(record),
         ]
       }
       for line in 0..<5 {
@@ -71,7 +71,9 @@ public enum PhotoListing {
   }
 
   /// A JSON array of objects: index, id, name, bytes, width, height, format, orientation,
-  /// importedAt, modifiedAt (ISO 8601, UTC), selected, albums (names, in name order).
+  /// importedAt, modifiedAt (ISO 8601, UTC), selected, albums (names, in name order); and when the photo's file gives
+  /// them, taken (ISO 8601 as the camera's clock read, with its UTC offset when known:
+  /// `CaptureTime.iso8601`), cameraMake and cameraModel.
   public static func json(_ photos: [(index: Int, photo: PhotoModel)]) throws -> String {
     struct Item: Encodable {
       var index: Int
@@ -86,6 +88,9 @@ public enum PhotoListing {
       var modifiedAt: String
       var selected: Bool
       var albums: [String]
+      var taken: String?
+      var cameraMake: String?
+      var cameraModel: String?
     }
     let items = photos.map { item in
       let record = item.photo.record
@@ -93,7 +98,8 @@ public enum PhotoListing {
         index: item.index + 1, id: record.id.hex, name: record.name, bytes: record.bytes, width: record.width,
         height: record.height, format: record.format.rawValue, orientation: record.orientation,
         importedAt: iso8601(record.importedAt), modifiedAt: iso8601(record.modifiedAt),
-        selected: item.photo.isSelected, albums: item.photo.albums)
+        selected: item.photo.isSelected, albums: item.photo.albums, taken: record.taken?.iso8601,
+        cameraMake: record.cameraMake, cameraModel: record.cameraModel)
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -104,6 +110,33 @@ public enum PhotoListing {
   static func mark(_ selected: Bool) -> String { selected ? "[x]" : "[ ]" }
 
   static func pixelSize(_ record: PhotoRecord) -> String { "\(record.width)×\(record.height)" }
+
+  /// Marks an import date shown where the date taken is unknown.
+  public static let importDateMark = "*"
+
+  /// When the photo was taken ("2024-06-01 14:03", as its camera's clock read); for a
+  /// photo whose file does not say (or not read yet), its import date in local time,
+  /// marked: "2026-11-22 10:21*".
+  public static func shownDate(_ record: PhotoRecord) -> String {
+    record.taken?.shownDate ?? date(record.importedAt) + importDateMark
+  }
+
+  /// The day of `shownDate`: "2024-06-01", or "2026-11-22*".
+  static func shownDay(_ record: PhotoRecord) -> String {
+    record.taken?.shownDay ?? day(record.importedAt) + importDateMark
+  }
+
+  /// The camera as one name: the model alone when it already names the maker ("Canon"
+  /// and "Canon EOS R5"), else both ("Apple iPhone 15"); nil when the file names neither.
+  public static func camera(_ record: PhotoRecord) -> String? {
+    switch (record.cameraMake, record.cameraModel) {
+    case (nil, nil): return nil
+    case (let make?, nil): return make
+    case (nil, let model?): return model
+    case (let make?, let model?):
+      return model.lowercased().hasPrefix(make.lowercased()) ? model : make + " " + model
+    }
+  }
 
   /// Bytes in decimal units: 512 B, 3.4 kB, 2.1 MB, 1.2 GB.
   public static func byteCount(_ bytes: Int64) -> String {

@@ -43,6 +43,15 @@ extension Space {
           wanted.compactMap { change in positions[change.id].map { ($0, change.selected) } })
       }
     }
+    browser.detailsAreKnown = { self.hasDetails($0.id) }
+    browser.detailsRequest = { found in
+      if self.access == .write {
+        // Recorded with the command's own changes; a failure leaves them to be read again.
+        _ = try? self.recordDetails(found)
+      } else {
+        self.recordDetailsIfFree(found)
+      }
+    }
     browser.deletionRequest = { photos in
       let ids = Set(photos.map(\.record.id))
       if self.access == .write {

@@ -10,11 +10,14 @@ public final class DecodedPhoto: Sendable {
   public let fullSize: PixelSize
   /// The DCT scale it was decoded at: 1, 2, 4 or 8 (always 1 for a PNG).
   public let scaleDenominator: Int
+  /// What the photo's file says of when it was taken and by which camera.
+  public let details: PhotoDetails
 
-  init(image: RGBImage, fullSize: PixelSize, scaleDenominator: Int) {
+  init(image: RGBImage, fullSize: PixelSize, scaleDenominator: Int, details: PhotoDetails = PhotoDetails()) {
     self.image = image
     self.fullSize = fullSize
     self.scaleDenominator = scaleDenominator
+    self.details = details
   }
 
   deinit {

@@ -118,6 +118,35 @@ final class HEIFDecoder {
     return pixels
   }
 
+  /// The most bytes of an `Exif` item read: a camera's is a few KiB (JPEG caps its APP1
+  /// at 64 KiB); a larger one is a hostile file's, and not allocated.
+  static let exifSizeLimit = 1 << 20
+
+  /// The date taken and camera from the primary image's first `Exif` item. Its data starts
+  /// with a 4-byte big-endian offset from there to the TIFF header (ISO/IEC 23008-12,
+  /// A.2.1); an "Exif\0\0" often sits in between.
+  func details() -> PhotoDetails {
+    var id = heif_item_id()
+    guard heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &id, 1) == 1 else {
+      return PhotoDetails()
+    }
+    let size = heif_image_handle_get_metadata_size(handle, id)
+    guard size >= 4, size <= Self.exifSizeLimit else { return PhotoDetails() }
+    var data = [UInt8](repeating: 0, count: size)
+    guard heif_image_handle_get_metadata(handle, id, &data).code == heif_error_Ok else {
+      return PhotoDetails()
+    }
+    return data.withUnsafeBytes { bytes in
+      let offset = (0..<4).reduce(0) { $0 << 8 | Int(bytes[$1]) }
+      guard offset <= size - 4 else { return PhotoDetails() }
+      var tiff = UnsafeRawBufferPointer(rebasing: bytes[(4 + offset)...])
+      if tiff.starts(with: ExifReader.exifHeader) {
+        tiff = UnsafeRawBufferPointer(rebasing: tiff[ExifReader.exifHeader.count...])
+      }
+      return ExifReader(tiff: tiff)?.details ?? PhotoDetails()
+    }
+  }
+
   /// libheif's message, which names the category and the detail ("Invalid input: ...").
   private static func reason(_ error: heif_error) -> String {
     guard let message = error.message, message.pointee != 0 else {

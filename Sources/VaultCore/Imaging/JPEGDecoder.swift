@@ -58,7 +58,7 @@ final class JPEGDecoder {
     while true {
       var length = 0
       guard let data = vault_jpeg_app1(reader, index, &length) else { return 1 }
-      if let value = ExifOrientation.read(app1: Array(UnsafeBufferPointer(start: data, count: length))) {
+      if let value = ExifReader(app1: UnsafeRawBufferPointer(start: data, count: length))?.orientation {
         return value
       }
       index += 1

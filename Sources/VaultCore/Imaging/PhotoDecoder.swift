@@ -1,7 +1,7 @@
 /// Decodes originals held in memory for showing: a JPEG at the DCT scale a size needs, a PNG
 /// whole, a HEIC whole then averaged down as a JPEG would be scaled, all under the
 /// thumbnailer's pixel and memory limits (refused with the same errors as on import),
-/// straight into their shown orientation.
+/// straight into their shown orientation, with the details their files give.
 enum PhotoDecoder {
   /// Decodes `plaintext`, a `format` picture that `name` stands for in errors. With a
   /// `minimumSize` (as shown), a JPEG is decoded at the largest DCT scale denominator that
@@ -14,10 +14,12 @@ enum PhotoDecoder {
     case .jpeg:
       return try decodeJPEG(
         JPEGDecoder(pinned: plaintext.pinned, name: name), compressedBytes: plaintext.count,
-        minimumSize: minimumSize, limits: limits)
+        minimumSize: minimumSize, limits: limits,
+        details: PhotoDetailsReader.read(plaintext.pinned, format: .jpeg))
     case .png:
       return try decodePNG(
-        PNGDecoder(pinned: plaintext.pinned, name: name), compressedBytes: plaintext.count, limits: limits)
+        PNGDecoder(pinned: plaintext.pinned, name: name), compressedBytes: plaintext.count, limits: limits,
+        details: PhotoDetailsReader.read(plaintext.pinned, format: .png))
     case .heic:
       return try decodeHEIF(
         HEIFDecoder(pinned: plaintext.pinned, name: name), compressedBytes: plaintext.count,
@@ -26,7 +28,8 @@ enum PhotoDecoder {
   }
 
   private static func decodeJPEG(
-    _ decoder: JPEGDecoder, compressedBytes: Int, minimumSize: PixelSize?, limits: Thumbnailer
+    _ decoder: JPEGDecoder, compressedBytes: Int, minimumSize: PixelSize?, limits: Thumbnailer,
+    details: PhotoDetails
   ) throws -> DecodedPhoto {
     try limits.checkPixelCount(path: decoder.path, width: decoder.width, height: decoder.height)
     let orientation = decoder.orientation()
@@ -52,7 +55,7 @@ enum PhotoDecoder {
       image: image,
       fullSize: PixelSize(
         width: swaps ? decoder.height : decoder.width, height: swaps ? decoder.width : decoder.height),
-      scaleDenominator: denominator)
+      scaleDenominator: denominator, details: details)
   }
 
   /// Decodes a JPEG at 1/`scaleDenominator` into its shown orientation; what was decoded
@@ -80,9 +83,9 @@ enum PhotoDecoder {
     return canvas.finish()
   }
 
-  private static func decodePNG(_ decoder: PNGDecoder, compressedBytes: Int, limits: Thumbnailer) throws
-    -> DecodedPhoto
-  {
+  private static func decodePNG(
+    _ decoder: PNGDecoder, compressedBytes: Int, limits: Thumbnailer, details: PhotoDetails
+  ) throws -> DecodedPhoto {
     let width = decoder.width
     let height = decoder.height
     try limits.checkPixelCount(path: decoder.path, width: width, height: height)
@@ -107,7 +110,8 @@ enum PhotoDecoder {
       throw error
     }
     return DecodedPhoto(
-      image: canvas.finish(), fullSize: PixelSize(width: width, height: height), scaleDenominator: 1)
+      image: canvas.finish(), fullSize: PixelSize(width: width, height: height), scaleDenominator: 1,
+      details: details)
   }
 
   private static func decodeHEIF(
@@ -134,17 +138,19 @@ enum PhotoDecoder {
       + compressedBytes + Thumbnailer.fixedMemory
     try limits.checkMemory(path: decoder.path, bytes: memory)
     let pixels = try decoder.decode()
+    let details = decoder.details()
     let fullSize = PixelSize(width: pixels.width, height: pixels.height)
     guard denominator > 1 else {
       var canvas = OrientedCanvas(storedWidth: pixels.width, storedHeight: pixels.height, orientation: 1)
       limits.rgbRows(of: pixels) { canvas.addRow($0) }
-      return DecodedPhoto(image: canvas.finish(), fullSize: fullSize, scaleDenominator: 1)
+      return DecodedPhoto(image: canvas.finish(), fullSize: fullSize, scaleDenominator: 1, details: details)
     }
     var resampler = AreaResampler(
       sourceWidth: pixels.width, sourceHeight: pixels.height,
       targetWidth: (pixels.width + denominator - 1) / denominator,
       targetHeight: (pixels.height + denominator - 1) / denominator)
     limits.rgbRows(of: pixels) { resampler.addRow($0) }
-    return DecodedPhoto(image: resampler.finish(), fullSize: fullSize, scaleDenominator: denominator)
+    return DecodedPhoto(
+      image: resampler.finish(), fullSize: fullSize, scaleDenominator: denominator, details: details)
   }
 }

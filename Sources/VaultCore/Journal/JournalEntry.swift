@@ -20,6 +20,11 @@ enum JournalEntry: Equatable {
   /// A photo was put in or taken out of an album at `stamp`; the latest stamp wins, and at
   /// equal stamps being in the album wins.
   case albumMembership(AlbumID, photo: BlobID, member: Bool, stamp: Int64)
+  /// What a photo's file says of when it was taken and by which camera, as read at
+  /// `stamp` (nanoseconds since 1970): at import, or later for a photo imported before
+  /// vault read it. The latest stamp wins. An empty one records that the file says nothing,
+  /// so that it is not read again.
+  case details(BlobID, PhotoDetails, stamp: Int64)
 
   enum TypeCode: UInt8 {
     /// Ends the entries of a record or snapshot; only zero bytes (padding) may follow.
@@ -30,13 +35,14 @@ enum JournalEntry: Equatable {
     case albumNamed = 4
     case albumDeleted = 5
     case albumMembership = 6
+    case details = 7
   }
 
   /// Whether the entry changes the list of photos or their selection (an album's change
   /// does not).
   var changesPhotoList: Bool {
     switch self {
-    case .added, .deleted, .selection: return true
+    case .added, .deleted, .selection, .details: return true
     case .albumNamed, .albumDeleted, .albumMembership: return false
     }
   }
@@ -69,6 +75,9 @@ enum JournalEntry: Equatable {
       return Self.albumNamedFixedLength + min(name.utf8.count, Int(UInt16.max))
     case .albumDeleted: return Self.albumDeletedLength
     case .albumMembership: return Self.albumMembershipLength
+    case .details(_, let details, _):
+      return Self.detailsFixedLength + Self.textBytes(details.cameraMake).count
+        + Self.textBytes(details.cameraModel).count
     }
   }
 
@@ -78,6 +87,36 @@ enum JournalEntry: Equatable {
   static let albumNamedFixedLength = 1 + AlbumID.length + 8 + 2
   static let albumDeletedLength = 1 + AlbumID.length
   static let albumMembershipLength = 1 + AlbumID.length + BlobID.length + 1 + 8
+
+  /// Bytes of a `details` entry besides its make and model, type byte included: the make's
+  /// length is the 41st of them, the model's length follows the make.
+  static let detailsFixedLength = 42
+
+  /// Flags of a `details` entry: which of its fields the file gave.
+  enum DetailsFlag {
+    static let taken: UInt8 = 0x01
+    static let utcOffset: UInt8 = 0x02
+    static let make: UInt8 = 0x04
+    static let model: UInt8 = 0x08
+    static let all: UInt8 = 0x0F
+  }
+
+  /// Seconds from year 1 to year 9999 (0001-01-01T00:00:00 to 9999-12-31T23:59:59), the
+  /// dates EXIF can write.
+  static let takenRange: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
+  /// UTC offsets from -23:59 to +23:59, in minutes.
+  static let offsetRange: ClosedRange<Int16> = -1439...1439
+
+  /// A make's or model's UTF-8 bytes, cut on a character boundary to what the entry's
+  /// one-byte length holds (a record holds at most `PhotoDetails.textLimit` of them).
+  static func textBytes(_ text: String?) -> ArraySlice<UInt8> {
+    guard let text else { return [] }
+    var bytes = Array(text.utf8)[...]
+    while bytes.count > Int(UInt8.max) || String(validating: bytes, as: UTF8.self) == nil {
+      bytes = bytes.dropLast()
+    }
+    return bytes
+  }
 
   /// `entries` ‖ the end mark, and with `padded` zeros up to the Padmé length. Sized up
   /// front, so that no growing copy of the records is left behind unwiped.
@@ -134,6 +173,25 @@ enum JournalEntry: Equatable {
       output.bytes(photo.bytes)
       output.byte(member ? 1 : 0)
       output.int64(stamp)
+    case .details(let id, let details, let stamp):
+      let make = Self.textBytes(details.cameraMake)
+      let model = Self.textBytes(details.cameraModel)
+      var flags: UInt8 = 0
+      if details.taken != nil { flags |= DetailsFlag.taken }
+      if details.taken?.utcOffsetMinutes != nil { flags |= DetailsFlag.utcOffset }
+      if !make.isEmpty { flags |= DetailsFlag.make }
+      if !model.isEmpty { flags |= DetailsFlag.model }
+      output.byte(TypeCode.details.rawValue)
+      output.bytes(id.bytes)
+      output.int64(stamp)
+      output.byte(flags)
+      output.int64(details.taken?.localSeconds ?? 0)
+      output.uint32(UInt32(bitPattern: details.taken?.nanoseconds ?? 0))
+      output.uint16(UInt16(bitPattern: details.taken?.utcOffsetMinutes ?? 0))
+      output.byte(UInt8(make.count))
+      output.bytes(make)
+      output.byte(UInt8(model.count))
+      output.bytes(model)
     }
   }
 
@@ -212,6 +270,11 @@ enum JournalEntry: Equatable {
           throw JournalDecodingError(entry: number, reason: "is a malformed album membership")
         }
         apply(.albumMembership(album, photo: photo, member: member == 1, stamp: stamp))
+      case .details:
+        guard let entry = decodeDetails(&input) else {
+          throw JournalDecodingError(entry: number, reason: "is malformed photo details")
+        }
+        apply(entry)
       }
     }
   }
@@ -249,6 +312,12 @@ enum JournalEntry: Equatable {
             | Int(bytes[offset + albumNamedFixedLength - 1]))
       case TypeCode.albumDeleted.rawValue: length = albumDeletedLength
       case TypeCode.albumMembership.rawValue: length = albumMembershipLength
+      case TypeCode.details.rawValue:
+        let makeLengthAt = offset + detailsFixedLength - 2
+        guard makeLengthAt < bytes.count else { break scan }
+        let modelLengthAt = makeLengthAt + 1 + Int(bytes[makeLengthAt])
+        guard modelLengthAt < bytes.count else { break scan }
+        length = detailsFixedLength + Int(bytes[makeLengthAt]) + Int(bytes[modelLengthAt])
       default: break scan  // the end mark, or damage the last slice's decoder will name
       }
       offset += length
@@ -278,6 +347,39 @@ enum JournalEntry: Equatable {
       for entry in sliceEntries[slice] { apply(entry) }
     }
     return length
+  }
+
+  /// A `details` entry after its type byte; nil when a field is out of range, a flag is
+  /// unknown, or a field the flags leave out is not zero (one encoding for each value).
+  private static func decodeDetails(_ input: inout ByteReader) -> JournalEntry? {
+    guard let id = input.blobID(), let stamp = input.int64(), let flags = input.byte(),
+      flags & ~DetailsFlag.all == 0, let seconds = input.int64(), let nanoseconds = input.uint32(),
+      nanoseconds < 1_000_000_000, let offsetBits = input.uint16(),
+      let makeLength = input.byte(), let make = input.slice(Int(makeLength)),
+      let modelLength = input.byte(), let model = input.slice(Int(modelLength))
+    else { return nil }
+    let offset = Int16(bitPattern: offsetBits)
+    let hasTaken = flags & DetailsFlag.taken != 0
+    let hasOffset = flags & DetailsFlag.utcOffset != 0
+    guard hasTaken ? takenRange.contains(seconds) : seconds == 0 && nanoseconds == 0,
+      hasOffset ? hasTaken && offsetRange.contains(offset) : offset == 0,
+      (flags & DetailsFlag.make != 0) == (makeLength > 0),
+      (flags & DetailsFlag.model != 0) == (modelLength > 0)
+    else { return nil }
+    var details = PhotoDetails()
+    if hasTaken {
+      details.taken = CaptureTime(
+        localSeconds: seconds, nanoseconds: Int32(nanoseconds), utcOffsetMinutes: hasOffset ? offset : nil)
+    }
+    if makeLength > 0 {
+      guard let text = utf8String(make) else { return nil }
+      details.cameraMake = text
+    }
+    if modelLength > 0 {
+      guard let text = utf8String(model) else { return nil }
+      details.cameraModel = text
+    }
+    return .details(id, details, stamp: stamp)
   }
 
   private static func decodeAdded(_ input: inout ByteReader) -> JournalEntry? {

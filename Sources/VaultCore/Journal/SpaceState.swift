@@ -1,7 +1,8 @@
 /// What a space holds, folded from its journal: the photos, the deletions, the selections,
-/// the albums. Applying an entry is commutative and idempotent (a set of additions, a set
-/// of deletions that wins over them, and a latest-wins selection per photo; albums alike),
-/// so the state of merged copies does not depend on the order their files are read in.
+/// the albums, and the details read from the photos' files. Applying an entry is commutative
+/// and idempotent (a set of additions, a set of deletions that wins over them, and a
+/// latest-wins selection and details per photo; albums alike), so the state of merged copies
+/// does not depend on the order their files are read in.
 struct SpaceState {
   struct Photo {
     var record: PhotoRecord
@@ -33,10 +34,15 @@ struct SpaceState {
   private(set) var selections: [BlobID: Selection] = [:]
   /// The largest order of any photo ever added here, so that a new photo goes last.
   private(set) var lastOrder: Int64 = .min
-  /// The latest stamp seen (of a selection or an album's change), so that a new change
-  /// wins even if the clock is behind.
+  /// The latest stamp seen (of a selection, details or an album's change), so that a new
+  /// change wins even if the clock is behind.
   private(set) var lastStamp: Int64 = .min
   private(set) var albumState = AlbumState()
+  /// The stamp of each photo's latest details. The details themselves are in the photo's
+  /// record, or in `unlistedDetails` while the photo is not (yet) added: in merged copies
+  /// they can be read before the photo's addition.
+  private var detailStamps: [BlobID: Int64] = [:]
+  private var unlistedDetails: [BlobID: PhotoDetails] = [:]
 
   init() {}
 
@@ -54,6 +60,9 @@ struct SpaceState {
       order = max(entry.record.importedAt.nanosecondsSince1970, Self.after(order))
       apply(.added(entry.record, order: order))
       if entry.selected { apply(.selection(entry.record.id, selected: true, stamp: stamp)) }
+      // A record read from its original holds the details read at its import.
+      let details = PhotoDetails(of: entry.record)
+      if !details.isEmpty { apply(.details(entry.record.id, details, stamp: stamp)) }
     }
   }
 
@@ -77,6 +86,18 @@ struct SpaceState {
         return
       }
       let selected = isSelected(record.id)
+      // A record's details are those of the latest `details` entry, whatever the record
+      // given here holds, as they are for a record read back from the journal.
+      var record = record
+      if !detailStamps.isEmpty, detailStamps[record.id] != nil {
+        record =
+          (unlistedDetails.removeValue(forKey: record.id) ?? photo(record.id).map {
+            PhotoDetails(of: $0.record)
+          }
+          ?? PhotoDetails()).applied(to: record)
+      } else if record.taken != nil || record.cameraMake != nil || record.cameraModel != nil {
+        record = PhotoDetails().applied(to: record)
+      }
       // The same photo added twice (a writer's record and a repair's adoption of its blob):
       // the smaller order wins, whichever is read first. One lookup for a new photo.
       if let position = positions.updateValue(list.count, forKey: record.id) {
@@ -105,6 +126,25 @@ struct SpaceState {
       if let position = positions.removeValue(forKey: id) { holes.insert(position) }
       if !selections.isEmpty { selections[id] = nil }
       if !albumState.memberships.isEmpty { albumState.photoDeleted(id) }
+      if !detailStamps.isEmpty {
+        detailStamps[id] = nil
+        unlistedDetails[id] = nil
+      }
+    case .details(let id, let details, let stamp):
+      lastStamp = max(lastStamp, stamp)
+      if !deleted.isEmpty && deleted.contains(id) { return }
+      let position = positions[id]
+      if let existingStamp = detailStamps[id] {
+        let existing =
+          position.map { PhotoDetails(of: list[$0].record) } ?? unlistedDetails[id] ?? PhotoDetails()
+        guard Self.details(details, stamp, supersede: existing, existingStamp, of: id) else { return }
+      }
+      detailStamps[id] = stamp
+      if let position {
+        list[position].record = details.applied(to: list[position].record)
+      } else {
+        unlistedDetails[id] = details
+      }
     case .selection(let id, let selected, let stamp):
       lastStamp = max(lastStamp, stamp)
       if !deleted.isEmpty && deleted.contains(id) { return }
@@ -127,6 +167,23 @@ struct SpaceState {
   /// The albums, one per name, in name order, each with the photos listed here.
   func albums() -> [Album] {
     albumState.albums { positions[$0] != nil }
+  }
+
+  /// Latest wins; at equal stamps (two copies that read the same photo at the same
+  /// nanosecond), the larger encoding, so that the merge is the same either way.
+  private static func details(
+    _ new: PhotoDetails, _ stamp: Int64, supersede existing: PhotoDetails, _ existingStamp: Int64,
+    of id: BlobID
+  ) -> Bool {
+    if stamp != existingStamp { return stamp > existingStamp }
+    return JournalEntry.encodeAll([.details(id, existing, stamp: stamp)]).lexicographicallyPrecedes(
+      JournalEntry.encodeAll([.details(id, new, stamp: stamp)]))
+  }
+
+  /// Whether a `details` entry was applied for the photo: its file was read for them (even
+  /// if it said nothing).
+  func hasDetails(_ id: BlobID) -> Bool {
+    detailStamps[id] != nil
   }
 
   func isSelected(_ id: BlobID) -> Bool {
@@ -165,10 +222,14 @@ struct SpaceState {
   /// The fewest entries that rebuild this state: what a snapshot holds.
   func compacted() -> [JournalEntry] {
     var result: [JournalEntry] = []
-    result.reserveCapacity(photoCount + selections.count + deleted.count)
+    result.reserveCapacity(photoCount + selections.count + detailStamps.count + deleted.count)
     for photo in orderedPhotos() { result.append(.added(photo.record, order: photo.order)) }
     for (id, selection) in selections.sorted(by: { $0.key < $1.key }) {
       result.append(.selection(id, selected: selection.selected, stamp: selection.stamp))
+    }
+    for (id, stamp) in detailStamps.sorted(by: { $0.key < $1.key }) {
+      let details = photo(id).map { PhotoDetails(of: $0.record) } ?? unlistedDetails[id] ?? PhotoDetails()
+      result.append(.details(id, details, stamp: stamp))
     }
     for id in deleted.sorted() { result.append(.deleted(id)) }
     result += albumState.compacted()

@@ -149,7 +149,12 @@ public final class Space {
   /// Changes a space opened to read: lets go of its lock, opens the space to write with the
   /// same key (no key derivation) as any writer does, runs `body` with that writer, closes
   /// it, and reloads. The space's lock is released from then on (see `releaseLock`).
-  public func change<Result>(_ body: (Space) throws -> Result) throws -> Result {
+  /// A change that must not hold the user up (details found while showing photos) passes
+  /// `waitingAtMost: 0`: when another command holds the space, it fails at once with
+  /// `.spaceBusy`.
+  public func change<Result>(waitingAtMost waitLimit: Double? = nil, _ body: (Space) throws -> Result) throws
+    -> Result
+  {
     precondition(access == .read)
     // flock locks of one process conflict too: the shared one must go before the
     // exclusive one can be taken.
@@ -158,7 +163,7 @@ public final class Space {
     let outcome = Swift.Result<Result, Error> {
       let opened = try Space(
         directory: directory, master: master, wrappingKey: wrappingKey, access: .write,
-        lock: DirectoryLock(path: directory, mode: .exclusive))
+        lock: DirectoryLock(path: directory, mode: .exclusive, waitingAtMost: waitLimit))
       writer = opened
       try opened.prepareForWriting()
       return try body(opened)
@@ -332,18 +337,26 @@ public final class Space {
         changes.append(.added(entry.record, order: order))
         order += 1
         if entry.selected { changes.append(.selection(entry.record.id, selected: true, stamp: stamp)) }
+        // An original adopted with the details its import read (one imported before vault
+        // read them has none, and is left to be read).
+        let details = PhotoDetails(of: entry.record)
+        if !details.isEmpty { changes.append(.details(entry.record.id, details, stamp: stamp)) }
       }
     }
     try record(changes)
   }
 
-  /// Lists newly imported photos after the others.
+  /// Lists newly imported photos after the others, each with the details read from its
+  /// file at import (empty ones too: the file was read, and said nothing).
   func appendImported(_ records: [PhotoRecord]) throws {
     let journal = try requireJournal()
-    var order = journal.state.nextOrder(now: Timestamp.now().nanosecondsSince1970)
+    let now = Timestamp.now().nanosecondsSince1970
+    var order = journal.state.nextOrder(now: now)
+    let stamp = journal.state.nextStamp(now: now)
     var changes: [JournalEntry] = []
     for record in records {
       changes.append(.added(record, order: order))
+      changes.append(.details(record.id, PhotoDetails(of: record), stamp: stamp))
       order += 1
     }
     try self.record(changes)
@@ -373,16 +386,19 @@ public final class Space {
     guard !changes.isEmpty else { return }
     let lastOrder = journal.state.lastOrder
     try journal.append(changes)
-    // Imports, the common case, only add photos after the last one: no need to sort again.
+    // Imports, the common case, only add photos (and their details) after the last one:
+    // no need to sort again.
     let appendsOnly = changes.allSatisfy {
-      if case .added(let record, let order) = $0 {
+      switch $0 {
+      case .added(let record, let order):
         return order > lastOrder && !journal.state.deleted.contains(record.id)
+      case .details: return true
+      default: return false
       }
-      return false
     }
     if appendsOnly {
       for case .added(let record, _) in changes {
-        entries.append(IndexEntry(record: record, selected: false))
+        entries.append(IndexEntry(record: journal.state.photo(record.id)?.record ?? record, selected: false))
       }
     } else if changes.contains(where: \.changesPhotoList) {
       entries = journal.state.entries()
@@ -569,6 +585,49 @@ public final class Space {
       entries[change.position].selected = journal.state.isSelected(entries[change.position].record.id)
     }
     compactJournalIfDue()
+  }
+
+  // MARK: Details
+
+  /// Whether the photo's file has been read for its date taken and camera (at its import,
+  /// or since); photos imported before vault read them have not. False while the journal
+  /// is damaged, and in format 1 (a writer upgrades it first).
+  public func hasDetails(_ id: BlobID) -> Bool {
+    journal?.state.hasDetails(id) ?? false
+  }
+
+  /// Records details read from the files of listed photos that have none yet (others are
+  /// passed over: another command may have read them, or deleted the photo, meanwhile).
+  /// Returns how many were recorded.
+  @discardableResult
+  func recordDetails(_ found: [BlobID: PhotoDetails]) throws -> Int {
+    precondition(access == .write, "the space was opened read-only")
+    // A format-1 index rebuilt by a repair has no journal yet: the next writer upgrades it.
+    guard let journal, indexDamage == nil else { return 0 }
+    let listed = Set(entries.lazy.map(\.record.id).filter { found[$0] != nil })
+    let stamp = journal.state.nextStamp(now: Timestamp.now().nanosecondsSince1970)
+    let changes = found.filter { listed.contains($0.key) && !journal.state.hasDetails($0.key) }
+      .sorted { $0.key < $1.key }
+      .map { JournalEntry.details($0.key, $0.value, stamp: stamp) }
+    guard !changes.isEmpty else { return 0 }
+    try journal.append(changes)
+    for position in entries.indices {
+      guard found[entries[position].record.id] != nil,
+        let photo = journal.state.photo(entries[position].record.id)
+      else { continue }
+      entries[position].record = photo.record
+    }
+    compactJournalIfDue()
+    return changes.count
+  }
+
+  /// Records details that showing photos read from their files, for a space opened to
+  /// read, if the space is free now: never waits for another command and never fails (the
+  /// details are read again next time). Returns whether they were recorded.
+  @discardableResult
+  public func recordDetailsIfFree(_ found: [BlobID: PhotoDetails]) -> Bool {
+    guard !found.isEmpty else { return true }
+    return (try? change(waitingAtMost: 0) { writer in try writer.recordDetails(found) }) != nil
   }
 
   // MARK: Delete

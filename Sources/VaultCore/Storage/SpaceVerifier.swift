@@ -108,6 +108,10 @@ public struct RepairSummary: Equatable, Sendable {
   public var removedFiles: [String] = []
   /// Damaged originals, left where they are for the user.
   public var damagedOriginals: [String] = []
+  /// Photos imported before vault read the date taken and camera from their files, whose
+  /// files were read for them now; `datesFound` of them gave a date.
+  public var detailsRead = 0
+  public var datesFound = 0
   /// Set when an interruption stopped the repair early.
   public var interruption: RepairInterruption?
 }
@@ -127,6 +131,8 @@ public final class SpaceVerifier {
   private let vaultPath: String
   private let thumbnailer: Thumbnailer
   private let parallelism: Int
+  /// Memory shared by the originals held whole at once while their details are read.
+  private let detailsMemory = MemoryBudget(total: PhotoImporter.memoryBudget)
 
   public init(space: Space, thumbnailer: Thumbnailer = Thumbnailer(), parallelism: Int? = nil) {
     self.space = space
@@ -157,16 +163,23 @@ public final class SpaceVerifier {
     return result
   }
 
-  /// The state of one original: its record if it reads through to its last byte intact.
+  /// The state of one original: its record if it reads through to its last byte intact,
+  /// and the details read from it when they were asked for.
   private enum OriginalState {
-    case intact(PhotoRecord)
+    case intact(PhotoRecord, details: PhotoDetails?)
     case damaged(String)
     case missing
   }
 
-  /// At `.quick` depth an original whose header and record read is taken as intact.
-  private func checkOriginal(id: BlobID, expected: PhotoRecord?, depth: VerifyDepth = .full) -> OriginalState
-  {
+  /// At `.quick` depth an original whose header and record read is taken as intact. With
+  /// `readingDetails` (at `.full` depth), the date taken and camera are read from the
+  /// original as it is decrypted: the record's own when its import read them, else from
+  /// the file, held whole in memory up to `PhotoImporter.inMemoryFileLimit` (larger JPEGs
+  /// and PNGs from their first bytes, as on import; a larger HEIC is left to be read when
+  /// it is shown).
+  private func checkOriginal(
+    id: BlobID, expected: PhotoRecord?, depth: VerifyDepth = .full, readingDetails: Bool = false
+  ) -> OriginalState {
     guard fileExists(space.photoPath(id)) else { return .missing }
     do {
       let reader = try OriginalBlobReader(
@@ -176,8 +189,32 @@ public final class SpaceVerifier {
       {
         return .damaged("its record does not match the index")
       }
-      if depth == .full { try reader.readContent { _ in } }
-      return .intact(reader.record)
+      guard depth == .full else { return .intact(reader.record, details: nil) }
+      let recorded = PhotoDetails(of: reader.record)
+      guard readingDetails, recorded.isEmpty, reader.record.bytes > 0 else {
+        try reader.readContent { _ in }
+        return .intact(reader.record, details: readingDetails ? recorded : nil)
+      }
+      let whole = reader.record.bytes <= PhotoImporter.inMemoryFileLimit
+      if !whole && reader.record.format == .heic {
+        try reader.readContent { _ in }
+        return .intact(reader.record, details: nil)
+      }
+      let length = whole ? Int(reader.record.bytes) : PhotoDetailsReader.prefixLength
+      let reserved = detailsMemory.reserve(length)
+      defer { detailsMemory.release(reserved) }
+      let file = PlaintextBytes(count: length)
+      var filled = 0
+      try reader.readContent { chunk in
+        let taken = min(chunk.count, length - filled)
+        guard taken > 0, let source = chunk.baseAddress else { return }
+        UnsafeMutableRawPointer(file.pinned.buffer.baseAddress! + filled).copyMemory(
+          from: source, byteCount: taken)
+        filled += taken
+      }
+      // Read once the whole original has authenticated.
+      return .intact(
+        reader.record, details: PhotoDetailsReader.read(file.pinned, format: reader.record.format))
     } catch let error as VaultError {
       if case .damagedBlob(_, let reason) = error { return .damaged(reason) }
       return .damaged(error.description)
@@ -228,6 +265,8 @@ public final class SpaceVerifier {
     var findings: [VerifyFinding] = []
     /// The record of an orphan original found intact.
     var intactOrphan: PhotoRecord?
+    /// The details read from an intact original, when they were asked for.
+    var details: (id: BlobID, details: PhotoDetails)?
   }
 
   /// What is wrong with the index itself, at either depth: it is read whole at unlock
@@ -244,20 +283,25 @@ public final class SpaceVerifier {
     return [.damagedIndex(reason: file == Space.indexFile ? reason : "\(file): \(reason)")]
   }
 
-  /// Checks one photo's original and thumbnail; runs on a worker.
-  private func check(_ photo: PhotoToCheck, depth: VerifyDepth) -> PhotoCheck {
+  /// Checks one photo's original and thumbnail; runs on a worker. With `readingDetails`,
+  /// the details of the listed photos it names, and of orphans, are read on the way.
+  private func check(_ photo: PhotoToCheck, depth: VerifyDepth, readingDetails: Set<BlobID>?) -> PhotoCheck {
     var result = PhotoCheck()
     switch photo {
     case .listed(let number, let record, listedBefore: true):
       result.findings.append(.listedTwice(number: number, name: record.name, id: record.id.hex))
     case .listed(let number, let record, listedBefore: false):
       let id = record.id.hex
-      switch checkOriginal(id: record.id, expected: record, depth: depth) {
+      switch checkOriginal(
+        id: record.id, expected: record, depth: depth,
+        readingDetails: readingDetails?.contains(record.id) == true)
+      {
       case .missing:
         result.findings.append(.missingOriginal(number: number, name: record.name, id: id))
       case .damaged(let reason):
         result.findings.append(.damagedOriginal(number: number, name: record.name, id: id, reason: reason))
-      case .intact: break
+      case .intact(_, let details):
+        if let details { result.details = (record.id, details) }
       }
       switch checkThumbnail(record, depth: depth) {
       case .some(nil):
@@ -268,10 +312,11 @@ public final class SpaceVerifier {
       }
       if result.findings.isEmpty { result.findings.append(.intact(number: number, name: record.name)) }
     case .orphan(let id):
-      switch checkOriginal(id: id, expected: nil, depth: depth) {
-      case .intact(let record):
+      switch checkOriginal(id: id, expected: nil, depth: depth, readingDetails: readingDetails != nil) {
+      case .intact(let record, let details):
         result.findings.append(.orphanOriginal(id: id.hex, name: record.name))
         result.intactOrphan = record
+        if let details { result.details = (id, details) }
       case .damaged(let reason):
         result.findings.append(.damagedOriginal(number: nil, name: nil, id: id.hex, reason: reason))
       case .missing: break
@@ -285,11 +330,19 @@ public final class SpaceVerifier {
   /// all cores, a bounded number at a time, and reported in their order. When
   /// `interruption` is requested, stops before the next photo in order and says how far it
   /// got in `stopped`.
-  private func inspect(depth: VerifyDepth, progress: (Int, Int) -> Void, interruption: Interruption?) -> (
-    findings: [VerifyFinding], orphans: [PhotoRecord], stopped: (done: Int, total: Int)?
+  ///
+  /// With `readingDetails`, the details of listed photos that have none, and of orphans,
+  /// are read from their originals as they are checked (see `checkOriginal`).
+  private func inspect(
+    depth: VerifyDepth, readingDetails: Bool = false, progress: (Int, Int) -> Void,
+    interruption: Interruption?
+  ) -> (
+    findings: [VerifyFinding], orphans: [PhotoRecord], details: [BlobID: PhotoDetails],
+    stopped: (done: Int, total: Int)?
   ) {
     var findings = checkIndex()
     var intactOrphans: [PhotoRecord] = []
+    var details: [BlobID: PhotoDetails] = [:]
     let photos = contents(of: space.photoDirectory, relativeTo: Space.photoFolder + "/")
     let thumbs = contents(of: space.thumbDirectory, relativeTo: Space.thumbFolder + "/")
     let top = contents(of: space.directory, relativeTo: "")
@@ -301,21 +354,24 @@ public final class SpaceVerifier {
           number: position + 1, record: entry.record, listedBefore: !seen.insert(entry.record.id).inserted)
       } + photos.ids.filter { !listedIDs.contains($0) && !space.wasDeleted($0) }.map { .orphan($0) }
     let total = toCheck.count
+    let needingDetails: Set<BlobID>? =
+      readingDetails ? Set(space.entries.lazy.map(\.record.id).filter { !self.space.hasDetails($0) }) : nil
     // Each check holds one open blob and one 64 KiB chunk at a time; a result is a few
     // findings. Nil is a photo a worker skipped because of the interruption.
     let pipeline = PreparationPipeline<PhotoToCheck, PhotoCheck?>(
       items: toCheck, limit: parallelism * 2, interruption: interruption,
       prepare: { [self] photo in
         if interruption?.isRequested == true { return .success(nil) }
-        return .success(check(photo, depth: depth))
+        return .success(check(photo, depth: depth, readingDetails: needingDetails))
       }, discard: { _ in })
     defer { pipeline.finish() }
     for position in toCheck.indices {
       guard interruption?.isRequested != true,
         case .success(let checked?)? = pipeline.result(at: position, whileWaiting: {})
-      else { return (findings, intactOrphans, (position, total)) }
+      else { return (findings, intactOrphans, details, (position, total)) }
       findings += checked.findings
       if let record = checked.intactOrphan { intactOrphans.append(record) }
+      if let read = checked.details { details[read.id] = read.details }
       progress(position + 1, total)
     }
     let originals = Set(photos.ids)
@@ -346,7 +402,7 @@ public final class SpaceVerifier {
       top.unexpected.filter { !known.contains($0) } + journal.unexpected + photos.unexpected
       + thumbs.unexpected
     findings += unexpected.map { .unexpectedFile(path: $0) }
-    return (findings, intactOrphans, nil)
+    return (findings, intactOrphans, details, nil)
   }
 
   /// The journal folder's temporary and unexpected files (its snapshots and segments are
@@ -383,7 +439,8 @@ public final class SpaceVerifier {
     -> RepairSummary
   {
     var summary = RepairSummary()
-    let (findings, orphans, stopped) = inspect(depth: .full, progress: progress, interruption: interruption)
+    let (findings, orphans, details, stopped) = inspect(
+      depth: .full, readingDetails: true, progress: progress, interruption: interruption)
     if let stopped {
       summary.interruption = .checking(done: stopped.done, total: stopped.total)
       return summary
@@ -436,6 +493,10 @@ public final class SpaceVerifier {
     if rebuilding || entries != space.entries {
       try space.saveEntries(entries, rebuilding: rebuilding)
     }
+    // Photos imported before vault read their details get them from the originals just read.
+    let unread = details.filter { !space.hasDetails($0.key) }
+    summary.detailsRead = try space.recordDetails(unread)
+    summary.datesFound = space.entries.lazy.filter { unread[$0.record.id]?.taken != nil }.count
     // Last, what no index entry needs any more.
     for id in redundant {
       unlink(space.photoPath(id))
@@ -550,7 +611,7 @@ public final class SpaceVerifier {
         }
         continue
       }
-      guard case .intact(let record) = checkOriginal(id: id, expected: nil), record.id == id,
+      guard case .intact(let record, _) = checkOriginal(id: id, expected: nil), record.id == id,
         checkThumbnail(record) == nil
       else { continue }
       orphans.append(record)

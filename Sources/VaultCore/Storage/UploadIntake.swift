@@ -95,6 +95,7 @@ public final class UploadIntake: @unchecked Sendable {
     if try isStored(contentHash) { return .duplicate }
     let thumbnail: Thumbnail
     let format: ImageFormat
+    let details: PhotoDetails
     do {
       let signature = Array(bytes.buffer.prefix(min(bytes.count, ImageFormat.signatureLength)))
       format = try ImageFormat.recognise(signature, path: name)
@@ -102,6 +103,7 @@ public final class UploadIntake: @unchecked Sendable {
       let reserved = decodeMemory.reserve(image.memoryNeeded)
       defer { decodeMemory.release(reserved) }
       thumbnail = try thumbnailer.makeThumbnail(image)
+      details = try PhotoDetailsReader.read(image, file: bytes, source: nil)
     } catch let error as VaultError {
       guard let problem = error.contentProblem else { throw error }
       throw VaultError.uploadRefused(name: name, reason: problem)
@@ -112,10 +114,11 @@ public final class UploadIntake: @unchecked Sendable {
         guard !writer.entries.contains(where: { $0.record.contentHash == contentHash }) else {
           return .duplicate
         }
-        let record = PhotoRecord(
-          id: .random(), name: name, bytes: Int64(bytes.count), format: format, width: thumbnail.width,
-          height: thumbnail.height, orientation: thumbnail.orientation, modifiedAt: modifiedAt ?? .now(),
-          importedAt: .now(), contentHash: contentHash)
+        let record = details.applied(
+          to: PhotoRecord(
+            id: .random(), name: name, bytes: Int64(bytes.count), format: format, width: thumbnail.width,
+            height: thumbnail.height, orientation: thumbnail.orientation, modifiedAt: modifiedAt ?? .now(),
+            importedAt: .now(), contentHash: contentHash))
         let photo = try PreparedPhoto(
           record: record, thumbnail: thumbnail, in: writer, source: name, flusher: nil
         ) {
