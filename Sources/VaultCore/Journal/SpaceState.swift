@@ -141,7 +141,10 @@ struct SpaceState {
       }
       detailStamps[id] = stamp
       if let position {
-        list[position].record = details.applied(to: list[position].record)
+        // Most files say nothing new: the record is left alone (a big space's open).
+        if PhotoDetails(of: list[position].record) != details {
+          list[position].record = details.applied(to: list[position].record)
+        }
       } else {
         unlistedDetails[id] = details
       }
