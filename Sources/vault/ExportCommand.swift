@@ -54,7 +54,18 @@ struct ExportCommand: ParsableCommand {
     var exported = 0
     for (folder, group) in groups {
       let target = folder.isEmpty ? directory : directory + "/" + folder
-      if !folder.isEmpty { try ExportTarget.make(target) }
+      if !folder.isEmpty {
+        // A folder that cannot be made fails its photos, not the albums after it.
+        do {
+          try ExportTarget.make(target)
+        } catch let error as VaultError {
+          failed += group.count
+          Diagnostics.error(
+            "album folder '\(TerminalSafeText.escaped(folder))': \(error.description); its \(group.count) photo\(group.count == 1 ? "" : "s") not exported"
+          )
+          continue
+        }
+      }
       let (done, interrupted) = PhotoExporter(space: space).export(
         group, to: target, thumbnails: thumbs, interruption: SignalHandling.interruption
       ) { event in

@@ -289,3 +289,35 @@ final class AlbumTests: XCTestCase {
     }
   }
 }
+
+/// Album names come from the journal, which anyone holding the password (a synced copy's
+/// other writer) may have written without vault's checks: `export --by-album` must still
+/// make one safe folder of each, inside the target.
+final class AlbumFolderTests: XCTestCase {
+  func testHostileAlbumNamesBecomeOneSafeFolderEach() {
+    let names = [
+      "../../../outside", "..", ".", "a/b", "esc\u{1B}[2J", "nul\u{0}x", " ", "Trip", "trip",
+      String(repeating: "📷", count: 80), "No album",
+    ]
+    for name in names {
+      let folder = AlbumFolders.safeFolderName(name)
+      XCTAssertFalse(folder.contains("/"), name)
+      XCTAssertFalse(folder.isEmpty || folder == "." || folder == "..", name)
+      XCTAssertFalse(folder.unicodeScalars.contains { $0.value < 0x20 }, name)
+      XCTAssertLessThanOrEqual(folder.utf8.count, 240, name)
+    }
+    XCTAssertEqual(AlbumFolders.safeFolderName("../../../outside"), ".._.._.._outside")
+    let record = PhotoRecord(
+      id: BlobID(hex: String(repeating: "ab", count: 16))!, name: "a.jpg", bytes: 1, format: .jpeg, width: 1,
+      height: 1, orientation: 1, modifiedAt: Timestamp(seconds: 0), importedAt: Timestamp(seconds: 0),
+      contentHash: String(repeating: "0", count: 64))
+    var photo = PhotoModel(isSelected: false, record: record)
+    photo.albums = ["Trip", "trip", "No album", ".."]
+    var alone = photo
+    alone.albums = []
+    let folders = AlbumFolders.groups([photo, alone]).map(\.folder)
+    XCTAssertEqual(
+      folders.map { $0.lowercased() }.count, Set(folders.map { $0.lowercased() }).count, "\(folders)")
+    XCTAssertEqual(folders.count, 5)
+  }
+}

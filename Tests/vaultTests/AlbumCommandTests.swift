@@ -90,6 +90,11 @@ final class AlbumCommandTests: XCTestCase {
         "error: album name 'a\\x1b[2Jb' is not usable: it holds a control character"
       ),
       (["album", "new", "2024/06"], 64, "it holds a '/' (albums become folders on export)"),
+      // 80 characters, 320 bytes: too long for a folder's name (export --by-album stopped).
+      (
+        ["album", "new", String(repeating: "📷", count: 80)], 64,
+        "it takes 320 bytes in UTF-8; an album name takes at most 255"
+      ),
       (["album", "rename", "Nope", "Other"], 1, "error: no album is named 'Nope'"),
       (["album", "rename", "Trip", "Trip"], 1, "error: an album named 'Trip' exists already"),
       (["album", "delete", "Nope"], 1, "error: no album is named 'Nope'"),

@@ -64,6 +64,17 @@ final class MoveTests: XCTestCase {
     XCTAssertTrue(exists(kept[0]))
   }
 
+  /// A file named twice (the card, and its folder by another spelling) is imported and
+  /// removed once; it was once reported kept, because the second time it was gone.
+  func testAFileReachedTwiceIsMovedOnce() throws {
+    let photos = try onCard(["photo.jpg"])
+    let run = try vault.run(["add", "--move", source, source + "/./DCIM"])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    XCTAssertFalse(exists(photos[0]))
+    XCTAssertTrue(
+      run.stdout.hasSuffix("added 1, skipped 0 duplicates, failed 0; removed 1 source file\n"), run.stdout)
+  }
+
   func testAReadOnlyCardIsImportedAndSaysItKeptTheFiles() throws {
     let photos = try onCard(["photo.jpg", "gray.png"])
     let card = try ResilienceTests.ReadOnlyFolder(path: source + "/DCIM")

@@ -19,16 +19,39 @@ public enum AlbumFolders {
       for album in albums { byAlbum[album, default: []].append(photo) }
     }
     let names = byAlbum.keys.sorted { ($0.lowercased(), $0) < ($1.lowercased(), $1) }
-    var groups = names.map { (folder: $0, photos: byAlbum[$0]!) }
-    if !inNoAlbum.isEmpty {
-      var folder = noAlbumFolder
+    // Folder names are made safe, and told apart ignoring case (a FAT card or an SMB share
+    // would merge `Trip` and `trip`): names in a synced journal were written by whoever
+    // holds the password, not necessarily by this vault, which checks the names it writes.
+    var taken = Set<String>()
+    func unique(_ base: String) -> String {
+      var folder = base
       var number = 0
-      while byAlbum[folder] != nil {
+      while taken.contains(folder.lowercased()) {
         number += 1
-        folder = "\(noAlbumFolder) (\(number))"
+        folder = "\(base) (\(number))"
       }
-      groups.append((folder, inNoAlbum))
+      taken.insert(folder.lowercased())
+      return folder
     }
+    var groups = names.map { (folder: unique(safeFolderName($0)), photos: byAlbum[$0]!) }
+    if !inNoAlbum.isEmpty { groups.append((unique(noAlbumFolder), inNoAlbum)) }
     return groups
+  }
+
+  /// A folder name for an album: one path component whatever the name (no `/`, no NUL
+  /// or control character, never `.` or `..`, never empty), at most 240 bytes of UTF-8
+  /// (room for a ` (n)` within the 255 a file name may take).
+  static func safeFolderName(_ name: String) -> String {
+    var folder = ""
+    for character in name {
+      let unsafe =
+        character == "/"
+        || character.unicodeScalars.contains { $0.value == 0 || TerminalSafeText.isUnsafe($0) }
+      let next = unsafe ? "_" : String(character)
+      if folder.utf8.count + next.utf8.count > 240 { break }
+      folder += next
+    }
+    let trimmed = folder.trimmingCharacters(in: .whitespaces)
+    return trimmed.isEmpty || trimmed == "." || trimmed == ".." ? "album" : trimmed
   }
 }

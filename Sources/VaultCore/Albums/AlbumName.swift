@@ -5,6 +5,9 @@ import Foundation
 public enum AlbumName {
   /// The longest name, in characters as shown.
   public static let maximumLength = 100
+  /// The longest name in UTF-8 bytes: what a folder's name may take on Linux file systems
+  /// (`export --by-album` makes one of each album).
+  public static let maximumBytes = 255
 
   /// `text` in Unicode normalization form C (so that `é` typed either way names one
   /// album), once it is known to be a name an album can have: not empty, no longer than
@@ -22,6 +25,11 @@ public enum AlbumName {
     }
     if name.count > maximumLength {
       throw refuse("it is \(name.count) characters long; an album name has at most \(maximumLength)")
+    }
+    if name.utf8.count > maximumBytes {
+      throw refuse(
+        "it takes \(name.utf8.count) bytes in UTF-8; an album name takes at most \(maximumBytes) (it becomes a folder's name on export)"
+      )
     }
     if name.first!.isWhitespace || name.last!.isWhitespace { throw refuse("it begins or ends with a space") }
     if name.contains("/") { throw refuse("it holds a '/' (albums become folders on export)") }

@@ -84,7 +84,11 @@ public final class PhotoImporter {
     var collected = CollectedFiles()
     var seen = Set<String>()
     func add(_ path: String, found: Bool) {
-      let key = (path as NSString).standardizingPath
+      // The same file reached twice (`card` and `./card/b`, or a hard link) is imported
+      // once: by --move, a second time would find it gone.
+      var info = stat()
+      let key =
+        stat(path, &info) == 0 ? "\(info.st_dev):\(info.st_ino)" : (path as NSString).standardizingPath
       guard seen.insert(key).inserted else { return }
       collected.files.append(path)
       if found { collected.foundInFolders.insert(path) }
