@@ -50,23 +50,16 @@ struct AlbumState {
     memberships[album, default: [:]][photo] = membership
   }
 
-  /// A deleted photo leaves every album, for good (a later membership of it is ignored by
-  /// `SpaceState`).
-  mutating func photoDeleted(_ photo: BlobID) {
-    // In place: iterating the keys while assigning through them would copy the whole
-    // dictionary at every deleted photo.
-    for index in memberships.values.indices { memberships.values[index][photo] = nil }
-  }
-
   /// The fewest entries that rebuild these albums: names, then memberships (albums and
-  /// photos in byte order), then deletions.
-  func compacted() -> [JournalEntry] {
+  /// photos in byte order) but those of the `deleted` photos, then deletions. A deleted
+  /// photo leaves every album; its memberships are dropped here, not at each deletion.
+  func compacted(leavingOut deletedPhotos: Set<BlobID> = []) -> [JournalEntry] {
     var result: [JournalEntry] = []
     for (album, naming) in names.sorted(by: { $0.key < $1.key }) {
       result.append(.albumNamed(album, name: naming.name, stamp: naming.stamp))
     }
     for (album, photos) in memberships.sorted(by: { $0.key < $1.key }) {
-      for (photo, membership) in photos.sorted(by: { $0.key < $1.key }) {
+      for (photo, membership) in photos.sorted(by: { $0.key < $1.key }) where !deletedPhotos.contains(photo) {
         result.append(
           .albumMembership(album, photo: photo, member: membership.member, stamp: membership.stamp))
       }

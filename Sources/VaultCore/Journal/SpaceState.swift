@@ -125,7 +125,8 @@ struct SpaceState {
       deleted.insert(id)
       if let position = positions.removeValue(forKey: id) { holes.insert(position) }
       if !selections.isEmpty { selections[id] = nil }
-      if !albumState.memberships.isEmpty { albumState.photoDeleted(id) }
+      // Its album memberships stay until a snapshot leaves them out (`compacted`): removing
+      // them here walked every album at each deletion, at every open.
       if !detailStamps.isEmpty {
         detailStamps[id] = nil
         unlistedDetails[id] = nil
@@ -235,7 +236,7 @@ struct SpaceState {
       result.append(.details(id, details, stamp: stamp))
     }
     for id in deleted.sorted() { result.append(.deleted(id)) }
-    result += albumState.compacted()
+    result += albumState.compacted(leavingOut: deleted)
     return result
   }
 
