@@ -170,7 +170,7 @@ final class VaultEndToEndTests: XCTestCase {
         try FileManager.default.attributesOfItem(atPath: folder + "/out/" + name)[.modificationDate] as! Date
       XCTAssertEqual(source.timeIntervalSince1970, copy.timeIntervalSince1970, accuracy: 0.001, name)
     }
-    XCTAssertEqual(try vault.run(["export", "1", "--to", "out"]).status, 0)
+    XCTAssertEqual(try vault.run(["export", "1", "--sort", "imported", "--to", "out"]).status, 0)
     XCTAssertTrue(
       FileManager.default.fileExists(
         atPath: folder + "/out/" + ((goodNames[0] as NSString).deletingPathExtension + " (1).jpg")))
