@@ -38,17 +38,13 @@ enum PasswordInput {
       defer { text.wipe() }
       return try Password(utf8: text)
     }
-    var first = try ask(prompt)
-    defer { first.wipe() }
-    let password = try Password(utf8: first)
-    if confirm {
-      var second = try ask("Repeat password: ")
-      defer { second.wipe() }
-      guard try password.matches(Password(utf8: second)) else {
-        throw VaultError.invalidArgument("the passwords do not match; nothing was changed")
-      }
+    let missing = "no password: use --password-file FILE, set VAULT_PASSWORD, or run vault on a terminal"
+    if !confirm {
+      var typed = try ask(prompt, missing: missing)
+      defer { typed.wipe() }
+      return try Password(utf8: typed)
     }
-    return password
+    return try askTwice(prompt, "Repeat password: ", missing: missing, mismatch: "the passwords do not match")
   }
 
   /// A new password (`vault passwd`): the first line of `file`, else asked twice on the
@@ -57,22 +53,28 @@ enum PasswordInput {
     if let file, file != "-" || isatty(STDIN_FILENO) == 0 {
       return try readFile(file, kind: "new password file")
     }
-    let missing = "no new password: use --new-password-file FILE, or run vault on a terminal"
-    var first = try ask("New password: ", missing: missing)
+    return try askTwice(
+      "New password: ", "Repeat new password: ",
+      missing: "no new password: use --new-password-file FILE, or run vault on a terminal",
+      mismatch: "the new passwords do not match")
+  }
+
+  /// A password typed twice on the terminal; the two must match.
+  private static func askTwice(_ prompt: String, _ repeatPrompt: String, missing: String, mismatch: String)
+    throws -> Password
+  {
+    var first = try ask(prompt, missing: missing)
     defer { first.wipe() }
     let password = try Password(utf8: first)
-    var second = try ask("Repeat new password: ", missing: missing)
+    var second = try ask(repeatPrompt, missing: missing)
     defer { second.wipe() }
     guard try password.matches(Password(utf8: second)) else {
-      throw VaultError.invalidArgument("the new passwords do not match; nothing was changed")
+      throw VaultError.invalidArgument("\(mismatch); nothing was changed")
     }
     return password
   }
 
-  private static func ask(
-    _ prompt: String,
-    missing: String = "no password: use --password-file FILE, set VAULT_PASSWORD, or run vault on a terminal"
-  ) throws -> [UInt8] {
+  private static func ask(_ prompt: String, missing: String) throws -> [UInt8] {
     switch Terminal.readSecret(prompt: prompt) {
     case .line(let line)?: return line
     case .endOfInput?: throw VaultError.invalidArgument("no password was entered")

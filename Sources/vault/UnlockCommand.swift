@@ -100,12 +100,7 @@ enum SessionKeyText {
 
   /// A local date and time to the second: short lifetimes end within a minute.
   static func moment(_ seconds: Int64) -> String {
-    var time = time_t(seconds)
-    var parts = tm()
-    localtime_r(&time, &parts)
-    var buffer = [CChar](repeating: 0, count: 64)
-    strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S", &parts)
-    return String(cString: buffer)
+    PhotoListing.localTime(Timestamp(seconds: seconds), format: "%Y-%m-%d %H:%M:%S")
   }
 
   /// 45s, 15m, 90m, 8h: the largest whole unit, as --for and --max take them (one number

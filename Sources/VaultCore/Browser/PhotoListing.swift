@@ -155,7 +155,8 @@ public enum PhotoListing {
   public static func date(_ time: Timestamp) -> String { localTime(time, format: "%Y-%m-%d %H:%M") }
   static func day(_ time: Timestamp) -> String { localTime(time, format: "%Y-%m-%d") }
 
-  private static func localTime(_ time: Timestamp, format: String) -> String {
+  /// `time` in the local time zone, as strftime's `format` writes it.
+  public static func localTime(_ time: Timestamp, format: String) -> String {
     var seconds = time_t(time.seconds)
     var parts = tm()
     localtime_r(&seconds, &parts)
