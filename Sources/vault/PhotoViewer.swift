@@ -35,6 +35,9 @@ final class PhotoViewer {
   /// The photo whose thumbnail stands in while its original decodes.
   private var standIn: (id: BlobID, image: RGBImage)?
   private var running = true
+  /// What ended the viewer other than `q` or a signal: the space moved (its password was
+  /// changed by another command), said in full once the screen is restored.
+  private(set) var stoppedBy: Error?
 
   /// `browser` is `space`'s, made with the scope the viewer shows.
   init(
@@ -59,7 +62,7 @@ final class PhotoViewer {
   /// Runs until `q` or a quit signal; returns the signal, if one ended it.
   func run() -> Int32? {
     redraw()
-    while running, let event = terminal.nextEvent(timeout: nil) {
+    while running, stoppedBy == nil, let event = terminal.nextEvent(timeout: nil) {
       switch event {
       case .key(let key): handle(key)
       case .resize: break
@@ -67,16 +70,27 @@ final class PhotoViewer {
       case .wake: break
       case .quit: running = false
       }
-      if running { redraw() }
+      if running, stoppedBy == nil { redraw() }
     }
     preloader.want([])
-    browser.storeFoundDetails()
+    if stoppedBy == nil { browser.storeFoundDetails() }
     terminal.write(drawing.finish())
     terminal.flush()
     return terminal.quitSignal
   }
 
   private var count: Int { browser.count }
+
+  /// Shows an action's failure on the status line. A space that moved (`vault passwd`
+  /// elsewhere renamed its folder) ends the viewer instead: nothing it shows or does could
+  /// work from then on, and the status line would cut the message short.
+  private func report(_ error: Error, as kind: String = "error") {
+    if case VaultError.spaceMoved = error {
+      stoppedBy = error
+      return
+    }
+    message = "\(kind): \(error)"
+  }
 
   /// A character cell in pixels: as the terminal reports it now (a font change), else as
   /// measured when the viewer started.
@@ -235,7 +249,7 @@ final class PhotoViewer {
     do {
       try browser.setSelected([index], !photo.isSelected)
     } catch {
-      message = "error: \(error)"
+      report(error)
     }
   }
 
@@ -248,7 +262,7 @@ final class PhotoViewer {
       }
       cursor.clamp(count: count)
     } catch {
-      message = "error: \(error)"
+      report(error)
     }
   }
 
@@ -266,7 +280,7 @@ final class PhotoViewer {
         + "added \(vault.photos(addition.added)) to '\(name)'"
         + (already > 0 ? " (\(already) in it already)" : "")
     } catch {
-      message = "error: \(error)"
+      report(error)
     }
   }
 
@@ -286,12 +300,14 @@ final class PhotoViewer {
       _ = PhotoExporter(space: space).export([photo], to: directory, thumbnails: false) { event in
         switch event {
         case .exported(_, let path): outcome = "exported \(path)"
-        case .failed(let name, let error): outcome = "error: '\(name)' not exported: \(error.description)"
+        case .failed(let name, let error):
+          if (try? space.ensureInPlace()) == nil { stoppedBy = VaultError.spaceMoved }
+          outcome = "error: '\(name)' not exported: \(error.description)"
         }
       }
       message = outcome
     } catch {
-      message = "error: \(error)"
+      report(error)
     }
   }
 
@@ -404,7 +420,7 @@ final class PhotoViewer {
             browser.gridRowImage(
               row, layout: layout, cellRows: cellRows, characterWidth: cell.width,
               characterHeight: cell.height
-            ) { _, error in self.message = "warning: \(error)" })
+            ) { _, error in self.report(error, as: "warning") })
         })
       for item in row {
         let position = item.index % cursor.perRow
@@ -455,6 +471,7 @@ final class PhotoViewer {
         ) { .photo(decoded.image) })
       standIn = nil
     } else if let failure = preloader.failure(record.id) {
+      if case VaultError.spaceMoved = failure { stoppedBy = failure }
       emit(text("\(failure)", row: area.rows / 2, column: 1))
     } else if let image = standInThumbnail(photo, atLeast: placement) {
       let size = PixelSize(width: image.width, height: image.height)

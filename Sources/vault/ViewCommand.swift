@@ -103,5 +103,8 @@ struct ViewCommand: ParsableCommand {
       // As a shell reports a command ended by a signal.
       throw ExitCode(128 + signal)
     }
+    // Said after the screen is restored (the deferred restore runs before the error is
+    // printed), whole, on the normal screen.
+    if let stoppedBy = viewer.stoppedBy { throw stoppedBy }
   }
 }

@@ -55,6 +55,31 @@ final class LongRunningReaderTests: XCTestCase {
     XCTAssertEqual(fresh.entries.map(\.selected), [false, true])
   }
 
+  /// After `vault passwd` renamed the folder, and a new space was made at the old path with
+  /// the old password, a reader still open on the first space neither changes, reads nor
+  /// takes blobs from the new one: each says the space moved.
+  func testAReaderWhoseSpaceMovedSaysSoEvenWhenAnotherSpaceTookItsPath() throws {
+    let reader = try vault.unlock(password: password("first"), access: .read)
+    reader.releaseLock()
+    let record = reader.entries[0].record
+    try vault.changePassword(from: password("first")) { try password("second") }
+    func assertMoved(_ what: String, _ body: () throws -> Void) {
+      XCTAssertThrowsError(try body(), what) { error in
+        guard case VaultError.spaceMoved = error else { return XCTFail("\(what): \(error)") }
+      }
+    }
+    assertMoved("thumbnail") { _ = try reader.thumbnail(of: record) }
+    assertMoved("original") { _ = try reader.original(of: record) }
+    try vault.createSpace(password: password("first"))
+    XCTAssertTrue(FileManager.default.fileExists(atPath: reader.directory))
+    assertMoved("change") { try reader.change { writer in try writer.setSelection([0], to: true) } }
+    assertMoved("reload") { try reader.reload() }
+    assertMoved("thumbnail, another space at its path") { _ = try reader.thumbnail(of: record) }
+    let moved = try vault.unlock(password: password("second"), access: .read)
+    XCTAssertEqual(moved.entries.map(\.selected), [false, false])
+    XCTAssertEqual(try vault.unlock(password: password("first"), access: .read).entries.count, 0)
+  }
+
   func testAFailedChangeStillReloadsWhatWasWritten() throws {
     let reader = try vault.unlock(password: password("first"), access: .read)
     struct Stop: Error {}

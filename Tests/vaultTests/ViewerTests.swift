@@ -235,6 +235,45 @@ final class ViewerTests: XCTestCase {
     XCTAssertEqual(try vault.run(["verify"]).status, 0)
   }
 
+  /// A password changed by another command while the viewer is open renames the space's
+  /// folder. The viewer's next read or change then ends it with the moved message, on the
+  /// normal screen and with status 1, not with thumbnails called damaged or a selection
+  /// that silently does nothing.
+  func testAPasswordChangedElsewhereEndsTheViewer() throws {
+    let newPassword = folder + "/new-password"
+    let oldPassword = folder + "/old-password"
+    try "battery staple\n".write(toFile: newPassword, atomically: true, encoding: .utf8)
+    try "correct horse\n".write(toFile: oldPassword, atomically: true, encoding: .utf8)
+
+    // A change: space selects the photo under the grid's cursor.
+    let grid = try viewer("--mode symbols")
+    try grid.wait(for: "Enter: open")
+    XCTAssertEqual(try vault.run(["passwd", "--new-password-file", newPassword]).status, 0)
+    try grid.type(" ")
+    var screen = try grid.waitUntilFinished()
+    XCTAssertTrue(screen.contains("error: the space was moved or removed"), screen)
+    XCTAssertTrue(screen.contains("exit status 1"), screen)
+    XCTAssertFalse(screen.contains("damaged"), screen)
+    XCTAssertEqual(
+      try String(contentsOfFile: folder + "/stty-after.txt", encoding: .utf8),
+      try String(contentsOfFile: folder + "/stty-before.txt", encoding: .utf8))
+
+    // A read: paging on needs originals the viewer has not decrypted yet.
+    let pager = try viewer("--mode symbols 1", environment: ["VAULT_PASSWORD": "battery staple"])
+    try waitForPhoto(1, in: pager)
+    XCTAssertEqual(
+      try vault.run(["passwd", "--new-password-file", oldPassword], password: "battery staple").status, 0)
+    for _ in 0..<3 { try pager.type("n") }
+    screen = try pager.waitUntilFinished()
+    XCTAssertTrue(screen.contains("error: the space was moved or removed"), screen)
+    XCTAssertTrue(screen.contains("exit status 1"), screen)
+    XCTAssertFalse(screen.contains("damaged"), screen)
+
+    // Nothing was changed by either viewer, and the space opens with the password it has now.
+    XCTAssertEqual(try listed().map { $0["selected"] as? Bool }, [false, false, false, false, false, false])
+    XCTAssertEqual(try vault.run(["verify"]).status, 0)
+  }
+
   /// Pasted text is never taken for keys: "study" would select, delete and confirm.
   func testPastedTextDoesNotActAsKeys() throws {
     let session = try viewer("--mode symbols 1")

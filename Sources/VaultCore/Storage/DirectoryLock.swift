@@ -13,8 +13,18 @@ final class DirectoryLock {
   enum Mode { case shared, exclusive }
 
   private let descriptor: Int32
+  /// The locked folder itself, whatever it is named now.
+  let folder: FolderIdentity
 
-  init(path: String, mode: Mode, waitingAtMost waitLimit: Double? = nil) throws {
+  /// `expected`: the folder a space that stays open (`vault view`) was opened on; a folder
+  /// found at its path since (the old password's path after `vault passwd`, and a space
+  /// made there later) is not that space, and fails with `.spaceMoved`.
+  init(
+    path: String, mode: Mode, waitingAtMost waitLimit: Double? = nil,
+    expecting expected: FolderIdentity? = nil
+  )
+    throws
+  {
     let waitLimit = waitLimit ?? (mode == .exclusive ? Self.waitLimit : .infinity)
     descriptor = openVaultFile(path, flags: O_DIRECTORY)
     guard descriptor >= 0 else {
@@ -54,13 +64,13 @@ final class DirectoryLock {
     // waited for that lock holds it now on the folder under its new name, and would read
     // whatever is at the old path (nothing, or a space made since with the old password).
     var locked = stat()
-    var named = stat()
-    guard fstat(descriptor, &locked) == 0, stat(path, &named) == 0, locked.st_dev == named.st_dev,
-      locked.st_ino == named.st_ino
+    guard fstat(descriptor, &locked) == 0, FolderIdentity(path: path) == FolderIdentity(locked),
+      expected == nil || expected == FolderIdentity(locked)
     else {
       close(descriptor)
       throw VaultError.spaceMoved
     }
+    folder = FolderIdentity(locked)
   }
 
   deinit {
@@ -89,6 +99,24 @@ final class DirectoryLock {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+}
+
+/// A folder as the file system knows it (device and inode), which a rename keeps.
+struct FolderIdentity: Equatable, Sendable {
+  let device: UInt64
+  let inode: UInt64
+
+  init(_ status: stat) {
+    device = UInt64(status.st_dev)
+    inode = UInt64(status.st_ino)
+  }
+
+  /// The folder at `path` now; nil when nothing is there.
+  init?(path: String) {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    self.init(status)
   }
 }
 

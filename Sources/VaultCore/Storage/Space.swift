@@ -31,6 +31,9 @@ public final class Space {
   let access: Access
   /// Nil once a reader has let go of it (`releaseLock`).
   private var lock: DirectoryLock?
+  /// The folder the space was opened on: a reader that stays open checks that its path
+  /// still names it (see `ensureInPlace`).
+  let folder: FolderIdentity
   /// 1 for a space with a single `index`, 2 for one with a `Journal/`.
   public private(set) var formatVersion: Int
   /// Format 2's index; nil in format 1 and while the journal is damaged.
@@ -77,6 +80,7 @@ public final class Space {
     self.directory = directory
     self.access = access
     self.lock = lock
+    folder = lock.folder
     self.master = master
     self.wrappingKey = wrappingKey
     formatVersion = 1
@@ -127,6 +131,25 @@ public final class Space {
 
   // MARK: Long-running readers
 
+  /// Throws `.spaceMoved` when the space's path no longer names the folder it was opened
+  /// on (`vault passwd` renamed it, or it was removed): a reader that stays open and fails
+  /// to read a blob calls it first, so that it says the space moved, not that a photo is
+  /// damaged.
+  public func ensureInPlace() throws {
+    guard FolderIdentity(path: directory) == folder else { throw VaultError.spaceMoved }
+  }
+
+  /// `read`'s outcome; when it fails and the space is no longer where it was opened,
+  /// `.spaceMoved` instead of its own error.
+  func readingInPlace<T>(_ read: () throws -> T) throws -> T {
+    do {
+      return try read()
+    } catch {
+      try ensureInPlace()
+      throw error
+    }
+  }
+
   /// Lets go of the shared lock of a space opened to read, so that writers in other
   /// processes are not held up by a reader that stays open (`vault view`). `entries` stays
   /// what was read; blobs are still readable (a photo deleted meanwhile fails to load, with
@@ -141,7 +164,7 @@ public final class Space {
   public func reload() throws {
     precondition(access == .read)
     let held = lock
-    let reading = try held ?? DirectoryLock(path: directory, mode: .shared)
+    let reading = try held ?? DirectoryLock(path: directory, mode: .shared, expecting: folder)
     defer { withExtendedLifetime(reading) {} }
     try load()
   }
@@ -163,7 +186,7 @@ public final class Space {
     let outcome = Swift.Result<Result, Error> {
       let opened = try Space(
         directory: directory, master: master, wrappingKey: wrappingKey, access: .write,
-        lock: DirectoryLock(path: directory, mode: .exclusive, waitingAtMost: waitLimit))
+        lock: DirectoryLock(path: directory, mode: .exclusive, waitingAtMost: waitLimit, expecting: folder))
       writer = opened
       try opened.prepareForWriting()
       return try body(opened)
@@ -655,10 +678,12 @@ public final class Space {
 
   /// The decrypted thumbnail of a photo (a JPEG); the caller wipes it.
   public func thumbnail(of record: PhotoRecord) throws -> [UInt8] {
-    let reader = try BlobReader(
-      path: thumbPath(record.id), kind: .thumbnail, key: master.blobKey(kind: .thumbnail, id: record.id),
-      what: "thumbnail of photo '\(record.name)' (\(Self.thumbFolder)/\(record.id))")
-    return try ThumbnailBlob.read(from: reader)
+    try readingInPlace {
+      let reader = try BlobReader(
+        path: thumbPath(record.id), kind: .thumbnail, key: master.blobKey(kind: .thumbnail, id: record.id),
+        what: "thumbnail of photo '\(record.name)' (\(Self.thumbFolder)/\(record.id))")
+      return try ThumbnailBlob.read(from: reader)
+    }
   }
 
   /// Encrypts a thumbnail into a temporary file in `Thumb/`, to be moved into place; flushed
@@ -676,6 +701,10 @@ public final class Space {
   /// has authenticated and its content hash matches its record. The caller makes sure the
   /// record's size is one it can hold.
   public func original(of record: PhotoRecord) throws -> PlaintextBytes {
+    try readingInPlace { try decryptOriginal(record) }
+  }
+
+  private func decryptOriginal(_ record: PhotoRecord) throws -> PlaintextBytes {
     let reader = try openOriginal(record)
     guard let count = Int(exactly: record.bytes), count >= 0 else {
       throw VaultError.damagedBlob(what: describe(record), reason: "its size \(record.bytes) is out of range")
