@@ -1,8 +1,8 @@
-/// How `--idle` is written: `30s`, `10m`, `1h`, a number of seconds, or `0` for never.
+/// How `--idle` (and unlock's `--for`, `--max`) is written: `30s`, `10m`, `1h`, `2d`, a number of seconds, or `0` for never.
 public enum IdleDuration {
   /// The duration in seconds; nil when `text` does not parse.
   public static func seconds(_ text: String) -> Double? {
-    let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
+    let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
     var digits = Substring(text)
     var unit = 1.0
     if let last = text.last, let multiplier = units[last] {

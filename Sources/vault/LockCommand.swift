@@ -10,16 +10,11 @@ struct LockCommand: ParsableCommand {
       every key vault keeps in this session goes, whatever the vault. Needs no password.
       """)
 
-  @OptionGroup var options: VaultOptions
+  /// Only where the vault is: locking needs no password.
+  @OptionGroup var options: VaultLocation
 
   @Flag(help: "Drop the session keys of every vault.")
   var all = false
-
-  func validate() throws {
-    if options.passwordFile != nil {
-      throw ValidationError("vault lock needs no password; leave out --password-file.")
-    }
-  }
 
   func run() throws {
     if all {

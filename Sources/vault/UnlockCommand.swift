@@ -47,10 +47,12 @@ struct UnlockCommand: ParsableCommand {
       throw ValidationError("--for must be a duration such as 90s, 15m or 2h ('\(idle)' is not).")
     }
     guard let maxSeconds = Self.seconds(max) else {
-      throw ValidationError("--max must be a duration such as 90s, 15m or 8h ('\(max)' is not).")
+      throw ValidationError("--max must be a duration such as 90s, 15m, 8h or 2d ('\(max)' is not).")
     }
     if idleSeconds > maxSeconds { throw ValidationError("--for cannot be longer than --max.") }
-    if maxSeconds > longest { throw ValidationError("--max can be at most \(longest / 3600)h (7 days).") }
+    if maxSeconds > longest {
+      throw ValidationError("--max can be at most \(SessionKeyText.duration(longest)) (7 days).")
+    }
   }
 
   /// --for, or its default cut to --max (`--max 10m` alone keeps the key 10 minutes).
@@ -103,9 +105,10 @@ enum SessionKeyText {
     PhotoListing.localTime(Timestamp(seconds: seconds), format: "%Y-%m-%d %H:%M:%S")
   }
 
-  /// 45s, 15m, 90m, 8h: the largest whole unit, as --for and --max take them (one number
+  /// 45s, 15m, 90m, 8h, 2d: the largest whole unit, as --for and --max take them (one number
   /// and one unit), so that a printed lifetime can be given back.
   static func duration(_ seconds: Int) -> String {
+    if seconds % 86400 == 0 { return "\(seconds / 86400)d" }
     if seconds % 3600 == 0 { return "\(seconds / 3600)h" }
     if seconds % 60 == 0 { return "\(seconds / 60)m" }
     return "\(seconds)s"

@@ -2,20 +2,14 @@ import ArgumentParser
 import Foundation
 import VaultCore
 
-/// Where the vault is and how the password is given; shared by every command.
-struct VaultOptions: ParsableArguments {
+/// Where the vault is: all that a command needing no password (`vault lock`) takes.
+struct VaultLocation: ParsableArguments {
   @Option(
     name: .customLong("vault"),
     help: ArgumentHelp(
       "The vault folder (default: $VAULT_DIR, else ${XDG_DATA_HOME:-~/.local/share}/vault).",
       valueName: "path"))
   var vaultPath: String?
-
-  @Option(
-    help: ArgumentHelp(
-      "Read the password from the first line of this file, or of standard input for -.",
-      valueName: "file"))
-  var passwordFile: String?
 
   /// The vault folder this invocation uses.
   var resolvedVaultPath: String {
@@ -28,13 +22,31 @@ struct VaultOptions: ParsableArguments {
     return dataHome + "/vault"
   }
 
+  func openVault() throws -> Vault {
+    try Vault.open(at: resolvedVaultPath)
+  }
+}
+
+/// Where the vault is and how the password is given; shared by every command.
+struct VaultOptions: ParsableArguments {
+  @OptionGroup var location: VaultLocation
+
+  @Option(
+    help: ArgumentHelp(
+      "Read the password from the first line of this file, or of standard input for -.",
+      valueName: "file"))
+  var passwordFile: String?
+
+  /// The vault folder this invocation uses.
+  var resolvedVaultPath: String { location.resolvedVaultPath }
+
   /// The password: --password-file, else $VAULT_PASSWORD, else a prompt on the terminal.
   func password(prompt: String = "Password: ", confirm: Bool = false) throws -> Password {
     try PasswordInput.password(file: passwordFile, prompt: prompt, confirm: confirm)
   }
 
   func openVault() throws -> Vault {
-    try Vault.open(at: resolvedVaultPath)
+    try location.openVault()
   }
 
   /// What opens the space: --password-file or $VAULT_PASSWORD when given (they name a

@@ -493,6 +493,20 @@ final class SessionKeyTests: XCTestCase {
     }
   }
 
+  /// Days are a unit too: the README says --max is at most 7 days, and `7d` says so.
+  func testLifetimesTakeDays() throws {
+    let unlocked = try run(["unlock", "--for", "1d", "--max", "7d"], password: "correct horse")
+    XCTAssertEqual(unlocked.status, 0, unlocked.stderr)
+    XCTAssertTrue(unlocked.stdout.contains(", 1d after each use"), unlocked.stdout)
+    let tooLong = try run(["unlock", "--max", "8d"], password: "correct horse")
+    XCTAssertEqual(tooLong.status, 64)
+    XCTAssertTrue(tooLong.stderr.contains("--max can be at most 7d (7 days)"), tooLong.stderr)
+    // `vault lock` takes no password, and its help does not offer one.
+    let help = try run(["lock", "--help"], password: nil)
+    XCTAssertFalse(help.stdout.contains("--password-file"), help.stdout)
+    XCTAssertEqual(try run(["lock"], password: nil).status, 0)
+  }
+
   /// Where this login has no session keyring of its own, the session keyring is the user's
   /// default one, which every process of the user without one shares: unlock refuses,
   /// before the password, unless told to keep the key there. Run as a user of its own
