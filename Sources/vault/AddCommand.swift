@@ -147,8 +147,8 @@ struct AddCommand: ParsableCommand {
     guard !ids.isEmpty else { return nil }
     let addition = try space.addToAlbum(named: name, photos: ids, creating: true)
     let already = ids.count - addition.added
-    return (addition.created ? "made album '\(name)'; " : "")
-      + "put \(vault.photos(addition.added)) in album '\(name)'"
+    return (addition.created ? "made album '\(addition.name)'; " : "")
+      + "put \(vault.photos(addition.added)) in album '\(addition.name)'"
       + (already > 0 ? " (\(already) \(already == 1 ? "was" : "were") in it already)" : "")
   }
 

@@ -59,8 +59,8 @@ struct AlbumRenameCommand: ParsableCommand {
     let (old, new) = (try AlbumName.normalized(name), try AlbumName.normalized(newName))
     let space = try options.unlock(.write)
     SignalHandling.install()
-    try space.renameAlbum(old, to: new)
-    printLine("renamed album '\(old)' to '\(new)'")
+    let was = try space.renameAlbum(old, to: new)
+    printLine("renamed album '\(was)' to '\(new)'")
   }
 }
 
@@ -80,7 +80,7 @@ struct AlbumDeleteCommand: ParsableCommand {
     let space = try options.unlock(.write)
     SignalHandling.install()
     let deleted = try space.deleteAlbum(named: album)
-    printLine("deleted album '\(album)'; its \(photos(deleted.count)) stay in the space")
+    printLine("deleted album '\(deleted.name)'; its \(photos(deleted.count)) stay in the space")
   }
 }
 
@@ -106,16 +106,16 @@ struct AlbumAddCommand: ParsableCommand {
   func run() throws {
     let album = try AlbumName.normalized(name)
     let space = try options.unlock(.write)
-    _ = try space.requireAlbum(named: album)
+    let name = try space.requireAlbum(named: album).name
     let chosen = try scope.browser(for: space).photos(
       chosenBy: try choice.choice, action: "adding to an album")
     SignalHandling.install()
-    let addition = try space.addToAlbum(named: album, photos: chosen.map(\.photo.record.id))
+    let addition = try space.addToAlbum(named: name, photos: chosen.map(\.photo.record.id))
     let already = chosen.count - addition.added
     printLine(
-      "added \(photos(addition.added)) to album '\(album)'"
+      "added \(photos(addition.added)) to album '\(name)'"
         + (already > 0 ? " (\(already) \(already == 1 ? "was" : "were") in it already)" : "")
-        + "; it holds \(space.album(named: album)?.count ?? 0)")
+        + "; it holds \(space.album(named: name)?.count ?? 0)")
   }
 }
 
@@ -143,15 +143,15 @@ struct AlbumRemoveCommand: ParsableCommand {
   func run() throws {
     let album = try AlbumName.normalized(name)
     let space = try options.unlock(.write)
+    let name = try space.requireAlbum(named: album).name
     var albumScope = try scope.scope
-    albumScope.album = album
-    _ = try space.requireAlbum(named: album)
+    albumScope.album = name
     let chosen = try space.makeBrowser(scope: albumScope).photos(
       chosenBy: try choice.choice, action: "removing from an album")
     SignalHandling.install()
-    let removed = try space.removeFromAlbum(named: album, photos: chosen.map(\.photo.record.id))
+    let removed = try space.removeFromAlbum(named: name, photos: chosen.map(\.photo.record.id))
     printLine(
-      "removed \(photos(removed)) from album '\(album)'; it holds \(space.album(named: album)?.count ?? 0)")
+      "removed \(photos(removed)) from album '\(name)'; it holds \(space.album(named: name)?.count ?? 0)")
   }
 }
 

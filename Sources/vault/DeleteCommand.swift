@@ -41,7 +41,12 @@ struct DeleteCommand: ParsableCommand {
   private func confirm(_ photos: [PhotoModel]) throws {
     if yes { return }
     let what = photos.count == 1 ? "'\(photos[0].record.name)'" : "\(photos.count) photos"
-    guard let answer = Terminal.confirm("Delete \(what)? This cannot be undone.") else {
+    // Chosen within an album, they still leave the whole space: say so, and what keeps them.
+    let whole =
+      scope.album.map { album in
+        " from the space and every album (to take \(photos.count == 1 ? "it" : "them") out of '\(album)' only: vault album remove)"
+      } ?? ""
+    guard let answer = Terminal.confirm("Delete \(what)\(whole)? This cannot be undone.") else {
       throw VaultError.invalidArgument("not deleting without confirmation: pass --yes when not on a terminal")
     }
     if !answer { throw DeclinedConfirmation() }

@@ -276,8 +276,8 @@ final class PhotoViewer {
       let addition = try browser.addToAlbum(name, photos)
       let already = photos.count - addition.added
       message =
-        (addition.created ? "made album '\(name)'; " : "")
-        + "added \(vault.photos(addition.added)) to '\(name)'"
+        (addition.created ? "made album '\(addition.name)'; " : "")
+        + "added \(vault.photos(addition.added)) to '\(addition.name)'"
         + (already > 0 ? " (\(already) in it already)" : "")
     } catch {
       report(error)

@@ -140,15 +140,15 @@ final class AlbumTests: XCTestCase {
       XCTAssertEqual($0 as? VaultError, .albumExists("Trip"))
     }
     var addition = try space.addToAlbum(named: "Trip", photos: [records[0].id, records[2].id, records[0].id])
-    XCTAssertEqual(addition, AlbumAddition(added: 2, created: false))
+    XCTAssertEqual(addition, AlbumAddition(added: 2, created: false, name: "Trip"))
     addition = try space.addToAlbum(named: "Trip", photos: [records[2].id, records[3].id])
-    XCTAssertEqual(addition, AlbumAddition(added: 1, created: false))
+    XCTAssertEqual(addition, AlbumAddition(added: 1, created: false, name: "Trip"))
     XCTAssertThrowsError(try space.addToAlbum(named: "Nope", photos: [records[1].id])) {
       XCTAssertEqual($0 as? VaultError, .noSuchAlbum("Nope"))
     }
     XCTAssertEqual(
       try space.addToAlbum(named: "Family", photos: [records[1].id], creating: true),
-      AlbumAddition(added: 1, created: true))
+      AlbumAddition(added: 1, created: true, name: "Family"))
     XCTAssertEqual(try space.removeFromAlbum(named: "Trip", photos: [records[3].id, records[1].id]), 1)
     XCTAssertThrowsError(try space.renameAlbum("Trip", to: "Family")) {
       XCTAssertEqual($0 as? VaultError, .albumExists("Family"))
@@ -260,7 +260,7 @@ final class AlbumTests: XCTestCase {
     let addition = try reader.change { writer in
       try writer.addToAlbum(named: "Old", photos: [writer.entries[0].record.id], creating: true)
     }
-    XCTAssertEqual(addition, AlbumAddition(added: 1, created: true))
+    XCTAssertEqual(addition, AlbumAddition(added: 1, created: true, name: "Old"))
     XCTAssertEqual(reader.formatVersion, 2)
     XCTAssertEqual(reader.albumNames(of: reader.entries[0].record.id), ["Old"])
   }

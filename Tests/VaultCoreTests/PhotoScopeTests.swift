@@ -168,7 +168,7 @@ final class PhotoScopeTests: XCTestCase {
     reader.releaseLock()
     let browser = reader.makeBrowser()
     let addition = try browser.addToAlbum("Seen", [browser.photoAtIndex!(0), browser.photoAtIndex!(2)])
-    XCTAssertEqual(addition, AlbumAddition(added: 2, created: true))
+    XCTAssertEqual(addition, AlbumAddition(added: 2, created: true, name: "Seen"))
     XCTAssertEqual(browser.photoAtIndex!(2).albums, ["Seen"])
     XCTAssertEqual(reader.album(named: "Seen")?.count, 2)
   }

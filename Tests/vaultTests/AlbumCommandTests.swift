@@ -74,6 +74,35 @@ final class AlbumCommandTests: XCTestCase {
       try listed(), ["1 gray.png Été", "2 photo.jpg Été", "3 rgba.png Été", "4 palette.png Été"])
   }
 
+  /// A name that differs from an album's in case alone finds that album (`greece` typed in
+  /// view's grid used to make a second album beside "Greece"), and makes no other; a
+  /// change of case alone is a rename, and the same name again says there is nothing to do.
+  func testAlbumNamesAreFoundWhateverTheirCase() throws {
+    try run(["album", "new", "Greece"])
+    let again = try vault.run(["album", "new", "greece"])
+    XCTAssertEqual(again.status, 1)
+    XCTAssertEqual(again.stderr, "error: an album named 'Greece' exists already\n")
+    XCTAssertEqual(
+      try run(["album", "add", "GREECE", "1-2"]).stdout, "added 2 photos to album 'Greece'; it holds 2\n")
+    XCTAssertEqual(
+      try run(["add", "--album", "greece", fixturesPath + "/gray.png"]).stdout.split(separator: "\n").last,
+      "put 0 photos in album 'Greece' (1 was in it already)")
+    XCTAssertEqual(try listed(["--album", "greece"]), ["1 gray.png Greece", "2 photo.jpg Greece"])
+    XCTAssertEqual(
+      try run(["album", "remove", "greece", "2"]).stdout, "removed 1 photo from album 'Greece'; it holds 1\n")
+    XCTAssertEqual(
+      try run(["album", "rename", "greece", "GREECE"]).stdout, "renamed album 'Greece' to 'GREECE'\n")
+    let same = try vault.run(["album", "rename", "GREECE", "GREECE"])
+    XCTAssertEqual(same.status, 1)
+    XCTAssertEqual(same.stderr, "error: the album 'GREECE' has that name already\n")
+    try run(["album", "new", "Crete"])
+    let taken = try vault.run(["album", "rename", "crete", "greece"])
+    XCTAssertEqual(taken.stderr, "error: an album named 'GREECE' exists already\n")
+    XCTAssertEqual(
+      try run(["album", "list"]).stdout.split(separator: "\n").map { $0.split(separator: " ").first ?? "" },
+      ["Crete", "GREECE"])
+  }
+
   /// Every bad input: one error line, a non-zero status, and the vault exactly as it was.
   func testBadNamesDatesAndUnknownAlbumsChangeNothing() throws {
     try run(["album", "new", "Trip"])
@@ -96,7 +125,7 @@ final class AlbumCommandTests: XCTestCase {
         "it takes 320 bytes in UTF-8; an album name takes at most 255"
       ),
       (["album", "rename", "Nope", "Other"], 1, "error: no album is named 'Nope'"),
-      (["album", "rename", "Trip", "Trip"], 1, "error: an album named 'Trip' exists already"),
+      (["album", "rename", "Trip", "Trip"], 1, "error: the album 'Trip' has that name already"),
       (["album", "delete", "Nope"], 1, "error: no album is named 'Nope'"),
       (["album", "add", "Nope", "1"], 1, "error: no album is named 'Nope'"),
       (["album", "add", "Trip", "9"], 1, "error: there is no photo 9: photos are numbered 1 to 4"),
@@ -174,6 +203,23 @@ final class AlbumCommandTests: XCTestCase {
       try run(["delete", "--all", "--album", "Two", "--yes"]).stdout, "deleted 2 photos; 2 left\n")
     XCTAssertEqual(try listed(), ["1 gray.png", "2 rgba.png"])
     XCTAssertTrue(try run(["album", "list"]).stdout.hasPrefix("Two  0 photos\n"))
+  }
+
+  /// Deleting photos chosen within an album takes them out of the whole space: the
+  /// question on a terminal says so, and names what would keep them.
+  func testDeletingWithinAnAlbumSaysThePhotosLeaveTheWholeSpace() throws {
+    try run(["album", "new", "Trip"])
+    try run(["album", "add", "Trip", "1-2"])
+    let session = try TmuxSession(
+      "\(VaultRunner.binary) delete --album Trip --all; echo \"exit status $?\"", in: folder,
+      environment: ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse"], width: 200, height: 10)
+    try session.wait(
+      for:
+        "Delete 2 photos from the space and every album (to take them out of 'Trip' only: vault album remove)? This cannot be undone."
+    )
+    try session.send("n", "Enter")
+    try session.wait(for: "exit status 0")
+    XCTAssertEqual(try listed().count, 4)
   }
 
   func testAddIntoAnAlbumMakesItAndTakesTheDuplicatesToo() throws {

@@ -50,11 +50,14 @@ final class DateTakenTests: XCTestCase {
     let raw = try vault.run(["list", "--sort", "imported", "--json"]).stdout
     XCTAssertFalse(raw.contains("\u{1B}"), "an escape character reached the terminal")
 
-    let table = try vault.run(["list", "--sort", "imported"], environment: ["COLUMNS": "120"]).stdout.split(separator: "\n")
+    let table = try vault.run(["list", "--sort", "imported"], environment: ["COLUMNS": "120"]).stdout.split(
+      separator: "\n")
     XCTAssertTrue(table[0].hasSuffix(" 2024-06-01 14:03"), "\(table[0])")
     XCTAssertTrue(table[5].hasSuffix(" 2022-10-09 11:12"), "\(table[5])")
     XCTAssertTrue(table[7].hasSuffix("*"), "the import date, marked: \(table[7])")
-    let grid = try vault.run(["list", "--sort", "imported", "--per-row", "4"], environment: ["COLUMNS": "100"]).stdout
+    let grid = try vault.run(
+      ["list", "--sort", "imported", "--per-row", "4"], environment: ["COLUMNS": "100"]
+    ).stdout
     XCTAssertTrue(grid.contains("2024-06-01") && grid.contains("2019-12-31"), grid)
   }
 
@@ -95,17 +98,23 @@ final class DateTakenTests: XCTestCase {
     // The text layout decodes nothing, so reads nothing.
     XCTAssertEqual(try vault.run(["show", "--sort", "imported", "2"]).stdout, "2 taken-exif.png  48×32\n")
     XCTAssertEqual(try takenDates(), [nil, nil])
-    let shown = try vault.run(["show", "--sort", "imported", "--mode", "symbols", "--width", "12", "--height", "4", "1", "2"])
+    let shown = try vault.run([
+      "show", "--sort", "imported", "--mode", "symbols", "--width", "12", "--height", "4", "1", "2",
+    ])
     XCTAssertEqual(shown.status, 0, shown.stderr)
     XCTAssertTrue(shown.stdout.contains("2 taken-exif.png  48×32  2023-02-28 08:15\n"), shown.stdout)
     XCTAssertEqual(try takenDates(), [nil, "2023-02-28T08:15:00-05:00"])
-    XCTAssertEqual(try vault.run(["show", "--sort", "imported", "2"]).stdout, "2 taken-exif.png  48×32  2023-02-28 08:15\n")
+    XCTAssertEqual(
+      try vault.run(["show", "--sort", "imported", "2"]).stdout, "2 taken-exif.png  48×32  2023-02-28 08:15\n"
+    )
   }
 
   func testShowStillShowsWhenAnotherCommandHoldsTheSpace() throws {
     try addAsBeforeDates(["taken-offset.jpg"])
     let space = try XCTUnwrap(try vault.spaceFolders().first)
-    let arguments = ["show", "--sort", "imported", "--mode", "symbols", "--width", "12", "--height", "4", "1"]
+    let arguments = [
+      "show", "--sort", "imported", "--mode", "symbols", "--width", "12", "--height", "4", "1",
+    ]
     do {
       // Another reader holds the space (a long `vault export`, say): the details cannot be
       // stored now, and show neither fails nor waits for them (a wait would last as long

@@ -4,6 +4,8 @@ public struct AlbumAddition: Equatable, Sendable {
   public var added: Int
   /// Whether the album was made for it.
   public var created: Bool
+  /// The album's name as it is kept: the name asked for may differ in case.
+  public var name: String
 }
 
 extension Space {
@@ -11,9 +13,15 @@ extension Space {
   /// lists. A format-1 space, which only a writer upgrades, has none.
   public var albums: [Album] { albumIndex().albums }
 
-  /// The album named `name` (exactly, once normalized: see `AlbumName`), if there is one.
+  /// The album named `name` (once normalized: see `AlbumName`), if there is one: the one
+  /// of exactly that name, else the only one whose name differs from it in case alone, so
+  /// that `greece` typed in a hurry finds "Greece" rather than making a second album.
   public func album(named name: String) -> Album? {
-    albums.first { $0.name == name }
+    let albums = albums
+    if let exact = albums.first(where: { $0.name == name }) { return exact }
+    let folded = name.lowercased()
+    let alike = albums.filter { $0.name.lowercased() == folded }
+    return alike.count == 1 ? alike[0] : nil
   }
 
   /// The album named `name`; throws `.noSuchAlbum` if there is none.
@@ -47,20 +55,30 @@ extension Space {
     journal.state.nextStamp(now: Timestamp.now().nanosecondsSince1970)
   }
 
-  /// Makes an empty album named `name` (a name `AlbumName.normalized` returned).
+  /// Makes an empty album named `name` (a name `AlbumName.normalized` returned), which no
+  /// album may have yet, even in another case.
   public func createAlbum(named name: String) throws {
     let journal = try requireJournal()
-    if album(named: name) != nil { throw VaultError.albumExists(name) }
+    if let existing = album(named: name) { throw VaultError.albumExists(existing.name) }
     try record([.albumNamed(.random(), name: name, stamp: stampNow(journal))])
   }
 
-  /// Renames the album `name` to `newName`, which no album may have yet.
-  public func renameAlbum(_ name: String, to newName: String) throws {
+  /// Renames the album `name` to `newName`, which no other album may have yet, even in
+  /// another case (a change of case alone is a rename). Returns the album's old name.
+  @discardableResult
+  public func renameAlbum(_ name: String, to newName: String) throws -> String {
     let journal = try requireJournal()
     let album = try requireAlbum(named: name)
-    if self.album(named: newName) != nil { throw VaultError.albumExists(newName) }
+    if album.name == newName {
+      throw VaultError.invalidArgument(
+        "the album '\(TerminalSafeText.escaped(newName))' has that name already")
+    }
+    if let other = self.album(named: newName), other.ids != album.ids {
+      throw VaultError.albumExists(other.name)
+    }
     let stamp = stampNow(journal)
     try record(album.ids.map { .albumNamed($0, name: newName, stamp: stamp) })
+    return album.name
   }
 
   /// Deletes the album `name`, for good; its photos stay in the space. Returns the album as
@@ -93,7 +111,7 @@ extension Space {
     }
     let added = changes.count - (existing == nil ? 1 : 0)
     try record(changes)
-    return AlbumAddition(added: added, created: existing == nil)
+    return AlbumAddition(added: added, created: existing == nil, name: existing?.name ?? name)
   }
 
   /// Takes the photos `ids` out of the album `name` (out of each album of that name that
