@@ -65,6 +65,7 @@ struct AddCommand: ParsableCommand {
     let albumName = try album.map(AlbumName.normalized)
     var opened: Space?
     var forAlbum = AlbumPhotos()
+    var keptNamed = 0
     // Decoding starts while the password's key is derived.
     let summary = try importer.importFiles(
       files, skippingNonPhotos: collected.foundInFolders, movingSources: move,
@@ -91,7 +92,11 @@ struct AddCommand: ParsableCommand {
       case .sourceRemoved(let path):
         if !quiet { printLine("removed \(path)") }
       case .sourceKept(_, let reason):
-        Diagnostics.error("\(reason.description) (it is in the space, but the file was not removed)")
+        // A read-only card keeps every file for the same reason: a few lines say it.
+        if verbose || keptNamed < Self.keptNamedAtMost {
+          keptNamed += 1
+          Diagnostics.error("\(reason.description) (it is in the space, but the file was not removed)")
+        }
       }
       Diagnostics.progress(done: done, total: files.count, label: eventPath(event))
     }
@@ -114,7 +119,8 @@ struct AddCommand: ParsableCommand {
     if summary.skipped > 0 {
       printLine(
         "skipped \(summary.skipped) file\(summary.skipped == 1 ? "" : "s") that \(summary.skipped == 1 ? "is" : "are") not \(ImageFormat.displayNames(joinedBy: "or"))"
-          + (verbose ? "" : " (--verbose names them)"))
+          + (move ? (summary.skipped == 1 ? "; it stays where it is" : "; they stay where they are") : "")
+          + (verbose ? "" : " (--verbose names \(summary.skipped == 1 ? "it" : "them"))"))
     }
     var problems: [String] = []
     if summary.failed > 0 {
@@ -122,11 +128,16 @@ struct AddCommand: ParsableCommand {
     }
     if summary.sourcesKept > 0 {
       problems.append(
-        "error: \(summary.sourcesKept) source file\(summary.sourcesKept == 1 ? " was" : "s were") kept (in the space, but not removed; see above)"
+        "error: \(summary.sourcesKept) source file\(summary.sourcesKept == 1 ? " was" : "s were") kept (in the space, but not removed; "
+          + (keptNamed < summary.sourcesKept
+            ? "the first \(keptNamed) are named above, --verbose names all)" : "see above)")
       )
     }
     if !problems.isEmpty { throw BatchFailure(summary: problems.joined(separator: "\n")) }
   }
+
+  /// How many kept sources `add --move` names, unless --verbose.
+  static let keptNamedAtMost = 5
 
   /// The photos an import with --album puts in the album: those it added, and those it
   /// found in the space already.
