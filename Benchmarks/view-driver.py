@@ -102,8 +102,13 @@ class Viewer:
 
     def quit(self):
         os.write(self.master, b"q")
-        self.drain(0.3)
-        _, status, usage = os.wait4(self.process.pid, 0)
+        # Read until it ends: what it sends ahead after a frame's status line (kitty, the
+        # neighbours' pixels) would otherwise fill the pty and hold the viewer in a write.
+        while True:
+            pid, status, usage = os.wait4(self.process.pid, os.WNOHANG)
+            if pid:
+                break
+            self.drain(0.05)
         os.close(self.master)
         return status, usage.ru_maxrss
 

@@ -157,6 +157,13 @@ final class FullScreenTerminal {
 
   /// Drops what was typed and not yet handled (queued keys and the terminal's input
   /// buffer): a question must be answered by a key pressed after it was asked.
+  /// Whether a key is waiting: a frame then leaves out what only later frames need.
+  var hasPendingInput: Bool {
+    if !keys.isEmpty { return true }
+    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    return poll(&poller, 1, 0) > 0 && poller.revents & Int16(POLLIN) != 0
+  }
+
   func discardPendingInput() {
     keys.removeAll()
     decoder = KeyDecoder()

@@ -34,6 +34,9 @@ final class PhotoViewer {
   private var message: String?
   /// The photo whose thumbnail stands in while its original decodes.
   private var standIn: (id: BlobID, image: RGBImage)?
+  /// The photo whose original this frame drew (nil: its thumbnail stands in, or the grid):
+  /// the status line says `loading…` until then, and nothing is sent ahead before it.
+  private var drawnOriginal: BlobID?
   private var running = true
   /// What ended the viewer other than `q` or a signal: the space moved (its password was
   /// changed by another command), said in full once the screen is restored.
@@ -328,6 +331,7 @@ final class PhotoViewer {
     let size = terminal.size
     emit(drawing.beginFrame())
     emit(Array("\u{1B}[H\u{1B}[2J".utf8))
+    drawnOriginal = nil
     page.clamp(count: count)
     cursor.clamp(count: count)
     var keep: Set<PictureKey> = []
@@ -341,6 +345,9 @@ final class PhotoViewer {
       photoScreen(columns: size.columns, rows: size.rows, keep: &keep)
     }
     emit(statusLine(columns: size.columns, row: size.rows - 1))
+    // After the status line: the photo on screen is complete before megabytes of its
+    // neighbours' pixels go to the terminal.
+    if screen == .photo, !showsHelp, count > 0 { sendDecodedAhead(keep: &keep) }
     emit(drawing.endFrame(keep: keep))
     sendFrame()
   }
@@ -464,12 +471,23 @@ final class PhotoViewer {
     if let decoded = preloader.decoded(record.id) {
       browser.noteDetails(of: record, in: decoded)
       let size = PixelSize(width: decoded.image.width, height: decoded.image.height)
-      emit(
-        drawing.draw(
-          key: .original(record.id, denominator: decoded.scaleDenominator), source: viewport.source(in: size),
-          column: placement.column, row: placement.row, columns: placement.columns, rows: placement.rows
-        ) { .photo(decoded.image) })
+      if let fitted = fittedPicture(record.id, decoded, in: viewport) {
+        emit(
+          drawing.draw(
+            key: fitted.key,
+            source: PixelRect(x: 0, y: 0, width: fitted.size.width, height: fitted.size.height),
+            column: placement.column, row: placement.row, columns: placement.columns, rows: placement.rows,
+            picture: fitted.make))
+      } else {
+        emit(
+          drawing.draw(
+            key: .original(record.id, denominator: decoded.scaleDenominator),
+            source: viewport.source(in: size),
+            column: placement.column, row: placement.row, columns: placement.columns, rows: placement.rows
+          ) { .photo(decoded.image) })
+      }
       standIn = nil
+      drawnOriginal = record.id
     } else if let failure = preloader.failure(record.id) {
       if case VaultError.spaceMoved = failure { stoppedBy = failure }
       emit(text("\(failure)", row: area.rows / 2, column: 1))
@@ -481,17 +499,70 @@ final class PhotoViewer {
           row: placement.row, columns: placement.columns, rows: placement.rows
         ) { .photo(image) })
     }
-    // Originals decoded ahead are sent to kitty ahead too (after this frame's own picture),
-    // and kept there, so that paging to them or back costs a placement.
-    for id in preloader.heldIDs {
-      guard let held = preloader.decoded(id) else { continue }
-      let key = PictureKey.original(id, denominator: held.scaleDenominator)
-      keep.insert(key)
-      emit(drawing.preload(key: key) { .photo(held.image) })
-    }
     if area.panel > 0 {
       emit(infoPanel(photo, column: area.columns + 1, width: area.panel - 1, rows: area.rows))
     }
+  }
+
+  /// What kitty is sent ahead, and keeps, so that paging to a neighbour or back, and the
+  /// first zoom step, cost a placement: the neighbours as they show when fitted, and the
+  /// current photo's whole original when it shows fitted. Only once the current photo's
+  /// original is on screen, and left for a later frame when a key is waiting: megabytes of
+  /// pixels would hold up what the user waits for.
+  private func sendDecodedAhead(keep: inout Set<PictureKey>) {
+    guard drawing is KittyPictureDrawing, !terminal.hasPendingInput, let viewport,
+      let current = browser.photoAtIndex?(page.index), drawnOriginal == current.record.id
+    else { return }
+    var ahead: [(key: PictureKey, make: () -> Picture)] = []
+    if let decoded = preloader.decoded(current.record.id),
+      fittedPicture(current.record.id, decoded, in: viewport) != nil
+    {
+      ahead.append(
+        (.original(current.record.id, denominator: decoded.scaleDenominator), { .photo(decoded.image) }))
+    }
+    for position in [page.index + 1, page.index - 1] where position >= 0 && position < count {
+      guard let photo = browser.photoAtIndex?(position), let decoded = preloader.decoded(photo.record.id)
+      else {
+        continue
+      }
+      let fit = Viewport(
+        image: PixelSize(width: photo.record.width, height: photo.record.height), columns: viewport.columns,
+        rows: viewport.rows, cell: cell)
+      if let fitted = fittedPicture(photo.record.id, decoded, in: fit) {
+        ahead.append((fitted.key, fitted.make))
+      } else {
+        ahead.append(
+          (.original(photo.record.id, denominator: decoded.scaleDenominator), { .photo(decoded.image) }))
+      }
+    }
+    for (key, make) in ahead {
+      keep.insert(key)
+      emit(drawing.preload(key: key, picture: make))
+    }
+  }
+
+  /// Kitty, a photo fitted to the screen whole: the decoded original shrunk to the pixels of
+  /// the cells it fills, which is all the screen shows of it. A 12-megapixel photo is
+  /// decoded at 2000×1500 for a 1600×960 screen; sending what shows is a third of the
+  /// bytes, and the first photo is on screen that much sooner. Nil when the photo is zoomed
+  /// or shows in part (a tall one), or when shrinking would not save much.
+  private func fittedPicture(_ id: BlobID, _ decoded: DecodedPhoto, in view: Viewport) -> (
+    key: PictureKey, size: PixelSize, make: () -> Picture
+  )? {
+    guard drawing is KittyPictureDrawing, !view.isZoomed else { return nil }
+    let image = decoded.image
+    let whole = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+    guard view.source(in: PixelSize(width: image.width, height: image.height)) == whole else { return nil }
+    let placement = view.placement
+    let width = placement.columns * cell.width
+    let height = placement.rows * cell.height
+    guard width <= image.width, height <= image.height, width * height * 3 <= image.width * image.height * 2
+    else { return nil }
+    return (
+      .fitted(id, denominator: decoded.scaleDenominator, width: width, height: height),
+      PixelSize(width: width, height: height),
+      { .shrunk(image.aspectFilled(width: width, height: height)) }
+    )
   }
 
   /// The current photo's thumbnail, decoded once (as finely as the cells it fills need)
@@ -583,7 +654,8 @@ final class PhotoViewer {
       if let taken = browser.withFoundDetails(photo.record).taken { after += "  " + taken.shownDate }
       after += "  \(viewport?.zoomPercent ?? 100)%"
       if photo.isSelected { after += "  ✔" }
-      if preloader.decoded(photo.record.id) == nil && preloader.failure(photo.record.id) == nil {
+      // As drawn: an original decoded while this frame was drawn shows in the next one.
+      if drawnOriginal != photo.record.id && preloader.failure(photo.record.id) == nil {
         after += "  loading…"
       }
       let before = "\(page.index + 1) / \(count)  "

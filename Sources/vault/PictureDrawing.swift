@@ -6,6 +6,9 @@ import VaultCore
 enum PictureKey: Hashable {
   /// A photo's original decoded at 1/denominator.
   case original(BlobID, denominator: Int)
+  /// That original shrunk to the pixels of the cells it fills when fitted to the screen
+  /// (kitty): what a fitted photo shows, in a fraction of the bytes.
+  case fitted(BlobID, denominator: Int, width: Int, height: Int)
   /// A photo's thumbnail, shown while its original decodes.
   case thumbnail(BlobID)
   /// A row of the grid as composed: its photos, their selection marks and its size.
@@ -15,11 +18,14 @@ enum PictureKey: Hashable {
 /// What the viewer draws: a photo (RGB) or a grid row (RGBA, transparent gutters).
 enum Picture {
   case photo(RGBImage)
+  /// Pixels made for this one drawing (a photo shrunk to the screen): the drawer zeroes
+  /// them once it has used them.
+  case shrunk(RGBImage)
   case gridRow(GridRowImage)
 
   var size: PixelSize {
     switch self {
-    case .photo(let image): return PixelSize(width: image.width, height: image.height)
+    case .photo(let image), .shrunk(let image): return PixelSize(width: image.width, height: image.height)
     case .gridRow(let row): return PixelSize(width: row.width, height: row.height)
     }
   }
@@ -80,6 +86,9 @@ final class KittyPictureDrawing: PictureDrawing {
     sent[key] = id
     switch picture() {
     case .photo(let image): return KittyGraphics.transmit(id: id, image: image)
+    case .shrunk(let image):
+      defer { zeroSharedPixels(image) }
+      return KittyGraphics.transmit(id: id, image: image)
     case .gridRow(let row): return KittyGraphics.transmit(id: id, rgba: row)
     }
   }
@@ -141,6 +150,11 @@ final class ChafaPictureDrawing: PictureDrawing {
       var part = image.cropped(to: source)
       defer { part.pixels.wipe() }
       lines = renderer.render(part)
+    case .shrunk(let image):
+      defer { zeroSharedPixels(image) }
+      var part = image.cropped(to: source)
+      defer { part.pixels.wipe() }
+      lines = renderer.render(part)
     case .gridRow(let row): lines = renderer.render(row)
     }
     var bytes: [UInt8] = []
@@ -163,4 +177,14 @@ final class ChafaPictureDrawing: PictureDrawing {
   func endFrame(keep: Set<PictureKey>) -> [UInt8] { [] }
 
   func finish() -> [UInt8] { [] }
+}
+
+/// Zeroes the pixels of a picture made for one drawing once it is drawn. Through a pointer,
+/// not `wipe()`: the `Picture` that carried them still shares the buffer, and a mutating
+/// wipe would copy it and zero only the copy.
+private func zeroSharedPixels(_ image: RGBImage) {
+  image.pixels.withUnsafeBufferPointer { buffer in
+    guard let base = buffer.baseAddress else { return }
+    explicit_bzero(UnsafeMutableRawPointer(mutating: base), buffer.count)
+  }
 }

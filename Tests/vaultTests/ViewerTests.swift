@@ -274,6 +274,139 @@ final class ViewerTests: XCTestCase {
     XCTAssertEqual(try vault.run(["verify"]).status, 0)
   }
 
+  /// Kitty, a photo fitted to the screen: it is sent at the size its cells show (fewer
+  /// bytes than the decoded original), and the original goes after the status line, so
+  /// that the first zoom step sends no pixels. tmux keeps kitty's commands to itself: the
+  /// viewer runs under `script`, whose output is every byte it wrote. `script` answers no
+  /// query, so cells have the viewer's default size; a 2400×1800 photo decodes at 1/2
+  /// (1200×900) to fill 100 columns of them.
+  func testKittySendsAFittedPhotoAtTheSizeItShowsThenTheOriginalForZooming() throws {
+    let photo = folder + "/big.jpg"
+    try writeJPEG(width: 2400, height: 1800, seed: 7, to: photo)
+    XCTAssertEqual(try vault.run(["add", photo]).status, 0)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    process.arguments = [
+      "-qfec", "stty cols 100 rows 40; \(VaultRunner.binary) view --mode kitty --sort imported 7",
+      "/dev/null",
+    ]
+    process.environment = [
+      "VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse", "TERM": "xterm-kitty",
+      "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+    ]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    defer { if process.isRunning { process.terminate() } }
+    let screen = KittyOutput()
+    /// Reads until `done` holds; fails if it never does.
+    func read(until what: String, _ done: () -> Bool) {
+      let deadline = Date().addingTimeInterval(TmuxSession.hangLimit)
+      let descriptor = output.fileHandleForReading.fileDescriptor
+      while !done(), Date() < deadline {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 100) > 0 else { continue }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        let count = Glibc.read(descriptor, &buffer, buffer.count)
+        if count <= 0 { break }
+        screen.append(buffer[0..<count])
+      }
+      XCTAssertTrue(done(), "never: \(what); seen \(screen.events)")
+    }
+    let shown = "7 / 7  big.jpg  2400×1800  "
+    func isShown(_ event: KittyOutput.Event) -> Bool {
+      guard case .status(let text) = event else { return false }
+      return text.hasPrefix(shown) && !text.contains("loading")
+    }
+    read(until: "photo 7 on screen, then its original sent") {
+      screen.events.contains(where: isShown) && screen.events.contains(.upload(width: 1200, height: 900))
+    }
+    let status = try XCTUnwrap(screen.events.firstIndex(where: isShown))
+    // Before the status line: the thumbnail standing in (512 wide), then the photo as it
+    // shows, 4:3 and smaller than the decoded original. After it: the decoded original.
+    let before = screen.events[..<status].compactMap { event -> (Int, Int)? in
+      guard case .upload(let width, let height) = event else { return nil }
+      return (width, height)
+    }
+    let fitted = before.filter {
+      $0.0 > 512 && $0.0 < 1200 && abs(Double($0.0) / Double($0.1) - 4.0 / 3.0) < 0.05
+    }
+    XCTAssertEqual(fitted.count, 1, "\(before)")
+    XCTAssertFalse(before.contains { $0 == (1200, 900) }, "\(before)")
+    XCTAssertTrue(screen.events[status...].contains(.upload(width: 1200, height: 900)))
+
+    // A zoom step places the original kitty holds: its frame sends no pixels before the
+    // zoomed photo's status line (a neighbour decoded meanwhile may follow it).
+    guard case .status(let fit) = screen.events[status] else { return XCTFail() }
+    let zoomStart = screen.events.count
+    input.fileHandleForWriting.write(Data("+".utf8))
+    func isZoomed(_ event: KittyOutput.Event) -> Bool {
+      guard case .status(let text) = event else { return false }
+      return text.hasPrefix(shown) && text != fit
+    }
+    read(until: "zoomed in") { screen.events[zoomStart...].contains(where: isZoomed) }
+    let zoomed = try XCTUnwrap(screen.events[zoomStart...].firstIndex(where: isZoomed))
+    let frame = try XCTUnwrap(screen.events[..<zoomed].lastIndex(of: .frame))
+    XCTAssertFalse(
+      screen.events[frame..<zoomed].contains {
+        if case .upload = $0 { return true }
+        return false
+      }, "\(screen.events[zoomStart...])")
+    input.fileHandleForWriting.write(Data("q".utf8))
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 0)
+  }
+
+  /// What the viewer wrote, as the test needs it: frames, kitty uploads (their pixel size)
+  /// and status lines (reverse video), in order, scanned as the bytes come (a photo's upload is
+  /// megabytes: each byte is looked at once).
+  final class KittyOutput {
+    enum Event: Equatable {
+      /// A frame starts (the screen is cleared).
+      case frame
+      case upload(width: Int, height: Int)
+      case status(String)
+    }
+    private(set) var events: [Event] = []
+    private var pending: [UInt8] = []
+
+    func append(_ bytes: ArraySlice<UInt8>) {
+      pending += bytes
+      var index = 0
+      while index < pending.count {
+        guard pending[index] == 0x1B else {
+          index += 1
+          continue
+        }
+        // A command that may be cut off at the end waits for more bytes.
+        guard let end = pending[(index + 1)...].firstIndex(where: { $0 == 0x1B || $0 == UInt8(ascii: ";") })
+        else { break }
+        let command = String(decoding: pending[index..<end], as: UTF8.self)
+        if command.hasPrefix("\u{1B}_Ga=t,") {
+          var fields: [String: Int] = [:]
+          for field in command.dropFirst(3).split(separator: ",") {
+            let parts = field.split(separator: "=")
+            if parts.count == 2, let value = Int(parts[1]) { fields[String(parts[0])] = value }
+          }
+          events.append(.upload(width: fields["s"] ?? 0, height: fields["v"] ?? 0))
+        } else if command == "\u{1B}[2J" {
+          events.append(.frame)
+        } else if command.hasPrefix("\u{1B}[7m") {
+          guard pending[end] == 0x1B else {
+            index = end + 1
+            continue
+          }
+          events.append(.status(String(command.dropFirst(4)).trimmingCharacters(in: .whitespaces)))
+        }
+        index = end
+      }
+      // Kept from the command cut off at the end, if one is.
+      pending.removeFirst(min(index, pending.count))
+    }
+  }
+
   /// Pasted text is never taken for keys: "study" would select, delete and confirm.
   func testPastedTextDoesNotActAsKeys() throws {
     let session = try viewer("--mode symbols 1")
