@@ -37,10 +37,19 @@ final class PhotoViewer {
   /// The photo whose original this frame drew (nil: its thumbnail stands in, or the grid):
   /// the status line says `loading…` until then, and nothing is sent ahead before it.
   private var drawnOriginal: BlobID?
+  /// The photos under the grid's cursor and on the page, by id, as of the list's revision
+  /// `placedAt`: when the list changes (a deletion, dates found that re-sort it, another
+  /// command's change seen at a reload), both are found again by id, so that the next key
+  /// acts on the photo on screen, not on whatever took its number.
+  private var cursorPhoto: BlobID?
+  private var pagePhoto: BlobID?
+  private var placedAt: Int?
   private var running = true
   /// What ended the viewer other than `q` or a signal: the space moved (its password was
   /// changed by another command), said in full once the screen is restored.
   private(set) var stoppedBy: Error?
+  /// When the space was last read again after a photo failed to load.
+  private var lastReadAgain: Date?
 
   /// `browser` is `space`'s, made with the scope the viewer shows.
   init(
@@ -87,12 +96,34 @@ final class PhotoViewer {
   /// Shows an action's failure on the status line. A space that moved (`vault passwd`
   /// elsewhere renamed its folder) ends the viewer instead: nothing it shows or does could
   /// work from then on, and the status line would cut the message short.
-  private func report(_ error: Error, as kind: String = "error") {
+  /// `photo`: the photo whose reading failed, if it was one.
+  private func report(_ error: Error, as kind: String = "error", reading photo: PhotoModel? = nil) {
     if case VaultError.spaceMoved = error {
       stoppedBy = error
       return
     }
+    if let photo, readAgain(afterFailureOf: photo) { return }
     message = "\(kind): \(error)"
+  }
+
+  /// When reading a photo fails: another command may have deleted it since the viewer read
+  /// the space. The space is read again (at most once a second, and only if no other
+  /// command holds it) and the screen drawn anew. Returns whether the photo is gone: it is
+  /// then said to be, rather than called damaged.
+  private func readAgain(afterFailureOf photo: PhotoModel) -> Bool {
+    let now = Date()
+    if let lastReadAgain, now.timeIntervalSince(lastReadAgain) < 1 { return false }
+    lastReadAgain = now
+    do {
+      try space.reload(waitingAtMost: 0)
+    } catch {
+      report(error)
+      return true
+    }
+    guard browser.index(of: photo.record.id) == nil else { return false }
+    message = "'\(TerminalSafeText.escaped(photo.record.name))' was deleted by another command"
+    FullScreenTerminal.wake()
+    return true
   }
 
   /// A character cell in pixels: as the terminal reports it now (a font change), else as
@@ -103,7 +134,24 @@ final class PhotoViewer {
 
   // MARK: Keys
 
+  /// Finds the photos of the cursor and the page again after the list changed; a photo
+  /// that is no longer listed leaves its place to the one that took its number.
+  private func followPhotos() {
+    let revision = browser.listRevision?()
+    if revision == nil || revision != placedAt {
+      if let cursorPhoto, let index = browser.index(of: cursorPhoto) { cursor.index = index }
+      if let pagePhoto, let index = browser.index(of: pagePhoto) { page.index = index }
+      cursor.clamp(count: count)
+      page.clamp(count: count)
+      placedAt = revision
+    }
+    cursorPhoto = cursor.index < count ? browser.photoAtIndex?(cursor.index).record.id : nil
+    pagePhoto = page.index < count ? browser.photoAtIndex?(page.index).record.id : nil
+  }
+
   private func handle(_ key: Key) {
+    followPhotos()
+    defer { followPhotos() }
     message = nil
     if let prompt {
       answer(prompt, key)
@@ -251,6 +299,9 @@ final class PhotoViewer {
     guard index < count, let photo = browser.photoAtIndex?(index) else { return }
     do {
       try browser.setSelected([index], !photo.isSelected)
+      if browser.index(of: photo.record.id) == nil {
+        message = "'\(TerminalSafeText.escaped(photo.record.name))' was deleted by another command"
+      }
     } catch {
       report(error)
     }
@@ -332,8 +383,7 @@ final class PhotoViewer {
     emit(drawing.beginFrame())
     emit(Array("\u{1B}[H\u{1B}[2J".utf8))
     drawnOriginal = nil
-    page.clamp(count: count)
-    cursor.clamp(count: count)
+    followPhotos()
     var keep: Set<PictureKey> = []
     if showsHelp {
       emit(helpScreen(columns: size.columns, rows: size.rows))
@@ -427,7 +477,9 @@ final class PhotoViewer {
             browser.gridRowImage(
               row, layout: layout, cellRows: cellRows, characterWidth: cell.width,
               characterHeight: cell.height
-            ) { _, error in self.report(error, as: "warning") })
+            ) { index, error in
+              self.report(error, as: "warning", reading: photos.first { $0.index == index }?.photo)
+            })
         })
       for item in row {
         let position = item.index % cursor.perRow
@@ -489,7 +541,11 @@ final class PhotoViewer {
       standIn = nil
       drawnOriginal = record.id
     } else if let failure = preloader.failure(record.id) {
-      if case VaultError.spaceMoved = failure { stoppedBy = failure }
+      if case VaultError.spaceMoved = failure {
+        stoppedBy = failure
+      } else if readAgain(afterFailureOf: photo) {
+        return
+      }
       emit(text("\(failure)", row: area.rows / 2, column: 1))
     } else if let image = standInThumbnail(photo, atLeast: placement) {
       let size = PixelSize(width: image.width, height: image.height)

@@ -407,6 +407,34 @@ final class ViewerTests: XCTestCase {
     }
   }
 
+  /// Another command changes the space while the viewer is open. A photo it added that
+  /// sorts first does not move the cursor off the photo the user sees: the cursor follows
+  /// that photo by id, so the next key acts on it. A photo it deleted is said to be
+  /// deleted, not called damaged, and the page shows the photo that took its number.
+  func testTheViewerStaysOnItsPhotoWhenAnotherCommandChangesTheSpace() throws {
+    let grid = try viewer("--mode symbols")
+    try grid.wait(for: "1 / 6  0 selected")
+    // Dated 2024: by date taken, it comes before the others (imported today, undated).
+    XCTAssertEqual(try vault.run(["add", fixturesPath + "/taken-offset.jpg"]).status, 0)
+    try grid.type(" ")
+    try grid.wait(for: "2 / 7  1 selected")
+    try grid.type(" ")
+    try grid.wait(for: "2 / 7  0 selected")
+    try grid.type("q")
+    try grid.waitUntilFinished()
+    XCTAssertEqual(try listed().compactMap { $0["selected"] as? Bool }.filter { $0 }, [])
+
+    let pager = try viewer("--mode symbols --sort imported 1")
+    try pager.wait(until: "photo 1 loaded") { $0.contains("1 / 7  photo-1.jpg") && !$0.contains("loading") }
+    XCTAssertEqual(try vault.run(["delete", "--yes", "--sort", "imported", "4"]).status, 0)
+    for _ in 0..<3 { try pager.type("n") }
+    let screen = try pager.wait(for: "'photo-4.jpg' was deleted by another command")
+    XCTAssertFalse(screen.contains("damaged"), screen)
+    try pager.wait(for: "4 / 6  photo-5.jpg")
+    try pager.type("q")
+    try pager.waitUntilFinished()
+  }
+
   /// Pasted text is never taken for keys: "study" would select, delete and confirm.
   func testPastedTextDoesNotActAsKeys() throws {
     let session = try viewer("--mode symbols 1")

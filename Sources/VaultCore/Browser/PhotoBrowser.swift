@@ -31,6 +31,12 @@ public final class PhotoBrowser {
   /// Stores details that decoding originals read, by photo id; best effort (it must not
   /// hold up or fail what is being shown: the details are read again another time).
   public var detailsRequest: (([BlobID: PhotoDetails]) -> Void)?
+  /// The index of the photo with an id, if it is listed. Unset: found through
+  /// `photoAtIndex`, one photo at a time.
+  public var indexOfPhoto: ((BlobID) -> Int?)?
+  /// Changes whenever the photos listed, their order or their selection may have changed;
+  /// unset, the browser says it always may have.
+  public var listRevision: (() -> Int)?
   /// How many photos a grid row holds.
   public var numberOfPhotosPerRow: Int
   /// Whose pixel and memory limits decoding a photo keeps to, and whose gray shows through
@@ -49,6 +55,13 @@ public final class PhotoBrowser {
 
   /// The photo count, read from the data source every time, so it cannot go stale.
   public var count: Int { isReady ? numberOfPhotos?() ?? 0 : 0 }
+
+  /// Where the photo `id` is listed now, if it is: what a viewer that shows one photo
+  /// uses to stay on it when the list changes under it.
+  public func index(of id: BlobID) -> Int? {
+    if let indexOfPhoto { return indexOfPhoto(id) }
+    return (0..<count).first { photoAtIndex?($0).record.id == id }
+  }
 
   // MARK: Choosing photos
 

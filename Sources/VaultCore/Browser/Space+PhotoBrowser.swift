@@ -23,6 +23,8 @@ extension Space {
     let list = ScopedList(scope: scope)
     browser.numberOfPhotos = { list.positions(in: self).count }
     browser.photoAtIndex = { self.model(at: list.positions(in: self)[$0]) }
+    browser.indexOfPhoto = { id in list.positions(in: self).firstIndex { self.entries[$0].record.id == id } }
+    browser.listRevision = { self.revision }
     browser.thumbnailAtIndex = { try self.thumbnail(of: self.entries[list.positions(in: self)[$0]].record) }
     browser.originalAtIndex = { try self.original(of: self.entries[list.positions(in: self)[$0]].record) }
     // Reads only the photo's blob and the key, never `entries`: safe off the main thread.

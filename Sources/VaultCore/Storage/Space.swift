@@ -160,11 +160,14 @@ public final class Space {
   }
 
   /// Reads the index or journal again, under a shared lock held only while reading (unless
-  /// the space still holds its own).
-  public func reload() throws {
+  /// the space still holds its own). `waitingAtMost`: how long to wait for a writer that
+  /// holds the space (by default as long as it takes), else `.spaceBusy`.
+  public func reload(waitingAtMost waitLimit: Double? = nil) throws {
     precondition(access == .read)
     let held = lock
-    let reading = try held ?? DirectoryLock(path: directory, mode: .shared, expecting: folder)
+    let reading =
+      try held
+      ?? DirectoryLock(path: directory, mode: .shared, waitingAtMost: waitLimit, expecting: folder)
     defer { withExtendedLifetime(reading) {} }
     try load()
   }
