@@ -241,6 +241,21 @@ final class ImagingTests: XCTestCase {
     XCTAssertNil(ImageFormat.sniff([]))
   }
 
+  /// A stored thumbnail larger than vault makes them (sealed by another holder of the
+  /// password) is refused from its header, before libjpeg allocates for it.
+  func testAThumbnailLargerThanAnyVaultMakesIsRefusedBeforeDecoding() throws {
+    let side = RGBImage.thumbnailSideLimit + 8
+    let wide = try JPEGEncoder.encode(
+      RGBImage(width: side, height: 8, pixels: [UInt8](repeating: 90, count: side * 8 * 3)), quality: 80)
+    XCTAssertThrowsError(try RGBImage.decodeJPEG(wide, name: "thumbnail of 'x'", thumbnail: true)) { error in
+      XCTAssertEqual(
+        "\(error)",
+        "thumbnail of 'x' is damaged: it is \(side)×8, larger than a thumbnail can be (2048 a side)")
+    }
+    // Not a thumbnail: decoded.
+    XCTAssertEqual(try RGBImage.decodeJPEG(wide, name: "x").width, side)
+  }
+
   /// Decodes a JPEG made by the thumbnailer, through the project's own decoder.
   func decode(_ jpeg: [UInt8]) throws -> RGBImage {
     try RGBImage.decodeJPEG(jpeg, name: "thumbnail")

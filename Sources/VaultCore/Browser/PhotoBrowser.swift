@@ -169,7 +169,7 @@ public final class PhotoBrowser {
     defer { jpeg.wipe() }
     return try RGBImage.decodeJPEG(
       jpeg, name: "thumbnail of '\(photoAtIndex(index).record.name)'", minimumWidth: minimumSize.width,
-      minimumHeight: minimumSize.height)
+      minimumHeight: minimumSize.height, thumbnail: true)
   }
 
   /// The original of the photo at `index`, decrypted and decoded in memory, as shown (EXIF

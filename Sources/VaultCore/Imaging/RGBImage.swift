@@ -25,18 +25,36 @@ public struct RGBImage: Equatable, Sendable {
 extension RGBImage {
   /// Decodes a JPEG held in memory (a thumbnail): at full size, or with a minimum size, at
   /// the smallest DCT scale that still gives at least `minimumWidth`×`minimumHeight` pixels.
-  public static func decodeJPEG(_ bytes: [UInt8], name: String, minimumWidth: Int = 0, minimumHeight: Int = 0)
-    throws -> RGBImage
-  {
+  /// `thumbnail`: the JPEG is a stored thumbnail, which vault makes at most `Thumbnailer`'s
+  /// 512 pixels a side: one larger than `thumbnailSideLimit` (a thumbnail sealed by
+  /// whoever else holds the password, in a synced copy) is refused before it is decoded,
+  /// and libjpeg's memory is capped, as an original's is at import.
+  public static func decodeJPEG(
+    _ bytes: [UInt8], name: String, minimumWidth: Int = 0, minimumHeight: Int = 0, thumbnail: Bool = false
+  ) throws -> RGBImage {
     let decoder = try JPEGDecoder(bytes: bytes, name: name)
+    if thumbnail && max(decoder.width, decoder.height) > thumbnailSideLimit {
+      throw VaultError.damagedBlob(
+        what: name,
+        reason:
+          "it is \(decoder.width)×\(decoder.height), larger than a thumbnail can be (\(thumbnailSideLimit) a side)"
+      )
+    }
     let denominator =
       minimumWidth <= 0 && minimumHeight <= 0
       ? 1
       : JPEGDecoder.scaleDenominator(
         width: decoder.width, height: decoder.height, targetWidth: max(1, minimumWidth),
         targetHeight: max(1, minimumHeight))
-    return try PhotoDecoder.decode(decoder, scaleDenominator: denominator, orientation: 1)
+    return try PhotoDecoder.decode(
+      decoder, scaleDenominator: denominator, orientation: 1,
+      memoryLimit: thumbnail ? thumbnailMemoryLimit : 0)
   }
+
+  /// The largest side a stored thumbnail may have: four times what vault makes.
+  public static let thumbnailSideLimit = 2048
+  /// What libjpeg may hold to decode a thumbnail (a 2048² progressive JPEG needs 24 MiB).
+  static let thumbnailMemoryLimit = 64 << 20
 
   /// The picture scaled to fill exactly `width`×`height`, keeping its aspect: the centre
   /// is kept and the overflowing sides are cut off (like Agony's grid cells). Shrinking
