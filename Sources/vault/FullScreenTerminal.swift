@@ -26,11 +26,23 @@ enum TerminalEvent: Equatable {
 final class FullScreenTerminal {
   /// How long an ESC waits for the rest of a sequence before it counts as the Escape key.
   static let escapeTimeout = 0.05
+  /// Input that comes this soon after the input before it was sent with it (a paste, a
+  /// terminal's burst), not typed: no one types two keys 15 ms apart.
+  static let typedGap = 0.015
 
   let descriptor: Int32
   private let closesDescriptor: Bool
   private var decoder = KeyDecoder()
-  private var keys: [Key] = []
+  /// Keys read and not yet handled, each with whether it was typed (see `lastKeyWasTyped`).
+  private var keys: [(key: Key, typed: Bool)] = []
+  /// Whether the key `nextEvent` returned last came on its own: the only key of its read,
+  /// read at least `typedGap` after the input before it. Pasted text and a burst of input
+  /// never are: a question that changes the space (delete?) takes only a typed answer.
+  private(set) var lastKeyWasTyped = false
+  private var lastReadAt = -Double.infinity
+  /// Set when a paste ends, until a key is typed on its own: input in between came with
+  /// the paste (see `readInput`).
+  private var followsPaste = false
   /// When the decoder started waiting for the rest of a sequence (monotonic seconds).
   private var incompleteSince: Double?
   private var output: [UInt8] = []
@@ -155,8 +167,6 @@ final class FullScreenTerminal {
     }
   }
 
-  /// Drops what was typed and not yet handled (queued keys and the terminal's input
-  /// buffer): a question must be answered by a key pressed after it was asked.
   /// Whether a key is waiting: a frame then leaves out what only later frames need.
   var hasPendingInput: Bool {
     if !keys.isEmpty { return true }
@@ -164,6 +174,8 @@ final class FullScreenTerminal {
     return poll(&poller, 1, 0) > 0 && poller.revents & Int16(POLLIN) != 0
   }
 
+  /// Drops what was typed and not yet handled (queued keys and the terminal's input
+  /// buffer): a question must be answered by a key pressed after it was asked.
   func discardPendingInput() {
     keys.removeAll()
     decoder = KeyDecoder()
@@ -221,10 +233,14 @@ final class FullScreenTerminal {
     while true {
       ScreenSignals.drainWakePipe()
       if let event = takeSignalledEvent() { return event }
-      if !keys.isEmpty { return .key(keys.removeFirst()) }
+      if !keys.isEmpty {
+        let next = keys.removeFirst()
+        lastKeyWasTyped = next.typed
+        return .key(next.key)
+      }
       if restored { return .quit }
       if let since = incompleteSince, Self.now() >= since + Self.escapeTimeout {
-        keys += decoder.timeOut()
+        keys += decoder.timeOut().map { ($0, true) }
         incompleteSince = nil
         continue
       }
@@ -282,7 +298,24 @@ final class FullScreenTerminal {
     let count = read(descriptor, &readBuffer, readBuffer.count)
     if count < 0 && (errno == EINTR || errno == EAGAIN) { return true }
     guard count > 0 else { return false }
-    keys += decoder.feed(Array(readBuffer[0..<count]))
+    let now = Self.now()
+    let alone = now - lastReadAt >= Self.typedGap
+    lastReadAt = now
+    let decoded = decoder.feed(Array(readBuffer[0..<count]))
+    // A clipboard holding a forged paste end (ESC [201~) must not have the rest of it read
+    // as keys: after a paste, input is dropped until a key comes on its own. The rest of a
+    // paste comes with it, or in reads as full as the terminal's writes.
+    let typed = alone && decoded.count == 1 && count <= 8
+    for key in decoded {
+      if case .paste = key {
+        keys.append((key, false))
+        followsPaste = true
+        continue
+      }
+      if followsPaste && !typed { continue }
+      followsPaste = false
+      keys.append((key, typed))
+    }
     if decoder.isIncomplete {
       if incompleteSince == nil { incompleteSince = Self.now() }
     } else {

@@ -244,7 +244,22 @@ final class PhotoViewer {
     prompt = question
   }
 
+  /// The longest answer a prompt takes: a path, an album name (a paste of a book is cut,
+  /// rather than trimmed again at every frame).
+  static let answerLimit = 4096
+
   private func answer(_ current: Prompt, _ key: Key) {
+    defer {
+      switch prompt {
+      case .exportFolder(let typed) where typed.count > Self.answerLimit:
+        prompt = .exportFolder(String(typed.prefix(Self.answerLimit)))
+      case .albumName(let typed) where typed.count > Self.answerLimit:
+        prompt = .albumName(String(typed.prefix(Self.answerLimit)))
+      case .goToNumber(let typed) where typed.count > 18:
+        prompt = .goToNumber(String(typed.prefix(18)))
+      default: break
+      }
+    }
     switch (current, key) {
     case (.goToNumber(let typed), .paste(let text)):
       prompt = .goToNumber(typed + text.filter { $0.isASCII && $0.isNumber })
@@ -260,7 +275,12 @@ final class PhotoViewer {
     case (.confirmDeletion(let photo), _):
       prompt = nil
       if key == .character("y") || key == .character("Y") {
-        delete(photo)
+        // Only a y typed on its own: one that came in a burst of input was sent, not typed.
+        if terminal.lastKeyWasTyped {
+          delete(photo)
+        } else {
+          message = "nothing deleted: the y came with other input; press d, then y on its own"
+        }
       } else {
         message = "nothing deleted"
       }
@@ -276,6 +296,9 @@ final class PhotoViewer {
     case (.goToNumber(let typed), .backspace):
       prompt = .goToNumber(String(typed.dropLast()))
     case (.exportFolder(let typed), .enter):
+      // Only an Enter typed on its own writes photos out of the vault: one in a burst of
+      // input (the rest of a paste) leaves the question open.
+      guard terminal.lastKeyWasTyped else { break }
       prompt = nil
       export(to: typed.isEmpty ? nil : typed)
     case (.exportFolder(let typed), .backspace):

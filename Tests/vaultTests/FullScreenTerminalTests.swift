@@ -253,6 +253,31 @@ final class FullScreenTerminalTests: XCTestCase {
 
   // MARK: Events
 
+  /// What comes after a paste's end in the same input (a clipboard holding a forged
+  /// ESC [201~ and then keys) is dropped, and so is input that follows close behind it. A
+  /// key read on its own after a pause is typed; keys that come together are not.
+  func testPastedInputNeverPassesForTypedKeys() throws {
+    let terminal = try makeTerminal()
+    defer { terminal.restore() }
+    type("\u{1B}[200~ab\u{1B}[201~\u{1B}[201~e/tmp/x\rdy")
+    XCTAssertEqual(terminal.nextEvent(timeout: Self.hangLimit), .key(.paste("ab")))
+    XCTAssertNil(terminal.nextEvent(timeout: 0))
+    // More of the paste, however late it is read: many keys at once.
+    type(String(repeating: "\u{E000}", count: 50) + "y")
+    XCTAssertNil(terminal.nextEvent(timeout: 0.1))
+    // A key typed on its own ends that.
+    usleep(useconds_t(FullScreenTerminal.typedGap * 1_000_000 * 2))
+    type("y")
+    XCTAssertEqual(terminal.nextEvent(timeout: Self.hangLimit), .key(.character("y")))
+    XCTAssertTrue(terminal.lastKeyWasTyped)
+    usleep(useconds_t(FullScreenTerminal.typedGap * 1_000_000 * 2))
+    type("dy")
+    XCTAssertEqual(terminal.nextEvent(timeout: Self.hangLimit), .key(.character("d")))
+    XCTAssertFalse(terminal.lastKeyWasTyped)
+    XCTAssertEqual(terminal.nextEvent(timeout: Self.hangLimit), .key(.character("y")))
+    XCTAssertFalse(terminal.lastKeyWasTyped, "a y that came with a d was not typed on its own")
+  }
+
   func testKeysArriveDecoded() throws {
     let terminal = try makeTerminal()
     defer { terminal.restore() }
