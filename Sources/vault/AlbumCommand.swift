@@ -80,7 +80,9 @@ struct AlbumDeleteCommand: ParsableCommand {
     let space = try options.unlock(.write)
     SignalHandling.install()
     let deleted = try space.deleteAlbum(named: album)
-    printLine("deleted album '\(deleted.name)'; its \(photos(deleted.count)) stay in the space")
+    printLine(
+      "deleted album '\(deleted.name)'; its \(photos(deleted.count)) \(deleted.count == 1 ? "stays" : "stay") in the space"
+    )
   }
 }
 

@@ -30,6 +30,8 @@ final class PhotoViewer {
   private var prompt: Prompt?
   private var showsInfo = false
   private var showsHelp = false
+  /// The narrowest terminal that shows the details panel beside the photo.
+  static let infoPanelColumns = 60
   /// A one-off line for the status bar (an action's outcome), cleared by the next key.
   private var message: String?
   /// The photo whose thumbnail stands in while its original decodes.
@@ -168,7 +170,7 @@ final class PhotoViewer {
       showsHelp = true
     default:
       if count == 0 {
-        message = "no photos in this space"
+        message = browser.emptyText
         return
       }
       screen == .grid ? handleGrid(key) : handlePhoto(key)
@@ -221,7 +223,12 @@ final class PhotoViewer {
     case .character("s"): toggleSelection(of: page.index)
     case .character("d"): ask(.confirmDeletion(browser.photoAtIndex!(page.index)))
     case .character("e"): ask(.exportFolder(""))
-    case .character("i"): showsInfo.toggle()
+    case .character("i"):
+      showsInfo.toggle()
+      if showsInfo && terminal.size.columns < Self.infoPanelColumns {
+        message = "details need a terminal \(Self.infoPanelColumns) columns wide"
+        showsInfo = false
+      }
     case .escape, .backspace:
       // Stored between photos, not while paging: a change takes the space's lock.
       browser.storeFoundDetails()
@@ -411,7 +418,10 @@ final class PhotoViewer {
     if showsHelp {
       emit(helpScreen(columns: size.columns, rows: size.rows))
     } else if count == 0 {
-      emit(text("no photos in this space; add some with 'vault add PATH'", row: 0))
+      emit(
+        text(
+          browser.emptyText + (browser.scopeDescription.isEmpty ? "; add some with 'vault add PATH'" : ""),
+          row: 0))
     } else if screen == .grid {
       gridScreen(columns: size.columns, rows: size.rows)
     } else {
@@ -522,7 +532,7 @@ final class PhotoViewer {
   /// Cells the photo may use: the screen but the status line, and the info panel's columns
   /// when it shows.
   private func photoArea(columns: Int, rows: Int) -> (columns: Int, rows: Int, panel: Int) {
-    let panel = showsInfo && columns >= 60 ? min(36, columns / 3) : 0
+    let panel = showsInfo && columns >= Self.infoPanelColumns ? min(36, columns / 3) : 0
     return (max(1, columns - panel), max(1, rows - 1), panel)
   }
 

@@ -55,7 +55,9 @@ struct ScopeOptions: ParsableArguments {
   func browser(for space: Space, perRow: Int = 1) throws -> PhotoBrowser {
     let scope = try self.scope
     if let album = scope.album { _ = try space.requireAlbum(named: album) }
-    return space.makeBrowser(perRow: perRow, scope: scope)
+    let browser = space.makeBrowser(perRow: perRow, scope: scope)
+    browser.scopeDescription = described
+    return browser
   }
 }
 

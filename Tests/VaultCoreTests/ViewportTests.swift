@@ -3,7 +3,8 @@ import XCTest
 @testable import VaultCore
 
 /// The screen in these tests is 80×24 cells of 10×20 pixels: 800×480 pixels, whose
-/// height/width is 0.6, so a photo is tall past height/width 1.5.
+/// height/width is 0.6, so a photo is tall past height/width 1.5, and past 2, the least a
+/// photo must be to be tall on any screen.
 final class ViewportTests: XCTestCase {
   let cell = PixelSize(width: 10, height: 20)
 
@@ -38,10 +39,21 @@ final class ViewportTests: XCTestCase {
     XCTAssertEqual(view.fitScale, 0.32)
     XCTAssertEqual(view.placement, place(0, 0, 1000, 1500, at: 24, 0, 32, 24))
     XCTAssertFalse(view.isZoomed)
+    // Past 2.5 × the screen's aspect, but not twice as tall as wide: fitted whole.
+    XCTAssertFalse(viewport(1000, 2000).isTall)
+  }
+
+  /// On a wide terminal (200×50 cells: height/width 0.5), a 3:4 portrait is more than 2.5 ×
+  /// the screen's aspect, and is still fitted whole: it is a photo, not a page to read.
+  func testAPortraitOnAWideScreenIsFittedWhole() {
+    let view = viewport(1200, 1600, columns: 200, rows: 50)
+    XCTAssertFalse(view.isTall)
+    XCTAssertEqual(view.fitScale, 1000.0 / 1600.0)
+    XCTAssertTrue(viewport(1000, 2100, columns: 200, rows: 50).isTall)
   }
 
   func testAVeryTallPhotoFillsTheWidthAndStartsAtItsTop() {
-    var view = viewport(1000, 1501)  // one pixel past the threshold
+    var view = viewport(1000, 2001)  // one pixel past both thresholds
     XCTAssertTrue(view.isTall)
     XCTAssertEqual(view.fitScale, 0.8)
     XCTAssertFalse(view.isZoomed)
@@ -52,7 +64,7 @@ final class ViewportTests: XCTestCase {
     view.pan(dx: 5, dy: 0)
     XCTAssertEqual(view.placement.source.x, 0)
     view.pan(dx: 0, dy: 100)
-    XCTAssertEqual(view.placement, place(0, 901, 1000, 600, at: 0, 0, 80, 24))
+    XCTAssertEqual(view.placement, place(0, 1401, 1000, 600, at: 0, 0, 80, 24))
     view.pan(dx: 0, dy: -100)
     XCTAssertEqual(view.placement.source.y, 0)
     XCTAssertEqual(view.zoomPercent, 80)

@@ -205,6 +205,19 @@ final class AlbumCommandTests: XCTestCase {
     XCTAssertTrue(try run(["album", "list"]).stdout.hasPrefix("Two  0 photos\n"))
   }
 
+  /// An empty album, or dates that take no photo, is said to be empty, not the space.
+  func testAnEmptyAlbumIsNotAnEmptySpace() throws {
+    try run(["album", "new", "Empty"])
+    let show = try vault.run(["show", "--all", "--album", "Empty"])
+    XCTAssertEqual(show.status, 1)
+    XCTAssertEqual(show.stderr, "error: no photos in album 'Empty' (nothing to do for showing)\n")
+    let export = try vault.run(["export", "--all", "--since", "2090-01-01", "--to", folder + "/out"])
+    XCTAssertEqual(export.status, 1)
+    XCTAssertTrue(export.stderr.hasPrefix("error: no photos from 2090-01-01 (nothing to do for"), export.stderr)
+    XCTAssertEqual(
+      try run(["album", "delete", "Empty"]).stdout, "deleted album 'Empty'; its 0 photos stay in the space\n")
+  }
+
   /// Deleting photos chosen within an album takes them out of the whole space: the
   /// question on a terminal says so, and names what would keep them.
   func testDeletingWithinAnAlbumSaysThePhotosLeaveTheWholeSpace() throws {

@@ -37,6 +37,9 @@ public final class PhotoBrowser {
   /// Changes whenever the photos listed, their order or their selection may have changed;
   /// unset, the browser says it always may have.
   public var listRevision: (() -> Int)?
+  /// Which photos the browser shows when not all of them (" in album 'Trip' from
+  /// 2024-06-01"), for messages; empty when it shows every photo.
+  public var scopeDescription = ""
   /// How many photos a grid row holds.
   public var numberOfPhotosPerRow: Int
   /// Whose pixel and memory limits decoding a photo keeps to, and whose gray shows through
@@ -52,6 +55,11 @@ public final class PhotoBrowser {
 
   /// Whether both required closures are set; until then the browser shows nothing.
   public var isReady: Bool { numberOfPhotos != nil && photoAtIndex != nil }
+
+  /// What to say when the browser has no photo to show.
+  public var emptyText: String {
+    scopeDescription.isEmpty ? "no photos in this space" : "no photos" + scopeDescription
+  }
 
   /// The photo count, read from the data source every time, so it cannot go stale.
   public var count: Int { isReady ? numberOfPhotos?() ?? 0 : 0 }
@@ -108,7 +116,13 @@ public final class PhotoBrowser {
       if selected.isEmpty { throw VaultError.nothingSelected(action: action) }
       return selected
     case .all:
-      if count == 0 { throw VaultError.emptySpace(action: action) }
+      if count == 0 {
+        // An empty album is not an empty space.
+        if !scopeDescription.isEmpty {
+          throw VaultError.invalidArgument("no photos\(scopeDescription) (nothing to do for \(action))")
+        }
+        throw VaultError.emptySpace(action: action)
+      }
       return listed(selectedOnly: false, from: nil, count: nil)
     case .photos(let terms):
       // Ids are asked for only when a term is an id: numbers in a big space cost nothing

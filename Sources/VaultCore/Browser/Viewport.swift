@@ -52,12 +52,18 @@ public struct Viewport: Equatable, Sendable {
   private var screenHeight: Double { Double(rows) * Double(cell.height) }
 
   /// Whether the photo is taller than 2.5× the screen's aspect (image h/w > 2.5 × screen
-  /// h/w, in pixels); such a photo fits its width rather than its height, since fitted
-  /// whole it would be a thin unreadable strip.
+  /// h/w, in pixels) and more than twice as tall as it is wide (a screenshot, a scanned
+  /// page); such a photo fits its width rather than its height, since fitted whole it would
+  /// be a thin unreadable strip. The second rule is the terminal's: its screen is wide (h/w
+  /// 0.5 at 200×50), and by the first alone an ordinary 3:4 portrait would open cropped.
   public var isTall: Bool {
-    // Cross-multiplied so that the threshold itself is exact (and counts as not tall).
+    // Cross-multiplied so that the thresholds themselves are exact (and count as not tall).
     Double(image.height) * screenWidth > Self.tallAspectFactor * screenHeight * Double(image.width)
+      && image.height > Self.tallPhotoAspect * image.width
   }
+
+  /// How many times taller than wide a photo must be, at least, to be tall.
+  static let tallPhotoAspect = 2
 
   /// The fit rule: aspect-fit and centred, or for a tall photo, the screen's width.
   public var fitScale: Double {
