@@ -26,6 +26,9 @@ enum KittyGraphics {
     transmit(id: id, pixels: rgba.pixels, width: rgba.width, height: rgba.height, format: 32)
   }
 
+  /// What an upload's buffer holds beyond its own bytes (a placement is under 100 bytes).
+  static let spareCapacity = 256
+
   private static func transmit(id: UInt32, pixels: [UInt8], width: Int, height: Int, format: Int) -> [UInt8] {
     precondition(id > 0, "kitty image ids start at 1")
     precondition(width > 0 && height > 0 && pixels.count == width * height * format / 8)
@@ -39,7 +42,9 @@ enum KittyGraphics {
     // Each chunk's base64 is a slice of one encoding of all the pixels: 4096 characters are
     // exactly 3072 bytes, so only the last chunk can end in padding.
     let bytesPerChunk = chunkSize / 4 * 3
-    return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+    // Room to spare for the placement and cursor move a frame appends (`KittyPictureDrawing`):
+    // appended in place, the upload is never copied to a larger buffer and freed unwiped.
+    return [UInt8](unsafeUninitializedCapacity: total + spareCapacity) { buffer, initialized in
       let output = UnsafeMutableRawPointer(buffer.baseAddress!)
       var offset = 0
       func put(_ bytes: [UInt8]) {

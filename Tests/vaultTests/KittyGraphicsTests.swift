@@ -45,6 +45,18 @@ final class KittyGraphicsTests: XCTestCase {
       pixels: (0..<(width * height * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) })
   }
 
+  /// A frame appends the placement to an upload: in the upload's own buffer, so that the
+  /// photo's encoded pixels are never copied to a larger one and freed unwiped.
+  func testAnUploadHasRoomForItsPlacement() {
+    var upload = KittyGraphics.transmit(
+      id: 1, image: RGBImage(width: 64, height: 48, pixels: [UInt8](repeating: 7, count: 64 * 48 * 3)))
+    let buffer = upload.withUnsafeBufferPointer { $0.baseAddress }
+    upload += Array("\u{1B}[12;1H".utf8)
+    upload += KittyGraphics.place(
+      id: 1, placement: 1, source: PixelRect(x: 0, y: 0, width: 64, height: 48), columns: 999, rows: 999)
+    XCTAssertEqual(upload.withUnsafeBufferPointer { $0.baseAddress }, buffer)
+  }
+
   func testTransmissionIsDirectChunkedAndDecodesBackToThePixels() throws {
     // 1 pixel (one short chunk), exactly one full chunk (1024 pixels = 3072 bytes = 4096
     // characters), one byte over, and a photo-sized image of many chunks.
