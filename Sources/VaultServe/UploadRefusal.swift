@@ -43,6 +43,13 @@ struct UploadRefusal: Equatable {
       self.init(
         status: .serviceUnavailable, reason: "the vault is busy with another command; retry in a moment",
         detail: "not stored yet: \((error as? VaultError)?.description ?? "")")
+    case (.spaceMoved?, _):
+      // `vault passwd` renamed the space's folder: this server's space is gone from where it
+      // was, and no retry can store the photo.
+      self.init(
+        status: .serviceUnavailable,
+        reason: "the vault's password was changed on the computer; start vault serve again",
+        detail: "not stored: \(VaultError.spaceMoved.description)")
     case (nil, _) where error is CancellationError:
       self.init(status: .serviceUnavailable, reason: "the server is stopping")
     case (let vaultError?, _):

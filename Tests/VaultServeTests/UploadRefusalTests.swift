@@ -1,0 +1,18 @@
+import HTTPTypes
+import VaultCore
+import XCTest
+
+@testable import VaultServe
+
+/// How an upload's failure is answered to the page.
+final class UploadRefusalTests: XCTestCase {
+  /// After `vault passwd` elsewhere, uploads are refused with what to do, not "the vault
+  /// could not store it".
+  func testASpaceMovedByAPasswordChangeSaysToStartAgain() {
+    let refusal = UploadRefusal(VaultError.spaceMoved, at: .storing)
+    XCTAssertEqual(refusal.status, .serviceUnavailable)
+    XCTAssertEqual(
+      refusal.reason, "the vault's password was changed on the computer; start vault serve again")
+    XCTAssertTrue(refusal.detail.hasPrefix("not stored: the space was moved or removed"), refusal.detail)
+  }
+}
