@@ -111,12 +111,29 @@ final class ChafaRenderer {
     self.graphics = graphics
     let config = chafa_canvas_config_new()!
     chafa_canvas_config_set_geometry(config, Int32(columns), Int32(rows))
-    chafa_canvas_config_set_cell_geometry(
-      config, Int32(graphics.characterWidth), Int32(graphics.characterHeight))
+    let cell = Self.cellGeometry(
+      columns: columns, rows: rows,
+      cell: PixelSize(width: graphics.characterWidth, height: graphics.characterHeight))
+    chafa_canvas_config_set_cell_geometry(config, Int32(cell.width), Int32(cell.height))
     chafa_canvas_config_set_pixel_mode(config, graphics.pixelMode)
     chafa_canvas_config_set_canvas_mode(config, graphics.canvasMode)
     canvas = chafa_canvas_new(config)
     chafa_canvas_config_unref(config)
+  }
+
+  /// The most pixels a canvas may have: 8K by 4K. A terminal that reports huge cells
+  /// (each side is capped at 256) times 1000 by 1000 cells would make libchafa allocate
+  /// gigabytes.
+  static let canvasPixelLimit = 8192 * 4096
+
+  /// The cell size libchafa draws with: the terminal's, shrunk (keeping its shape) when the
+  /// canvas would have more than `canvasPixelLimit` pixels.
+  static func cellGeometry(columns: Int, rows: Int, cell: PixelSize) -> PixelSize {
+    let pixels = Double(columns) * Double(rows) * Double(cell.width) * Double(cell.height)
+    guard pixels > Double(canvasPixelLimit) else { return cell }
+    let shrink = (Double(canvasPixelLimit) / pixels).squareRoot()
+    return PixelSize(
+      width: max(1, Int(Double(cell.width) * shrink)), height: max(1, Int(Double(cell.height) * shrink)))
   }
 
   deinit {

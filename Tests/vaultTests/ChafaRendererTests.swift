@@ -21,6 +21,16 @@ final class ChafaRendererTests: XCTestCase {
   /// Rows of RGB whose length is not a multiple of 4 bytes (a 6-pixel row is 18 bytes):
   /// libchafa read them shifted, mixing the channels, and a red photo came out gray and
   /// striped when zoomed in (a crop of any width).
+  /// However big the cells a terminal reports, and however many of them, libchafa's canvas
+  /// stays under its limit; an ordinary screen keeps its cells.
+  func testTheCanvasHasAtMostItsLimitOfPixels() {
+    let huge = ChafaRenderer.cellGeometry(columns: 1000, rows: 1000, cell: PixelSize(width: 256, height: 256))
+    XCTAssertLessThanOrEqual(1000 * 1000 * huge.width * huge.height, ChafaRenderer.canvasPixelLimit)
+    XCTAssertGreaterThanOrEqual(huge.width, 1)
+    let ordinary = PixelSize(width: 10, height: 20)
+    XCTAssertEqual(ChafaRenderer.cellGeometry(columns: 200, rows: 60, cell: ordinary), ordinary)
+  }
+
   func testRowsOfAnyWidthKeepTheirColours() throws {
     setenv("COLORTERM", "truecolor", 1)
     let graphics = try XCTUnwrap(TerminalGraphics.resolve(.symbols))
