@@ -31,6 +31,17 @@ final class TerminalSafeTextTests: XCTestCase {
     XCTAssertEqual(TerminalSafeText.json("[\n  1\n]"), "[\n  1\n]", "JSON's own white space stays")
   }
 
+  /// Characters terminals draw two columns wide beyond the CJK blocks: Tangut (the
+  /// security review's name wrapped the status line), emoji of the BMP and of later planes.
+  func testWideCharactersOutsideCJKTakeTwoColumns() {
+    for character in [
+      "\u{17000}", "\u{18800}", "\u{1B000}", "\u{231A}", "\u{2705}", "\u{1F680}", "\u{1FA90}",
+    ] {
+      XCTAssertEqual(DisplayWidth.of(character), 2, character.unicodeScalars.first!.value.description)
+    }
+    XCTAssertEqual(DisplayWidth.of("\u{2714}"), 1, "✔ is narrow")
+  }
+
   func testDisplayWidthCountsTheEscapedForm() {
     let layout = try! GridLayout(columns: 100, perRow: 4)
     let label = layout.label(number: 1, name: "\u{1B}[2Jab", selected: false)
