@@ -128,7 +128,8 @@ final class ServeTerminalTextTests: XCTestCase {
     XCTAssertEqual(IdleDuration.seconds("1h"), 3600)
     XCTAssertEqual(IdleDuration.seconds("0"), 0)
     XCTAssertEqual(IdleDuration.seconds("45"), 45)
-    for text in ["", "m", "-1m", "1.5m", "10d", "1 m", "١٠m"] {
+    XCTAssertEqual(IdleDuration.seconds("2d"), 172_800)
+    for text in ["", "m", "-1m", "1.5m", "10w", "1 m", "١٠m"] {
       XCTAssertNil(IdleDuration.seconds(text), text)
     }
   }
