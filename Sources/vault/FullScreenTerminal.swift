@@ -192,13 +192,9 @@ final class FullScreenTerminal {
   /// screen. The buffer is wiped after: it held pixels and names.
   func flush() {
     defer {
-      // Through a pointer: `output` may share its buffer with the caller's array (a kitty
-      // upload written whole), which `wipe()` would copy, zeroing only the copy.
-      output.withUnsafeBufferPointer { buffer in
-        if let base = buffer.baseAddress {
-          explicit_bzero(UnsafeMutableRawPointer(mutating: base), buffer.count)
-        }
-      }
+      // `output` may share its buffer with the caller's array (a kitty upload written
+      // whole): zeroed in place, not copied and the copy zeroed.
+      output.wipeShared()
       // A kitty upload's buffer is tens of megabytes: it is not kept for the next frame.
       if output.capacity > Self.keptCapacity { output = [] } else { output.removeAll(keepingCapacity: true) }
     }

@@ -614,10 +614,7 @@ final class PhotoViewer {
       else {
         continue
       }
-      let fit = Viewport(
-        image: PixelSize(width: photo.record.width, height: photo.record.height), columns: viewport.columns,
-        rows: viewport.rows, cell: cell)
-      if let fitted = fittedPicture(photo.record.id, decoded, in: fit) {
+      if let fitted = fittedPicture(photo.record.id, decoded, in: fitViewport(photo, like: viewport)) {
         ahead.append((fitted.key, fitted.make))
       } else {
         ahead.append(
@@ -664,6 +661,13 @@ final class PhotoViewer {
     return image
   }
 
+  /// How `photo` shows at fit in the area `viewport` has: a neighbour's view once paged to.
+  private func fitViewport(_ photo: PhotoModel, like viewport: Viewport) -> Viewport {
+    Viewport(
+      image: PixelSize(width: photo.record.width, height: photo.record.height), columns: viewport.columns,
+      rows: viewport.rows, cell: cell)
+  }
+
   /// The current photo at the scale the zoom needs, then its neighbours at fit.
   private func requestOriginals(around index: Int, viewport: Viewport) {
     func request(_ position: Int, denominatorFor view: Viewport) -> OriginalPreloader.Request? {
@@ -676,9 +680,7 @@ final class PhotoViewer {
     }
     func fitView(_ position: Int) -> Viewport? {
       guard position >= 0, position < count, let photo = browser.photoAtIndex?(position) else { return nil }
-      return Viewport(
-        image: PixelSize(width: photo.record.width, height: photo.record.height), columns: viewport.columns,
-        rows: viewport.rows, cell: cell)
+      return fitViewport(photo, like: viewport)
     }
     var requests: [OriginalPreloader.Request] = []
     if let current = request(index, denominatorFor: viewport) { requests.append(current) }

@@ -87,7 +87,7 @@ final class KittyPictureDrawing: PictureDrawing {
     switch picture() {
     case .photo(let image): return KittyGraphics.transmit(id: id, image: image)
     case .shrunk(let image):
-      defer { zeroSharedPixels(image) }
+      defer { image.pixels.wipeShared() }
       return KittyGraphics.transmit(id: id, image: image)
     case .gridRow(let row): return KittyGraphics.transmit(id: id, rgba: row)
     }
@@ -151,7 +151,7 @@ final class ChafaPictureDrawing: PictureDrawing {
       defer { part.pixels.wipe() }
       lines = renderer.render(part)
     case .shrunk(let image):
-      defer { zeroSharedPixels(image) }
+      defer { image.pixels.wipeShared() }
       var part = image.cropped(to: source)
       defer { part.pixels.wipe() }
       lines = renderer.render(part)
@@ -177,14 +177,4 @@ final class ChafaPictureDrawing: PictureDrawing {
   func endFrame(keep: Set<PictureKey>) -> [UInt8] { [] }
 
   func finish() -> [UInt8] { [] }
-}
-
-/// Zeroes the pixels of a picture made for one drawing once it is drawn. Through a pointer,
-/// not `wipe()`: the `Picture` that carried them still shares the buffer, and a mutating
-/// wipe would copy it and zero only the copy.
-private func zeroSharedPixels(_ image: RGBImage) {
-  image.pixels.withUnsafeBufferPointer { buffer in
-    guard let base = buffer.baseAddress else { return }
-    explicit_bzero(UnsafeMutableRawPointer(mutating: base), buffer.count)
-  }
 }

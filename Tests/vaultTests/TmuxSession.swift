@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 
+@testable import vault
+
 /// A command running on a real terminal: a detached tmux session of its own, killed when
 /// released. Screens are read with capture-pane; keys are typed with send-keys.
 final class TmuxSession {
@@ -84,6 +86,14 @@ final class TmuxSession {
 
   func type(_ text: String) throws {
     _ = try Self.runTool(["-L", socket, "send-keys", "-l", text], output: "/dev/null")
+  }
+
+  /// Sends a key as a person types an answer to `vault view`'s questions: after a pause
+  /// longer than the viewer's `FullScreenTerminal.typedGap`, so that it is read on its own
+  /// however fast the machine answered the key before (a burst is taken for a paste).
+  func sendOnItsOwn(_ key: String) throws {
+    usleep(useconds_t(FullScreenTerminal.typedGap * 3 * 1_000_000))
+    try send(key)
   }
 
   // tmux is started with posix_spawn: a tmux server started through Foundation's Process

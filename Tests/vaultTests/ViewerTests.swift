@@ -223,7 +223,7 @@ final class ViewerTests: XCTestCase {
     try session.wait(for: "nothing deleted")
     try session.type("d")
     try session.wait(for: "Delete 'photo-3.jpg'?")
-    try session.type("y")
+    try session.sendOnItsOwn("y")
     // The photo that moved into its place: photo 4, now number 3 of 5.
     try session.wait(for: "3 / 5  photo-4.jpg  800×450")
     try session.wait(for: "— deleted 'photo-3.jpg'; 5 left")
@@ -433,6 +433,21 @@ final class ViewerTests: XCTestCase {
     try pager.wait(for: "4 / 6  photo-5.jpg")
     try pager.type("q")
     try pager.waitUntilFinished()
+  }
+
+  /// `e` writes the photo's original, bit for bit, to the folder typed at the prompt.
+  func testExportWritesTheOriginalToTheTypedFolder() throws {
+    // Wide enough for the status line to hold the whole path.
+    let session = try viewer("--mode symbols --sort imported 2", width: 250)
+    try waitForPhoto(2, in: session)
+    try session.type("e")
+    try session.wait(for: "export to folder")
+    try session.type(folder + "/out")
+    try session.sendOnItsOwn("Enter")
+    try session.wait(for: "exported " + folder + "/out/photo-2.jpg")
+    try session.type("q")
+    try session.waitUntilFinished()
+    XCTAssertEqual(try fileBytes(folder + "/out/photo-2.jpg"), try fileBytes(folder + "/photo-2.jpg"))
   }
 
   /// Pasted text is never taken for keys: "study" would select, delete and confirm.

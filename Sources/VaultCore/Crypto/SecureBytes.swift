@@ -70,4 +70,14 @@ extension Array where Element == UInt8 {
     let count = self.count
     withUnsafeMutableBytes { sodium_memzero($0.baseAddress, count) }
   }
+
+  /// Overwrites the bytes with zeros in the buffer itself, even while another array shares
+  /// it: for bytes that are being let go (a picture sent to the terminal), where `wipe()`
+  /// would copy the shared buffer and zero only the copy.
+  public func wipeShared() {
+    withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      sodium_memzero(UnsafeMutableRawPointer(mutating: base), buffer.count)
+    }
+  }
 }
