@@ -8,7 +8,7 @@ struct AddCommand: ParsableCommand {
     discussion: """
       JPEG, PNG and HEIC files are recognised by their content and get a thumbnail; \
       photos already in the space are skipped. Files in folders that are not photos are \
-      skipped and counted. Each imported file is printed as it is stored; a summary ends the \
+      skipped and counted, except those named as photos (.jpg, .png, .heic...): they fail. Each imported file is printed as it is stored; a summary ends the \
       run, and the exit status is 1 if any file failed. With --album, the photos imported \
       and those already in the space are put in that album (made if there is none), once \
       the import is over (an interrupted one too). \

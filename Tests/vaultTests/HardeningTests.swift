@@ -337,6 +337,40 @@ final class HardeningTests: XCTestCase {
       named.stderr.contains("'\(photos)/README': not a JPEG, PNG or HEIC image"), named.stderr)
   }
 
+  /// A file named as a photo whose bytes are not one is damaged, not another kind of file:
+  /// it fails (named, counted, exit status 1) and `--move` leaves it, as the README says.
+  func testFilesNamedAsPhotosThatAreNotPhotosFailInFolders() throws {
+    let photos = folder + "/card"
+    try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: fixturesPath + "/photo.jpg", toPath: photos + "/good.jpg")
+    let png = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixturesPath + "/gray.png")))
+    // PngSuite's xcrn0g04 (a CR LF in the signature turned into LF) and xs1n0g01 (the high
+    // bit of the signature's first byte cleared), made from a PNG of ours.
+    var crlf = png
+    crlf.replaceSubrange(4..<6, with: [0x0A])
+    var highBit = png
+    highBit[0] = 0x09
+    try writeBytes(crlf, to: photos + "/xcrn0g04.png")
+    try writeBytes(highBit, to: photos + "/xs1n0g01.PNG")
+    try writeBytes(Array("<!DOCTYPE html><title>404</title>".utf8), to: photos + "/error.JPG")
+    // A cloud client's stand-in for a photo not downloaded yet: a few bytes of a property list.
+    try writeBytes(Array("bplist00".utf8) + [0xD1, 0x01, 0x02, 0x51, 0x61], to: photos + "/placeholder.heic")
+    try "notes".write(toFile: photos + "/README", atomically: true, encoding: .utf8)
+    let damaged = ["xcrn0g04.png", "xs1n0g01.PNG", "error.JPG", "placeholder.heic"]
+
+    let run = try vault.run(["add", "--move", photos])
+    XCTAssertEqual(run.status, 1, run.stderr)
+    XCTAssertTrue(run.stdout.contains("added 1, skipped 0 duplicates, failed 4"), run.stdout)
+    XCTAssertTrue(run.stdout.contains("skipped 1 file that is not JPEG, PNG or HEIC"), run.stdout)
+    XCTAssertTrue(run.stderr.contains("error: 4 files could not be imported"), run.stderr)
+    for name in damaged {
+      XCTAssertTrue(run.stderr.contains("'\(photos)/\(name)': not a JPEG, PNG or HEIC image"), run.stderr)
+      XCTAssertTrue(FileManager.default.fileExists(atPath: photos + "/" + name), "\(name) was removed")
+    }
+    XCTAssertTrue(FileManager.default.fileExists(atPath: photos + "/README"))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: photos + "/good.jpg"), "the photo was moved")
+  }
+
   // MARK: 15–16. Errors before the password, and the right errors
 
   func testAnUnreadableVaultFolderSaysPermissionDenied() throws {

@@ -15,6 +15,18 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
     return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last!
   }
 
+  /// The name extensions of these formats, in lower case. A file named so whose bytes are
+  /// no such image is damaged (a cloud placeholder, an error page saved as a photo), not
+  /// merely another kind of file.
+  public static let nameExtensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif"]
+
+  /// Whether `path`'s name ends in one of `nameExtensions`, in any case.
+  public static func nameSaysPhoto(_ path: String) -> Bool {
+    let name = path.split(separator: "/").last ?? ""
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+    return nameExtensions.contains(name[name.index(after: dot)...].lowercased())
+  }
+
   /// Bytes needed to recognise every format: an ISO media file's `ftyp` box with its
   /// compatible brands (a HEIF file may say what codes its images only there).
   public static let signatureLength = 64

@@ -157,7 +157,8 @@ public final class PhotoImporter {
   /// Imports `files` into the space that `unlock` opens (for writing). Decoding starts at
   /// once, on the other cores, while `unlock` runs its key derivation here; nothing is
   /// written before it returns, and if it throws, nothing is written at all. Files in
-  /// `foundInFolders` that are not photos are reported as skipped, not failed.
+  /// `foundInFolders` that are not photos are reported as skipped, not failed, unless their
+  /// name says they are photos (`ImageFormat.nameSaysPhoto`): those failed.
   ///
   /// `movingSources` removes the file of each photo the space then holds, added or
   /// duplicate, once its batch is committed and the space's copy has read back intact
@@ -265,7 +266,7 @@ public final class PhotoImporter {
       }
       switch result {
       case .failure(let error):
-        if case .unsupportedFormat = error, foundInFolders.contains(path) {
+        if case .unsupportedFormat = error, foundInFolders.contains(path), !ImageFormat.nameSaysPhoto(path) {
           pendingEvents.append(.skipped(path: path, reason: error))
         } else {
           pendingEvents.append(.failed(path: path, error: error))
