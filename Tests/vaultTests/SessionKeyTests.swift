@@ -523,10 +523,15 @@ final class SessionKeyTests: XCTestCase {
     try makeDefaultKeyring.run()
     makeDefaultKeyring.waitUntilExit()
     XCTAssertEqual(makeDefaultKeyring.terminationStatus, 0)
+    // The build folder may sit in a home folder other users cannot enter (Debian makes
+    // them 0700): the user runs a copy of the binary in the test's folder.
+    var asOtherUser = vault!
+    asOtherUser.executable = folder + "/vault-binary"
+    try FileManager.default.copyItem(atPath: VaultRunner.binary, toPath: asOtherUser.executable)
     XCTAssertEqual(chownTree(folder, to: uid_t(user)), 0)
     let inDefaultKeyring = asUser + ["/usr/bin/keyctl", "session", "_uid_ses.\(user)"]
     func run(_ arguments: [String], password: String? = nil) throws -> VaultRun {
-      var run = try vault.run(arguments, password: password, through: inDefaultKeyring)
+      var run = try asOtherUser.run(arguments, password: password, through: inDefaultKeyring)
       if let joined = run.stderr.firstRange(of: #/^Joined session keyring: [0-9]+\n/#) {
         run.stderr.removeSubrange(joined)
       }

@@ -17,6 +17,8 @@ struct VaultRun {
 struct VaultRunner {
   let vault: String
   let workingDirectory: String
+  /// The program run: the built binary, or a copy of it another user can reach.
+  var executable = VaultRunner.binary
 
   /// The `vault` executable next to the test bundle in the build folder. The test process
   /// leaves its controlling terminal first (if it has one and can), so that a `vault` run
@@ -56,9 +58,9 @@ struct VaultRunner {
     let process = Process()
     if let program = wrapper.first {
       process.executableURL = URL(fileURLWithPath: program)
-      process.arguments = Array(wrapper.dropFirst()) + [Self.binary] + arguments
+      process.arguments = Array(wrapper.dropFirst()) + [executable] + arguments
     } else {
-      process.executableURL = URL(fileURLWithPath: Self.binary)
+      process.executableURL = URL(fileURLWithPath: executable)
       process.arguments = arguments
     }
     process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory)
