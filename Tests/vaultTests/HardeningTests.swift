@@ -296,10 +296,16 @@ final class HardeningTests: XCTestCase {
 
   func testDeleteCountsWhatIsLeft() throws {
     try addFixtures(["photo.jpg", "gray.png", "gray.jpg", "palette.png"])
-    XCTAssertEqual(try vault.run(["delete", "3", "--yes"]).stdout, "deleted 1 photo; 3 left\n")
+    // Each deleted photo is named first.
+    let names = try listJSON().compactMap { $0["name"] as? String }
+    XCTAssertEqual(
+      try vault.run(["delete", "3", "--yes"]).stdout, "deleted '\(names[2])'\ndeleted 1 photo; 3 left\n")
     XCTAssertEqual(try vault.run(["select", "1,2"]).status, 0)
-    XCTAssertEqual(try vault.run(["delete", "--selected", "--yes"]).stdout, "deleted 2 photos; 1 left\n")
-    XCTAssertEqual(try vault.run(["delete", "--all", "--yes"]).stdout, "deleted 1 photo; 0 left\n")
+    XCTAssertEqual(
+      try vault.run(["delete", "--selected", "--yes"]).stdout,
+      "deleted '\(names[0])'\ndeleted '\(names[1])'\ndeleted 2 photos; 1 left\n")
+    XCTAssertEqual(
+      try vault.run(["delete", "--all", "--yes"]).stdout, "deleted '\(names[3])'\ndeleted 1 photo; 0 left\n")
     XCTAssertEqual(try listJSON().count, 0)
   }
 
