@@ -80,6 +80,7 @@ final class DeletionTests: XCTestCase {
     // capture-pane keeps the space after [y/N]; only trailing spaces are dropped.
     let lines = screen.split(separator: "\n").map { String($0.reversed().drop { $0 == " " }.reversed()) }
     let question = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("Delete 11 photos?") })
+    guard question >= 12 else { return XCTFail("the question names no photos:\n\(screen)") }
     XCTAssertEqual(
       Array(lines[(question - 12)..<question]),
       (1...10).map(listed) + [
