@@ -6,10 +6,13 @@ struct DeleteCommand: ParsableCommand {
     commandName: "delete",
     abstract: "Delete photos (original and thumbnail) from the space.",
     discussion: """
-      Asks for confirmation on a terminal; scripts must pass --yes. Photos are named as \
-      'vault list' numbers them with the same --album, --since, --until and --sort, so \
-      repeat the options of the listing you read the numbers from; --all with them deletes \
-      only the photos they take.
+      Asks for confirmation on a terminal, naming the first \(DeletionText.namedInQuestion) \
+      photos (number and name) and the albums they leave; scripts must pass --yes. \
+      --dry-run lists every photo that would be deleted and deletes nothing. Photos are \
+      named as 'vault list' numbers them with the same --album, --since, --until and \
+      --sort, so repeat the options of the listing you read the numbers from; --all with \
+      them deletes only the photos they take. Deleted photos are named (up to \
+      \(DeletionText.namedInQuestion), or all with --verbose).
       """)
 
   @OptionGroup var options: VaultOptions
@@ -19,12 +22,29 @@ struct DeleteCommand: ParsableCommand {
   @Flag(name: .shortAndLong, help: "Delete without asking.")
   var yes = false
 
+  @Flag(help: "List the photos that would be deleted, and delete nothing.")
+  var dryRun = false
+
+  @Flag(name: .shortAndLong, help: "Name every deleted photo, however many.")
+  var verbose = false
+
   func run() throws {
-    let space = try options.unlock(.write)
+    let space = try options.unlock(dryRun ? .read : .write)
     let browser = try scope.browser(for: space)
-    let doomed = try browser.photos(chosenBy: try choice.choice, action: "deleting").map(\.photo)
+    let doomed = try browser.photos(chosenBy: try choice.choice, action: "deleting")
+    let text = DeletionText(photos: doomed)
+    let albumLine = text.albumLine { space.album(named: $0)?.count ?? 0 }
+    if dryRun {
+      printLine("would delete:")
+      for line in text.photoLines() { printLine(line) }
+      if let albumLine { printLine(albumLine) }
+      printLine("would delete \(photos(doomed.count))\(whole(doomed.count)); nothing deleted (--dry-run)")
+      return
+    }
     do {
-      try confirm(doomed)
+      try confirm(
+        doomed.map(\.photo),
+        details: text.photoLines(limit: DeletionText.namedInQuestion) + [albumLine].compactMap { $0 })
     } catch is DeclinedConfirmation {
       // Saying no is not an error.
       printLine("nothing deleted")
@@ -33,20 +53,32 @@ struct DeleteCommand: ParsableCommand {
     // A signal from here on lets the index write and the unlinks finish (a second one
     // exits at once; the next writer removes what is left), and the command ends normally.
     SignalHandling.install()
-    try browser.delete(doomed)
+    try browser.delete(doomed.map(\.photo))
+    let named = verbose || doomed.count <= DeletionText.namedInQuestion
+    if named {
+      for item in doomed { printLine("deleted '\(item.photo.record.name)'") }
+    }
     // Left in the space, not only in the scope the photos were chosen from.
-    printLine("deleted \(doomed.count) photo\(doomed.count == 1 ? "" : "s"); \(space.entries.count) left")
+    printLine(
+      "deleted \(photos(doomed.count)); \(space.entries.count) left"
+        + (named ? "" : " (--verbose names them)"))
   }
 
-  private func confirm(_ photos: [PhotoModel]) throws {
+  /// " from the space and every album (…)" when the photos were chosen within an album:
+  /// they still leave the whole space; says so, and what keeps them.
+  private func whole(_ count: Int) -> String {
+    scope.album.map { album in
+      " from the space and every album (to take \(count == 1 ? "it" : "them") out of '\(album)' only: vault album remove)"
+    } ?? ""
+  }
+
+  private func confirm(_ photos: [PhotoModel], details: [String]) throws {
     if yes { return }
     let what = photos.count == 1 ? "'\(photos[0].record.name)'" : "\(photos.count) photos"
-    // Chosen within an album, they still leave the whole space: say so, and what keeps them.
-    let whole =
-      scope.album.map { album in
-        " from the space and every album (to take \(photos.count == 1 ? "it" : "them") out of '\(album)' only: vault album remove)"
-      } ?? ""
-    guard let answer = Terminal.confirm("Delete \(what)\(whole)? This cannot be undone.") else {
+    guard
+      let answer = Terminal.confirm(
+        "Delete \(what)\(whole(photos.count))? This cannot be undone.", details: details)
+    else {
       throw VaultError.invalidArgument("not deleting without confirmation: pass --yes when not on a terminal")
     }
     if !answer { throw DeclinedConfirmation() }

@@ -115,6 +115,8 @@ struct ListCommand: ParsableCommand {
         return item.photo.isSelected ? style.start + text + style.end : text
       }
       printRaw(margin + labels.joined(separator: gutter))
+      let dates = row.map { DisplayWidth.pad(layout.dateLabel($0.photo.record), to: layout.cellWidth) }
+      printLine(margin + dates.joined(separator: gutter))
       printLine("")
     }
   }

@@ -251,6 +251,10 @@ final class PhotoViewer {
     prompt = question
   }
 
+  /// Said when an Enter came with other input (a paste that ends in a new line): only one
+  /// pressed on its own answers a question that writes photos out.
+  static let pressEnterToConfirm = "press Enter to confirm"
+
   /// The longest answer a prompt takes: a path, an album name (a paste of a book is cut,
   /// rather than trimmed again at every frame).
   static let answerLimit = 4096
@@ -304,8 +308,12 @@ final class PhotoViewer {
       prompt = .goToNumber(String(typed.dropLast()))
     case (.exportFolder(let typed), .enter):
       // Only an Enter typed on its own writes photos out of the vault: one in a burst of
-      // input (the rest of a paste) leaves the question open.
-      guard terminal.lastKeyWasTyped else { break }
+      // input (the rest of a paste) leaves the question open, and says so: ignored silently,
+      // it looked as if the viewer had not heard it.
+      guard terminal.lastKeyWasTyped else {
+        message = Self.pressEnterToConfirm
+        break
+      }
       prompt = nil
       export(to: typed.isEmpty ? nil : typed)
     case (.exportFolder(let typed), .backspace):
@@ -755,6 +763,8 @@ final class PhotoViewer {
       line = before + DisplayWidth.truncate(TerminalSafeText.escaped(photo.record.name), to: room) + after
     }
     if prompt != nil {
+      // Why an answer was not taken yet, after it.
+      if let message { line += "  — " + TerminalSafeText.escaped(message) }
       // What is being typed, and the [y/N], are at the end: a narrow line keeps the end.
       while DisplayWidth.of(line) >= columns, line.count > 1 { line.removeFirst() }
     }

@@ -42,14 +42,34 @@ struct SelectCommand: ParsableCommand {
     // A signal from here on lets the one index write finish, and the command ends normally.
     SignalHandling.install()
     let browser = try scope.browser(for: space)
+    let before = selectedIDs(in: space)
+    var named = Set<BlobID>()
     if all || none {
+      named = Set(browser.listed(selectedOnly: false, from: nil, count: nil).map(\.photo.record.id))
       try browser.setSelected(Array(0..<browser.count), all)
     } else if invert {
       try browser.invertSelection()
     } else {
-      try browser.setSelected(try chosen(photos, in: browser), true)
+      let indexes = try chosen(photos, in: browser)
+      named = Set(indexes.map { browser.photoAtIndex!($0).record.id })
+      try browser.setSelected(indexes, true)
     }
-    printSelectionCount(browser, scope: scope)
+    // The selection lasts: photos selected days ago would be deleted with these by
+    // `delete --selected`. Said when this command added to them.
+    let after = selectedIDs(in: space)
+    let earlier = none || invert ? 0 : after.intersection(before).subtracting(named).count
+    guard earlier > 0 else { return printSelectionCount(browser, scope: scope) }
+    let fromBefore = "(\(earlier) of them from before; 'vault select --none' clears)"
+    if try scope.scope.filters {
+      printSelectionCount(browser, scope: scope, then: "; \(after.count) in the space \(fromBefore)")
+    } else {
+      printSelectionCount(browser, scope: scope, then: " " + fromBefore)
+    }
+  }
+
+  /// The ids of the photos selected in the whole space, whatever the scope.
+  private func selectedIDs(in space: Space) -> Set<BlobID> {
+    Set(space.entries.lazy.filter(\.selected).map(\.record.id))
   }
 }
 
@@ -90,8 +110,10 @@ private func chosen(_ photos: [String], in browser: PhotoBrowser) throws -> [Int
   try browser.photos(chosenBy: .photos(PhotoSelector.parse(photos)), action: "selecting").map(\.index)
 }
 
-private func printSelectionCount(_ browser: PhotoBrowser, scope: ScopeOptions) {
+/// "3 of 5 photos selected", then `then`.
+private func printSelectionCount(_ browser: PhotoBrowser, scope: ScopeOptions, then: String = "") {
   let count = browser.count
   printLine(
-    "\(browser.selectedPhotos().count) of \(count) photo\(count == 1 ? "" : "s")\(scope.described) selected")
+    "\(browser.selectedPhotos().count) of \(count) photo\(count == 1 ? "" : "s")\(scope.described) selected"
+      + then)
 }

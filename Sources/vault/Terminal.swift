@@ -97,10 +97,12 @@ enum Terminal {
     }
   }
 
-  /// Asks a yes/no question on the controlling terminal; anything but y or yes is no.
-  /// Returns nil when the process has no controlling terminal.
-  static func confirm(_ question: String) -> Bool? {
+  /// Asks a yes/no question on the controlling terminal, after `details` (lines that say
+  /// what it is about); anything but y or yes is no. Returns nil when the process has no
+  /// controlling terminal.
+  static func confirm(_ question: String, details: [String] = []) -> Bool? {
     guard let tty = ControllingTerminal() else { return nil }
+    for line in details { tty.write(TerminalSafeText.escaped(line) + "\n") }
     tty.write(TerminalSafeText.escaped(question) + " [y/N] ")
     guard case .line(var answer) = tty.readLine() else { return false }
     defer { answer.wipe() }

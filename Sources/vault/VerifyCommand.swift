@@ -13,7 +13,8 @@ struct VerifyCommand: ParsableCommand {
       adopts intact orphan originals and removes temporary files. It never deletes a \
       damaged original. It also reads the date taken and camera of photos imported before \
       vault read them (from the originals it reads anyway). --repair asks for the password \
-      even while the space is unlocked ('vault unlock').
+      even while the space is unlocked ('vault unlock'). Photos are numbered as 'vault list' \
+      numbers them (every photo, by date taken).
 
       --quick checks the index and, for each photo, that its original and thumbnail are \
       there and that their headers and first chunk authenticate (the original's record \
@@ -75,8 +76,11 @@ struct VerifyCommand: ParsableCommand {
       if !repair, findings.contains(where: \.isRepairable) {
         Diagnostics.hint("'vault verify --repair' fixes what can be fixed without guessing")
       }
-      for case .damagedOriginal(let number?, _, _, _) in findings {
-        Diagnostics.hint("restore photo \(number) from a backup, or remove it with 'vault delete \(number)'")
+      // By id and name, never by number alone: numbers move when photos are added or dated,
+      // and a hint that deletes must not land on another photo.
+      for case .damagedOriginal(let number?, let name, let id, _) in findings {
+        let photo = "'\(name ?? "?")' (photo \(number), id \(id))"
+        Diagnostics.hint("restore \(photo) from a backup, or remove it with 'vault delete \(id)'")
       }
       throw BatchFailure(summary: "error: the space is not intact")
     }

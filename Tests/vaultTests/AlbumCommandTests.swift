@@ -199,8 +199,9 @@ final class AlbumCommandTests: XCTestCase {
     let exported = try run(["export", "1", "--album", "Two", "--to", folder + "/one"])
     XCTAssertEqual(
       try FileManager.default.contentsOfDirectory(atPath: folder + "/one"), ["photo.jpg"], exported.stdout)
-    XCTAssertEqual(
-      try run(["delete", "--all", "--album", "Two", "--yes"]).stdout, "deleted 2 photos; 2 left\n")
+    XCTAssertTrue(
+      try run(["delete", "--all", "--album", "Two", "--yes"]).stdout.hasSuffix(
+        "'\ndeleted 2 photos; 2 left\n"))
     XCTAssertEqual(try listed(), ["1 gray.png", "2 rgba.png"])
     XCTAssertTrue(try run(["album", "list"]).stdout.hasPrefix("Two  0 photos\n"))
   }

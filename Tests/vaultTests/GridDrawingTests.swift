@@ -56,6 +56,29 @@ final class GridDrawingTests: XCTestCase {
     XCTAssertFalse(screen.plain.contains("[x] 3"), "the text layout was printed instead")
   }
 
+  /// Under each cell's number and name, the day the photo was taken (else imported,
+  /// marked *), as the text layout's last line has it, where the cell is wide enough.
+  func testEachCellShowsItsDateWhereItFits() throws {
+    let day = #"\d{4}-\d{2}-\d{2}\*?"#
+    let wide = try vault.run(
+      ["list", "--per-row", "4", "--count", "4", "--mode", "symbols"], environment: ["COLUMNS": "100"])
+    XCTAssertEqual(wide.status, 0, wide.stderr)
+    let lines = wide.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let labels = try XCTUnwrap(lines.firstIndex { $0.contains("1 \(names[0])") }, wide.stdout)
+    let dates = lines[labels + 1]
+    XCTAssertEqual(
+      dates.replacingOccurrences(of: day, with: "D", options: .regularExpression)
+        .trimmingCharacters(in: .whitespaces).split(separator: " ", omittingEmptySubsequences: true),
+      ["D", "D", "D", "D"], wide.stdout)
+    let text = try vault.run(["list", "--per-row", "4", "--count", "4"], environment: ["COLUMNS": "100"])
+    for date in dates.split(separator: " ") { XCTAssertTrue(text.stdout.contains(date), text.stdout) }
+    // Cells 8 columns wide have no room for a date.
+    let narrow = try vault.run(
+      ["list", "--per-row", "4", "--count", "4", "--mode", "symbols"], environment: ["COLUMNS": "40"])
+    XCTAssertEqual(narrow.status, 0, narrow.stderr)
+    XCTAssertNil(narrow.stdout.range(of: day, options: .regularExpression), narrow.stdout)
+  }
+
   func testPipedOrDumbTerminalsGetTheTextLayout() throws {
     _ = try onTerminal("\(VaultRunner.binary) list --per-row 4 | cat > piped.txt")
     let text = try String(contentsOfFile: folder + "/piped.txt", encoding: .utf8)

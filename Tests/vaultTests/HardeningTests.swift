@@ -159,8 +159,12 @@ final class HardeningTests: XCTestCase {
     let verify = try vault.run(["verify", "--quiet"])
     XCTAssertEqual(verify.status, 1)
     XCTAssertFalse(verify.stderr.contains("--repair"), "repair cannot help: \(verify.stderr)")
+    // By name and id: a number moves when photos are added or dated.
+    let name = try XCTUnwrap(try listJSON()[1]["name"] as? String)
     XCTAssertTrue(
-      verify.stderr.contains("hint: restore photo 2 from a backup, or remove it with 'vault delete 2'"),
+      verify.stderr.contains(
+        "hint: restore '\(name)' (photo 2, id \(ids[1])) from a backup, or remove it with 'vault delete \(ids[1])'"
+      ),
       verify.stderr)
   }
 
@@ -296,10 +300,16 @@ final class HardeningTests: XCTestCase {
 
   func testDeleteCountsWhatIsLeft() throws {
     try addFixtures(["photo.jpg", "gray.png", "gray.jpg", "palette.png"])
-    XCTAssertEqual(try vault.run(["delete", "3", "--yes"]).stdout, "deleted 1 photo; 3 left\n")
+    // Each deleted photo is named first.
+    let names = try listJSON().compactMap { $0["name"] as? String }
+    XCTAssertEqual(
+      try vault.run(["delete", "3", "--yes"]).stdout, "deleted '\(names[2])'\ndeleted 1 photo; 3 left\n")
     XCTAssertEqual(try vault.run(["select", "1,2"]).status, 0)
-    XCTAssertEqual(try vault.run(["delete", "--selected", "--yes"]).stdout, "deleted 2 photos; 1 left\n")
-    XCTAssertEqual(try vault.run(["delete", "--all", "--yes"]).stdout, "deleted 1 photo; 0 left\n")
+    XCTAssertEqual(
+      try vault.run(["delete", "--selected", "--yes"]).stdout,
+      "deleted '\(names[0])'\ndeleted '\(names[1])'\ndeleted 2 photos; 1 left\n")
+    XCTAssertEqual(
+      try vault.run(["delete", "--all", "--yes"]).stdout, "deleted '\(names[3])'\ndeleted 1 photo; 0 left\n")
     XCTAssertEqual(try listJSON().count, 0)
   }
 

@@ -450,6 +450,25 @@ final class ViewerTests: XCTestCase {
     XCTAssertEqual(try fileBytes(folder + "/out/photo-2.jpg"), try fileBytes(folder + "/photo-2.jpg"))
   }
 
+  /// An Enter that comes with the folder's name (a paste that ends in a new line, on a
+  /// terminal without bracketed paste) exports nothing: it says to press Enter, and one
+  /// pressed on its own then exports.
+  func testAnEnterThatCameWithTheFolderNameAsksForAnother() throws {
+    let session = try viewer("--mode symbols --sort imported 2", width: 250)
+    try waitForPhoto(2, in: session)
+    try session.type("e")
+    try session.wait(for: "export to folder")
+    // One write: the name and its Enter are read together.
+    try session.type(folder + "/out\r")
+    try session.wait(for: "out  — press Enter to confirm")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/out"))
+    try session.sendOnItsOwn("Enter")
+    try session.wait(for: "exported " + folder + "/out/photo-2.jpg")
+    try session.type("q")
+    try session.waitUntilFinished()
+    XCTAssertEqual(try fileBytes(folder + "/out/photo-2.jpg"), try fileBytes(folder + "/photo-2.jpg"))
+  }
+
   /// Pasted text is never taken for keys: "study" would select, delete and confirm.
   func testPastedTextDoesNotActAsKeys() throws {
     let session = try viewer("--mode symbols 1")

@@ -56,6 +56,13 @@ public struct GridLayout: Equatable, Sendable {
       (selected ? "✔ " : "") + "\(number) " + TerminalSafeText.escaped(name), to: cellWidth)
   }
 
+  /// The second line under a cell: the day the photo was taken (else imported, marked
+  /// `*`), as the text grid's last line shows it; empty when the cell is too narrow for it.
+  public func dateLabel(_ record: PhotoRecord) -> String {
+    let day = PhotoListing.shownDay(record)
+    return DisplayWidth.of(day) <= cellWidth ? day : ""
+  }
+
   /// The most cells a row that keep each at least `minimumCellWidth` wide.
   public static func maximumPerRow(columns: Int, gutter: Int = defaultGutter, margin: Int = defaultMargin)
     -> Int

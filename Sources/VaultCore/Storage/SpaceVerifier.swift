@@ -348,11 +348,15 @@ public final class SpaceVerifier {
     let top = contents(of: space.directory, relativeTo: "")
     let listedIDs = Set(space.entries.map(\.record.id))
     var seen = Set<BlobID>()
-    let toCheck: [PhotoToCheck] =
-      space.entries.enumerated().map { position, entry in
-        .listed(
-          number: position + 1, record: entry.record, listedBefore: !seen.insert(entry.record.id).inserted)
-      } + photos.ids.filter { !listedIDs.contains($0) && !space.wasDeleted($0) }.map { .orphan($0) }
+    // Checked and numbered in the browser's list (every photo, by date taken), so that a
+    // number verify prints is the one `vault list` shows for the same photo.
+    let browser = space.makeBrowser()
+    let listed: [PhotoToCheck] = (0..<browser.count).map { index in
+      let record = browser.photoAtIndex!(index).record
+      return .listed(number: index + 1, record: record, listedBefore: !seen.insert(record.id).inserted)
+    }
+    let toCheck =
+      listed + photos.ids.filter { !listedIDs.contains($0) && !space.wasDeleted($0) }.map { .orphan($0) }
     let total = toCheck.count
     let needingDetails: Set<BlobID>? =
       readingDetails ? Set(space.entries.lazy.map(\.record.id).filter { !self.space.hasDetails($0) }) : nil
