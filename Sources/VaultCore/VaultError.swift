@@ -78,6 +78,11 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   case albumExists(String)
   /// A date or time that does not parse, or names no moment (see `DatePeriod`).
   case invalidDate(String, reason: String)
+  /// A recovery key as typed is not one: a character, the length, or its check (a typo).
+  /// `source` names where it was read ("in 'key.txt'"), if anywhere.
+  case invalidRecoveryKey(reason: String, source: String? = nil)
+  /// No space of the vault opens with the recovery key (a replaced key, or another vault's).
+  case noSpaceForRecoveryKey
 
   public var description: String {
     switch self {
@@ -153,6 +158,11 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
       return "an album named '\(TerminalSafeText.escaped(name))' exists already"
     case .invalidDate(let text, let reason):
       return "'\(TerminalSafeText.escaped(text))' is not a date: \(reason)"
+    case .invalidRecoveryKey(let reason, let source):
+      return "the recovery key\(source.map { " " + $0 } ?? "") \(reason); nothing was changed"
+    case .noSpaceForRecoveryKey:
+      return
+        "no space of this vault opens with this recovery key (a newer one replaced it, or it is another vault's); nothing was changed"
     }
   }
 

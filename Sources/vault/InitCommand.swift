@@ -9,7 +9,10 @@ struct InitCommand: ParsableCommand {
     abstract: "Create the vault if needed, and a new space for a password.",
     discussion: """
       Run it again with another password to make a second, separate space (a decoy). \
-      A password that already opens a space changes nothing.
+      A password that already opens a space changes nothing. Every new space gets its own \
+      recovery key, printed once on standard output (a line 'recovery key: …', also when \
+      it is not a terminal): keep it apart from the vault; vault recover sets a new \
+      password with it.
       """)
 
   @OptionGroup var options: VaultOptions
@@ -26,15 +29,17 @@ struct InitCommand: ParsableCommand {
           "the vault at '\(path)' already exists with other KDF limits; --kdf applies only to a new vault")
       }
       let password = try options.password(prompt: "New password: ", confirm: true)
-      try vault.createSpace(password: password)
+      let recoveryKey = try vault.createSpace(password: password)
       printLine("created a new space in \(path)")
       PasswordAdvice.give(for: password)
+      RecoveryKeyNotice.show(recoveryKey)
     } else {
       let password = try options.password(prompt: "New password: ", confirm: true)
       let vault = try Vault.create(at: path, kdf: KDFParameters(preset: kdf ?? .moderate))
-      try vault.createSpace(password: password)
+      let recoveryKey = try vault.createSpace(password: password)
       printLine("created vault at \(path) with a new space")
       PasswordAdvice.give(for: password)
+      RecoveryKeyNotice.show(recoveryKey)
     }
   }
 }

@@ -12,7 +12,8 @@ struct PasswdCommand: ParsableCommand {
       password that already opens another space is refused. A crash or a kill at any moment \
       leaves exactly one of the two passwords opening the space, never neither. Other \
       commands wait while it runs; one still open on the space (vault view, vault serve) \
-      stops with an error at its next change.
+      stops with an error at its next change. The space's recovery key keeps working; a \
+      space made before recovery keys gets one, printed on standard output.
       """)
 
   @OptionGroup var options: VaultOptions
@@ -33,7 +34,7 @@ struct PasswdCommand: ParsableCommand {
     let vault = try options.openVault()
     let current = try options.password(prompt: "Current password: ")
     var changedTo: Password?
-    try vault.changePassword(from: current) {
+    let recovery = try vault.changePassword(from: current) {
       let new = try PasswordInput.newPassword(file: newPasswordFile)
       changedTo = new
       return new
@@ -45,5 +46,15 @@ struct PasswdCommand: ParsableCommand {
     }
     printLine("changed the password of the space; the old password no longer opens it")
     if let changedTo { PasswordAdvice.give(for: changedTo) }
+    switch recovery {
+    case .kept:
+      break
+    case .made(let key):
+      printLine("the space had no recovery key (it was made before them); it has this one now")
+      RecoveryKeyNotice.show(key)
+    case .notMade(let error):
+      Diagnostics.warning("the space still has no recovery key: \(error.description)")
+      Diagnostics.hint("'vault recovery-key' makes one")
+    }
   }
 }

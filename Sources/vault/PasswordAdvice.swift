@@ -1,7 +1,8 @@
 import VaultCore
 
-/// Said when a password is set (`init`, `passwd`): a short password is easy to guess from
-/// a copy of the vault, and nothing can recover a forgotten one.
+/// Said when a password is set (`init`, `passwd`, `recover`): a short password is easy to
+/// guess from a copy of the vault, and only the recovery key opens a space whose password
+/// is forgotten.
 enum PasswordAdvice {
   /// Passwords shorter than this get a warning.
   static let shortPassword = 8
@@ -13,6 +14,7 @@ enum PasswordAdvice {
       )
     }
     Diagnostics.hint(
-      "a forgotten password cannot be recovered: nothing, not even vault, can open this space without it")
+      "if the password is forgotten, only the space's recovery key opens it ('vault recover'); nothing else can"
+    )
   }
 }

@@ -82,11 +82,27 @@ enum PasswordInput {
     }
   }
 
-  /// The first line of a password file (without `\n` or `\r\n`), read with read() so that
-  /// pipes and FIFOs work; only as much is read as the first line needs.
+  /// The first line of a password file (without `\n` or `\r\n`) as a password.
   private static func readFile(_ path: String, kind: String = "password file") throws -> Password {
+    var line = try readFirstLine(path, kind: kind)
+    defer { line.wipe() }
+    do {
+      return try Password(utf8: line)
+    } catch VaultError.invalidPassword(let reason) {
+      throw VaultError.invalidPassword(reason: "the first line of \(displayName(path)): \(reason)")
+    }
+  }
+
+  /// How messages name a file given on the command line: `-` is standard input.
+  static func displayName(_ path: String) -> String {
+    path == "-" ? "standard input" : "'\(path)'"
+  }
+
+  /// The first line of a file (without `\n` or `\r\n`), read with read() so that pipes
+  /// and FIFOs work; only as much is read as the first line needs. The caller wipes it.
+  static func readFirstLine(_ path: String, kind: String) throws -> [UInt8] {
     let standardInput = path == "-"
-    let name = standardInput ? "standard input" : "'\(path)'"
+    let name = displayName(path)
     let cannotRead = {
       VaultError.invalidArgument("\(name): cannot read \(kind): \(String(cString: strerror(errno)))")
     }
@@ -96,13 +112,13 @@ enum PasswordInput {
     var line: [UInt8] = []
     // Room for the longest line, so that growing never leaves an unwiped copy behind.
     line.reserveCapacity(fileLimit + 512)
-    defer { line.wipe() }
     var buffer = [UInt8](repeating: 0, count: 512)
     defer { buffer.wipe() }
     reading: while true {
       let count = read(descriptor, &buffer, buffer.count)
       if count < 0 {
         if errno == EINTR { continue }
+        line.wipe()
         throw cannotRead()
       }
       if count == 0 { break }
@@ -111,15 +127,12 @@ enum PasswordInput {
         line.append(byte)
       }
       if line.count > fileLimit {
+        line.wipe()
         throw VaultError.invalidArgument(
           "\(name): the \(kind)'s first line is longer than \(fileLimit) bytes")
       }
     }
     if line.last == 0x0D { line.removeLast() }
-    do {
-      return try Password(utf8: line)
-    } catch VaultError.invalidPassword(let reason) {
-      throw VaultError.invalidPassword(reason: "the first line of \(name): \(reason)")
-    }
+    return line
   }
 }

@@ -10,7 +10,7 @@ struct VaultCommand: ParsableCommand {
     abstract: "An encrypted photo vault: every password opens its own, separate space.",
     discussion: """
       Exit status: 0 on success, 1 on an error or when some items of a batch failed, \
-      3 when no space opens with the password, 64 for a usage error, 130 when a signal \
+      3 when no space opens with the password (or recovery key), 64 for a usage error, 130 when a signal \
       (Ctrl-C) stopped the command after it saved what it had done.
       """,
     version: VaultCommand.version,
@@ -19,7 +19,7 @@ struct VaultCommand: ParsableCommand {
       SelectCommand.self,
       UnselectCommand.self,
       DeleteCommand.self, ExportCommand.self, AlbumCommand.self, VerifyCommand.self, ServeCommand.self,
-      PasswdCommand.self,
+      PasswdCommand.self, RecoveryKeyCommand.self, RecoverCommand.self,
       UnlockCommand.self, LockCommand.self, InfoCommand.self,
     ]
   )
@@ -51,7 +51,7 @@ struct VaultCommand: ParsableCommand {
       return 0
     } catch let error as VaultError {
       Diagnostics.error(error.description)
-      return error == .noSpaceForPassword ? noSpaceExitCode : 1
+      return error == .noSpaceForPassword || error == .noSpaceForRecoveryKey ? noSpaceExitCode : 1
     } catch let error as ServeError {
       Diagnostics.error(error.description)
       return 1

@@ -96,6 +96,8 @@ final class FormatVectorTests: XCTestCase {
     "padme", "blob key", "blob", "journal entry", "details entry", "journal record", "album entry",
     // SessionKeyPayloadTests
     "session key name", "session key",
+    // RecoveryKeyTests
+    "recovery key", "recovery key typed", "recovery file",
   ]
 
   func testEveryVectorIsChecked() throws {

@@ -44,7 +44,7 @@ final class PasswordChangeTests: XCTestCase {
     XCTAssertFalse(fileExists(vault.path + "/" + oldTag))
     XCTAssertEqual(
       try FileManager.default.contentsOfDirectory(atPath: moved).filter { !$0.hasPrefix("Journal") }.sorted(),
-      ["Photo", "Thumb", "key"], "no key-next and no writer's mark are left")
+      ["Photo", "Thumb", "key", "recovery"], "no key-next and no writer's mark are left")
     let verify = try SpaceVerifier(space: vault.unlock(password: password("new one"), access: .read)).verify()
     XCTAssertFalse(verify.contains(where: \.isProblem), "\(verify)")
   }

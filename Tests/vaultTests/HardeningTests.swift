@@ -286,14 +286,14 @@ final class HardeningTests: XCTestCase {
     XCTAssertEqual(try vault.run(["init"], password: decomposed).status, 1, "the same space")
   }
 
-  func testInitWarnsOfAShortPasswordAndThatNoneCanBeRecovered() throws {
+  func testInitWarnsOfAShortPasswordAndPointsToTheRecoveryKey() throws {
     let short = try vault.run(["init"], password: "abc")
     XCTAssertEqual(short.status, 0)
     XCTAssertTrue(short.stderr.contains("warning: the password has fewer than 8 characters"), short.stderr)
-    XCTAssertTrue(short.stderr.contains("a forgotten password cannot be recovered"), short.stderr)
+    XCTAssertTrue(short.stderr.contains("only the space's recovery key opens it"), short.stderr)
     let long = try vault.run(["init"], password: "a longer passphrase")
     XCTAssertFalse(long.stderr.contains("fewer than 8"), long.stderr)
-    XCTAssertEqual(long.stderr.components(separatedBy: "cannot be recovered").count, 2, "said once")
+    XCTAssertEqual(long.stderr.components(separatedBy: "recovery key opens it").count, 2, "said once")
   }
 
   // MARK: 13–14. Honest output

@@ -35,7 +35,7 @@ final class PasswdTests: XCTestCase {
     let run = try vault.run(["passwd", "--new-password-file", try file("new", "battery staple\n")])
     XCTAssertEqual(run.status, 0, run.stderr)
     XCTAssertEqual(run.stdout, "changed the password of the space; the old password no longer opens it\n")
-    XCTAssertTrue(run.stderr.contains("a forgotten password cannot be recovered"), run.stderr)
+    XCTAssertTrue(run.stderr.contains("only the space's recovery key opens it"), run.stderr)
     XCTAssertFalse(run.stderr.contains("fewer than"), run.stderr)
     XCTAssertEqual(try names("battery staple"), ["photo.jpg", "gray.png"])
     XCTAssertNil(try names("correct horse"))

@@ -74,7 +74,7 @@ public final class Space {
       directory: directory, master: master, wrappingKey: sessionKey.wrappingKey, access: access, lock: lock)
   }
 
-  private init(
+  init(
     directory: String, master: MasterKey, wrappingKey: SecureBytes?, access: Access, lock: DirectoryLock
   ) throws {
     self.directory = directory

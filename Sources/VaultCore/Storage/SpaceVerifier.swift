@@ -394,6 +394,7 @@ public final class SpaceVerifier {
       Space.keyFile, Space.indexFile, Space.photoFolder, Space.thumbFolder, Space.journalFolder,
       // A password change cut short, which the next writer settles.
       Space.nextKeyFile,
+      Space.recoveryFile,
     ])
     let journal = journalContents(relativeTo: Space.journalFolder + "/")
     // This command's own mark is no leftover.

@@ -8,22 +8,29 @@ extension Vault {
   /// nobody types a new password twice for nothing. Both keys are derived before the space
   /// is locked, so that other commands wait only for the renames. Refused, with nothing
   /// changed, when the new password is the current one or already opens another space.
-  public func changePassword(from current: Password, to newPassword: () throws -> Password) throws {
+  /// A space made before recovery keys gets one once its password is changed.
+  @discardableResult
+  public func changePassword(from current: Password, to newPassword: () throws -> Password) throws
+    -> RecoveryKeyOutcome
+  {
     let (currentKeys, spacePath) = try spaceKeys(for: current)
     let new = try newPassword()
     let newKeys = try passwordKeys(for: new)
-    if path + "/" + newKeys.spaceTag == spacePath { throw VaultError.newPasswordIsCurrent }
-    if fileExists(path + "/" + newKeys.spaceTag) { throw VaultError.newPasswordOpensAnotherSpace }
-    // As in `createSpace`: a format-1 space made with the new password as typed would be
-    // hidden for good behind this one. The current space itself may be that one, moving
-    // to the normalized form of its own password.
-    if let asTyped = new.asTyped {
-      let typedPath = path + "/" + (try passwordKeys(for: asTyped)).spaceTag
-      if typedPath != spacePath && fileExists(typedPath) { throw VaultError.newPasswordOpensAnotherSpace }
-    }
+    try refuseTakenPassword(new, keys: newKeys, movingFrom: spacePath)
     let space = try Space(directory: spacePath, wrappingKey: currentKeys.wrappingKey, access: .write)
     try space.prepareForWriting()
+    let hadRecoveryKey = space.hasRecoveryKey
     try space.moveToPassword(newKeys, vaultPath: path)
+    if hadRecoveryKey { return .kept }
+    // Made only now, still under the space's lock: written before the move, a key that a
+    // failed or killed move never printed would stop the next passwd from making one.
+    let key = RecoveryKey.generate()
+    do {
+      try Space.writeRecoveryFile(for: key, master: space.master, in: path + "/" + newKeys.spaceTag)
+      return .made(key)
+    } catch let error as VaultError {
+      return .notMade(error)
+    }
   }
 
   /// The keys of `password` and its space's folder; a password not in NFC is tried as
@@ -37,4 +44,14 @@ extension Vault {
     }
     return (keys, spacePath)
   }
+}
+
+/// What a password change did about the space's recovery key.
+public enum RecoveryKeyOutcome {
+  /// The space had one, and it still opens the space.
+  case kept
+  /// The space had none (it was made before recovery keys): this one opens it now.
+  case made(RecoveryKey)
+  /// The space had none, and making one failed once the password was already changed.
+  case notMade(VaultError)
 }

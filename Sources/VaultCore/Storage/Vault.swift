@@ -55,9 +55,11 @@ public final class Vault {
     return Vault(path: path, kdf: kdf)
   }
 
-  /// Makes a new space for `password`. A password that already opens a space is refused
-  /// and nothing changes.
-  public func createSpace(password: Password) throws {
+  /// Makes a new space for `password`, with a new recovery key, which is returned (and
+  /// stored nowhere in the clear). A password that already opens a space is refused and
+  /// nothing changes.
+  @discardableResult
+  public func createSpace(password: Password) throws -> RecoveryKey {
     let keys = try passwordKeys(for: password)
     let spacePath = path + "/" + keys.spaceTag
     if fileExists(spacePath) { throw VaultError.spaceAlreadyExists }
@@ -78,6 +80,8 @@ public final class Vault {
       let keyFile = try TemporaryFile(in: staging)
       try keyFile.write(KeyWrap.wrap(master, with: keys.wrappingKey))
       try keyFile.replace(staging + "/" + Space.keyFile, syncFolder: false)
+      let recoveryKey = RecoveryKey.generate()
+      try Space.writeRecoveryFile(for: recoveryKey, master: master, in: staging, syncFolder: false)
       let journal = staging + "/" + Space.journalFolder
       guard mkdir(journal, 0o700) == 0 else { throw VaultError.posix(staging) }
       try SpaceJournal.writeSnapshot(of: SpaceState(), in: journal, master: master)
@@ -88,6 +92,7 @@ public final class Vault {
         throw VaultError.posix(spacePath)
       }
       try syncDirectory(path)
+      return recoveryKey
     } catch {
       removeTree(staging)
       throw error
