@@ -422,7 +422,8 @@ class AccessTests(ServeTestCase):
             status, _, _ = server.request("GET", server.path)
             self.assertEqual(status, 200)
             still = sum(1 for sock in idle if still_open(sock))
-            self.assertGreaterEqual(still, 120, "the phone got in only once the others timed out")
+            # One closed to make room as the 128th came in, one for the phone: no more.
+            self.assertGreaterEqual(still, 126, "the phone got in only once the others timed out")
         finally:
             for sock in idle:
                 sock.close()
