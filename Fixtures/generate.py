@@ -40,7 +40,8 @@ Every picture is drawn here, so the fixtures carry no one else's content:
 - bad/: files that must be refused: corrupt.jpg (no image in it), truncated.png, empty.jpg,
   notes.txt, bomb.png and bomb.jpg (tiny files that declare 100000x100000 and 65000x65000
   pixels), truncated.heic (cut in its image data) and bomb.heic (declares 30000x30000,
-  under libheif's own limit of 32768 a side).
+  under libheif's own limit of 32768 a side); coded-bomb.heic says 48x32 in its ispe box
+  while its HEVC sequence parameter set codes 16384x16384 (what libheif allocates: 1.7 GB).
 """
 import os
 import struct
@@ -261,6 +262,119 @@ def with_heif_dimensions(data, width, height):
     return bytes(out)
 
 
+def with_hevc_dimensions(data, width, height):
+    """The HEIF file with the SPS in its hvcC box coding width x height (its ispe boxes
+    unchanged), the boxes around the hvcC grown and the item offsets after it moved."""
+    start = data.find(b"hvcC") - 4
+    size = struct.unpack(">I", data[start:start + 4])[0]
+    record = data[start + 8:start + size]
+    arrays, position, out = record[22], 23, bytearray(record[:23])
+    for _ in range(arrays):
+        count = struct.unpack(">H", record[position + 1:position + 3])[0]
+        out += record[position:position + 3]
+        position += 3
+        for _ in range(count):
+            length = struct.unpack(">H", record[position:position + 2])[0]
+            nal = record[position + 2:position + 2 + length]
+            position += 2 + length
+            if (nal[0] >> 1) & 0x3F == 33:
+                nal = sps_with_size(nal, width, height)
+            out += struct.pack(">H", len(nal)) + nal
+    grow = len(out) - len(record)
+    result = bytearray(data[:start] + struct.pack(">I", size + grow) + b"hvcC" + bytes(out)
+                       + data[start + size:])
+    # meta, iprp and ipco hold the hvcC: each grows by as much.
+    for kind in (b"meta", b"iprp", b"ipco"):
+        at = result.find(kind) - 4
+        struct.pack_into(">I", result, at, struct.unpack(">I", result[at:at + 4])[0] + grow)
+    move_item_offsets(result, after=start, by=grow)
+    return bytes(result)
+
+
+def move_item_offsets(data, after, by):
+    """Adds `by` to every iloc item location past `after` (iloc version 0 or 1, as libheif
+    writes it)."""
+    at = data.find(b"iloc") - 4
+    version, sizes = data[at + 8], data[at + 12]
+    offset_size, length_size = sizes >> 4, sizes & 15
+    base_size, index_size = data[at + 13] >> 4, data[at + 13] & 15 if version else 0
+    position = at + 16
+    count = struct.unpack(">H", data[at + 14:at + 16])[0]
+    form = {4: ">I", 8: ">Q"}
+
+    def field(size):
+        return struct.unpack(form[size], data[position:position + size])[0] if size else 0
+
+    for _ in range(count):
+        position += 2 + (2 if version else 0) + 2
+        base = field(base_size)
+        if base > after:
+            struct.pack_into(form[base_size], data, position, base + by)
+        position += base_size
+        extents = struct.unpack(">H", data[position:position + 2])[0]
+        position += 2
+        for _ in range(extents):
+            position += index_size
+            offset = field(offset_size)
+            if base <= after < base + offset:
+                struct.pack_into(form[offset_size], data, position, offset + by)
+            position += offset_size + length_size
+
+
+def sps_with_size(nal, width, height):
+    """An HEVC SPS NAL unit (H.265 7.3.2.2, no sub-layers) saying width x height, without a
+    conformance window; emulation prevention bytes taken out and put back."""
+    rbsp, zeros = bytearray(), 0
+    for byte in nal[2:]:
+        if zeros >= 2 and byte == 3:
+            zeros = 0
+            continue
+        rbsp.append(byte)
+        zeros = zeros + 1 if byte == 0 else 0
+    bits = [(rbsp[i >> 3] >> (7 - (i & 7))) & 1 for i in range(len(rbsp) * 8)]
+    position = 4 + 3 + 1 + 96
+
+    def golomb():
+        nonlocal position
+        zeros = 0
+        while bits[position] == 0:
+            zeros, position = zeros + 1, position + 1
+        value = int("".join(map(str, bits[position:position + zeros + 1])), 2) - 1
+        position += zeros + 1
+        return value
+
+    assert bits[4:7] == [0, 0, 0], "sub-layers"
+    golomb()
+    if golomb() == 3:
+        position += 1
+    size_at = position
+    golomb()
+    golomb()
+    if bits[position]:
+        position += 1
+        for _ in range(4):
+            golomb()
+    else:
+        position += 1
+    last = max(i for i, bit in enumerate(bits) if bit)  # the stop bit
+
+    def encoded(value):
+        n = (value + 1).bit_length()
+        return [0] * (n - 1) + [int(c) for c in bin(value + 1)[2:]]
+
+    new = bits[:size_at] + encoded(width) + encoded(height) + [0] + bits[position:last] + [1]
+    new += [0] * (-len(new) % 8)
+    out, zeros = bytearray(nal[:2]), 0
+    for i in range(0, len(new), 8):
+        byte = int("".join(map(str, new[i:i + 8])), 2)
+        if zeros >= 2 and byte <= 3:
+            out.append(3)
+            zeros = 0
+        out.append(byte)
+        zeros = zeros + 1 if byte == 0 else 0
+    return bytes(out)
+
+
 def with_dimensions(jpeg, width, height):
     """The JPEG with the size in its SOF segment replaced (the data no longer matches)."""
     position = 2
@@ -383,6 +497,7 @@ def main():
     plain = heif([shown])
     write("bad/truncated.heic", plain[: len(plain) - 200])
     write("bad/bomb.heic", with_heif_dimensions(plain, 30000, 30000))
+    write("bad/coded-bomb.heic", with_hevc_dimensions(plain, 16384, 16384))
     dated_fixtures(shown)
 
 

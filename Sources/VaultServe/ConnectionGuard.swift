@@ -15,6 +15,11 @@ import NIOHTTPTypes
 ///   an HTTP/1.1 connection drops what still arrives and closes after `lingerTimeout`, so
 ///   the client reads the response before the close (closing with unread data would send
 ///   a TCP reset that can destroy the response in the client's buffer).
+/// - Ending the connection: a response whose head carries `closeConnectionMarker` (the
+///   answer to a request without the right token on a connection that never showed it)
+///   closes the whole connection once written, however complete the request was, so that
+///   wrong guesses cannot keep a connection slot for ever. HTTP/1.1 says so with
+///   `Connection: close`; an HTTP/2 connection is closed with all its streams.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPRequestPart
   typealias InboundOut = HTTPRequestPart
@@ -23,6 +28,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
   /// An internal header field: never sent, only read (and removed) here.
   static let closeMarker = HTTPField.Name("x-vault-close-after-response")!
+  /// An internal header field: never sent, only read (and removed) here.
+  static let closeConnectionMarker = HTTPField.Name("x-vault-close-connection")!
 
   private enum Phase {
     /// Between requests: waiting for a head.
@@ -40,6 +47,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
   private var phase = Phase.idle
   private var stallTimer: Scheduled<Void>?
   private var closeAfterResponse = false
+  private var closeConnection = false
 
   init(stallTimeout: TimeAmount, lingerTimeout: TimeAmount = .seconds(2)) {
     self.stallTimeout = stallTimeout
@@ -79,6 +87,12 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         // connection that stays open.
         closeAfterResponse = phase == .readingRequest
       }
+      if head.headerFields[Self.closeConnectionMarker] != nil {
+        head.headerFields[Self.closeConnectionMarker] = nil
+        closeAfterResponse = true
+        closeConnection = true
+        if !Self.isHTTP2Stream(context.channel) { head.headerFields[.connection] = "close" }
+      }
       context.write(wrapOutboundOut(.head(head)), promise: promise)
     case .body:
       context.write(data, promise: promise)
@@ -94,9 +108,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
       written.futureResult.cascade(to: promise)
       context.writeAndFlush(data, promise: written)
       let channel = context.channel
-      written.futureResult.whenComplete { [lingerTimeout] _ in
+      written.futureResult.whenComplete { [lingerTimeout, closeConnection] _ in
         if Self.isHTTP2Stream(channel) {
-          channel.close(promise: nil)
+          (closeConnection ? channel.parent ?? channel : channel).close(promise: nil)
         } else {
           // Keeps reading (and dropping) while the client gets the response.
           channel.read()
@@ -126,6 +140,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
   private func cancelStallTimer() {
     stallTimer?.cancel()
     stallTimer = nil
+  }
+
+  /// The TCP connection a request came on: `channel` itself, or an HTTP/2 stream's parent.
+  static func connection(of channel: any Channel) -> any Channel {
+    isHTTP2Stream(channel) ? channel.parent! : channel
   }
 
   /// An HTTP/2 stream is a child of the connection, itself a child of the listening

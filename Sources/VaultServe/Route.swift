@@ -10,8 +10,9 @@ enum Route: Equatable {
   /// `POST /<token>/upload?<query>`
   case upload(query: Substring)
   /// Anything else. `countsAsGuess` when the token was wrong (as opposed to a right token
-  /// with a wrong method or path, or a request browsers send on their own).
-  case notFound(countsAsGuess: Bool)
+  /// with a wrong method or path, or a request browsers send on their own); `showsToken`
+  /// when the token was right.
+  case notFound(countsAsGuess: Bool, showsToken: Bool = false)
 
   /// What browsers fetch without being asked: not a guess at the token.
   static let automaticRequests: Set<Substring> = [
@@ -44,7 +45,7 @@ enum Route: Equatable {
     case (.post, "/upload", let query):
       self = .upload(query: query ?? "")
     default:
-      self = .notFound(countsAsGuess: false)
+      self = .notFound(countsAsGuess: false, showsToken: true)
     }
   }
 }

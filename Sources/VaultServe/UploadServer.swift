@@ -46,6 +46,7 @@ public final class UploadServer: Sendable {
   let configuration: Configuration
   let intake: UploadIntake
   let limiter: WrongTokenLimiter
+  let connections: ConnectionsPerAddress
   let page: ServedPage
   let reportEvent: @Sendable (UploadEvent) -> Void
   private let control = Mutex(Control())
@@ -66,6 +67,8 @@ public final class UploadServer: Sendable {
     self.intake = intake
     self.token = token
     self.limiter = limiter
+    self.connections = ConnectionsPerAddress(
+      limit: configuration.maxConnectionsPerAddress, total: configuration.maxConnections)
     self.tally = tally
     self.page = ServedPage()
     self.reportEvent = report
@@ -133,8 +136,7 @@ public final class UploadServer: Sendable {
   }
 
   private func capped<Child: ServerChildChannel>(_ child: Child) -> AddressCappedChannel<Child> {
-    AddressCappedChannel(
-      inner: child, connections: ConnectionsPerAddress(limit: configuration.maxConnectionsPerAddress))
+    AddressCappedChannel(inner: child, connections: connections)
   }
 
   private func serve<Child: ServerChildChannel>(
@@ -182,15 +184,25 @@ public final class UploadServer: Sendable {
   func reply(to request: Request, from channel: any Channel) async -> Reply {
     let address = WrongTokenLimiter.key(for: channel.remoteAddress)
     let route = Route(method: request.method, target: request.head.path, token: token)
+    let connection = ConnectionGuard.connection(of: channel)
+    switch route {
+    case .page, .upload, .notFound(_, showsToken: true):
+      connections.noteTokenShown(on: connection)
+    case .notFound:
+      break
+    }
+    // A connection that never showed the token is closed after its first wrong answer, so
+    // that guesses (or favicon requests) cannot hold a connection slot.
+    let closing = !connections.hasShownToken(connection)
     // The right token always gets through (it is compared in constant time): on IPv6 a
     // whole /64, the phone's neighbours included, shares one entry of the limiter.
     if case .notFound = route, limiter.verdict(for: address) == .blocked {
-      return bare(.tooManyRequests, request: request)
+      return bare(.tooManyRequests, request: request, closingConnection: closing)
     }
     switch route {
-    case .notFound(let countsAsGuess):
+    case .notFound(let countsAsGuess, _):
       if countsAsGuess { limiter.recordFailure(from: address) }
-      return bare(.notFound, request: request)
+      return bare(.notFound, request: request, closingConnection: closing)
     case .page:
       tally.noteActivity()
       return pageReply()
@@ -200,11 +212,13 @@ public final class UploadServer: Sendable {
     }
   }
 
-  /// An empty response; it ends the exchange when the request still has a body coming.
-  private func bare(_ status: HTTPResponse.Status, request: Request) -> Reply {
+  /// An empty response; it ends the exchange when the request still has a body coming, and
+  /// the connection when `closingConnection`.
+  private func bare(_ status: HTTPResponse.Status, request: Request, closingConnection: Bool) -> Reply {
     var fields = HTTPFields()
     fields[.contentLength] = "0"
     if Self.mayHaveBody(request) { fields[ConnectionGuard.closeMarker] = "1" }
+    if closingConnection { fields[ConnectionGuard.closeConnectionMarker] = "1" }
     return Reply(head: HTTPResponse(status: status, headerFields: fields), body: [])
   }
 

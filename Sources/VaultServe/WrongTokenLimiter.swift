@@ -91,19 +91,27 @@ public final class WrongTokenLimiter: Sendable {
   }
 
   /// The key an address is counted under: the IPv4 address, or the /64 network of an IPv6
-  /// one (a single IPv6 host usually has a whole /64 to pick addresses from).
+  /// one (a single IPv6 host usually has a whole /64 to pick addresses from). An
+  /// IPv4-mapped address (`::ffff:a.b.c.d`, how a socket bound to `::` sees IPv4 clients)
+  /// is keyed as the IPv4 address it carries: its /64 is the same for every IPv4 client.
   public static func key(for address: SocketAddress?) -> String {
     switch address {
     case .v4?:
       return address?.ipAddress ?? "unknown"
     case .v6(let v6)?:
       var raw = v6.address.sin6_addr
-      let bytes = withUnsafeBytes(of: &raw) { Array($0.prefix(8)) }
-      return bytes.map { String($0, radix: 16) }.joined(separator: ".") + "/64"
+      let bytes = withUnsafeBytes(of: &raw) { Array($0) }
+      if bytes.prefix(12).elementsEqual(ipv4MappedPrefix) {
+        return bytes.suffix(4).map { String($0) }.joined(separator: ".")
+      }
+      return bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: ".") + "/64"
     default:
       return "unknown"
     }
   }
+
+  /// The first 12 bytes of an IPv4-mapped IPv6 address (RFC 4291, 2.5.5.2).
+  private static let ipv4MappedPrefix: [UInt8] = Array(repeating: 0, count: 10) + [0xFF, 0xFF]
 
   @Sendable public static func monotonicSeconds() -> Double {
     var now = timespec()

@@ -64,6 +64,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   case .jpeg, .png, .heic:
     var thumbnailer = Thumbnailer()
     thumbnailer.pixelLimit = 4_000_000  // keep each run small; the limit itself is tested elsewhere
+    // As small: what is let through must decode well within -rss_limit_mb, ASan's own
+    // overhead included, so that an input whose estimate is wrong stands out as an OOM.
+    thumbnailer.memoryLimit = 64 << 20
     let format: ImageFormat = target == .jpeg ? .jpeg : target == .png ? .png : .heic
     _ = try? thumbnailer.makeThumbnail(bytes: bytes, name: "fuzz", format: format)
   }

@@ -150,6 +150,56 @@ final class HEIFTests: XCTestCase {
     }
   }
 
+  /// A 798-byte file whose ispe box says 48×32 while its HEVC sequence parameter set codes
+  /// 16384×16384: libheif allocates what the SPS codes (1.7 GB, measured), so that is what
+  /// is counted, and the file is refused before anything is decoded.
+  func testTheCodedPictureIsCountedNotTheSizeTheHeaderClaims() throws {
+    let path = fixturesPath + "/bad/coded-bomb.heic"
+    for decode in [
+      { try Thumbnailer().makeThumbnail(path: path, format: .heic) },
+      {
+        try PhotoDecoder.decode(
+          PlaintextBytes(fileBytes(path)), format: .heic, name: path, minimumSize: nil, limits: Thumbnailer())
+      },
+    ] as [() throws -> Any] {
+      XCTAssertThrowsError(try decode()) { error in
+        guard case VaultError.tooMuchMemory(path, let bytes, _) = error else { return XCTFail("\(error)") }
+        XCTAssertGreaterThan(bytes, 16384 * 16384 * 6)
+      }
+    }
+    let bomb = try pictureSizes(path)
+    XCTAssertEqual(bomb.largestCodedPicture, 16384 * 16384)
+    XCTAssertEqual(bomb.largestCanvas, 0)
+    // An ordinary file's SPS: the 12-megapixel one is coded at its own size.
+    XCTAssertEqual(try pictureSizes(fixturesPath + "/quad-12mp.heic").largestCodedPicture, 4032 * 3024)
+  }
+
+  func pictureSizes(_ path: String) throws -> HEIFPictureSizes {
+    let bytes = try fileBytes(path)
+    return HEIFPictureSizes(length: bytes.count) { offset, count in
+      offset >= 0 && count >= 0 && offset <= bytes.count - count ? Array(bytes[offset..<offset + count]) : nil
+    }
+  }
+
+  /// A grid's or an overlay's canvas is allocated whole, whatever the ispe says: 16 or 32
+  /// bits a side, as the flags say.
+  func testTheCanvasOfAGridOrAnOverlayIsReadFromItsItem() {
+    func item(_ bytes: [UInt8]) -> ItemData {
+      ItemData(extents: [(0, bytes.count)]) { offset, count in
+        offset + count <= bytes.count ? Array(bytes[offset..<offset + count]) : nil
+      }
+    }
+    let grid16 = item([0, 0, 1, 1, 0x7F, 0xFF, 0x7F, 0xFF])
+    XCTAssertEqual(HEIFPictureSizes.canvasPixels(type: "grid", grid16), 32767 * 32767)
+    let grid32 = item([0, 1, 0, 0, 0, 0, 0x40, 0, 0, 0, 0x40, 0])
+    XCTAssertEqual(HEIFPictureSizes.canvasPixels(type: "grid", grid32), 16384 * 16384)
+    let overlay = item([0, 0] + Array(repeating: 0, count: 8) + [0x10, 0, 0x08, 0])
+    XCTAssertEqual(HEIFPictureSizes.canvasPixels(type: "iovl", overlay), 4096 * 2048)
+    let huge = item([0, 1, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+    XCTAssertEqual(HEIFPictureSizes.canvasPixels(type: "grid", huge), 1 << 40, "held, not overflowing")
+    XCTAssertNil(HEIFPictureSizes.canvasPixels(type: "grid", item([0, 1, 0, 0, 0, 0])), "cut short")
+  }
+
   func testABrokenHEICIsRefusedWithItsName() {
     let path = fixturesPath + "/bad/truncated.heic"
     XCTAssertThrowsError(try Thumbnailer().makeThumbnail(path: path, format: .heic)) { error in

@@ -46,11 +46,11 @@ final class RouteTests: XCTestCase {
     XCTAssertEqual(route(.post, "/\(t)/upload?name=a.jpg"), .upload(query: "name=a.jpg"))
     XCTAssertEqual(route(.post, "/\(t)/upload"), .upload(query: ""))
     for target in ["/\(t)", "/\(t)//", "/\(t)/?x=1", "/\(t)/upload/", "/\(t)/index.html", "/\(t)/../\(t)/"] {
-      XCTAssertEqual(route(.get, target), .notFound(countsAsGuess: false), target)
+      XCTAssertEqual(route(.get, target), .notFound(countsAsGuess: false, showsToken: true), target)
     }
-    XCTAssertEqual(route(.post, "/\(t)/"), .notFound(countsAsGuess: false))
-    XCTAssertEqual(route(.get, "/\(t)/upload?name=a"), .notFound(countsAsGuess: false))
-    XCTAssertEqual(route(.head, "/\(t)/"), .notFound(countsAsGuess: false))
+    XCTAssertEqual(route(.post, "/\(t)/"), .notFound(countsAsGuess: false, showsToken: true))
+    XCTAssertEqual(route(.get, "/\(t)/upload?name=a"), .notFound(countsAsGuess: false, showsToken: true))
+    XCTAssertEqual(route(.head, "/\(t)/"), .notFound(countsAsGuess: false, showsToken: true))
   }
 
   func testAnythingWithoutTheTokenIsAGuess() {
@@ -155,5 +155,20 @@ final class WrongTokenLimiterTests: XCTestCase {
     XCTAssertNotEqual(WrongTokenLimiter.key(for: first), WrongTokenLimiter.key(for: other))
     XCTAssertEqual(
       WrongTokenLimiter.key(for: try SocketAddress(ipAddress: "192.168.1.9", port: 5)), "192.168.1.9")
+  }
+
+  /// With `--bind ::`, IPv4 clients arrive as `::ffff:a.b.c.d`, whose first 64 bits are the
+  /// same for all of them: each must be its own IPv4 address, not one shared /64.
+  func testIPv4MappedAddressesCountAsTheirIPv4Address() throws {
+    let mapped = try SocketAddress(ipAddress: "::ffff:192.168.1.9", port: 5)
+    let neighbour = try SocketAddress(ipAddress: "::ffff:192.168.1.10", port: 5)
+    let plain = try SocketAddress(ipAddress: "192.168.1.9", port: 7)
+    XCTAssertEqual(WrongTokenLimiter.key(for: mapped), "192.168.1.9")
+    XCTAssertEqual(WrongTokenLimiter.key(for: mapped), WrongTokenLimiter.key(for: plain))
+    XCTAssertNotEqual(WrongTokenLimiter.key(for: mapped), WrongTokenLimiter.key(for: neighbour))
+    // Only the mapped prefix is IPv4: the IPv4-compatible ::c0a8:109 and a /64 that merely
+    // starts with zeros stay IPv6.
+    let compatible = try SocketAddress(ipAddress: "::192.168.1.9", port: 5)
+    XCTAssertTrue(WrongTokenLimiter.key(for: compatible).hasSuffix("/64"))
   }
 }

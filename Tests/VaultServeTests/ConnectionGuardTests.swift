@@ -89,4 +89,31 @@ final class ConnectionGuardTests: XCTestCase {
     channel.embeddedEventLoop.advanceTime(by: linger * 2)
     XCTAssertTrue(channel.isActive)
   }
+
+  /// A wrong-token answer to a complete request used to leave the connection open, and
+  /// restart its stall timer: one favicon request every 20 s held a slot for ever.
+  func testTheConnectionMarkerClosesAfterAnAnswerToACompleteRequest() throws {
+    let channel = try makeChannel()
+    let favicon = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/favicon.ico")
+    try channel.writeInbound(HTTPRequestPart.head(favicon))
+    try channel.writeInbound(HTTPRequestPart.end(nil))
+    XCTAssertNotNil(try channel.readInbound(as: HTTPRequestPart.self))
+    XCTAssertNotNil(try channel.readInbound(as: HTTPRequestPart.self))
+    var fields = HTTPFields()
+    fields[ConnectionGuard.closeConnectionMarker] = "1"
+    fields[.contentLength] = "0"
+    try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .notFound, headerFields: fields)))
+    try channel.writeOutbound(HTTPResponsePart.end(nil))
+    guard case .head(let sent) = try channel.readOutbound(as: HTTPResponsePart.self) else {
+      return XCTFail("no head")
+    }
+    XCTAssertNil(
+      sent.headerFields[ConnectionGuard.closeConnectionMarker], "the marker never leaves the server")
+    XCTAssertEqual(sent.headerFields[.connection], "close", "HTTP/1.1 says so")
+    // The next request on it is not answered: the connection is closing.
+    try channel.writeInbound(HTTPRequestPart.head(favicon))
+    XCTAssertNil(try channel.readInbound(as: HTTPRequestPart.self), "a second request is dropped")
+    channel.embeddedEventLoop.advanceTime(by: linger)
+    XCTAssertFalse(channel.isActive)
+  }
 }

@@ -111,6 +111,31 @@ final class LimitsTests: XCTestCase {
     )
   }
 
+  /// Fixtures/bad/coded-bomb.heic (798 bytes) says 48×32 in its ispe box and codes
+  /// 16384×16384 in its HEVC SPS: `vault add` took 1.7 GB and imported it. Its decoding is
+  /// counted from the SPS and refused before libheif allocates; the import stays far under
+  /// the README's 512 MiB, with one line naming the file.
+  func testAHEICWhosePictureOutgrowsItsHeaderIsRefusedWithinTheMemoryBound() throws {
+    let folder = try makeTemporaryFolder(self)
+    let vault = try VaultRunner.initialized(in: folder)
+    let bomb = folder + "/coded-bomb.heic"
+    try FileManager.default.copyItem(atPath: fixturesPath + "/bad/coded-bomb.heic", toPath: bomb)
+    let before = try snapshot(vault.vault)
+    let run = try runMeasuringMemory(vault, ["add", bomb])
+    XCTAssertEqual(run.status, 1, run.stderr)
+    // Standard output and error together: the one error, the summary, the count.
+    let lines = run.stderr.split(separator: "\n")
+    XCTAssertEqual(lines.count, 3, run.stderr)
+    XCTAssertTrue(
+      lines.first?.hasPrefix("error: '\(bomb)': decoding it would need ") == true, run.stderr)
+    XCTAssertEqual(lines.last, "error: 1 file could not be imported")
+    XCTAssertEqual(try snapshot(vault.vault), before)
+    // The key derivation (interactive: 64 MiB) and the process itself, no picture.
+    let bound = 192 << 20
+    XCTAssertLessThan(run.peakBytes, bound, "peak resident memory \(run.peakBytes >> 20) MiB")
+    print("vault add coded-bomb.heic: status \(run.status), peak \(run.peakBytes >> 10) KiB")
+  }
+
   /// Runs `vault` as `VaultRunner` does, and reads the child's own peak resident memory
   /// from wait4 (the kernel's count, not a sample).
   private func runMeasuringMemory(_ vault: VaultRunner, _ arguments: [String]) throws

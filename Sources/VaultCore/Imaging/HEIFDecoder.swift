@@ -21,7 +21,8 @@ final class HEIFDecoder {
   private let isPremultiplied: Bool
   /// Bits per sample of the coded picture (8 for most photos, 10 for some HDR ones).
   private let bitDepth: Int
-  /// The pixels decoded before the crop: the file's coded size (its ispe box).
+  /// The most pixels libheif holds at once: the coded picture's (its SPS, not only its ispe
+  /// box, which a hostile file sets apart), a grid's canvas with the tiles in flight.
   private let codedPixels: Int
   private let compressedBytes: Int
 
@@ -30,8 +31,12 @@ final class HEIFDecoder {
 
   /// Decodes a HEIF file held in memory, without copying it; `name` stands for it in errors.
   convenience init(pinned: PinnedBytes, name: String) throws {
+    let bytes = UnsafeRawBufferPointer(start: pinned.baseAddress, count: pinned.count)
     try self.init(path: name, input: pinned, length: pinned.count) { context in
       heif_context_read_from_memory_without_copy(context, pinned.baseAddress, pinned.count, nil)
+    } bytesAt: { offset, count in
+      guard offset >= 0, count >= 0, offset <= bytes.count - count else { return nil }
+      return Array(bytes[offset..<offset + count])
     }
   }
 
@@ -41,11 +46,14 @@ final class HEIFDecoder {
     try self.init(path: file.path, input: reader, length: Int(file.size)) { context in
       heif_context_read_from_reader(
         context, reader.functions, Unmanaged.passUnretained(reader).toOpaque(), nil)
+    } bytesAt: { offset, count in
+      reader.bytes(at: offset, count: count)
     }
   }
 
   private init(
-    path: String, input: AnyObject, length: Int, read: (OpaquePointer) -> heif_error
+    path: String, input: AnyObject, length: Int, read: (OpaquePointer) -> heif_error,
+    bytesAt: @escaping HEIFPictureSizes.Read
   ) throws {
     Self.initialized
     self.path = path
@@ -54,6 +62,7 @@ final class HEIFDecoder {
     guard let context = heif_context_alloc() else {
       throw VaultError.decodeFailed(path: path, reason: "out of memory")
     }
+    heif_context_set_max_decoding_threads(context, Int32(Self.decodingThreads))
     var handle: OpaquePointer?
     var error = read(context)
     if error.code == heif_error_Ok { error = heif_context_get_primary_image_handle(context, &handle) }
@@ -70,10 +79,19 @@ final class HEIFDecoder {
     hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
     isPremultiplied = heif_image_handle_is_premultiplied_alpha(handle) != 0
     bitDepth = max(8, Int(heif_image_handle_get_luma_bits_per_pixel(handle)))
+    let pictures = HEIFPictureSizes(length: length, read: bytesAt)
+    guard !pictures.hasAV1Pictures else {
+      throw VaultError.decodeFailed(path: path, reason: "its pictures are AV1-coded (AVIF), not HEVC")
+    }
     codedPixels = max(
       width * height,
-      Int(heif_image_handle_get_ispe_width(handle)) * Int(heif_image_handle_get_ispe_height(handle)))
+      Int(heif_image_handle_get_ispe_width(handle)) * Int(heif_image_handle_get_ispe_height(handle)),
+      pictures.largestCanvas,
+      pictures.largestCodedPicture * (pictures.largestCanvas > 0 ? Self.decodingThreads : 1))
   }
+
+  /// How many tiles of a grid libheif decodes at once.
+  static let decodingThreads = 4
 
   deinit {
     heif_image_handle_release(handle)
@@ -227,6 +245,22 @@ private final class HEIFFileReader {
 
   static func from(_ userdata: UnsafeMutableRawPointer?) -> HEIFFileReader {
     Unmanaged<HEIFFileReader>.fromOpaque(userdata!).takeUnretainedValue()
+  }
+
+  /// `count` bytes at `offset`, for the sizes read before decoding; nil past the end.
+  func bytes(at offset: Int, count: Int) -> [UInt8]? {
+    guard offset >= 0, count >= 0, offset <= Int(file.size) - count else { return nil }
+    var bytes = [UInt8](repeating: 0, count: count)
+    var done = 0
+    while done < count {
+      let got = bytes.withUnsafeMutableBytes {
+        pread(file.descriptor, $0.baseAddress! + done, count - done, off_t(offset + done))
+      }
+      if got < 0 && errno == EINTR { continue }
+      if got <= 0 { return nil }
+      done += got
+    }
+    return bytes
   }
 
   /// Reads exactly `count` bytes at the position; 0 on success, as libheif wants.
