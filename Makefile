@@ -46,7 +46,7 @@ torture:
 # libFuzzer over each parser of untrusted bytes, FUZZ_SECONDS each (default 180), with the
 # committed seeds in Fuzz/seeds/<target>; what it learns goes to Fuzz/corpus (not committed).
 FUZZ_SECONDS ?= 180
-FUZZ_TARGETS ?= blob index header exif details journal jpeg png heic
+FUZZ_TARGETS ?= blob index header exif details journal space jpeg png heic
 fuzz:
 	VAULT_FUZZ=1 swift build --product vault-fuzz --scratch-path .build-fuzz --sanitize=fuzzer \
 	  --sanitize=address -Xswiftc -enable-testing
