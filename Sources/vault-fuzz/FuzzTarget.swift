@@ -4,13 +4,15 @@
 // little of its paths, but a crash or a leak in them is still caught). `exif` reads an APP1
 // segment and a bare TIFF structure with the one EXIF reader; `details` finds the EXIF
 // block in a whole JPEG, PNG or HEIC file (the first byte picks which) and reads it;
-// `journal` decodes journal entries (details entries among them), whole and in slices.
+// `journal` decodes journal entries (details entries among them), whole and in slices;
+// `space` opens a whole space made of fuzzed files (see SpaceFiles.swift) and works out its
+// summary, listing and albums, as `vault info` and `vault list` do.
 import Foundation
 
 @testable import VaultCore
 
 private enum Target: String {
-  case blob, index, header, exif, details, journal, jpeg, png, heic
+  case blob, index, header, exif, details, journal, space, jpeg, png, heic
 }
 
 private let target: Target = {
@@ -20,9 +22,9 @@ private let target: Target = {
 }()
 
 /// One fixed key, so that the fuzzer can learn (from the seed corpus) what authenticates.
-private let master = MasterKey(
+let master = MasterKey(
   key: [UInt8](repeating: 7, count: 32).withUnsafeBytes { SecureBytes(copying: $0) })
-private let scratch = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/vault-fuzz-\(getpid())"
+let scratch = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/vault-fuzz-\(getpid())"
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -61,6 +63,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       _ = try? JournalEntry.decodeAll(buffer) { _ in }
       _ = try? JournalEntry.decodeAllInParallel(buffer, slices: 3) { _ in }
     }
+  case .space:
+    openFuzzedSpace(bytes)
   case .jpeg, .png, .heic:
     var thumbnailer = Thumbnailer()
     thumbnailer.pixelLimit = 4_000_000  // keep each run small; the limit itself is tested elsewhere
@@ -88,6 +92,7 @@ public func fuzzMain(
 ) -> CInt {
   if let folder = ProcessInfo.processInfo.environment["FUZZ_WRITE_SEEDS"] {
     writeSeeds(into: folder)
+    writeSpaceSeed(into: folder)
     return 0
   }
   var count = argc

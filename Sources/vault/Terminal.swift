@@ -22,8 +22,9 @@ enum Terminal {
   /// The width to lay out for: the terminal's, else `COLUMNS`, else 80.
   static var columns: Int {
     if let width = width(of: STDOUT_FILENO) { return width }
+    // Bounded like a terminal's own width (16 bits), so that layouts never overflow.
     if let text = ProcessInfo.processInfo.environment["COLUMNS"], let value = Int(text), value > 0 {
-      return value
+      return min(value, Int(UInt16.max))
     }
     return 80
   }

@@ -47,11 +47,13 @@ struct VerifyCommand: ParsableCommand {
     let progress: (Int, Int) -> Void = { done, total in
       Diagnostics.progress(done: done, total: total, label: "checking")
     }
+    var journalLost = false
     if repair {
       SignalHandling.install()
       let summary = try verifier.repair(progress: progress, interruption: SignalHandling.interruption)
       Diagnostics.clearProgress()
       report(summary)
+      journalLost = summary.journalLost
       switch summary.interruption {
       case .checking(let done, let total)?:
         throw CommandInterrupted(
@@ -69,9 +71,12 @@ struct VerifyCommand: ParsableCommand {
     }
     let problems = findings.filter(\.isProblem).count
     let photos = space.entries.count
+    let status =
+      problems > 0
+      ? "\(problems) problem\(problems == 1 ? "" : "s")"
+      : journalLost ? "the originals are intact, but the space was rebuilt without its journal" : "all intact"
     printLine(
-      "\(photos) photo\(photos == 1 ? "" : "s") checked\(quick ? " quickly (headers only)" : ""): "
-        + (problems == 0 ? "all intact" : "\(problems) problem\(problems == 1 ? "" : "s")"))
+      "\(photos) photo\(photos == 1 ? "" : "s") checked\(quick ? " quickly (headers only)" : ""): " + status)
     if problems > 0 {
       if !repair, findings.contains(where: \.isRepairable) {
         Diagnostics.hint("'vault verify --repair' fixes what can be fixed without guessing")
@@ -84,10 +89,19 @@ struct VerifyCommand: ParsableCommand {
       }
       throw BatchFailure(summary: "error: the space is not intact")
     }
+    if journalLost {
+      throw BatchFailure(summary: "error: the space was rebuilt from its originals and is not as it was")
+    }
   }
 
   private func report(_ summary: RepairSummary) {
-    if summary.indexRebuilt {
+    if summary.journalLost {
+      printLine("repaired: made a new journal listing the \(summary.rebuiltCount) intact originals")
+      Diagnostics.warning(
+        "the space's Journal folder was gone: its albums, its selection and its deletions could not be "
+          + "recovered (a deleted photo whose original was left is listed again), so the space is not as it was; "
+          + "if a backup holds its Journal folder, that is the space as it was")
+    } else if summary.indexRebuilt {
       printLine("repaired: rebuilt the index from the \(summary.rebuiltCount) intact originals")
       Diagnostics.warning("the selection was cleared: the damaged part of the index may have changed it")
     }

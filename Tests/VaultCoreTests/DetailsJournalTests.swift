@@ -31,7 +31,7 @@ final class DetailsJournalTests: XCTestCase {
       .details(id, PhotoDetails(), stamp: .min),
       .details(
         id, PhotoDetails(taken: CaptureTime(localSeconds: JournalEntry.takenRange.lowerBound)), stamp: 1),
-      .details(id, PhotoDetails(cameraModel: "\u{1B}[2J"), stamp: .max),
+      .details(id, PhotoDetails(cameraModel: "\u{1B}[2J"), stamp: JournalEntry.latestStamp()),
     ]
     var writer = ByteWriter()
     for entry in entries { entry.encode(into: &writer) }

@@ -267,7 +267,8 @@ final class JournalTests: XCTestCase {
     var heic = record(named: "IMG_0002.HEIC")
     heic.format = .heic
     let entries: [JournalEntry] = [
-      .added(name, order: .min), .deleted(.random()), .selection(.random(), selected: true, stamp: .max),
+      .added(name, order: .min), .deleted(.random()),
+      .selection(.random(), selected: true, stamp: JournalEntry.latestStamp()),
       .added(heic, order: 1),
     ]
     var writer = ByteWriter()

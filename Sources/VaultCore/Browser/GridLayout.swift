@@ -18,10 +18,13 @@ public struct GridLayout: Equatable, Sendable {
     self.perRow = perRow
     self.gutter = gutter
     self.margin = margin
-    if cellWidth < Self.minimumCellWidth {
-      let most = Self.maximumPerRow(columns: columns, gutter: gutter, margin: margin)
+    // Compared with the most that fit before any cell width is worked out: `perRow` is the
+    // user's number, and up to Int.max it must not reach the formula's products.
+    let most = Self.maximumPerRow(columns: columns, gutter: gutter, margin: margin)
+    if perRow > most {
+      let width = perRow <= columns ? "\(max(cellWidth, 0))" : "0"
       throw VaultError.invalidArgument(
-        "\(perRow) photos a row do not fit in \(columns) columns (cells would be \(max(cellWidth, 0)) wide); "
+        "\(perRow) photos a row do not fit in \(columns) columns (cells would be \(width) wide); "
           + (most >= 1 ? "use --per-row \(most) or less, or a wider terminal" : "use a wider terminal"))
     }
   }

@@ -210,8 +210,9 @@ public final class PhotoBrowser {
     of record: PhotoRecord, minimumSize: PixelSize?, load: () throws -> PlaintextBytes
   ) throws -> DecodedPhoto {
     // The file itself is held whole: refused before it is decrypted when it alone is too much.
-    try thumbnailer.checkMemory(
-      path: record.name, bytes: Int(clamping: record.bytes) + Thumbnailer.fixedMemory)
+    // Saturating: a size near the end of 64 bits (only a forged record has one) is too much.
+    let (needed, overflow) = Int(clamping: record.bytes).addingReportingOverflow(Thumbnailer.fixedMemory)
+    try thumbnailer.checkMemory(path: record.name, bytes: overflow ? .max : needed)
     let plaintext = try load()
     return try PhotoDecoder.decode(
       plaintext, format: record.format, name: record.name, minimumSize: minimumSize, limits: thumbnailer)

@@ -27,10 +27,10 @@ final class BlobReader {
   init(path: String, kind: BlobKind, key: SecureBytes, what: String) throws {
     Sodium.ensureInitialized()
     self.what = what
-    descriptor = openVaultFile(path)
-    guard descriptor >= 0 else {
-      let reason = errno == ENOENT ? "its file is missing" : String(cString: strerror(errno))
-      throw VaultError.damagedBlob(what: what, reason: reason)
+    do {
+      descriptor = try openVaultFile(path)
+    } catch VaultError.io(_, let reason) {
+      throw VaultError.damagedBlob(what: what, reason: fileExists(path) ? reason : "its file is missing")
     }
     var prefix = [UInt8](repeating: 0, count: BlobFormat.prefixLength + BlobFormat.streamHeaderLength)
     let count = readFully(descriptor, into: &prefix, count: prefix.count)

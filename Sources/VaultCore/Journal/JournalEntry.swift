@@ -104,6 +104,20 @@ enum JournalEntry: Equatable {
   /// Seconds from year 1 to year 9999 (0001-01-01T00:00:00 to 9999-12-31T23:59:59), the
   /// dates EXIF can write.
   static let takenRange: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
+  /// How far past the current time a stamp may lie: ten years, in nanoseconds. A new
+  /// change is stamped after the latest stamp seen (the hybrid clock), so a stamp far in the
+  /// future would make every later change lose to it, and one at the end of 64 bits could
+  /// never be passed at all (the selection it sets could not be undone). Ten years leave
+  /// room for clocks that were wrong and synced copies, and keep any stamp that is accepted
+  /// more than a century away from the end of 64 bits (year 2262).
+  static let stampLeeway: Int64 = 10 * 365_25 * 864 * 1_000_000_000
+
+  /// The latest stamp a journal read at `now` (nanoseconds since 1970) accepts.
+  static func latestStamp(now: Int64 = Timestamp.now().nanosecondsSince1970) -> Int64 {
+    let (sum, overflow) = now.addingReportingOverflow(stampLeeway)
+    return overflow ? .max : sum
+  }
+
   /// UTC offsets from -23:59 to +23:59, in minutes.
   static let offsetRange: ClosedRange<Int16> = -1439...1439
 
@@ -212,6 +226,10 @@ enum JournalEntry: Equatable {
     var input = ByteReader(bytes)
     input.skip(start)
     var number = firstNumber - 1
+    let latestStamp = latestStamp()
+    func future(_ stamp: Int64) -> JournalDecodingError? {
+      stamp <= latestStamp ? nil : JournalDecodingError(entry: number, reason: Self.futureStamp)
+    }
     while true {
       if let end, input.offset >= end {
         // Slices are cut where entries start; one that ran past its cut was misread.
@@ -248,6 +266,7 @@ enum JournalEntry: Equatable {
         else {
           throw JournalDecodingError(entry: number, reason: "is a malformed selection")
         }
+        if let error = future(stamp) { throw error }
         apply(.selection(id, selected: selected == 1, stamp: stamp))
       case .albumNamed:
         // An empty name is nothing vault writes: a record holding one was not made by it.
@@ -257,6 +276,7 @@ enum JournalEntry: Equatable {
         else {
           throw JournalDecodingError(entry: number, reason: "is a malformed album name")
         }
+        if let error = future(stamp) { throw error }
         apply(.albumNamed(album, name: name, stamp: stamp))
       case .albumDeleted:
         guard let album = input.blobID().map(AlbumID.init) else {
@@ -269,15 +289,20 @@ enum JournalEntry: Equatable {
         else {
           throw JournalDecodingError(entry: number, reason: "is a malformed album membership")
         }
+        if let error = future(stamp) { throw error }
         apply(.albumMembership(album, photo: photo, member: member == 1, stamp: stamp))
       case .details:
         guard let entry = decodeDetails(&input) else {
           throw JournalDecodingError(entry: number, reason: "is malformed photo details")
         }
+        if case .details(_, _, let stamp) = entry, let error = future(stamp) { throw error }
         apply(entry)
       }
     }
   }
+
+  /// Why an entry whose stamp is past `latestStamp` is refused.
+  static let futureStamp = "is stamped more than ten years after the current time"
 
   /// Bytes of an `added` entry before its name, type byte included; the name's length is
   /// the last two of them.
@@ -400,6 +425,7 @@ enum JournalEntry: Equatable {
       modifiedAt: Timestamp(seconds: modifiedSeconds, nanoseconds: Int32(modifiedNanoseconds)),
       importedAt: Timestamp(seconds: importedSeconds, nanoseconds: Int32(importedNanoseconds)),
       contentHash: hexString(hash))
+    guard record.outOfRange == nil else { return nil }
     return .added(record, order: order)
   }
 }

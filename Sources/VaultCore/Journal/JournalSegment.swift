@@ -20,7 +20,7 @@ enum JournalSegment {
   static let tagLength = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
   /// A record is one command's batch; anything longer is damage, not a record.
   static let recordLimit = 256 << 20
-  /// A segment is read whole; this bounds what a forged one can make us allocate.
+  /// A longer segment is damage: no writer appends that much before a compaction.
   static let fileLimit = 1 << 30
 
   static func header(id: BlobID) -> [UInt8] { magic + [version] + id.bytes }
@@ -68,45 +68,67 @@ enum JournalSegment {
 
   /// Reads the segment at `path` (named `j-<id>`), handing every entry to `apply` in order.
   /// Throws `.damagedIndex` naming the file and the record for anything but a torn tail.
+  /// Read record by record: memory is taken for one record at a time, never more than the
+  /// file holds, and a run of zeros (a sparse file, say) is skipped without being read.
   static func read(path: String, id: BlobID, key: SecureBytes, apply: (JournalEntry) -> Void) throws
     -> Contents
   {
     func damage(_ reason: String) -> VaultError {
       .damagedIndex(path: path, reason: reason)
     }
-    var file: [UInt8]
+    let file: SegmentFile
     do {
-      file = try readWholeFile(path, limit: fileLimit)
+      file = try SegmentFile(path: path)
     } catch {
       throw damage("it cannot be read (\(error))")
     }
+    guard file.size <= fileLimit else { throw damage("it is larger than any segment vault writes") }
     let header = header(id: id)
-    guard file.count >= headerLength else {
+    let head = try file.bytes(at: 0, count: min(file.size, headerLength))
+    guard head.count >= headerLength else {
       // A writer creates the header with the file; a shorter file is a creation cut short.
-      if file.allSatisfy({ $0 == 0 }) || header.starts(with: file) { return Contents(tornTail: true) }
+      if head.allSatisfy({ $0 == 0 }) || header.starts(with: head) { return Contents(tornTail: true) }
       throw damage("truncated header")
     }
-    guard Array(file[0..<magic.count]) == magic else { throw damage("not a journal segment") }
-    guard file[magic.count] == version else {
-      throw damage("unsupported journal version \(file[magic.count])")
+    guard Array(head[0..<magic.count]) == magic else { throw damage("not a journal segment") }
+    guard head[magic.count] == version else {
+      throw damage("unsupported journal version \(head[magic.count])")
     }
-    guard Array(file[0..<headerLength]) == header else {
+    guard head == header else {
       throw damage("it holds another segment's records (its name was changed)")
+    }
+    do {
+      return try readRecords(of: file, header: header, key: key, apply: apply)
+    } catch VaultError.io(_, let reason) {
+      throw damage("it cannot be read (\(reason))")
+    }
+  }
+
+  /// The records after the header, read one at a time (see `read`).
+  private static func readRecords(
+    of file: SegmentFile, header: [UInt8], key: SecureBytes, apply: (JournalEntry) -> Void
+  ) throws -> Contents {
+    let path = file.path
+    func damage(_ reason: String) -> VaultError {
+      .damagedIndex(path: path, reason: reason)
     }
     var contents = Contents()
     var offset = headerLength
-    var plaintext = [UInt8]()
-    defer { plaintext.wipe() }
-    while offset < file.count {
+    while offset < file.size {
       let number = contents.records + 1
-      let rest = file.count - offset
+      let rest = file.size - offset
+      let lengthBytes = try file.bytes(at: offset, count: min(rest, 4))
       // Zeros to the end are a file system's way of showing an append that never reached
       // the disk; they carry nothing.
-      if rest < 4 || file[offset...].allSatisfy({ $0 == 0 }) {
+      if lengthBytes.allSatisfy({ $0 == 0 }), try file.isZero(from: offset) {
         contents.tornTail = true
         break
       }
-      let length = file[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+      guard rest >= 4 else {
+        contents.tornTail = true
+        break
+      }
+      let length = lengthBytes.reduce(0) { $0 << 8 | Int($1) }
       guard length >= nonceLength + tagLength + 1, length <= recordLimit else {
         throw damage("record \(number) has an impossible length \(length)")
       }
@@ -114,42 +136,65 @@ enum JournalSegment {
         contents.tornTail = true
         break
       }
-      let nonceStart = offset + 4
-      let sealedStart = nonceStart + nonceLength
-      let sealedEnd = nonceStart + length
-      let additional = additionalData(header: header, record: UInt64(contents.records))
-      plaintext.wipe()
-      plaintext = [UInt8](repeating: 0, count: sealedEnd - sealedStart - tagLength)
-      var plaintextLength: UInt64 = 0
-      let status = file.withUnsafeBufferPointer { bytes in
-        crypto_aead_xchacha20poly1305_ietf_decrypt(
-          &plaintext, &plaintextLength, nil, bytes.baseAddress! + sealedStart,
-          UInt64(sealedEnd - sealedStart),
-          additional, UInt64(additional.count), bytes.baseAddress! + nonceStart, key.bytes)
-      }
-      // The last record, cut and then padded with zeros by a crash, is a torn tail too: the
-      // file's last non-zero byte lies inside it and its own last byte is zero.
-      if status != 0, file[sealedEnd - 1] == 0, file[sealedEnd...].allSatisfy({ $0 == 0 }) {
-        contents.tornTail = true
-        break
-      }
-      guard status == 0 else {
+      let recordEnd = offset + 4 + length
+      let record = try file.bytes(at: offset + 4, count: length)
+      switch openRecord(record, header: header, number: number, key: key, apply: apply) {
+      case .opened:
+        contents.records += 1
+        offset = recordEnd
+      case .failed(let lastByte):
+        // The last record, cut and then padded with zeros by a crash, is a torn tail too: the
+        // file's last non-zero byte lies inside it and its own last byte is zero.
+        if lastByte == 0, try file.isZero(from: recordEnd) {
+          contents.tornTail = true
+          return contents
+        }
         throw damage(
           "record \(number) does not authenticate (changed, moved, or a record before it was removed)")
+      case .malformed(let reason):
+        throw damage("record \(number)\(reason)")
       }
-      let entriesLength: Int
-      do {
-        entriesLength = try plaintext.withUnsafeBytes { try JournalEntry.decodeAll($0, apply) }
-      } catch let error as JournalDecodingError {
-        throw damage("record \(number): entry \(error.entry) \(error.reason)")
-      }
-      guard plaintext.count == Padme.paddedLength(entriesLength) else {
-        throw damage("record \(number) is not padded as records are")
-      }
-      contents.records += 1
-      offset = sealedEnd
     }
     return contents
+  }
+
+  /// What opening one record gave.
+  private enum RecordOutcome {
+    case opened
+    /// It did not authenticate; its last byte says whether it may be a torn tail.
+    case failed(lastByte: UInt8)
+    /// It authenticated, but its plaintext is not entries as vault writes them.
+    case malformed(String)
+  }
+
+  /// Authenticates and decrypts one record (`nonce ‖ sealed`, the number-th of the segment
+  /// whose header is `header`), then hands its entries to `apply`.
+  private static func openRecord(
+    _ record: [UInt8], header: [UInt8], number: Int, key: SecureBytes, apply: (JournalEntry) -> Void
+  ) -> RecordOutcome {
+    let additional = additionalData(header: header, record: UInt64(number - 1))
+    var plaintext = [UInt8](repeating: 0, count: record.count - nonceLength - tagLength)
+    defer { plaintext.wipe() }
+    var plaintextLength: UInt64 = 0
+    let status = record.withUnsafeBufferPointer { bytes in
+      crypto_aead_xchacha20poly1305_ietf_decrypt(
+        &plaintext, &plaintextLength, nil, bytes.baseAddress! + nonceLength,
+        UInt64(record.count - nonceLength),
+        additional, UInt64(additional.count), bytes.baseAddress!, key.bytes)
+    }
+    guard status == 0 else { return .failed(lastByte: record[record.count - 1]) }
+    let entriesLength: Int
+    do {
+      entriesLength = try plaintext.withUnsafeBytes { try JournalEntry.decodeAll($0, apply) }
+    } catch let error as JournalDecodingError {
+      return .malformed(": entry \(error.entry) \(error.reason)")
+    } catch {
+      return .malformed(": \(error)")
+    }
+    guard plaintext.count == Padme.paddedLength(entriesLength) else {
+      return .malformed(" is not padded as records are")
+    }
+    return .opened
   }
 }
 

@@ -26,7 +26,7 @@ final class DirectoryLock {
     throws
   {
     let waitLimit = waitLimit ?? (mode == .exclusive ? Self.waitLimit : .infinity)
-    descriptor = openVaultFile(path, flags: O_DIRECTORY)
+    descriptor = openVaultFolder(path)
     guard descriptor >= 0 else {
       // The space was found a moment ago (or, for a long-running reader, when it opened).
       if errno == ENOENT { throw VaultError.spaceMoved }

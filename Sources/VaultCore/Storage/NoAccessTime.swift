@@ -7,20 +7,50 @@ import Foundation
 /// (glibc defines it only under _GNU_SOURCE).
 private let noAccessTime: Int32 = 0o1_000_000
 
-/// Opens a vault file (or, with `O_DIRECTORY` in `flags`, a folder) for reading without
-/// updating its access time. The kernel allows O_NOATIME only to the file's owner (and
-/// root) and says EPERM to anyone else: then the file is opened without it. Returns the
-/// descriptor, or -1 with `errno` set.
-func openVaultFile(_ path: String, flags: Int32 = 0) -> Int32 {
+/// Opens `path` to read without updating its access time. The kernel allows O_NOATIME only
+/// to the file's owner (and root) and says EPERM to anyone else: then it is opened without
+/// it. Returns the descriptor, or -1 with `errno` set.
+private func openWithoutAccessTime(_ path: String, flags: Int32) -> Int32 {
   let descriptor = open(path, O_RDONLY | O_CLOEXEC | flags | noAccessTime)
   if descriptor >= 0 || errno != EPERM { return descriptor }
   return open(path, O_RDONLY | O_CLOEXEC | flags)
 }
 
+/// Opens a vault file (a key, a header, a blob, a journal file) to read: the one way every
+/// such file is opened. Whoever can write to the vault folder can put anything at a file's
+/// name, so the open never blocks (O_NONBLOCK: a FIFO would wait for a writer for ever, and
+/// the command with it), never follows a link (O_NOFOLLOW: a link can point anywhere), and
+/// the file opened must be a regular file (fstat), or it is named in the error. Throws `.io`.
+func openVaultFile(_ path: String) throws -> Int32 {
+  let descriptor = openWithoutAccessTime(path, flags: O_NONBLOCK | O_NOFOLLOW | O_NOCTTY)
+  guard descriptor >= 0 else {
+    if errno == ELOOP { throw VaultError.io(path: path, reason: notRegularFile) }
+    throw VaultError.posix(path)
+  }
+  var info = stat()
+  guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+    close(descriptor)
+    throw VaultError.io(path: path, reason: notRegularFile)
+  }
+  return descriptor
+}
+
+/// Why `openVaultFile` refuses what it found at a vault file's name.
+let notRegularFile = "not a regular file (vault never reads a link, FIFO, device or folder in a vault)"
+
+/// Opens a vault folder to list or lock it, without updating its access time; a link at
+/// `path` is followed only when `followingLink` (the vault's and a space's own folder, which
+/// the user may reach through a link; never a folder inside a space). Returns the
+/// descriptor, or -1 with `errno` set.
+func openVaultFolder(_ path: String, followingLink: Bool = true) -> Int32 {
+  openWithoutAccessTime(path, flags: O_DIRECTORY | O_NONBLOCK | (followingLink ? 0 : O_NOFOLLOW))
+}
+
 /// The names in a vault folder (without "." and ".."), read without updating the folder's
-/// access time.
-func listVaultFolder(_ path: String) throws -> [String] {
-  let descriptor = openVaultFile(path, flags: O_DIRECTORY)
+/// access time. A link at `path` is not followed unless `followingLink` (see
+/// `openVaultFolder`): what is listed here may be removed.
+func listVaultFolder(_ path: String, followingLink: Bool = false) throws -> [String] {
+  let descriptor = openVaultFolder(path, followingLink: followingLink)
   guard descriptor >= 0 else { throw VaultError.posix(path) }
   guard let directory = fdopendir(descriptor) else {
     let error = VaultError.posix(path)

@@ -53,6 +53,9 @@ final class OriginalBlobReader {
     guard record.id == id else {
       throw VaultError.damagedBlob(what: what, reason: "it holds another photo's record")
     }
+    if let problem = record.outOfRange {
+      throw VaultError.damagedBlob(what: what, reason: "its record is not one vault writes: \(problem)")
+    }
     self.record = record
   }
 

@@ -76,8 +76,7 @@ final class SourceRemoval {
   /// content hash.
   private func readBackFromDisk(_ record: PhotoRecord) throws {
     let path = space.photoPath(record.id)
-    let descriptor = openVaultFile(path)
-    if descriptor >= 0 {
+    if let descriptor = try? openVaultFile(path) {
       _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
       close(descriptor)
     }

@@ -90,11 +90,15 @@ public final class Space {
 
   /// Reads the index (format 1) or the journal (format 2) into `entries`.
   private func load() throws {
-    formatVersion = isDirectory(directory + "/" + Self.journalFolder) ? 2 : 1
+    try Self.requireRealFolders(in: directory)
+    formatVersion = Self.formatVersion(of: directory)
     journal = nil
     indexDamage = nil
     do {
       if formatVersion == 2 {
+        guard fileExists(journalDirectory) else {
+          throw VaultError.damagedIndex(path: journalDirectory, reason: Self.missingJournal)
+        }
         let journal = try SpaceJournal.load(directory: directory + "/" + Self.journalFolder, master: master)
         self.journal = journal
         entries = journal.state.entries()
@@ -106,6 +110,38 @@ public final class Space {
       entries = []
       indexDamage = error
     }
+  }
+
+  /// Why a format-2 space without its `Journal/` does not open.
+  static let missingJournal = "the folder is missing (it held the space's photos, albums and selection)"
+
+  /// 2 for a space with a `Journal/` folder, or with neither a journal nor format 1's
+  /// `index` (a journal that was removed: every space is made with one or the other, so
+  /// such a space is never taken for format 1, whose rebuilt index would lose its albums
+  /// and bring back its deleted photos); 1 for a space with an `index` and no journal.
+  static func formatVersion(of directory: String) -> Int {
+    fileExists(directory + "/" + journalFolder) || !fileExists(directory + "/" + indexFile) ? 2 : 1
+  }
+
+  /// Throws `.io` when the space's `Photo`, `Thumb` or `Journal` is there but is not a
+  /// folder of its own (a link, say): reading through a link would show the photos of
+  /// another folder, and tidying would remove files in it.
+  static func requireRealFolders(in directory: String) throws {
+    for name in [photoFolder, thumbFolder, journalFolder] {
+      let path = directory + "/" + name
+      var info = stat()
+      guard lstat(path, &info) == 0 else { continue }
+      guard info.st_mode & S_IFMT == S_IFDIR else {
+        throw VaultError.io(
+          path: path, reason: "not a folder (a space's Photo, Thumb and Journal are folders, never links)")
+      }
+    }
+  }
+
+  /// Whether the space is in format 2 but its `Journal/` is gone: a repair can list its
+  /// intact originals again, but not its albums, selection or deletions.
+  public var journalIsMissing: Bool {
+    formatVersion == 2 && !fileExists(journalDirectory)
   }
 
   /// Gets the space ready for a writer, right after it is opened to write: a writer first
@@ -292,6 +328,11 @@ public final class Space {
       }
       guard index.version == SpaceIndex.currentVersion else {
         throw VaultError.damagedIndex(path: path, reason: "unsupported index version \(index.version)")
+      }
+      for (position, entry) in index.photos.enumerated() {
+        if let problem = entry.record.outOfRange {
+          throw VaultError.damagedIndex(path: path, reason: "entry \(position + 1): \(problem)")
+        }
       }
       return index
     } catch let error as VaultError {
@@ -480,6 +521,10 @@ public final class Space {
   /// selections), and `newEntries` (the intact originals) added where missing. A photo the
   /// journal deleted stays deleted.
   private func rebuildJournal(from newEntries: [IndexEntry]) throws {
+    if !fileExists(journalDirectory) {
+      guard mkdir(journalDirectory, 0o700) == 0 else { throw VaultError.posix(journalDirectory) }
+      try syncDirectory(directory)
+    }
     var state = SpaceJournal.salvage(directory: journalDirectory, master: master)
     let now = Timestamp.now().nanosecondsSince1970
     // The selection is cleared: the damaged part may have changed it, and an old selection
@@ -541,7 +586,7 @@ public final class Space {
   /// upgrade was cut short after its journal was in place (format 1's index is left beside
   /// it): then the writer that opens the space next tidies first.
   var needsTidying: Bool {
-    let names = (try? listVaultFolder(directory)) ?? []
+    let names = (try? listVaultFolder(directory, followingLink: true)) ?? []
     return names.contains { $0.hasPrefix(TemporaryFile.prefix) }
       || (formatVersion == 2 && names.contains(Self.indexFile))
   }

@@ -18,11 +18,18 @@ extension Space {
     var info = stat()
     for entry in entries {
       if entry.selected { summary.selected += 1 }
-      summary.originalBytes += entry.record.bytes
+      // Saturating: the records' sizes are bounded when read, the files' are not.
+      summary.originalBytes = Self.adding(summary.originalBytes, entry.record.bytes)
       for path in [photoPath(entry.record.id), thumbPath(entry.record.id)] where stat(path, &info) == 0 {
-        summary.storedBytes += Int64(info.st_size)
+        summary.storedBytes = Self.adding(summary.storedBytes, Int64(info.st_size))
       }
     }
     return summary
+  }
+
+  /// `total + more`, or `Int64.max` past it.
+  private static func adding(_ total: Int64, _ more: Int64) -> Int64 {
+    let (sum, overflow) = total.addingReportingOverflow(more)
+    return overflow ? .max : sum
   }
 }

@@ -98,6 +98,10 @@ public struct RepairSummary: Equatable, Sendable {
   /// How many photos the rebuilt index lists.
   public var rebuiltCount = 0
   public var selectionLost = false
+  /// The journal was gone, not damaged: the rebuilt space lists the intact originals, but
+  /// its albums, its selection and its deletions could not be recovered (a deleted photo
+  /// whose original was left comes back). It is not the space as it was.
+  public var journalLost = false
   public var adopted: [String] = []
   public var droppedMissing: [String] = []
   /// Photos whose original is missing, left listed (format 2): only `vault delete` deletes.
@@ -150,7 +154,7 @@ public final class SpaceVerifier {
 
   private func contents(of folder: String, relativeTo prefix: String) -> FolderContents {
     var result = FolderContents()
-    let names = (try? listVaultFolder(folder)) ?? []
+    let names = (try? listVaultFolder(folder, followingLink: folder == space.directory)) ?? []
     for name in names.sorted() {
       if name.hasPrefix(TemporaryFile.prefix) {
         result.temporary.append(prefix + name)
@@ -427,7 +431,7 @@ public final class SpaceVerifier {
 
   /// Half-made spaces (`.tmp-space-*`) in the vault folder: no password opens them.
   private func leftoverSpaceFolders() -> [String] {
-    let names = (try? listVaultFolder(vaultPath)) ?? []
+    let names = (try? listVaultFolder(vaultPath, followingLink: true)) ?? []
     return names.filter { $0.hasPrefix(TemporaryFile.prefix) }.sorted().map { "../" + $0 }
   }
 
@@ -480,6 +484,7 @@ public final class SpaceVerifier {
     summary.indexRebuilt = rebuilding
     summary.rebuiltCount = rebuilding ? entries.count : 0
     summary.selectionLost = rebuilding
+    summary.journalLost = rebuilding && space.journalIsMissing
 
     // Thumbnails: remade from the original wherever missing or damaged.
     let needingThumbnails = entries.map(\.record).filter { checkThumbnail($0) != nil }

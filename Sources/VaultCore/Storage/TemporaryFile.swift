@@ -151,8 +151,7 @@ func writeFileAtomically(_ bytes: [UInt8], to path: String) throws {
 
 /// Reads a whole small file.
 func readWholeFile(_ path: String, limit: Int = 16 << 20) throws -> [UInt8] {
-  let descriptor = openVaultFile(path)
-  guard descriptor >= 0 else { throw VaultError.posix(path) }
+  let descriptor = try openVaultFile(path)
   defer { close(descriptor) }
   var result = [UInt8]()
   var buffer = [UInt8](repeating: 0, count: 65536)
