@@ -321,6 +321,44 @@ def move_item_offsets(data, after, by):
             position += offset_size + length_size
 
 
+def hvcc_nal_unit(data, nal_type):
+    """The first NAL unit of type nal_type in the HEIF file's hvcC box."""
+    start = data.find(b"hvcC") - 4
+    record = data[start + 8:start + struct.unpack(">I", data[start:start + 4])[0]]
+    position = 23
+    for _ in range(record[22]):
+        count = struct.unpack(">H", record[position + 1:position + 3])[0]
+        position += 3
+        for _ in range(count):
+            length = struct.unpack(">H", record[position:position + 2])[0]
+            nal = record[position + 2:position + 2 + length]
+            position += 2 + length
+            if (nal[0] >> 1) & 0x3F == nal_type:
+                return nal
+    raise ValueError("no NAL unit of type %d" % nal_type)
+
+
+def with_empty_nal_unit_first(data, width, height):
+    """The HEIF file (one item, iloc version 0 with 4-byte fields) whose item data starts
+    with a zero-length NAL unit, then an SPS coding width x height and the PPS again (a
+    reader that stops at the empty unit never sees the SPS; libheif skips it and decodes
+    on), then the original data, in an mdat appended at the end."""
+    data = bytearray(data)
+    at = data.find(b"iloc") - 4
+    assert data[at + 8] == 0 and data[at + 12] == 0x44 and data[at + 13] >> 4 == 4
+    base_at = at + 20
+    extent_at = base_at + 6
+    base = struct.unpack(">I", data[base_at:base_at + 4])[0]
+    offset, length = struct.unpack(">II", data[extent_at:extent_at + 8])
+    sps = sps_with_size(hvcc_nal_unit(data, 33), width, height)
+    pps = hvcc_nal_unit(data, 34)
+    item = (b"\0\0\0\0" + struct.pack(">I", len(sps)) + sps + struct.pack(">I", len(pps)) + pps
+            + bytes(data[base + offset:base + offset + length]))
+    struct.pack_into(">I", data, base_at, 0)
+    struct.pack_into(">II", data, extent_at, len(data) + 8, len(item))
+    return bytes(data + struct.pack(">I", 8 + len(item)) + b"mdat" + item)
+
+
 def sps_with_size(nal, width, height):
     """An HEVC SPS NAL unit (H.265 7.3.2.2, no sub-layers) saying width x height, without a
     conformance window; emulation prevention bytes taken out and put back."""
@@ -498,6 +536,7 @@ def main():
     write("bad/truncated.heic", plain[: len(plain) - 200])
     write("bad/bomb.heic", with_heif_dimensions(plain, 30000, 30000))
     write("bad/coded-bomb.heic", with_hevc_dimensions(plain, 16384, 16384))
+    write("bad/empty-nal-bomb.heic", with_empty_nal_unit_first(plain, 16384, 16384))
     dated_fixtures(shown)
 
 

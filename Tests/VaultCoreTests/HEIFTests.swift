@@ -200,6 +200,21 @@ final class HEIFTests: XCTestCase {
     XCTAssertNil(HEIFPictureSizes.canvasPixels(type: "grid", item([0, 1, 0, 0, 0, 0])), "cut short")
   }
 
+  /// A `meta` box too large to read cannot be sized, so the file is refused rather than
+  /// sized by its ispe alone (security review: a 4 MiB free box inside meta let
+  /// coded-bomb.heic through, 1.79 GB).
+  func testAMetaBoxTooLargeToReadLeavesTheFileUnsized() {
+    let metaSize = HEIFPictureSizes.metaSizeLimit + 64
+    let head: [UInt8] = [0, 0, 0, 16] + Array("ftypheic".utf8) + [0, 0, 0, 0] + [0, 0, 0, 0]
+    let meta: [UInt8] = withUnsafeBytes(of: UInt32(metaSize).bigEndian, Array.init) + Array("meta".utf8)
+    let file = head + meta
+    let sizes = HEIFPictureSizes(length: file.count + metaSize - 8) { offset, count in
+      offset < file.count
+        ? Array(file[offset..<min(file.count, offset + count)]) : Array(repeating: 0, count: count)
+    }
+    XCTAssertNotNil(sizes.unreadable)
+  }
+
   func testABrokenHEICIsRefusedWithItsName() {
     let path = fixturesPath + "/bad/truncated.heic"
     XCTAssertThrowsError(try Thumbnailer().makeThumbnail(path: path, format: .heic)) { error in

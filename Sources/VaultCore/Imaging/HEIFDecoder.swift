@@ -83,6 +83,9 @@ final class HEIFDecoder {
     guard !pictures.hasAV1Pictures else {
       throw VaultError.decodeFailed(path: path, reason: "its pictures are AV1-coded (AVIF), not HEVC")
     }
+    if let unreadable = pictures.unreadable {
+      throw VaultError.decodeFailed(path: path, reason: "its picture sizes cannot be read: \(unreadable)")
+    }
     codedPixels = max(
       width * height,
       Int(heif_image_handle_get_ispe_width(handle)) * Int(heif_image_handle_get_ispe_height(handle)),

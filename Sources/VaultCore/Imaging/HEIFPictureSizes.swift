@@ -15,6 +15,11 @@ struct HEIFPictureSizes {
   private(set) var largestCanvas = 0
   /// Whether an item is AV1-coded: libheif would decode it, with sizes not read here.
   private(set) var hasAV1Pictures = false
+  /// Why the sizes could not all be read, when they could not: the boxes or NAL units are
+  /// cut short, out of bounds or too many, or an SPS does not parse. libheif may still
+  /// decode such a file, skipping what stopped this walk (a zero-length NAL unit before
+  /// a large SPS did), so it is refused rather than sized from what was read.
+  private(set) var unreadable: String?
   /// NAL units looked at, over every item: a photo has a few a tile; a file that makes
   /// this walk long is not a photo.
   private var nalUnitsLeft = 1 << 16
@@ -27,7 +32,10 @@ struct HEIFPictureSizes {
   static let metaSizeLimit = 4 << 20
 
   init(length: Int, read: @escaping Read) {
-    guard let meta = Self.metaBox(length: length, read: read) else { return }
+    guard let meta = Self.metaBox(length: length, read: read) else {
+      unreadable = "its meta box is missing or larger than \(Self.metaSizeLimit >> 20) MiB"
+      return
+    }
     var items = ItemTable()
     for box in BMFFBoxes(meta, from: 4) {
       switch box.type {
@@ -45,7 +53,10 @@ struct HEIFPictureSizes {
     }
     for (id, type) in items.types {
       if type == "av01" { hasAV1Pictures = true }
-      guard let data = items.data(of: id, meta: meta, read: read) else { continue }
+      guard let data = items.data(of: id, meta: meta, read: read) else {
+        if Self.sizedTypes.contains(type) { unreadable = "the data of a \(type) item cannot be located" }
+        continue
+      }
       switch type {
       case "hvc1": notePictures(inNALUnits: data)
       case "grid", "iovl": largestCanvas = max(largestCanvas, Self.canvasPixels(type: type, data) ?? 0)
@@ -92,8 +103,18 @@ struct HEIFPictureSizes {
   /// reads; an SPS here reaches the decoder as one in `hvcC` does).
   private mutating func notePictures(inNALUnits data: ItemData) {
     var position = 0
-    while nalUnitsLeft > 0, let length = data.bytes(at: position, count: 4).map(Self.bigEndian), length > 0 {
+    while position < data.count {
+      guard nalUnitsLeft > 0 else {
+        unreadable = "it has more NAL units than a photo"
+        return
+      }
       nalUnitsLeft -= 1
+      guard let length = data.bytes(at: position, count: 4).map(Self.bigEndian), length > 0,
+        length <= data.count - position - 4
+      else {
+        unreadable = "a NAL unit's length is zero or runs past its item's data"
+        return
+      }
       if let header = data.bytes(at: position + 4, count: 2), header[0] >> 1 & 0x3F == Self.spsType,
         // An SPS's size fields come within its first few dozen bytes.
         let nal = data.bytes(at: position + 4, count: min(length, 256, data.count - position - 4))
@@ -105,11 +126,15 @@ struct HEIFPictureSizes {
   }
 
   private static let spsType: UInt8 = 33
+  /// The item types whose data says what libheif allocates.
+  private static let sizedTypes: Set = ["hvc1", "grid", "iovl"]
 
   private mutating func noteSPS(_ nal: ArraySlice<UInt8>) {
-    guard let first = nal.first, first >> 1 & 0x3F == Self.spsType,
-      let size = HEVCSequenceParameters.pictureSize(nal.dropFirst(2))
-    else { return }
+    guard let first = nal.first, first >> 1 & 0x3F == Self.spsType else { return }
+    guard let size = HEVCSequenceParameters.pictureSize(nal.dropFirst(2)) else {
+      unreadable = "a sequence parameter set does not parse"
+      return
+    }
     largestCodedPicture = max(largestCodedPicture, Self.area(size.width, size.height))
   }
 
