@@ -125,6 +125,24 @@ final class RecoveryTests: XCTestCase {
     XCTAssertNil(try contents("battery staple"))
   }
 
+  /// A folder planted beside the space, named to be tried first, with copies of its `key`
+  /// and `recovery` files and an empty journal: recover passes it over and moves the real
+  /// space (security review: it took the recovery and left the photos behind).
+  func testAPlantedFolderWithACopyOfTheRecoveryFileDoesNotTakeTheRecovery() throws {
+    let expected = try XCTUnwrap(try contents("correct horse"))
+    let planted = vault.vault + "/" + String(repeating: "0", count: 32)
+    for sub in ["", "/Journal", "/Photo", "/Thumb"] {
+      try FileManager.default.createDirectory(atPath: planted + sub, withIntermediateDirectories: false)
+    }
+    for name in ["key", "recovery"] {
+      try FileManager.default.copyItem(atPath: mainFolder + "/" + name, toPath: planted + "/" + name)
+    }
+    let run = try recover(key: key, to: "battery staple")
+    XCTAssertEqual(run.status, 0, run.stderr)
+    XCTAssertEqual(try contents("battery staple"), expected)
+    XCTAssertNil(try contents("correct horse"))
+  }
+
   func testATypoIsCaughtByTheCheckBeforeAnythingElse() throws {
     let before = try snapshot(vault.vault)
     var symbols = Array(key)

@@ -33,6 +33,9 @@ final class SpaceJournal {
   private(set) var segmentBytes = 0
   /// Segments that end in a torn record: kept until they are settled (see `compact`).
   private(set) var tornSegments: [String] = []
+  /// Whether a snapshot or a segment's record authenticated under the space's key: a
+  /// journal folder with nothing of the space in it (made by hand) proves no key.
+  private(set) var hasAuthenticatedContent = false
   /// The photos that the segments read at load time say were deleted.
   private var deletedInSegments = Set<BlobID>()
   private var writer: JournalSegmentWriter?
@@ -87,9 +90,11 @@ final class SpaceJournal {
         if let id = Self.id(in: name, prefix: Self.snapshotPrefix) {
           snapshotBytes += try readSnapshot(path: path, id: id)
           snapshotNames.append(name)
+          hasAuthenticatedContent = true
         } else if let id = Self.id(in: name, prefix: JournalSegment.namePrefix) {
           let contents = try JournalSegment.read(path: path, id: id, key: journalKey) { entry in
             state.apply(entry)
+            hasAuthenticatedContent = true
             if case .deleted(let id) = entry { deletedInSegments.insert(id) }
           }
           segmentBytes += fileSize(path)

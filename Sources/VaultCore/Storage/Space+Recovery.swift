@@ -50,5 +50,8 @@ extension Space {
     }
     try self.init(directory: directory, master: master, wrappingKey: nil, access: .write, lock: lock)
     if let indexDamage { throw indexDamage }
+    // An empty Journal folder opens with any key: a folder planted beside the space, with
+    // a copy of its `recovery` file, would otherwise take the recovery for itself.
+    if formatVersion == 2, journal?.hasAuthenticatedContent != true { throw VaultError.noSpaceForRecoveryKey }
   }
 }

@@ -10,11 +10,11 @@ extension Vault {
   /// new password already opens a space (this one included).
   public func recover(with key: RecoveryKey, newPassword: () throws -> Password) throws {
     let wrappingKey = key.wrappingKey()
-    let spacePath = try spaceFolder(recoveredWith: wrappingKey)
+    let space = try spaceRecovered(with: wrappingKey)
+    let spacePath = space.directory
     let new = try newPassword()
     let newKeys = try passwordKeys(for: new)
     try refuseTakenPassword(new, keys: newKeys, movingFrom: spacePath)
-    let space = try Space(directory: spacePath, recoveryWrappingKey: wrappingKey)
     try space.prepareForWriting()
     try space.moveToPassword(newKeys, vaultPath: path)
   }
@@ -26,17 +26,27 @@ extension Vault {
     return try space.makeRecoveryKey()
   }
 
-  /// The folder of the space whose `recovery` file the recovery key's `wrappingKey`
-  /// unwraps. No list of spaces exists: every folder named like a space is tried, which
-  /// costs one small read and one failed decryption per space, and tells nothing about
-  /// which space has a recovery key (they all do). The file is read again under the
-  /// space's lock before it is used.
-  func spaceFolder(recoveredWith wrappingKey: SecureBytes) throws -> String {
+  /// The space, opened to write, whose `recovery` file the recovery key's `wrappingKey`
+  /// unwraps and whose journal opens with the key it holds. No list of spaces exists:
+  /// every folder named like a space is tried, which costs one small read and one failed
+  /// decryption per space, and tells nothing about which space has a recovery key (they
+  /// all do). A folder whose file unwraps but whose journal refuses the key (a copy of
+  /// the file planted in another folder) is passed over, so that it cannot hide the real
+  /// space; its error is thrown only when no folder opens.
+  func spaceRecovered(with wrappingKey: SecureBytes) throws -> Space {
+    var firstProblem: Error?
     for name in try listVaultFolder(path).sorted() where Self.isSpaceFolderName(name) {
       let folder = path + "/" + name
-      if isDirectory(folder), Space.unwrapRecoveryFile(in: folder, with: wrappingKey) != nil { return folder }
+      guard isDirectory(folder), Space.unwrapRecoveryFile(in: folder, with: wrappingKey) != nil else {
+        continue
+      }
+      do {
+        return try Space(directory: folder, recoveryWrappingKey: wrappingKey)
+      } catch {
+        if firstProblem == nil { firstProblem = error }
+      }
     }
-    throw VaultError.noSpaceForRecoveryKey
+    throw firstProblem ?? VaultError.noSpaceForRecoveryKey
   }
 
   /// Whether a name in the vault folder is a space's: 32 lowercase hex digits.
