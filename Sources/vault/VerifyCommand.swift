@@ -111,10 +111,11 @@ struct VerifyCommand: ParsableCommand {
     for name in summary.droppedMissing {
       printLine("repaired: removed '\(name)' from the index (its original is gone)")
     }
-    for name in summary.keptMissing {
+    // By id, never by number: numbers move, and this hint leads to a deletion.
+    for record in summary.keptMissing {
       printLine(
-        "not repaired: '\(name)' is still listed without its original (a sync may still bring it; "
-          + "if it is gone for good, remove it with 'vault delete')")
+        "not repaired: '\(record.name)' (id \(record.id)) is still listed without its original (a sync may "
+          + "still bring it; if it is gone for good, remove it with 'vault delete \(record.id)')")
     }
     if summary.duplicatesDropped > 0 {
       printLine("repaired: removed \(summary.duplicatesDropped) duplicate index entries")

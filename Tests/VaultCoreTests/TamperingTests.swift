@@ -328,7 +328,7 @@ final class TamperingTests: XCTestCase {
     // A photo whose original is missing stays listed: in a synced vault the original may
     // still arrive, and a deletion in the journal would delete it on every copy.
     XCTAssertEqual(summary.droppedMissing, [])
-    XCTAssertEqual(summary.keptMissing, [entries[2].record.name])
+    XCTAssertEqual(summary.keptMissing.map(\.id), [entries[2].record.id])
     XCTAssertFalse(space.wasDeleted(entries[2].record.id))
     XCTAssertEqual(summary.thumbnailsRemade, [entries[1].record.name])
     XCTAssertEqual(summary.damagedOriginals.count, 1)

@@ -197,4 +197,19 @@ final class HostileFolderTests: XCTestCase {
     assertRefused(try run(["list"]), saying: [space + "/Photo", "not a folder"])
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere).sorted(), before)
   }
+
+  /// The space's own folder as a link (security review, low): refused like its Photo
+  /// folder, for every command; nothing is written through it.
+  func testASpaceFolderThatIsALinkIsRefused() throws {
+    try add(["photo.jpg"])
+    let space = try space()
+    let elsewhere = folder + "/space-elsewhere"
+    try FileManager.default.moveItem(atPath: space, toPath: elsewhere)
+    try FileManager.default.createSymbolicLink(atPath: space, withDestinationPath: elsewhere)
+    let before = try FileManager.default.subpathsOfDirectory(atPath: elsewhere).sorted()
+    assertRefused(try run(["add", fixturesPath + "/gray.png"]), saying: [space, "not a folder"])
+    assertRefused(try run(["list"]), saying: [space, "not a folder"])
+    assertRefused(try run(["verify"]), saying: [space, "not a folder"])
+    XCTAssertEqual(try FileManager.default.subpathsOfDirectory(atPath: elsewhere).sorted(), before)
+  }
 }

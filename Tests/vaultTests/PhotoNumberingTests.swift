@@ -224,4 +224,26 @@ final class PhotoNumberingTests: XCTestCase {
     XCTAssertEqual(try listed([]).values.map(\.name).sorted(), ["y2001.png", "y2010.png"])
     _ = try run(["verify"])
   }
+
+  /// `verify --repair` keeps a photo whose original is gone listed (a sync may bring it);
+  /// its hint names the photo by id, and following it deletes that photo alone.
+  func testFollowingRepairsHintForAMissingOriginalDeletesThatPhotoOnly() throws {
+    vault = try VaultRunner.initialized(in: folder)
+    for name in ["gray.png", "photo.jpg", "palette.png"] {
+      _ = try run(["add", "--quiet", fixturesPath + "/" + name])
+    }
+    let all = try listed([])
+    let victim = try XCTUnwrap(all.values.first { $0.name == "photo.jpg" })
+    let space = try XCTUnwrap(vault.spaceFolders().first)
+    try FileManager.default.removeItem(atPath: space + "/Photo/" + victim.id)
+
+    let repair = try run(["verify", "--repair"], status: 1)
+    let line = try XCTUnwrap(repair.stdout.split(separator: "\n").first { $0.hasPrefix("not repaired:") })
+    XCTAssertTrue(line.contains("'photo.jpg' (id \(victim.id))"), String(line))
+    let command = try XCTUnwrap(line.split(separator: "'").first { $0.hasPrefix("vault delete ") })
+    XCTAssertEqual(String(command), "vault delete \(victim.id)")
+    let delete = try run(command.split(separator: " ").dropFirst().map(String.init) + ["--yes"])
+    XCTAssertEqual(delete.stdout, "deleted 'photo.jpg'\ndeleted 1 photo; 2 left\n")
+    XCTAssertEqual(try listed([]).values.map(\.name).sorted(), ["gray.png", "palette.png"])
+  }
 }

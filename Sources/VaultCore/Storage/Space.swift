@@ -126,14 +126,17 @@ public final class Space {
   /// Throws `.io` when the space's `Photo`, `Thumb` or `Journal` is there but is not a
   /// folder of its own (a link, say): reading through a link would show the photos of
   /// another folder, and tidying would remove files in it.
+  /// The space's own folder is checked too (the vault's folder may be a link, to a disk
+  /// of its own, say; a space folder in it never is).
   static func requireRealFolders(in directory: String) throws {
-    for name in [photoFolder, thumbFolder, journalFolder] {
-      let path = directory + "/" + name
+    for name in ["", photoFolder, thumbFolder, journalFolder] {
+      let path = name.isEmpty ? directory : directory + "/" + name
       var info = stat()
       guard lstat(path, &info) == 0 else { continue }
       guard info.st_mode & S_IFMT == S_IFDIR else {
         throw VaultError.io(
-          path: path, reason: "not a folder (a space's Photo, Thumb and Journal are folders, never links)")
+          path: path,
+          reason: "not a folder (a space's folder and its Photo, Thumb and Journal are folders, never links)")
       }
     }
   }
@@ -154,12 +157,13 @@ public final class Space {
     // Format 1 is tidied by its own rules before it is upgraded; format 2 only when a
     // writer was killed (a full tidy lists every blob, too slow for every command).
     let writerWasKilled = needsTidying
+    // Marked before anything else is written or removed (the tidy and the upgrade included),
+    // so that a kill from here on is tidied after: a tidy killed after it removed a killed
+    // writer's mark, but before that writer's temporary files, left them for good.
+    try markWriting()
     if formatVersion == 1 || writerWasKilled {
       try SpaceVerifier(space: self).tidyAfterKilledWriters()
     }
-    // Marked before anything else is written (the upgrade included), so that a kill from
-    // here on is tidied after.
-    try markWriting()
     if formatVersion == 1, indexDamage == nil { try upgradeToJournal() }
     if writerWasKilled { try settleTornJournal() }
     removeBlobsBroughtBack()

@@ -104,8 +104,8 @@ public struct RepairSummary: Equatable, Sendable {
   public var journalLost = false
   public var adopted: [String] = []
   public var droppedMissing: [String] = []
-  /// Photos whose original is missing, left listed (format 2): only `vault delete` deletes.
-  public var keptMissing: [String] = []
+  /// Photos whose original is missing, left listed (format 2): only a deletion removes them.
+  public var keptMissing: [PhotoRecord] = []
   public var duplicatesDropped = 0
   public var thumbnailsRemade: [String] = []
   public var thumbnailsNotRemade: [String] = []
@@ -469,7 +469,7 @@ public final class SpaceVerifier {
           // A deletion in the journal is for good, on every synced copy: an original that a
           // sync engine has not brought yet must not be deleted everywhere for it.
           entries.append(entry)
-          summary.keptMissing.append(entry.record.name)
+          summary.keptMissing.append(entry.record)
         } else {
           summary.droppedMissing.append(entry.record.name)
         }
@@ -588,7 +588,11 @@ public final class SpaceVerifier {
     let thumbs = contents(of: space.thumbDirectory, relativeTo: space.thumbDirectory + "/")
     var changed = false
     let journal = journalContents(relativeTo: space.journalDirectory + "/")
-    for path in top.temporary + journal.temporary + photos.temporary + thumbs.temporary {
+    // This writer's own mark stays until it closes the space.
+    let ownMark = space.writerMarkName.map { space.directory + "/" + $0 }
+    for path in top.temporary.filter({ $0 != ownMark }) + journal.temporary + photos.temporary
+      + thumbs.temporary
+    {
       removeTree(path)
       changed = true
     }
