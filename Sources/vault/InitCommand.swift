@@ -31,14 +31,14 @@ struct InitCommand: ParsableCommand {
       let password = try options.password(prompt: "New password: ", confirm: true)
       let recoveryKey = try vault.createSpace(password: password)
       printLine("created a new space in \(path)")
-      PasswordAdvice.give(for: password)
+      PasswordAdvice.give(for: password, recoveryKeyFollows: true)
       RecoveryKeyNotice.show(recoveryKey)
     } else {
       let password = try options.password(prompt: "New password: ", confirm: true)
       let vault = try Vault.create(at: path, kdf: KDFParameters(preset: kdf ?? .moderate))
       let recoveryKey = try vault.createSpace(password: password)
       printLine("created vault at \(path) with a new space")
-      PasswordAdvice.give(for: password)
+      PasswordAdvice.give(for: password, recoveryKeyFollows: true)
       RecoveryKeyNotice.show(recoveryKey)
     }
   }

@@ -45,7 +45,9 @@ struct PasswdCommand: ParsableCommand {
       printLine("dropped this vault's session key ('vault unlock' keeps a new one)")
     }
     printLine("changed the password of the space; the old password no longer opens it")
-    if let changedTo { PasswordAdvice.give(for: changedTo) }
+    var madeKey = false
+    if case .made = recovery { madeKey = true }
+    if let changedTo { PasswordAdvice.give(for: changedTo, recoveryKeyFollows: madeKey) }
     switch recovery {
     case .kept:
       break
