@@ -36,6 +36,7 @@ BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-
 # to see which folders are flushed (and to kill vault at a chosen step), rsync and
 # unison to merge copies of a vault as sync engines do; for vault serve, zbarimg to
 # decode the QR code it draws, curl to speak HTTP/2 to it, and Chromium with its
-# WebDriver for the browser test of its page; keyctl (keyutils) to run the tests, and each
+# WebDriver for the browser test of its page, and heif-enc (libheif-examples) to make the
+# HEIC that test uploads; keyctl (keyutils) to run the tests, and each
 # test of `vault unlock`, in a session keyring of their own.
-TEST_PACKAGES=(e2fsprogs libvips-tools tmux strace rsync unison zbar-tools curl chromium chromium-driver keyutils)
+TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples tmux strace rsync unison zbar-tools curl chromium chromium-driver keyutils)
