@@ -29,7 +29,13 @@ struct DeleteCommand: ParsableCommand {
   var verbose = false
 
   func run() throws {
-    let space = try options.unlock(dryRun ? .read : .write)
+    // With a question, opened to read: the photos are chosen and named under a shared
+    // lock, which goes before the question, so that a question left on screen holds up
+    // no other command (a writer waited for it, and `list` for ten minutes). The deletion
+    // then takes the space to write and deletes by id exactly the photos the question
+    // named. With --yes, opened to write at once, as any writer (waiting at most 10 s).
+    let asking = !yes && !dryRun
+    let space = try options.unlock(asking || dryRun ? .read : .write)
     let browser = try scope.browser(for: space)
     let doomed = try browser.photos(chosenBy: try choice.choice, action: "deleting")
     let text = DeletionText(photos: doomed)
@@ -41,6 +47,7 @@ struct DeleteCommand: ParsableCommand {
       printLine("would delete \(photos(doomed.count))\(whole(doomed.count)); nothing deleted (--dry-run)")
       return
     }
+    if asking { space.releaseLock() }
     do {
       try confirm(
         doomed.map(\.photo),

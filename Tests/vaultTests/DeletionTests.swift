@@ -92,6 +92,23 @@ final class DeletionTests: XCTestCase {
     XCTAssertEqual(try names().count, 12)
   }
 
+  /// A question left on screen holds up no other command (a new user's `list` waited ten
+  /// minutes behind one), and what is deleted after it is what it named, by id, even when
+  /// another command moved the numbers meanwhile.
+  func testAQuestionOnScreenHoldsUpNoOtherCommandAndDeletesWhatItNamed() throws {
+    try addPhotos(3)
+    let session = try TmuxSession(
+      "\(VaultRunner.binary) delete 1; echo \"exit status $?\"", in: folder,
+      environment: ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse"], width: 120, height: 30)
+    try session.wait(for: "Delete 'p01.jpg'? This cannot be undone. [y/N]")
+    // Other commands write and read while the question waits.
+    XCTAssertEqual(try run(["select", "2"]).stdout, "1 of 3 photos selected\n")
+    XCTAssertEqual(try run(["list", "--count", "1"]).status, 0)
+    try session.send("y", "Enter")
+    try session.wait(for: "exit status 0")
+    XCTAssertEqual(try names(), [name(2), name(3)])
+  }
+
   func testDeleteNamesWhatItDeleted() throws {
     try addPhotos(12)
     XCTAssertEqual(
