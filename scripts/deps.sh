@@ -37,6 +37,6 @@ BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-
 # unison to merge copies of a vault as sync engines do; for vault serve, zbarimg to
 # decode the QR code it draws, curl to speak HTTP/2 to it, and Chromium with its
 # WebDriver for the browser test of its page, and heif-enc (libheif-examples) to make the
-# HEIC that test uploads; keyctl (keyutils) to run the tests, and each
+# HEIC that test uploads; GNU time to read a command's peak memory; keyctl (keyutils) to run the tests, and each
 # test of `vault unlock`, in a session keyring of their own.
-TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples tmux strace rsync unison zbar-tools curl chromium chromium-driver keyutils)
+TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison zbar-tools curl chromium chromium-driver keyutils)
