@@ -11,9 +11,7 @@ final class ThumbnailQualityTests: XCTestCase {
   static let minimumPSNR = 30.0
 
   func testThumbnailsMatchVipsthumbnail() throws {
-    guard FileManager.default.isExecutableFile(atPath: Self.vipsthumbnail) else {
-      throw XCTSkip("vipsthumbnail is not installed (Debian: libvips-tools); scripts/test installs it")
-    }
+    try requireTool(Self.vipsthumbnail)
     let folder = try makeTemporaryFolder(self)
     var inputs: [(String, ImageFormat)] = [
       "photo.jpg", "progressive.jpg", "gray.jpg", "orientation-3.jpg", "orientation-6.jpg",

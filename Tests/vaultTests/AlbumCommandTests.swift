@@ -25,7 +25,7 @@ final class AlbumCommandTests: XCTestCase {
   /// Every listed photo's name and albums, as `list --json` gives them with `arguments`.
   func listed(_ arguments: [String] = []) throws -> [String] {
     let run = try self.run(["list", "--json"] + arguments)
-    let objects = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
+    let objects = try VaultRunner.jsonObjects(run.stdout)
     return objects.map { object in
       let albums = object["albums"] as? [String] ?? ["?"]
       return "\(object["index"] ?? "?") \(object["name"] ?? "?")"
@@ -56,7 +56,7 @@ final class AlbumCommandTests: XCTestCase {
       ["Trip 3 photos", "Été 4 photos"], table)
     XCTAssertTrue(table.contains("newest ") && table.contains("rgba.png\n"), table)
     let json = try run(["album", "list", "--json"]).stdout
-    let albums = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] ?? []
+    let albums = try VaultRunner.jsonObjects(json)
     XCTAssertEqual(albums.map { $0["name"] as? String }, ["Trip", "Été"])
     XCTAssertEqual(albums.map { $0["count"] as? Int }, [3, 4])
     XCTAssertEqual(
@@ -183,7 +183,7 @@ final class AlbumCommandTests: XCTestCase {
     // Dates: the photos have no date taken, so their import day counts (the binary runs
     // in UTC, as --json's times are).
     let list = try run(["list", "--json"]).stdout
-    let imported = try JSONSerialization.jsonObject(with: Data(list.utf8)) as? [[String: Any]] ?? []
+    let imported = try VaultRunner.jsonObjects(list)
     let today = String((imported.last?["importedAt"] as? String ?? "").prefix(10))
     let formatter = DateFormatter()
     formatter.dateFormat = "yyyy-MM-dd"
@@ -214,7 +214,8 @@ final class AlbumCommandTests: XCTestCase {
     XCTAssertEqual(show.stderr, "error: no photos in album 'Empty' (nothing to do for showing)\n")
     let export = try vault.run(["export", "--all", "--since", "2090-01-01", "--to", folder + "/out"])
     XCTAssertEqual(export.status, 1)
-    XCTAssertTrue(export.stderr.hasPrefix("error: no photos from 2090-01-01 (nothing to do for"), export.stderr)
+    XCTAssertTrue(
+      export.stderr.hasPrefix("error: no photos from 2090-01-01 (nothing to do for"), export.stderr)
     XCTAssertEqual(
       try run(["album", "delete", "Empty"]).stdout, "deleted album 'Empty'; its 0 photos stay in the space\n")
   }

@@ -32,17 +32,10 @@ final class CompatibilityTests: XCTestCase {
     return (VaultRunner(vault: folder + "/vault", workingDirectory: folder), expectations)
   }
 
-  func spaceFolder(of vault: VaultRunner) throws -> String {
-    let names = try FileManager.default.contentsOfDirectory(atPath: vault.vault)
-    return vault.vault + "/" + names.first { $0 != "vault.json" }!
-  }
-
   /// What every version must show of the vault: the photos in order, intact, bit for bit.
   func assertOpensAsExpected(_ vault: VaultRunner, _ expected: Expectations, _ when: String) throws {
     let password = expected.password
-    let list = try vault.run(["list", "--json"], password: password)
-    XCTAssertEqual(list.status, 0, "\(when): \(list.stderr)")
-    let entries = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
+    let entries = try vault.listJSON(password: password)
     XCTAssertEqual(entries.compactMap { $0["name"] as? String }, expected.photos.map(\.name), when)
     XCTAssertEqual(entries.compactMap { $0["selected"] as? Bool }, expected.photos.map(\.selected), when)
     XCTAssertEqual(entries.compactMap { $0["orientation"] as? Int }, expected.photos.map(\.orientation), when)
@@ -68,7 +61,7 @@ final class CompatibilityTests: XCTestCase {
     XCTAssertEqual(try vault.run(["list"], password: "compatibility v2").status, 3)
     try assertOpensAsExpected(vault, expected, "format 1")
     XCTAssertTrue(
-      FileManager.default.fileExists(atPath: try spaceFolder(of: vault) + "/index"),
+      FileManager.default.fileExists(atPath: try vault.spaceFolder() + "/index"),
       "reading does not upgrade")
   }
 
@@ -77,7 +70,7 @@ final class CompatibilityTests: XCTestCase {
     // A write that changes nothing: selecting what is selected.
     let selected = expected.photos.indices.filter { expected.photos[$0].selected }.map { "\($0 + 1)" }
     XCTAssertEqual(try vault.run(["select"] + selected, password: expected.password).status, 0)
-    let space = try spaceFolder(of: vault)
+    let space = try vault.spaceFolder()
     XCTAssertFalse(FileManager.default.fileExists(atPath: space + "/index"), "the index was replaced")
     XCTAssertTrue(isDirectory(space + "/Journal"))
     try assertOpensAsExpected(vault, expected, "after the upgrade")

@@ -79,7 +79,7 @@ final class CrashTests: XCTestCase {
         kind = "compact"
       }
       let run: VaultRun
-      if kind == "compact" && VaultRunner.hasStrace {
+      if try kind == "compact" && VaultRunner.hasStrace() {
         let steps = try stepsOnACopy(of: vault, operation, in: folder)
         run = try vault.runKilled(operation, at: steps[Int(fraction * Double(steps.count))])
         kill += 1
@@ -166,7 +166,7 @@ final class CrashTests: XCTestCase {
   /// each durable step in turn: the space opens as format 1 or 2 with its three photos, and
   /// a write then leaves format 2, intact, with nothing of format 1 or of the kill left.
   func testAnUpgradeKilledAtAnyStepLosesNothing() throws {
-    guard VaultRunner.hasStrace else { throw XCTSkip("strace is not installed; scripts/test installs it") }
+    try requireTool(VaultRunner.strace)
     let folder = try makeTemporaryFolder(self)
     let password = "compatibility v1"
     let names = ["photo.jpg", "palette.png", "orientation-6.jpg"]
@@ -188,9 +188,7 @@ final class CrashTests: XCTestCase {
       let format2 = FileManager.default.fileExists(atPath: space + "/Journal")
       XCTAssertTrue(format1 || format2, "\(step)")
       // Nothing lost: the photos, and palette.png's selection before or after the change.
-      let list = try vault.run(["list", "--json"], password: password)
-      XCTAssertEqual(list.status, 0, "\(step): \(list.stderr)")
-      let entries = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
+      let entries = try vault.listJSON(password: password)
       XCTAssertEqual(entries.compactMap { $0["name"] as? String }, names, "\(step)")
       XCTAssertEqual(
         entries.compactMap { $0["selected"] as? Bool }.enumerated().filter { $0.offset != 1 }.map(\.element),
@@ -214,7 +212,7 @@ final class CrashTests: XCTestCase {
   /// the space verifies with no temporary file left. A tidy killed after it removed the
   /// mark, before the files, left them for good (seen once in MoveCrashTests).
   func testATidyKilledAtAnyStepIsFinishedByTheNextWriter() throws {
-    guard VaultRunner.hasStrace else { throw XCTSkip("strace is not installed; scripts/test installs it") }
+    try requireTool(VaultRunner.strace)
     let folder = try makeTemporaryFolder(self)
     let base = try VaultRunner.initialized(in: folder)
     XCTAssertEqual(try base.run(["add", fixturesPath + "/photo.jpg"]).status, 0)
@@ -256,10 +254,7 @@ final class CrashTests: XCTestCase {
   }
 
   private func listing(_ vault: VaultRunner) throws -> [Entry] {
-    let run = try vault.run(["list", "--json"])
-    XCTAssertEqual(run.status, 0, run.stderr)
-    let objects = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
-    return objects.map {
+    try vault.listJSON().map {
       Entry(
         id: $0["id"] as? String ?? "", name: $0["name"] as? String ?? "",
         selected: $0["selected"] as? Bool ?? false)

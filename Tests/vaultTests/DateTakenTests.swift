@@ -19,9 +19,7 @@ final class DateTakenTests: XCTestCase {
 
   /// `list --json`, parsed: one object a photo.
   func listed() throws -> [[String: Any]] {
-    let run = try vault.run(["list", "--sort", "imported", "--json"])
-    XCTAssertEqual(run.status, 0, run.stderr)
-    return try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
+    try vault.listJSON(["--sort", "imported"])
   }
 
   func takenDates() throws -> [String?] { try listed().map { $0["taken"] as? String } }

@@ -39,9 +39,7 @@ final class DeletionTests: XCTestCase {
   }
 
   func names() throws -> [String] {
-    let list = try vault.run(["list", "--json"])
-    let items = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
-    return items.compactMap { $0["name"] as? String }
+    try vault.listJSON().compactMap { $0["name"] as? String }
   }
 
   func testSelectSaysWhenItAddsToAnEarlierSelection() throws {

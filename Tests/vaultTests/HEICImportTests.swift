@@ -27,9 +27,7 @@ final class HEICImportTests: XCTestCase {
   }
 
   func listJSON() throws -> [String: [String: Any]] {
-    let run = try vault.run(["list", "--json"])
-    XCTAssertEqual(run.status, 0, run.stderr)
-    let entries = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
+    let entries = try vault.listJSON()
     return Dictionary(uniqueKeysWithValues: entries.map { ($0["name"] as! String, $0) })
   }
 

@@ -16,12 +16,6 @@ final class HardeningTests: XCTestCase {
     vault = try VaultRunner.initialized(in: folder)
   }
 
-  func listJSON() throws -> [[String: Any]] {
-    let run = try vault.run(["list", "--json"])
-    XCTAssertEqual(run.status, 0, run.stderr)
-    return try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
-  }
-
   func addFixtures(_ names: [String]) throws {
     let run = try vault.run(["add"] + names.map { fixturesPath + "/" + $0 })
     XCTAssertEqual(run.status, 0, run.stderr)
@@ -66,7 +60,7 @@ final class HardeningTests: XCTestCase {
     // JSON keeps the exact name, escaped as JSON, and prints safely too.
     let json = try vault.run(["list", "--json"])
     assertInert(json.stdout, "list --json")
-    XCTAssertEqual(try listJSON().first?["name"] as? String, hostileName)
+    XCTAssertEqual(try vault.listJSON().first?["name"] as? String, hostileName)
     // The file exported keeps its real name: only what is shown is escaped.
     XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/out/" + hostileName))
     // Errors that name the photo are escaped too.
@@ -87,7 +81,7 @@ final class HardeningTests: XCTestCase {
     XCTAssertTrue(screen.contains("Delete '\(hostileShown)'?"), screen)
     try session.send("n", "Enter")
     XCTAssertTrue(try session.waitUntilFinished().contains("nothing deleted"))
-    XCTAssertEqual(try listJSON().count, 1)
+    XCTAssertEqual(try vault.listJSON().count, 1)
   }
 
   func testSayingNoIsNotAnError() throws {
@@ -125,9 +119,7 @@ final class HardeningTests: XCTestCase {
   /// the new folders' own entries are flushed too.
   func testFoldersExportMakesAreFlushedIntoTheirParents() throws {
     let strace = "/usr/bin/strace"
-    guard FileManager.default.isExecutableFile(atPath: strace) else {
-      throw XCTSkip("strace is not installed; scripts/test installs it")
-    }
+    try requireTool(strace)
     try addFixtures(["gray.png"])
     let traced = VaultRunner(vault: vault.vault, workingDirectory: folder)
     let trace = folder + "/trace"
@@ -149,7 +141,7 @@ final class HardeningTests: XCTestCase {
 
   func testVerifyPointsToTheWayOutOfADamagedOriginal() throws {
     try addFixtures(["photo.jpg", "gray.png"])
-    let ids = try listJSON().compactMap { $0["id"] as? String }
+    let ids = try vault.listJSON().compactMap { $0["id"] as? String }
     let space = try FileManager.default.contentsOfDirectory(atPath: vault.vault).first { $0 != "vault.json" }!
     let original = vault.vault + "/" + space + "/Photo/" + ids[1]
     var bytes = try fileBytes(original)
@@ -160,7 +152,7 @@ final class HardeningTests: XCTestCase {
     XCTAssertEqual(verify.status, 1)
     XCTAssertFalse(verify.stderr.contains("--repair"), "repair cannot help: \(verify.stderr)")
     // By name and id: a number moves when photos are added or dated.
-    let name = try XCTUnwrap(try listJSON()[1]["name"] as? String)
+    let name = try XCTUnwrap(try vault.listJSON()[1]["name"] as? String)
     XCTAssertTrue(
       verify.stderr.contains(
         "hint: restore '\(name)' (photo 2, id \(ids[1])) from a backup, or remove it with 'vault delete \(ids[1])'"
@@ -303,7 +295,7 @@ final class HardeningTests: XCTestCase {
   func testDeleteCountsWhatIsLeft() throws {
     try addFixtures(["photo.jpg", "gray.png", "gray.jpg", "palette.png"])
     // Each deleted photo is named first.
-    let names = try listJSON().compactMap { $0["name"] as? String }
+    let names = try vault.listJSON().compactMap { $0["name"] as? String }
     XCTAssertEqual(
       try vault.run(["delete", "3", "--yes"]).stdout, "deleted '\(names[2])'\ndeleted 1 photo; 3 left\n")
     XCTAssertEqual(try vault.run(["select", "1,2"]).status, 0)
@@ -312,7 +304,7 @@ final class HardeningTests: XCTestCase {
       "deleted '\(names[0])'\ndeleted '\(names[1])'\ndeleted 2 photos; 1 left\n")
     XCTAssertEqual(
       try vault.run(["delete", "--all", "--yes"]).stdout, "deleted '\(names[3])'\ndeleted 1 photo; 0 left\n")
-    XCTAssertEqual(try listJSON().count, 0)
+    XCTAssertEqual(try vault.listJSON().count, 0)
   }
 
   func testFilesThatAreNotPhotosAreSkippedInFoldersButNamedOnTheCommandLine() throws {
@@ -388,7 +380,7 @@ final class HardeningTests: XCTestCase {
   func testAnUnreadableVaultFolderSaysPermissionDenied() throws {
     guard getuid() == 0 else { throw XCTSkip("needs root to run vault as another user") }
     let setpriv = "/usr/bin/setpriv"
-    guard FileManager.default.isExecutableFile(atPath: setpriv) else { throw XCTSkip("no setpriv") }
+    try requireTool(setpriv)
     XCTAssertEqual(chmod(folder, 0o755), 0)
     // The vault folder is root's, mode 0700: the user nobody cannot look inside.
     let process = Process()
@@ -450,7 +442,7 @@ final class HardeningTests: XCTestCase {
     XCTAssertEqual(try vault.run(["select", "2-3,5"]).stdout, "3 of 5 photos selected\n")
     XCTAssertEqual(try vault.run(["select", "--none"]).status, 0)
     XCTAssertEqual(try vault.run(["select", "4-"]).stdout, "2 of 5 photos selected\n")
-    let ids = try listJSON().compactMap { $0["id"] as? String }
+    let ids = try vault.listJSON().compactMap { $0["id"] as? String }
     // Ids do not shift when a photo before them is deleted.
     XCTAssertEqual(try vault.run(["delete", "1", "--yes"]).status, 0)
     let export = try vault.run(["export", String(ids[2].prefix(8)), ids[4], "--to", "out", "--quiet"])

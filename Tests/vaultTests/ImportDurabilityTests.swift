@@ -6,9 +6,7 @@ import XCTest
 final class ImportDurabilityTests: XCTestCase {
   func testEveryBlobIsFlushedBeforeItGetsItsName() throws {
     let strace = "/usr/bin/strace"
-    guard FileManager.default.isExecutableFile(atPath: strace) else {
-      throw XCTSkip("strace is not installed; scripts/test installs it")
-    }
+    try requireTool(strace)
     let folder = try makeTemporaryFolder(self)
     let vault = try VaultRunner.initialized(in: folder)
     let names = ["photo.jpg", "gray.png", "orientation-6.jpg", "progressive.jpg", "interlaced.png"]

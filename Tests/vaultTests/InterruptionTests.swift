@@ -33,10 +33,7 @@ final class InterruptionTests: XCTestCase {
   }
 
   func listedNames() throws -> [String] {
-    let run = try vault.run(["list", "--json"])
-    XCTAssertEqual(run.status, 0, run.stderr)
-    let objects = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
-    return objects.map { $0["name"] as? String ?? "" }
+    try vault.listJSON().map { $0["name"] as? String ?? "" }
   }
 
   /// The names of the files a run reported with `verb` (`added`, `exported`).
@@ -60,10 +57,6 @@ final class InterruptionTests: XCTestCase {
   }
 
   /// The folder of the one space of the vault.
-  func spaceFolder() throws -> String {
-    try XCTUnwrap(vault.spaceFolders().first)
-  }
-
   /// Runs vault and sends it `signal` as soon as a file is made in `folder` (not at all
   /// if it ends first: its output closes).
   func signalAtFirstFile(
@@ -96,7 +89,7 @@ final class InterruptionTests: XCTestCase {
   func testASignalDuringSelectOrDeleteLetsItsWriteFinish() throws {
     XCTAssertEqual(try vault.run(["add", try makePhotos(6)]).status, 0)
     // The add made the journal; the signal goes when the change is being appended to it.
-    let journal = try spaceFolder() + "/Journal"
+    let journal = try vault.spaceFolder() + "/Journal"
     let select = try signalAtFirstFile(in: journal, SIGINT, ["select", "2-4"])
     XCTAssertEqual(select.status, 0, select.stderr)
     XCTAssertTrue(select.stdout.contains("3 of 6 photos selected"), select.stdout)
@@ -187,7 +180,7 @@ final class InterruptionTests: XCTestCase {
   func testCtrlCDuringRepairStopsBetweenThumbnails() throws {
     let photos = try makePhotos()
     XCTAssertEqual(try vault.run(["add", photos, "--quiet"]).status, 0)
-    let thumbs = try spaceFolder() + "/Thumb"
+    let thumbs = try vault.spaceFolder() + "/Thumb"
     for name in try FileManager.default.contentsOfDirectory(atPath: thumbs) {
       try FileManager.default.removeItem(atPath: thumbs + "/" + name)
     }

@@ -83,9 +83,7 @@ final class LockWaitTests: XCTestCase {
     end(holding)
     let run = try adding.finish()
     XCTAssertEqual(run.status, 0, run.stdout)
-    XCTAssertEqual(try vault.run(["list", "--json"]).status, 0)
-    let listed = try JSONSerialization.jsonObject(with: Data(try vault.run(["list", "--json"]).stdout.utf8))
-    XCTAssertEqual((listed as? [Any])?.count, 2)
+    XCTAssertEqual(try vault.listJSON().count, 2)
   }
 
   /// A reader is not bounded: a long import is no reason for `list` to fail.

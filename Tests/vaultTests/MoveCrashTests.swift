@@ -40,7 +40,7 @@ final class MoveCrashTests: XCTestCase {
       let byStep = random.next() % 2 == 0
       let fraction = Double(random.next() % 1_000_000) / 1_000_000
       let run: VaultRun
-      if byStep && VaultRunner.hasStrace {
+      if try byStep && VaultRunner.hasStrace() {
         let steps = try stepsOnACopy(of: vault, card: card, operation, in: folder)
         run = try vault.runKilled(operation, at: steps[Int(fraction * Double(steps.count))])
       } else if let microseconds {
@@ -84,7 +84,7 @@ final class MoveCrashTests: XCTestCase {
   /// the vault and the card: the kill lands at the same point of the same command, so every
   /// moment between a source's removal and the journal append before it is tried.
   func testAMoveKilledAtEachStepLosesNoPhoto() throws {
-    guard VaultRunner.hasStrace else { throw XCTSkip("strace is not installed; scripts/test installs it") }
+    try requireTool(VaultRunner.strace)
     let folder = try makeTemporaryFolder(self)
     let base = try VaultRunner.initialized(in: folder)
     XCTAssertEqual(try base.run(["add", fixturesPath + "/photo.jpg"]).status, 0)

@@ -21,7 +21,7 @@ final class PasswdCrashTests: XCTestCase {
       XCTAssertEqual(run.status, 3, "\(password): \(run.stderr)")
       return nil
     }
-    let objects = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
+    let objects = try VaultRunner.jsonObjects(run.stdout)
     return objects.map { Photo(id: $0["id"] as? String ?? "", name: $0["name"] as? String ?? "") }
   }
 
@@ -92,7 +92,7 @@ final class PasswdCrashTests: XCTestCase {
       let byStep = random.next() % 2 == 0
       let fraction = Double(random.next() % 1_000_000) / 1_000_000
       let run: VaultRun
-      if byStep && VaultRunner.hasStrace {
+      if try byStep && VaultRunner.hasStrace() {
         if steps[current] == nil {
           let copy = VaultRunner(vault: folder + "/measured", workingDirectory: folder)
           try FileManager.default.copyItem(atPath: vault.vault, toPath: copy.vault)
@@ -139,7 +139,7 @@ final class PasswdCrashTests: XCTestCase {
   /// Every durable step of a password change in turn, on a fresh copy each time: exactly
   /// one password opens the space, and a writer then leaves nothing of the change behind.
   func testAPasswdKilledAtEachStepLeavesExactlyOnePassword() throws {
-    guard VaultRunner.hasStrace else { throw XCTSkip("strace is not installed; scripts/test installs it") }
+    try requireTool(VaultRunner.strace)
     let folder = try makeTemporaryFolder(self)
     let (base, expected) = try makeVault(in: folder)
     let operation = try passwd(to: 1, in: folder)

@@ -21,7 +21,7 @@ final class PasswdTests: XCTestCase {
       XCTAssertEqual(run.status, 3, run.stderr)
       return nil
     }
-    let objects = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
+    let objects = try VaultRunner.jsonObjects(run.stdout)
     return objects.compactMap { $0["name"] as? String }
   }
 

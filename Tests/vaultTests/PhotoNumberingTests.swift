@@ -53,7 +53,7 @@ final class PhotoNumberingTests: XCTestCase {
   /// `list --json` with `scope`: photo number → (id, name).
   func listed(_ scope: [String]) throws -> [Int: (id: String, name: String)] {
     let list = try run(["list", "--json"] + scope)
-    let items = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
+    let items = try VaultRunner.jsonObjects(list.stdout)
     var numbers: [Int: (id: String, name: String)] = [:]
     for item in items { numbers[item["index"] as! Int] = (item["id"] as! String, item["name"] as! String) }
     return numbers

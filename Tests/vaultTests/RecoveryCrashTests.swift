@@ -16,7 +16,7 @@ final class RecoveryCrashTests: XCTestCase {
       XCTAssertEqual(run.status, 3, "\(password): \(run.stderr)")
       return nil
     }
-    let objects = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
+    let objects = try VaultRunner.jsonObjects(run.stdout)
     return objects.map { ($0["id"] as? String ?? "") + " " + ($0["name"] as? String ?? "") }
   }
 
@@ -86,7 +86,7 @@ final class RecoveryCrashTests: XCTestCase {
   }
 
   func testARecoverKilledAtEachStepLeavesOnePasswordAndTheRecoveryKey() throws {
-    guard VaultRunner.hasStrace else { throw XCTSkip("strace is not installed; scripts/test installs it") }
+    try requireTool(VaultRunner.strace)
     folder = try makeTemporaryFolder(self)
     let (base, key, expected) = try makeVault()
     let operation = [
@@ -120,7 +120,7 @@ final class RecoveryCrashTests: XCTestCase {
   /// old recovery key works until the new `recovery` file is renamed into place, and not
   /// after; and `recovery-key` run again then makes a key that works, the old one not.
   func testARecoveryKeyKilledAtEachStepLeavesThePasswordAndOneKey() throws {
-    guard VaultRunner.hasStrace else { throw XCTSkip("strace is not installed; scripts/test installs it") }
+    try requireTool(VaultRunner.strace)
     folder = try makeTemporaryFolder(self)
     let (base, key, expected) = try makeVault()
     // The main space's folder holds the photos; the password does not change here.

@@ -90,14 +90,12 @@ final class ResilienceTests: XCTestCase {
       chmod(path, 0o500)
       var immutable = false
       if geteuid() == 0 {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") else {
-          chmod(path, 0o700)
-          throw XCTSkip("needs chattr when running as root")
-        }
+        if !FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") { chmod(path, 0o700) }
+        try requireTool("/usr/bin/chattr")
         immutable = runTool("/usr/bin/chattr", ["+i", path]) == 0
         if !immutable {
           chmod(path, 0o700)
-          throw XCTSkip("chattr +i is not available here")
+          throw missing("chattr +i is not available here")
         }
       }
       self.immutable = immutable
@@ -139,7 +137,7 @@ final class ResilienceTests: XCTestCase {
       lock.withLock { results[which] = run }
     }
     XCTAssertEqual(results.map { $0?.status }, [0, 0])
-    var list = try listJSON()
+    var list = try vault.listJSON()
     XCTAssertEqual(Set(list.compactMap { $0["name"] as? String }).count, first.count + second.count)
     XCTAssertEqual(list.count, first.count + second.count)
     // An import racing a delete of the selected photos.
@@ -151,17 +149,12 @@ final class ResilienceTests: XCTestCase {
       lock.withLock { results[which] = run }
     }
     XCTAssertEqual(results.map { $0?.status }, [0, 0], "\(results)")
-    list = try listJSON()
+    list = try vault.listJSON()
     let ids = list.compactMap { $0["id"] as? String }
     XCTAssertEqual(ids.count, Set(ids).count, "a photo listed twice")
     XCTAssertTrue(doomed.isDisjoint(with: ids))
     XCTAssertEqual(list.count, first.count + second.count - 3 + third.count)
     XCTAssertEqual(try vault.run(["verify", "--quiet"]).status, 0)
-  }
-
-  private func listJSON() throws -> [[String: Any]] {
-    let run = try vault.run(["list", "--json"])
-    return try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
   }
 }
 

@@ -260,7 +260,7 @@ final class SessionKeyTests: XCTestCase {
   /// keyring, the later one displacing the other (and its key), and two spaces of one vault
   /// failed with "no kernel keyring is available (add_key: Permission denied)".
   func testRacingUnlocksAllSucceed() throws {
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else { throw XCTSkip("no strace") }
+    try requireTool(VaultRunner.strace)
     try addPhoto()
     let other = try VaultRunner.initialized(in: try makeTemporaryFolder(self))
     // The session's first unlocks, of two vaults: no keyring yet.
@@ -678,7 +678,7 @@ final class TestKeyring {
   init() throws {
     serial = add_key("keyring", name, nil, 0, KEY_SPEC_PROCESS_KEYRING)
     guard serial > 0 else {
-      throw XCTSkip("no kernel keyring here: add_key: \(String(cString: strerror(errno)))")
+      throw missing("no kernel keyring here: add_key: \(String(cString: strerror(errno)))")
     }
     // Other processes of the user may join it by name (search permission), nothing more.
     XCTAssertEqual(keyctl_setperm(serial, key_perm_t(KEY_POS_ALL | KEY_USR_SEARCH)), 0)

@@ -14,9 +14,8 @@ final class SyncMergeTests: XCTestCase {
 
   override func setUpWithError() throws {
     folder = try makeTemporaryFolder(self)
-    for tool in [Self.rsync, Self.unison] where !FileManager.default.isExecutableFile(atPath: tool) {
-      throw XCTSkip("\(tool) is not installed; scripts/test installs it")
-    }
+    try requireTool(Self.rsync)
+    try requireTool(Self.unison)
   }
 
   static let rsync = "/usr/bin/rsync"
@@ -206,7 +205,7 @@ final class SyncMergeTests: XCTestCase {
   /// Each album's photos by name, as `list --json` gives the albums of each photo.
   func albums(_ machine: Machine) throws -> [String: [String]] {
     let run = try machine.run(["list", "--json"])
-    let objects = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
+    let objects = try VaultRunner.jsonObjects(run.stdout)
     var albums: [String: [String]] = [:]
     for object in objects {
       for album in object["albums"] as? [String] ?? [] {
@@ -277,14 +276,12 @@ final class SyncMergeTests: XCTestCase {
       try runner.run(arguments, password: password)
     }
 
-    func spaceFolder() throws -> String {
-      path + "/" + (try FileManager.default.contentsOfDirectory(atPath: path).first { $0 != "vault.json" }!)
-    }
+    func spaceFolder() throws -> String { try runner.spaceFolder() }
 
     func listing() throws -> [Photo] {
       let run = try self.run(["list", "--json"])
       XCTAssertEqual(run.status, 0, "\(name): \(run.stderr)")
-      let objects = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
+      let objects = try VaultRunner.jsonObjects(run.stdout)
       return objects.map {
         Photo(
           id: $0["id"] as? String ?? "", name: $0["name"] as? String ?? "",

@@ -20,9 +20,7 @@ final class TmuxSession {
   init(
     _ command: String, in folder: String, environment: [String: String], width: Int = 100, height: Int = 50
   ) throws {
-    guard FileManager.default.isExecutableFile(atPath: Self.tmux) else {
-      throw XCTSkip("tmux is not installed; scripts/test installs it")
-    }
+    try requireTool(Self.tmux)
     self.folder = folder
     let exports = environment.map { "export \($0.key)='\($0.value)'; " }.sorted().joined()
     let script =
@@ -109,7 +107,7 @@ final class TmuxSession {
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
     guard posix_spawn(&pid, tmux, &actions, nil, argv, environ) == 0 else {
-      throw XCTSkip("cannot start \(tmux)")
+      throw TestFailure("cannot start \(tmux)")
     }
     var status: Int32 = 0
     waitpid(pid, &status, 0)

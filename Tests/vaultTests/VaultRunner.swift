@@ -86,6 +86,26 @@ struct VaultRunner {
       errorPath: workingDirectory + "/.stderr-\(UUID().uuidString)", errorsInOutput: errorsInOutput)
   }
 
+  /// The photos `vault list --json` lists with `arguments`; a failed list fails the test.
+  func listJSON(
+    _ arguments: [String] = [], password: String = "correct horse", file: StaticString = #filePath,
+    line: UInt = #line
+  ) throws -> [[String: Any]] {
+    let run = try self.run(["list", "--json"] + arguments, password: password)
+    XCTAssertEqual(run.status, 0, run.stderr, file: file, line: line)
+    return try Self.jsonObjects(run.stdout)
+  }
+
+  /// The objects of a `--json` output (a JSON array of objects).
+  static func jsonObjects(_ output: String) throws -> [[String: Any]] {
+    try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]] ?? []
+  }
+
+  /// The folder of the vault's first space (by name): the only one in a vault of one space.
+  func spaceFolder() throws -> String {
+    try XCTUnwrap(spaceFolders().first, "no space in \(vault)")
+  }
+
   /// The folder of each space of the vault.
   func spaceFolders() throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: vault).filter { $0 != "vault.json" }.sorted().map {

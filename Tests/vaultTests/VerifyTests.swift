@@ -33,8 +33,7 @@ final class VerifyTests: XCTestCase {
     }
     let add = try vault.run(["add", "--quiet", photos])
     XCTAssertEqual(add.status, 0, add.stderr)
-    let list = try vault.run(["list", "--json"])
-    let items = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
+    let items = try vault.listJSON()
     XCTAssertEqual(items.count, count)
     for item in items {
       XCTAssertEqual(item["name"] as? String, name(item["index"] as! Int), "photos listed in their order")
@@ -44,12 +43,8 @@ final class VerifyTests: XCTestCase {
 
   func name(_ number: Int) -> String { String(format: "p%02d.jpg", number) }
 
-  func spaceFolder() throws -> String {
-    try XCTUnwrap(vault.spaceFolders().first)
-  }
-
-  func originalPath(_ number: Int) throws -> String { try spaceFolder() + "/Photo/" + ids[number]! }
-  func thumbnailPath(_ number: Int) throws -> String { try spaceFolder() + "/Thumb/" + ids[number]! }
+  func originalPath(_ number: Int) throws -> String { try vault.spaceFolder() + "/Photo/" + ids[number]! }
+  func thumbnailPath(_ number: Int) throws -> String { try vault.spaceFolder() + "/Thumb/" + ids[number]! }
 
   /// Flips one bit of the file at `offset`.
   func damage(_ path: String, at offset: Int) throws {

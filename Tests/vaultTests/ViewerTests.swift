@@ -94,8 +94,7 @@ final class ViewerTests: XCTestCase {
   }
 
   func listed() throws -> [[String: Any]] {
-    let list = try vault.run(["list", "--json"])
-    return try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
+    try vault.listJSON()
   }
 
   func testPagingGoToAndZoomShowInTheStatusLine() throws {
@@ -569,9 +568,7 @@ final class ViewerTests: XCTestCase {
   /// cannot write to.
   func testNothingDecryptedIsWrittenToAFile() throws {
     let strace = "/usr/bin/strace"
-    guard FileManager.default.isExecutableFile(atPath: strace) else {
-      throw XCTSkip("strace is not installed; scripts/test installs it")
-    }
+    try requireTool(strace)
     let readOnly = folder + "/read-only-tmp"
     try FileManager.default.createDirectory(atPath: readOnly, withIntermediateDirectories: false)
     chmod(readOnly, 0o500)
