@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .executable(name: "vault", targets: ["vault"]),
     .library(name: "VaultCore", targets: ["VaultCore"]),
+    .library(name: "VaultTerminal", targets: ["VaultTerminal"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -71,6 +72,13 @@ let package = Package(
       dependencies: ["CSodium", "CVaultImaging", "CVaultSystem", "CHeif", "CKeyutils"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
+    // The terminal UI: tty and signals, key input, graphics protocols, text layout and the
+    // full-screen viewer.
+    .target(
+      name: "VaultTerminal",
+      dependencies: ["VaultCore", "CChafa", "CVaultSystem"],
+      swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
     .target(
       name: "VaultServe",
       dependencies: [
@@ -96,6 +104,7 @@ let package = Package(
       dependencies: [
         "VaultCore",
         "VaultServe",
+        "VaultTerminal",
         "CChafa",
         "CVaultSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -127,10 +136,15 @@ let package = Package(
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
     .testTarget(
+      name: "VaultTerminalTests",
+      dependencies: ["VaultTerminal", "VaultCore", "CChafa", "VaultTestSupport"],
+      swiftSettings: [.swiftLanguageMode(.v5)]
+    ),
+    .testTarget(
       name: "vaultTests",
       // VaultCore (through @testable import) lets a test forge files with a space's key.
       // CKeyutils gives each test of `vault unlock` a session keyring of its own.
-      dependencies: ["vault", "VaultCore", "CSodium", "CKeyutils", "VaultTestSupport"],
+      dependencies: ["vault", "VaultCore", "VaultTerminal", "CSodium", "CKeyutils", "VaultTestSupport"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
   ]

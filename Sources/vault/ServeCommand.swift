@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import VaultCore
 import VaultServe
+import VaultTerminal
 
 struct ServeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(

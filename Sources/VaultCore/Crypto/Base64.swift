@@ -1,53 +1,73 @@
-/// Standard base64 (RFC 4648, with `=` padding), written for the kitty graphics protocol's
-/// pixel payloads: a 12-megapixel photo is 36 MB of RGB, so the encoder writes straight
-/// into memory the caller has sized, two characters per table look-up.
-enum Base64 {
-  static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+import CSodium
 
-  /// The two characters of every 12-bit value, in memory order (the first at the lower
-  /// address), so that one 16-bit store writes both.
-  private static let pairs: [UInt16] = (0..<4096).map { value in
-    (UInt16(alphabet[value >> 6]) | UInt16(alphabet[value & 63]) << 8).littleEndian
-  }
+/// Base64 (RFC 4648) by libsodium, the one encoder vault has: the kitty graphics
+/// protocol's pixel payloads (a 12-megapixel photo is 36 MB of RGB, encoded straight into
+/// memory the caller has sized and wipes), the upload address's token and the page's
+/// content-security hashes. libsodium's encoder runs in constant time and writes only
+/// into the buffer it is given, so nothing decrypted is left in a copy of ours.
+public enum Base64 {
+  /// The alphabet and padding.
+  public enum Variant: Sendable {
+    /// RFC 4648 §4: `+`, `/` and `=` padding.
+    case standard
+    /// RFC 4648 §5, without padding: `-` and `_`, for addresses.
+    case urlSafeUnpadded
 
-  /// How many characters `count` bytes encode to.
-  static func encodedCount(_ count: Int) -> Int { (count + 2) / 3 * 4 }
-
-  /// Encodes `source` into `destination`, which has room for `encodedCount(source.count)`
-  /// bytes.
-  static func encode(_ source: UnsafeRawBufferPointer, into destination: UnsafeMutableRawPointer) {
-    guard let input = source.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-    let count = source.count
-    let whole = count / 3 * 3
-    pairs.withUnsafeBufferPointer { pairs in
-      let pairs = pairs.baseAddress!
-      var from = 0
-      var to = 0
-      while from < whole {
-        let bits = Int(input[from]) << 16 | Int(input[from + 1]) << 8 | Int(input[from + 2])
-        destination.storeBytes(of: pairs[bits >> 12], toByteOffset: to, as: UInt16.self)
-        destination.storeBytes(of: pairs[bits & 0xFFF], toByteOffset: to + 2, as: UInt16.self)
-        from += 3
-        to += 4
-      }
-      let output = destination.assumingMemoryBound(to: UInt8.self)
-      let padding = UInt8(ascii: "=")
-      switch count - whole {
-      case 1:
-        let bits = Int(input[from]) << 4
-        output[to] = alphabet[bits >> 6]
-        output[to + 1] = alphabet[bits & 63]
-        output[to + 2] = padding
-        output[to + 3] = padding
-      case 2:
-        let bits = Int(input[from]) << 10 | Int(input[from + 1]) << 2
-        output[to] = alphabet[bits >> 12]
-        output[to + 1] = alphabet[(bits >> 6) & 63]
-        output[to + 2] = alphabet[bits & 63]
-        output[to + 3] = padding
-      default:
-        break
+    var sodiumVariant: Int32 {
+      switch self {
+      case .standard: sodium_base64_VARIANT_ORIGINAL
+      case .urlSafeUnpadded: sodium_base64_VARIANT_URLSAFE_NO_PADDING
       }
     }
+  }
+
+  /// How many characters `count` bytes encode to (without the NUL libsodium ends with).
+  public static func encodedCount(_ count: Int, variant: Variant = .standard) -> Int {
+    sodium_base64_encoded_len(count, variant.sodiumVariant) - 1
+  }
+
+  /// Encodes `source` into `destination`, which has room for `encodedCount(source.count)`
+  /// characters and one byte more: libsodium ends the text with a NUL there, which the
+  /// caller overwrites or ignores.
+  public static func encode(
+    _ source: UnsafeRawBufferPointer, into destination: UnsafeMutableRawPointer, variant: Variant = .standard
+  ) {
+    let room = encodedCount(source.count, variant: variant) + 1
+    let input = source.baseAddress?.assumingMemoryBound(to: UInt8.self)
+    let output = destination.bindMemory(to: CChar.self, capacity: room)
+    // Empty input: libsodium still writes the NUL, and reads nothing.
+    withUnsafePointer(to: UInt8(0)) { empty in
+      precondition(sodium_init() >= 0)
+      _ = sodium_bin2base64(output, room, input ?? empty, source.count, variant.sodiumVariant)
+    }
+  }
+
+  /// `bytes` as Base64 text.
+  public static func encoded(_ bytes: some Collection<UInt8>, variant: Variant = .standard) -> String {
+    let input = Array(bytes)
+    let count = encodedCount(input.count, variant: variant)
+    var output = [UInt8](repeating: 0, count: count + 1)
+    input.withUnsafeBytes { source in
+      output.withUnsafeMutableBytes { encode(source, into: $0.baseAddress!, variant: variant) }
+    }
+    return String(decoding: output[..<count], as: UTF8.self)
+  }
+
+  /// The bytes `text` encodes, or nil when it is not Base64 of `variant` (a character
+  /// outside the alphabet, wrong padding, or anything after the text).
+  public static func decoded(_ text: String, variant: Variant = .standard) -> [UInt8]? {
+    let input = Array(text.utf8)
+    var output = [UInt8](repeating: 0, count: input.count / 4 * 3 + 3)
+    var length = 0
+    precondition(sodium_init() >= 0)
+    let status = input.withUnsafeBufferPointer { source in
+      source.withMemoryRebound(to: CChar.self) { characters in
+        sodium_base642bin(
+          &output, output.count, characters.baseAddress, characters.count, nil, &length, nil,
+          variant.sodiumVariant)
+      }
+    }
+    guard status == 0 else { return nil }
+    return Array(output[..<length])
   }
 }

@@ -1,3 +1,5 @@
+import VaultCore
+
 /// One row of the thumbnail grid as a single RGBA picture: each photo fills its cell,
 /// centre-cropped; gutters and empty cells are transparent, so the terminal's own
 /// background shows through. Cells line up with character cells exactly, so a renderer

@@ -61,6 +61,8 @@ enum KittyGraphics {
           let start = chunk * bytesPerChunk
           let slice = UnsafeRawBufferPointer(
             rebasing: pixels[start..<min(start + bytesPerChunk, pixels.count)])
+          // libsodium's NUL after the slice lands where `end` goes next (within the buffer,
+          // as the spare capacity follows the last one).
           Base64.encode(slice, into: output.advanced(by: offset))
           offset += Base64.encodedCount(slice.count)
           put(end)

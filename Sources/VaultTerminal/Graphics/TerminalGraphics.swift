@@ -1,23 +1,22 @@
-import ArgumentParser
 import CChafa
 import Foundation
 import VaultCore
 
 /// How `list --per-row` draws thumbnails.
-enum DisplayMode: String, CaseIterable, ExpressibleByArgument {
+public enum DisplayMode: String, CaseIterable, Sendable {
   case auto, kitty, iterm2, sixel, symbols, text
 }
 
 /// What the terminal can show, as libchafa sees it, and the size of a character cell.
 /// libchafa 1.12 picks no colour mode by itself and ignores TERM=dumb, so both are decided
 /// here.
-final class TerminalGraphics {
+public final class TerminalGraphics {
   let pixelMode: ChafaPixelMode
   let canvasMode: ChafaCanvasMode
   /// Owned reference to libchafa's description of the terminal's control sequences.
   let termInfo: OpaquePointer
-  let characterWidth: Int
-  let characterHeight: Int
+  public let characterWidth: Int
+  public let characterHeight: Int
 
   private init(
     pixelMode: ChafaPixelMode, canvasMode: ChafaCanvasMode, termInfo: OpaquePointer, characterWidth: Int,
@@ -36,7 +35,7 @@ final class TerminalGraphics {
 
   /// The graphics to draw with, or nil for the text layout: `auto` means text when stdout
   /// is not a terminal, or with `NO_COLOR` or `TERM=dumb`; other modes are drawn as asked.
-  static func resolve(_ mode: DisplayMode) -> TerminalGraphics? {
+  public static func resolve(_ mode: DisplayMode) -> TerminalGraphics? {
     let environment = ProcessInfo.processInfo.environment
     if mode == .text { return nil }
     if mode == .auto {
@@ -92,7 +91,7 @@ final class TerminalGraphics {
   var isKitty: Bool { pixelMode == CHAFA_PIXEL_MODE_KITTY }
 
   /// The escape sequence that starts a label of a selected photo, and the one that ends it.
-  var selectedLabelStyle: (start: String, end: String) {
+  public var selectedLabelStyle: (start: String, end: String) {
     let (r, g, b) = GridRowImage.selectionColour
     switch canvasMode {
     case CHAFA_CANVAS_MODE_TRUECOLOR: return ("\u{1B}[1;38;2;\(r);\(g);\(b)m", "\u{1B}[0m")
@@ -103,11 +102,11 @@ final class TerminalGraphics {
 }
 
 /// Draws grid rows through libchafa: one canvas as wide as the grid and as tall as a cell.
-final class ChafaRenderer {
+public final class ChafaRenderer {
   private let graphics: TerminalGraphics
   private let canvas: OpaquePointer
 
-  init(graphics: TerminalGraphics, columns: Int, rows: Int) {
+  public init(graphics: TerminalGraphics, columns: Int, rows: Int) {
     self.graphics = graphics
     let config = chafa_canvas_config_new()!
     chafa_canvas_config_set_geometry(config, Int32(columns), Int32(rows))
@@ -141,14 +140,14 @@ final class ChafaRenderer {
   }
 
   /// The row as text to print: lines of symbols, or one image sequence.
-  func render(_ row: GridRowImage) -> [String] {
+  public func render(_ row: GridRowImage) -> [String] {
     render(
       row.pixels, type: CHAFA_PIXEL_RGBA8_UNASSOCIATED, width: row.width, height: row.height,
       stride: row.width * 4)
   }
 
   /// A photo (or a part of one) scaled into the canvas, as text to print.
-  func render(_ image: RGBImage) -> [String] {
+  public func render(_ image: RGBImage) -> [String] {
     // libchafa reads rows of RGB that are not a multiple of 4 bytes long wrongly (the
     // picture comes out gray and sheared): such rows are copied into padded ones.
     let rowBytes = image.width * 3

@@ -1,4 +1,5 @@
 import Foundation
+import VaultCore
 
 /// The text forms of `vault album list`: a table, and JSON for scripts.
 public enum AlbumListing {

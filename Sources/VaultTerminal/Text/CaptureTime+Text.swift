@@ -1,3 +1,5 @@
+import VaultCore
+
 /// The text forms of a date taken. They show the camera's clock as it read when the photo
 /// was taken (what the photographer saw, wherever that was), not the moment converted to
 /// the viewer's time zone; the offset, when the file gives it, says which zone that was.

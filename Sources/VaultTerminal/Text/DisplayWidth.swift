@@ -1,3 +1,5 @@
+import VaultCore
+
 /// How many terminal columns text takes: wide East Asian characters and emoji take two,
 /// combining marks and zero-width characters none.
 public enum DisplayWidth {

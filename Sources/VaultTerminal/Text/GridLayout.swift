@@ -1,3 +1,5 @@
+import VaultCore
+
 /// Agony's grid geometry in terminal columns: N cells a row, separated by a gutter,
 /// inside a margin on each side.
 public struct GridLayout: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import VaultCore
 
 /// The text forms of `vault list`: a table, a grid of cells, and JSON for scripts.
 public enum PhotoListing {

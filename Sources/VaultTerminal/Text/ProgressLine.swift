@@ -1,3 +1,5 @@
+import VaultCore
+
 /// The one-line progress report drawn on a terminal: `[#####-----] 12/200 name`. It always
 /// fits in one line narrower than the terminal, so it never wraps (a wrapped bar would
 /// leave a fragment in the scrollback at every redraw).

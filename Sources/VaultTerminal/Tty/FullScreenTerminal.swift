@@ -23,12 +23,12 @@ enum TerminalEvent: Equatable {
 /// `restore()` (call it in a `defer`, so that thrown errors restore too; it may be called
 /// any number of times), in `deinit`, and by the signal handlers of `ScreenSignals`. One
 /// instance at a time.
-final class FullScreenTerminal {
+public final class FullScreenTerminal {
   /// How long an ESC waits for the rest of a sequence before it counts as the Escape key.
   static let escapeTimeout = 0.05
   /// Input that comes this soon after the input before it was sent with it (a paste, a
   /// terminal's burst), not typed: no one types two keys 15 ms apart.
-  static let typedGap = 0.015
+  public static let typedGap = 0.015
 
   let descriptor: Int32
   private let closesDescriptor: Bool
@@ -50,7 +50,7 @@ final class FullScreenTerminal {
   private var restored = false
 
   /// Opens `/dev/tty` and takes it over. Throws when stdin or stdout is not a terminal.
-  convenience init() throws {
+  public convenience init() throws {
     // Keys are read from /dev/tty, not stdin, so stdin may be a pipe (a password given on
     // it with --password-file -); the screen must be what stdout shows.
     try Self.requireTerminals(stdin: true, stdout: isatty(STDOUT_FILENO) == 1)
@@ -347,7 +347,7 @@ final class FullScreenTerminal {
   /// Leaves the alternate screen, shows the cursor, writes `graphicsCleanup`, and puts the
   /// terminal's settings back as they were (TCSAFLUSH: unread keys are dropped); then gives
   /// the signals back their earlier actions. Only the first call does anything.
-  func restore() {
+  public func restore() {
     guard !restored else { return }
     restored = true
     ScreenSignals.withSignalsBlocked {

@@ -20,6 +20,12 @@ import VaultCore
 /// to it, and a handler interrupting an access would trap.) The byte sequences it writes
 /// are made in advance.
 ///
+/// The buffers handlers read are `nonisolated(unsafe)`: a signal handler runs outside
+/// Swift's concurrency model, so no isolation or `Sendable` check can describe it. What
+/// keeps them safe is above: they are allocated once before any handler is installed, the
+/// pointers never change, and what they point to is written only with the screen signals
+/// blocked (or by the handler itself).
+///
 /// Entering and leaving from ordinary code happens with these signals blocked on the
 /// calling thread, so a handler never runs in the middle of it there; threads that the
 /// viewer starts itself should block them too (`blockInCurrentThread()`), so that handlers
@@ -56,20 +62,21 @@ enum ScreenSignals {
   static let drawing = Atomic<Int32>(-1)
   static let null = Atomic<Int32>(-1)
   /// [0]: the settings to restore; [1]: raw mode.
-  static let settings = UnsafeMutablePointer<termios>.allocate(capacity: 2)
+  nonisolated(unsafe) static let settings = UnsafeMutablePointer<termios>.allocate(capacity: 2)
 
   /// Alternate screen, cursor hidden, screen cleared, bracketed paste on (pasted text comes
   /// marked, so that it is never taken for keys: "study" pasted would select and delete).
-  static let enterSequence = bytes("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?2004h\u{1B}[H\u{1B}[2J")
+  nonisolated(unsafe) static let enterSequence = bytes(
+    "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?2004h\u{1B}[H\u{1B}[2J")
   /// String Terminator first: a signal may cut a kitty upload short, and the bytes after
   /// it must not be swallowed as part of that escape code.
-  static let leaveHead = bytes("\u{1B}\\")
+  nonisolated(unsafe) static let leaveHead = bytes("\u{1B}\\")
   /// Attributes reset, bracketed paste off, cursor shown, main screen.
-  static let leaveTail = bytes("\u{1B}[0m\u{1B}[?2004l\u{1B}[?25h\u{1B}[?1049l")
+  nonisolated(unsafe) static let leaveTail = bytes("\u{1B}[0m\u{1B}[?2004l\u{1B}[?25h\u{1B}[?1049l")
 
   /// What `graphicsCleanup` holds, written between `leaveHead` and `leaveTail`.
   static let cleanupCapacity = 16384
-  static let cleanup = UnsafeMutablePointer<UInt8>.allocate(capacity: cleanupCapacity)
+  nonisolated(unsafe) static let cleanup = UnsafeMutablePointer<UInt8>.allocate(capacity: cleanupCapacity)
   static let cleanupCount = Atomic<Int>(0)
   /// Set while `cleanup` is being rewritten: a handler then skips it rather than send half.
   static let cleanupChanging = Atomic<Bool>(false)
@@ -87,13 +94,15 @@ enum ScreenSignals {
 
   /// The action each signal had before, by signal number, and whether it was replaced.
   static let signalCount = 65
-  static let previousActions = UnsafeMutablePointer<sigaction>.allocate(capacity: signalCount)
-  static let replaced = UnsafeMutablePointer<Bool>.allocate(capacity: signalCount)
+  nonisolated(unsafe) static let previousActions = UnsafeMutablePointer<sigaction>.allocate(
+    capacity: signalCount)
+  nonisolated(unsafe) static let replaced = UnsafeMutablePointer<Bool>.allocate(capacity: signalCount)
   private static let installed = Atomic<Bool>(false)
 
   /// A crash handler needs a stack of its own when the crash is a stack overflow.
   static let alternateStackSize = 65536
-  static let alternateStack = UnsafeMutableRawPointer.allocate(byteCount: alternateStackSize, alignment: 16)
+  nonisolated(unsafe) static let alternateStack = UnsafeMutableRawPointer.allocate(
+    byteCount: alternateStackSize, alignment: 16)
 
   private static func bytes(_ text: String) -> UnsafeBufferPointer<UInt8> {
     let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.utf8.count)

@@ -10,17 +10,17 @@ import VaultCore
 /// Commands install the handlers once they are past their prompts (a Ctrl-C at a
 /// password or confirmation prompt ends the command as usual). A signal the process was
 /// started with ignored (`nohup`) stays ignored.
-enum SignalHandling {
+public enum SignalHandling {
   /// The request the handlers make, checked by the loops of add, export and verify --repair.
-  static let interruption = Interruption()
+  public static let interruption = Interruption()
 
   /// Exit status of an interrupted command (128 + SIGINT, as shells report Ctrl-C).
-  static let interruptedExitCode: Int32 = 130
+  public static let interruptedExitCode: Int32 = 130
 
-  static let signals = [SIGINT, SIGTERM, SIGHUP]
+  public static let signals = [SIGINT, SIGTERM, SIGHUP]
 
   /// Installs the handlers (once is enough; later calls change nothing).
-  static func install() {
+  public static func install() {
     // The handler reads `interruption`: make it before any signal can arrive.
     _ = interruption.isRequested
     for signal in signals {
@@ -39,20 +39,5 @@ enum SignalHandling {
   /// Async-signal-safe: one atomic add, and `_exit` on the second signal.
   private static let handleSignal: @convention(c) (Int32) -> Void = { _ in
     if SignalHandling.interruption.request() > 1 { _exit(SignalHandling.interruptedExitCode) }
-  }
-}
-
-/// A command stopped early at a signal, after committing what it had done; `summary` is
-/// the `interrupted: …` line. The command exits with status 130.
-struct CommandInterrupted: Error {
-  let summary: String
-
-  /// `interrupted: 3 of 20 exported; run the same command again to continue`
-  init(done: Int, of total: Int, _ verb: String) {
-    summary = "interrupted: \(done) of \(total) \(verb); run the same command again to continue"
-  }
-
-  init(summary: String) {
-    self.summary = summary
   }
 }

@@ -14,13 +14,13 @@
 import Foundation
 import VaultCore
 
-enum Terminal {
-  static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
-  static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
-  static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+public enum Terminal {
+  public static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+  public static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+  public static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
   /// The width to lay out for: the terminal's, else `COLUMNS`, else 80.
-  static var columns: Int {
+  public static var columns: Int {
     if let width = width(of: STDOUT_FILENO) { return width }
     // Bounded like a terminal's own width (16 bits), so that layouts never overflow.
     if let text = ProcessInfo.processInfo.environment["COLUMNS"], let value = Int(text), value > 0 {
@@ -30,7 +30,7 @@ enum Terminal {
   }
 
   /// The height to lay out for: the terminal's, else `LINES`, else nil.
-  static var rows: Int? {
+  public static var rows: Int? {
     var size = winsize()
     if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
     if let text = ProcessInfo.processInfo.environment["LINES"], let value = Int(text), value > 0 {
@@ -40,7 +40,7 @@ enum Terminal {
   }
 
   /// The width of the terminal stderr draws on (the progress bar's), else 80.
-  static var stderrColumns: Int { width(of: STDERR_FILENO) ?? 80 }
+  public static var stderrColumns: Int { width(of: STDERR_FILENO) ?? 80 }
 
   /// The width in columns of the terminal `descriptor` writes to, if it is one.
   private static func width(of descriptor: Int32) -> Int? {
@@ -51,7 +51,7 @@ enum Terminal {
 
   /// The size in pixels of one character cell: from the terminal's window size, else (with
   /// `query`) by asking the terminal (`CSI 16 t`, answered within 200 ms or not at all).
-  static func characterPixelSize(query: Bool) -> (width: Int, height: Int)? {
+  public static func characterPixelSize(query: Bool) -> (width: Int, height: Int)? {
     var size = winsize()
     if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0,
       size.ws_xpixel > 0, size.ws_ypixel > 0
@@ -80,7 +80,7 @@ enum Terminal {
   }
 
   /// What a prompt got from the terminal.
-  enum Answer {
+  public enum Answer {
     /// A line, without its line ending; the caller wipes it.
     case line([UInt8])
     /// Ctrl-D (end of input) before anything was typed.
@@ -89,7 +89,7 @@ enum Terminal {
 
   /// Reads a line from the controlling terminal with echo off, even when stdin is a pipe
   /// (as ssh, gpg and age do). Returns nil when the process has no controlling terminal.
-  static func readSecret(prompt: String) -> Answer? {
+  public static func readSecret(prompt: String) -> Answer? {
     guard let tty = ControllingTerminal() else { return nil }
     return tty.with({ $0.c_lflag &= ~tcflag_t(ECHO) }, flush: true) {
       tty.write(prompt)
@@ -101,7 +101,7 @@ enum Terminal {
   /// Asks a yes/no question on the controlling terminal, after `details` (lines that say
   /// what it is about); anything but y or yes is no. Returns nil when the process has no
   /// controlling terminal.
-  static func confirm(_ question: String, details: [String] = []) -> Bool? {
+  public static func confirm(_ question: String, details: [String] = []) -> Bool? {
     guard let tty = ControllingTerminal() else { return nil }
     for line in details { tty.write(TerminalSafeText.escaped(line) + "\n") }
     tty.write(TerminalSafeText.escaped(question) + " [y/N] ")
@@ -114,11 +114,11 @@ enum Terminal {
 
 /// The process's controlling terminal (`/dev/tty`), open for a prompt or a query; it is
 /// closed when released.
-final class ControllingTerminal {
-  let descriptor: Int32
+public final class ControllingTerminal {
+  public let descriptor: Int32
 
   /// Opens `/dev/tty`; nil when the process has no controlling terminal.
-  init?() {
+  public init?() {
     descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
     if descriptor < 0 { return nil }
   }
@@ -127,7 +127,7 @@ final class ControllingTerminal {
     close(descriptor)
   }
 
-  func write(_ text: String) {
+  public func write(_ text: String) {
     Array(text.utf8).withUnsafeBytes { bytes in
       var offset = 0
       while offset < bytes.count {
@@ -141,7 +141,8 @@ final class ControllingTerminal {
 
   /// Runs `body` with the terminal's settings changed by `change`, and restores them
   /// afterwards, whatever `body` does.
-  func with<Result>(_ change: (inout termios) -> Void, flush: Bool, _ body: () throws -> Result) rethrows
+  public func with<Result>(_ change: (inout termios) -> Void, flush: Bool, _ body: () throws -> Result)
+    rethrows
     -> Result
   {
     var saved = termios()
@@ -158,7 +159,7 @@ final class ControllingTerminal {
   }
 
   /// Reads one line, byte by byte so that nothing after it is consumed.
-  func readLine() -> Terminal.Answer {
+  public func readLine() -> Terminal.Answer {
     var line: [UInt8] = []
     var byte: UInt8 = 0
     while true {
@@ -174,48 +175,6 @@ final class ControllingTerminal {
     if line.last == 0x0D { line.removeLast() }
     return .line(line)
   }
-}
-
-/// Prints messages to stderr, erasing a progress bar first if one is showing.
-enum Diagnostics {
-  nonisolated(unsafe) static var progressShowing = false
-
-  static func error(_ message: String) { emit("error: " + message) }
-  static func warning(_ message: String) { emit("warning: " + message) }
-  static func hint(_ message: String) { emit("hint: " + message) }
-
-  static func emit(_ line: String) {
-    clearProgress()
-    FileHandle.standardError.write(Data((TerminalSafeText.escaped(line) + "\n").utf8))
-  }
-
-  /// Draws `[#####-----] done/total` on stderr when stderr is a terminal.
-  static func progress(done: Int, total: Int, label: String) {
-    guard Terminal.stderrIsTerminal, total > 0 else { return }
-    let line = ProgressLine.text(done: done, total: total, label: label, columns: Terminal.stderrColumns)
-    FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
-    progressShowing = true
-  }
-
-  static func clearProgress() {
-    guard progressShowing else { return }
-    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-    progressShowing = false
-  }
-}
-
-/// Writes a line to stdout, control characters escaped, keeping any progress bar on
-/// stderr out of its way.
-func printLine(_ text: String) {
-  printRaw(TerminalSafeText.escaped(text))
-}
-
-/// Writes a line to stdout as it is: only for sequences vault made itself (graphics,
-/// colours) around text that is already escaped.
-func printRaw(_ text: String) {
-  Diagnostics.clearProgress()
-  print(text)
-  fflush(stdout)
 }
 
 /// Terminal settings to put back when a signal (Ctrl-C at a password prompt, say) ends the

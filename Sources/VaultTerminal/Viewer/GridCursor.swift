@@ -1,3 +1,5 @@
+import VaultCore
+
 /// The grid mode's cursor cell and scroll position, in photo indexes and grid rows of
 /// `perRow` photos. The count is passed in every time and never stored (the data source
 /// re-reads it). Moves do not scroll: call `scrollToCursor(visibleRows:)` after them,

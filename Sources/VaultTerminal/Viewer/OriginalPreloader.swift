@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import VaultCore
 
 /// Agony's lazy loading for the photo pager: originals are decoded on a background thread,
 /// the one on screen first and then its neighbours, and at most `capacity` decoded

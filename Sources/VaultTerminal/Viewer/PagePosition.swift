@@ -1,3 +1,5 @@
+import VaultCore
+
 /// Which photo the pager shows, among `count` photos. The count is passed in every time
 /// and never stored: the data source re-reads it, and another process may have added or
 /// deleted photos since the last key.

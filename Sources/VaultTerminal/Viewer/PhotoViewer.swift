@@ -3,7 +3,7 @@ import VaultCore
 
 /// `vault view`: Agony's grid and photo pager on a full-screen terminal. Everything it
 /// shows comes through the space's `PhotoBrowser`; it keeps no count of its own.
-final class PhotoViewer {
+public final class PhotoViewer {
   enum Screen { case grid, photo }
 
   /// A question on the status line, and what the typed answer is for.
@@ -49,12 +49,12 @@ final class PhotoViewer {
   private var running = true
   /// What ended the viewer other than `q` or a signal: the space moved (its password was
   /// changed by another command), said in full once the screen is restored.
-  private(set) var stoppedBy: Error?
+  public private(set) var stoppedBy: Error?
   /// When the space was last read again after a photo failed to load.
   private var lastReadAgain: Date?
 
   /// `browser` is `space`'s, made with the scope the viewer shows.
-  init(
+  public init(
     space: Space, browser: PhotoBrowser, terminal: FullScreenTerminal, graphics: TerminalGraphics, start: Int?
   ) {
     self.space = space
@@ -67,14 +67,14 @@ final class PhotoViewer {
     page = PagePosition(index: start ?? 0)
     screen = start == nil ? .grid : .photo
     preloader = OriginalPreloader(
-      load: { request in try browser.originalImage(of: request.record, minimumSize: request.minimumSize) },
+      load: RecordLoader(browser: browser).load,
       finished: { _ in FullScreenTerminal.wake() })
   }
 
   // MARK: The loop
 
   /// Runs until `q` or a quit signal; returns the signal, if one ended it.
-  func run() -> Int32? {
+  public func run() -> Int32? {
     redraw()
     while running, stoppedBy == nil, let event = terminal.nextEvent(timeout: nil) {
       switch event {
@@ -369,7 +369,7 @@ final class PhotoViewer {
       let already = photos.count - addition.added
       message =
         (addition.created ? "made album '\(addition.name)'; " : "")
-        + "added \(vault.photos(addition.added)) to '\(addition.name)'"
+        + "added \(VaultTerminal.photos(addition.added)) to '\(addition.name)'"
         + (already > 0 ? " (\(already) in it already)" : "")
     } catch {
       report(error)

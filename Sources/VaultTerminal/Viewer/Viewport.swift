@@ -1,3 +1,5 @@
+import VaultCore
+
 /// Fit, zoom and pan of one photo on a screen area measured in character cells.
 ///
 /// The arithmetic is in screen pixels (cells × the cell's pixel size), not in cells: a

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCore
-@testable import vault
+@testable import VaultTerminal
 
 /// libchafa drawing a photo (`show`, `view` in symbols, sixel and iTerm2 modes).
 final class ChafaRendererTests: XCTestCase {

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCore
+@testable import VaultTerminal
 
 final class GridTests: XCTestCase {
   func testLayoutAtCommonWidthsForOneToTenPerRow() throws {

@@ -2,7 +2,7 @@ import Foundation
 import VaultCore
 import XCTest
 
-@testable import vault
+@testable import VaultTerminal
 
 /// The kitty graphics commands, parsed back: direct transmission only, exact chunking, and
 /// the pixels decode back from the chunks.

@@ -1,7 +1,7 @@
 import VaultCore
 import XCTest
 
-@testable import vault
+@testable import VaultTerminal
 
 /// The bytes terminals send for keys, decoded whole or in any pieces.
 final class KeyDecoderTests: XCTestCase {

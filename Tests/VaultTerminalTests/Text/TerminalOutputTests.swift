@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCore
+@testable import VaultTerminal
 
 final class TerminalSafeTextTests: XCTestCase {
   let hostile = "a\u{1B}]0;PWNED\u{07}\u{1B}[2J\u{1B}[31mred\nsecond\r\u{202E}gpj.exe\u{85}\u{7F}.jpg"
@@ -109,7 +110,7 @@ final class PhotoTableTests: XCTestCase {
 
   func testDatesTakenShowAsTheCameraReadThemAndImportDatesAreMarked() throws {
     var dated = model(1, name: "dated.jpg", bytes: 1)
-    dated.photo.record.taken = PhotoDetailsTests.time(
+    dated.photo.record.taken = CaptureTimeTextTests.time(
       "2024-06-01 14:03:22", nanoseconds: 250_000_000, offset: 120)
     dated.photo.record.cameraMake = "Canon"
     dated.photo.record.cameraModel = "Canon EOS R5"

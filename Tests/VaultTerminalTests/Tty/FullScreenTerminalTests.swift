@@ -2,7 +2,7 @@ import Foundation
 import VaultCore
 import XCTest
 
-@testable import vault
+@testable import VaultTerminal
 
 /// The full-screen terminal driven on a pseudo-terminal in this process: the test holds
 /// the master side (what a terminal emulator would see and type), the terminal under test

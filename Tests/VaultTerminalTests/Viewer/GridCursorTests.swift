@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCore
+@testable import VaultTerminal
 
 /// 23 photos, 5 a row: rows 0...4, the last holding indexes 20, 21, 22.
 final class GridCursorTests: XCTestCase {

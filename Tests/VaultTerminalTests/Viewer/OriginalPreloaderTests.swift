@@ -3,6 +3,7 @@ import Synchronization
 import XCTest
 
 @testable import VaultCore
+@testable import VaultTerminal
 
 /// The viewer's lazy loading: what is wanted is decoded in order, at most `capacity` kept,
 /// and what is no longer wanted is dropped at once.

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCore
+@testable import VaultTerminal
 
 final class PagePositionTests: XCTestCase {
   func testNextAndPreviousStopAtTheEnds() {

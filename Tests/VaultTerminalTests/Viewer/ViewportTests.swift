@@ -1,6 +1,8 @@
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultTerminal
 
 /// The screen in these tests is 80×24 cells of 10×20 pixels: 800×480 pixels, whose
 /// height/width is 0.6, so a photo is tall past height/width 1.5, and past 2, the least a
