@@ -101,78 +101,101 @@ struct KeyDecoder {
     let followsCarriageReturn = afterCarriageReturn
     afterCarriageReturn = false
     switch state {
-    case .ground:
-      ground(byte, followsCarriageReturn: followsCarriageReturn, into: &keys)
-    case .escape:
-      switch byte {
-      case UInt8(ascii: "["):
-        parameters.removeAll(keepingCapacity: true)
-        state = .controlSequence
-      case UInt8(ascii: "O"):
-        state = .singleShift
-      case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"):
-        state = .string
-      case 0x1B:
-        // ESC ESC: the first was a lone Escape; the second may start a sequence.
-        keys.append(.escape)
-      default:
-        // Alt with a key, or a sequence the viewer does not use.
-        state = .ground
-      }
-    case .controlSequence:
-      switch byte {
-      case 0x20...0x3F:
-        // Past the longest the viewer knows, the sequence is only counted as too long.
-        if parameters.count <= Self.longestParameters { parameters.append(byte) }
-      case 0x40...0x7E:
-        if let key = controlSequenceKey(final: byte) { keys.append(key) }
-        reset()
-      case 0x1B:
-        reset()
-        state = .escape
-      default:
-        // A control or non-ASCII byte cannot be inside a sequence: drop what was read.
-        reset()
-      }
-    case .singleShift:
-      switch byte {
-      case 0x1B:
-        state = .escape
-      default:
-        if let key = Self.cursorKey(byte) { keys.append(key) }
-        state = .ground
-      }
-    case .string:
-      switch byte {
-      case 0x07: state = .ground
-      case 0x1B: state = .stringEscape
-      default: break
-      }
-    case .stringEscape:
-      if byte == UInt8(ascii: "\\") {
-        state = .ground
-      } else {
-        // The string was cut short by a new sequence.
-        state = .escape
-        feed(byte, into: &keys)
-      }
-    case .utf8(let remaining):
-      guard byte & 0xC0 == 0x80 else {
-        // Not a continuation byte: the character is broken; the byte starts afresh.
-        reset()
-        feed(byte, into: &keys)
-        return
-      }
-      utf8.append(byte)
-      if remaining > 1 {
-        state = .utf8(remaining: remaining - 1)
-        return
-      }
-      let text = String(decoding: utf8, as: UTF8.self)
+    case .ground: ground(byte, followsCarriageReturn: followsCarriageReturn, into: &keys)
+    case .escape: escape(byte, into: &keys)
+    case .controlSequence: controlSequence(byte, into: &keys)
+    case .singleShift: singleShift(byte, into: &keys)
+    case .string: string(byte)
+    case .stringEscape: stringEscape(byte, into: &keys)
+    case .utf8(let remaining): utf8Continuation(byte, remaining: remaining, into: &keys)
+    }
+  }
+
+  /// The byte after ESC.
+  private mutating func escape(_ byte: UInt8, into keys: inout [Key]) {
+    switch byte {
+    case UInt8(ascii: "["):
+      parameters.removeAll(keepingCapacity: true)
+      state = .controlSequence
+    case UInt8(ascii: "O"):
+      state = .singleShift
+    case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"):
+      state = .string
+    case 0x1B:
+      // ESC ESC: the first was a lone Escape; the second may start a sequence.
+      keys.append(.escape)
+    default:
+      // Alt with a key, or a sequence the viewer does not use.
+      state = .ground
+    }
+  }
+
+  /// A byte of a control sequence (after ESC [).
+  private mutating func controlSequence(_ byte: UInt8, into keys: inout [Key]) {
+    switch byte {
+    case 0x20...0x3F:
+      // Past the longest the viewer knows, the sequence is only counted as too long.
+      if parameters.count <= Self.longestParameters { parameters.append(byte) }
+    case 0x40...0x7E:
+      if let key = controlSequenceKey(final: byte) { keys.append(key) }
       reset()
-      if text.count == 1, let character = text.first, text.unicodeScalars.allSatisfy(Self.isPrintable) {
-        keys.append(.character(character))
-      }
+    case 0x1B:
+      reset()
+      state = .escape
+    default:
+      // A control or non-ASCII byte cannot be inside a sequence: drop what was read.
+      reset()
+    }
+  }
+
+  /// The byte after ESC O.
+  private mutating func singleShift(_ byte: UInt8, into keys: inout [Key]) {
+    switch byte {
+    case 0x1B:
+      state = .escape
+    default:
+      if let key = Self.cursorKey(byte) { keys.append(key) }
+      state = .ground
+    }
+  }
+
+  /// A byte of a string the viewer skips (OSC, DCS, APC, PM, SOS).
+  private mutating func string(_ byte: UInt8) {
+    switch byte {
+    case 0x07: state = .ground
+    case 0x1B: state = .stringEscape
+    default: break
+    }
+  }
+
+  /// The byte after ESC inside such a string.
+  private mutating func stringEscape(_ byte: UInt8, into keys: inout [Key]) {
+    if byte == UInt8(ascii: "\\") {
+      state = .ground
+    } else {
+      // The string was cut short by a new sequence.
+      state = .escape
+      feed(byte, into: &keys)
+    }
+  }
+
+  /// A continuation byte of a character, `remaining` of them still expected.
+  private mutating func utf8Continuation(_ byte: UInt8, remaining: Int, into keys: inout [Key]) {
+    guard byte & 0xC0 == 0x80 else {
+      // Not a continuation byte: the character is broken; the byte starts afresh.
+      reset()
+      feed(byte, into: &keys)
+      return
+    }
+    utf8.append(byte)
+    if remaining > 1 {
+      state = .utf8(remaining: remaining - 1)
+      return
+    }
+    let text = String(decoding: utf8, as: UTF8.self)
+    reset()
+    if text.count == 1, let character = text.first, text.unicodeScalars.allSatisfy(Self.isPrintable) {
+      keys.append(.character(character))
     }
   }
 
