@@ -170,20 +170,9 @@ enum ScreenSignals {
     _ signal: Int32, with handler: @convention(c) (Int32) -> Void, keepIgnored: Bool
   ) {
     let index = Int(signal)
-    sigaction(signal, nil, &previousActions[index])
-    let ignored = unsafeBitCast(SIG_IGN, to: Int.self)
-    if keepIgnored,
-      unsafeBitCast(previousActions[index].__sigaction_handler.sa_handler, to: Int.self) == ignored
-    {
-      replaced[index] = false
-      return
-    }
-    var action = sigaction()
-    action.__sigaction_handler.sa_handler = handler
-    sigemptyset(&action.sa_mask)
-    action.sa_flags = SA_RESTART | SA_ONSTACK
-    sigaction(signal, &action, nil)
-    replaced[index] = true
+    replaced[index] = SignalActions.install(
+      handler, for: signal, flags: SA_RESTART | SA_ONSTACK, keepingIgnored: keepIgnored,
+      previous: &previousActions[index])
   }
 
   /// Gives this thread a signal stack unless it has one (Swift's runtime usually gives the

@@ -25,14 +25,7 @@ public enum SignalHandling {
     _ = interruption.isRequested
     for signal in signals {
       var previous = sigaction()
-      sigaction(signal, nil, &previous)
-      let ignored = unsafeBitCast(SIG_IGN, to: Int.self)
-      if unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self) == ignored { continue }
-      var action = sigaction()
-      action.__sigaction_handler.sa_handler = handleSignal
-      sigemptyset(&action.sa_mask)
-      action.sa_flags = SA_RESTART
-      sigaction(signal, &action, nil)
+      SignalActions.install(handleSignal, for: signal, flags: SA_RESTART, previous: &previous)
     }
   }
 

@@ -203,16 +203,7 @@ private enum TerminalRestore {
     self.descriptor = descriptor
     return signals.map { signal in
       var previous = sigaction()
-      sigaction(signal, nil, &previous)
-      // A signal ignored from the start (nohup) stays ignored.
-      if unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self)
-        != unsafeBitCast(SIG_IGN, to: Int.self)
-      {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = handler
-        sigemptyset(&action.sa_mask)
-        sigaction(signal, &action, nil)
-      }
+      SignalActions.install(handler, for: signal, flags: 0, previous: &previous)
       return previous
     }
   }
