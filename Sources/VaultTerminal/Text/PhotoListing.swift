@@ -162,8 +162,8 @@ public enum PhotoListing {
     var parts = tm()
     localtime_r(&seconds, &parts)
     var buffer = [CChar](repeating: 0, count: 64)
-    strftime(&buffer, buffer.count, format, &parts)
-    return String(cString: buffer)
+    let length = strftime(&buffer, buffer.count, format, &parts)
+    return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   static func iso8601(_ time: Timestamp) -> String {
@@ -171,8 +171,8 @@ public enum PhotoListing {
     var parts = tm()
     gmtime_r(&seconds, &parts)
     var buffer = [CChar](repeating: 0, count: 64)
-    strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
-    return String(cString: buffer)
+    let length = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
+    return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   private static func trimTrailingSpaces(_ text: String) -> String {
