@@ -48,6 +48,12 @@ let package = Package(
       pkgConfig: "chafa",
       providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]
     ),
+    // Unicode's East Asian Width, for how many columns text takes on a terminal.
+    .systemLibrary(
+      name: "CUtf8proc",
+      pkgConfig: "libutf8proc",
+      providers: [.apt(["libutf8proc-dev"])]
+    ),
     .systemLibrary(
       name: "CQREncode",
       pkgConfig: "libqrencode",
@@ -76,7 +82,7 @@ let package = Package(
     // full-screen viewer.
     .target(
       name: "VaultTerminal",
-      dependencies: ["VaultCore", "CChafa", "CVaultSystem"],
+      dependencies: ["VaultCore", "CChafa", "CUtf8proc", "CVaultSystem"],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .target(
