@@ -48,10 +48,11 @@ let package = Package(
       pkgConfig: "chafa",
       providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]
     ),
-    // Unicode's East Asian Width, for how many columns text takes on a terminal.
+    // Unicode's East Asian Width, for how many columns text takes on a terminal. No
+    // pkgConfig: libutf8proc.pc gives -DUTF8PROC_EXPORTS, which SwiftPM refuses with a
+    // warning on every build; the header is in /usr/include and the modulemap links it.
     .systemLibrary(
       name: "CUtf8proc",
-      pkgConfig: "libutf8proc",
       providers: [.apt(["libutf8proc-dev"])]
     ),
     .systemLibrary(
