@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .executable(name: "vault", targets: ["vault"]),
     .library(name: "VaultCore", targets: ["VaultCore"]),
+    .library(name: "VaultTerminal", targets: ["VaultTerminal"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -47,6 +48,13 @@ let package = Package(
       pkgConfig: "chafa",
       providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]
     ),
+    // Unicode's East Asian Width, for how many columns text takes on a terminal. No
+    // pkgConfig: libutf8proc.pc gives -DUTF8PROC_EXPORTS, which SwiftPM refuses with a
+    // warning on every build; the header is in /usr/include and the modulemap links it.
+    .systemLibrary(
+      name: "CUtf8proc",
+      providers: [.apt(["libutf8proc-dev"])]
+    ),
     .systemLibrary(
       name: "CQREncode",
       pkgConfig: "libqrencode",
@@ -70,6 +78,13 @@ let package = Package(
       name: "VaultCore",
       dependencies: ["CSodium", "CVaultImaging", "CVaultSystem", "CHeif", "CKeyutils"],
       swiftSettings: [.swiftLanguageMode(.v5)]
+    ),
+    // The terminal UI: tty and signals, key input, graphics protocols, text layout and the
+    // full-screen viewer.
+    .target(
+      name: "VaultTerminal",
+      dependencies: ["VaultCore", "CChafa", "CUtf8proc", "CVaultSystem"],
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .target(
       name: "VaultServe",
@@ -96,6 +111,7 @@ let package = Package(
       dependencies: [
         "VaultCore",
         "VaultServe",
+        "VaultTerminal",
         "CChafa",
         "CVaultSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -127,10 +143,15 @@ let package = Package(
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
     .testTarget(
+      name: "VaultTerminalTests",
+      dependencies: ["VaultTerminal", "VaultCore", "CChafa", "VaultTestSupport"],
+      swiftSettings: [.swiftLanguageMode(.v5)]
+    ),
+    .testTarget(
       name: "vaultTests",
       // VaultCore (through @testable import) lets a test forge files with a space's key.
       // CKeyutils gives each test of `vault unlock` a session keyring of its own.
-      dependencies: ["vault", "VaultCore", "CSodium", "CKeyutils", "VaultTestSupport"],
+      dependencies: ["vault", "VaultCore", "VaultTerminal", "CSodium", "CKeyutils", "VaultTestSupport"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
   ]

@@ -1,4 +1,5 @@
 import CSodium
+import VaultCore
 
 /// The secret in the upload address: 32 random bytes from libsodium, written in base64url
 /// without padding (43 characters). It lives as long as the process.
@@ -16,7 +17,7 @@ public struct AccessToken: Sendable {
     precondition(sodium_init() >= 0)
     var random = [UInt8](repeating: 0, count: Self.byteCount)
     randombytes_buf(&random, random.count)
-    self.init(text: Base64URL.encode(random))
+    self.init(text: Base64.encoded(random, variant: .urlSafeUnpadded))
   }
 
   init(text: String) {
@@ -29,25 +30,5 @@ public struct AccessToken: Sendable {
     guard candidate.count == bytes.count else { return false }
     let candidateBytes = Array(candidate)
     return sodium_memcmp(candidateBytes, bytes, bytes.count) == 0
-  }
-}
-
-/// base64url (RFC 4648 §5) without padding.
-enum Base64URL {
-  private static let alphabet = Array(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-
-  static func encode(_ bytes: [UInt8]) -> String {
-    var output: [UInt8] = []
-    output.reserveCapacity((bytes.count * 4 + 2) / 3)
-    var index = 0
-    while index < bytes.count {
-      let chunk = bytes[index..<min(index + 3, bytes.count)]
-      var value = 0
-      for (offset, byte) in chunk.enumerated() { value |= Int(byte) << (16 - 8 * offset) }
-      for position in 0...chunk.count { output.append(alphabet[(value >> (18 - 6 * position)) & 63]) }
-      index += 3
-    }
-    return String(decoding: output, as: UTF8.self)
   }
 }

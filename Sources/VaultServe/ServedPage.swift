@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import VaultCore
 
 /// The upload page as sent: `UploadPage.html` with its style and script put inline, and
 /// the Content-Security-Policy that allows exactly those two (by their SHA-256) and
@@ -30,6 +31,6 @@ struct ServedPage: Sendable {
   /// `sha256-<base64>` of the text as UTF-8: what a browser computes over an inline
   /// element's content.
   static func hashSource(_ text: String) -> String {
-    "sha256-" + Data(SHA256.hash(data: Array(text.utf8))).base64EncodedString()
+    "sha256-" + Base64.encoded(Array(SHA256.hash(data: Array(text.utf8))))
   }
 }

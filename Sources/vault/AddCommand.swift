@@ -1,5 +1,6 @@
 import ArgumentParser
 import VaultCore
+import VaultTerminal
 
 struct AddCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -159,7 +160,7 @@ struct AddCommand: ParsableCommand {
     let addition = try space.addToAlbum(named: name, photos: ids, creating: true)
     let already = ids.count - addition.added
     return (addition.created ? "made album '\(addition.name)'; " : "")
-      + "put \(vault.photos(addition.added)) in album '\(addition.name)'"
+      + "put \(VaultTerminal.photos(addition.added)) in album '\(addition.name)'"
       + (already > 0 ? " (\(already) \(already == 1 ? "was" : "were") in it already)" : "")
   }
 

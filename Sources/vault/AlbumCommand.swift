@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VaultCore
+import VaultTerminal
 
 struct AlbumCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -183,6 +184,3 @@ struct AlbumListCommand: ParsableCommand {
     for line in AlbumListing.table(summaries, columns: Terminal.columns) { printLine(line) }
   }
 }
-
-/// "1 photo", "3 photos".
-func photos(_ count: Int) -> String { "\(count) photo\(count == 1 ? "" : "s")" }

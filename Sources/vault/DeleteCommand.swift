@@ -1,5 +1,6 @@
 import ArgumentParser
 import VaultCore
+import VaultTerminal
 
 struct DeleteCommand: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VaultCore
+import VaultTerminal
 
 struct ExportCommand: ParsableCommand {
   static let configuration = CommandConfiguration(

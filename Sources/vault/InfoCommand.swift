@@ -1,5 +1,6 @@
 import ArgumentParser
 import VaultCore
+import VaultTerminal
 
 struct InfoCommand: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VaultCore
+import VaultTerminal
 
 struct ListCommand: ParsableCommand {
   static let configuration = CommandConfiguration(

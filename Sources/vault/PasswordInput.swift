@@ -1,5 +1,6 @@
 import Foundation
 import VaultCore
+import VaultTerminal
 
 /// Where a password comes from, in this order: `--password-file` (a file, a pipe, a FIFO,
 /// process substitution, or `-` for stdin), then `$VAULT_PASSWORD`, then a prompt on the

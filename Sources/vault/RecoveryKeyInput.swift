@@ -1,5 +1,6 @@
 import Foundation
 import VaultCore
+import VaultTerminal
 
 /// Where `vault recover` gets the recovery key: the first line of `--recovery-key-file`
 /// (or of standard input for `-`), else asked on the controlling terminal, with echo off.

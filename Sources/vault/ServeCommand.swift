@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import VaultCore
 import VaultServe
+import VaultTerminal
 
 struct ServeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -163,14 +164,7 @@ final class ServeSignals {
   init(onFirst: @escaping @Sendable () -> Void) {
     let count = ManagedAtomicCounter()
     for signalNumber in SignalHandling.signals {
-      var previous = sigaction()
-      sigaction(signalNumber, nil, &previous)
-      // A signal the process was started with ignored (nohup) stays ignored.
-      if unsafeBitCast(previous.__sigaction_handler.sa_handler, to: Int.self)
-        == unsafeBitCast(SIG_IGN, to: Int.self)
-      {
-        continue
-      }
+      if SignalActions.isIgnored(signalNumber) { continue }
       signal(signalNumber, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
       source.setEventHandler {

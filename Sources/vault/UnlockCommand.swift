@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VaultCore
 import VaultServe
+import VaultTerminal
 
 struct UnlockCommand: ParsableCommand {
   static let configuration = CommandConfiguration(

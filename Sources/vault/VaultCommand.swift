@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VaultCore
 import VaultServe
+import VaultTerminal
 
 /// The root command: configuration only.
 struct VaultCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import VaultCore
+import VaultTerminal
 
 struct VerifyCommand: ParsableCommand {
   static let configuration = CommandConfiguration(

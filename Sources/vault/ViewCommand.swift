@@ -2,6 +2,7 @@ import ArgumentParser
 import CChafa
 import Foundation
 import VaultCore
+import VaultTerminal
 
 struct ViewCommand: ParsableCommand {
   static let configuration = CommandConfiguration(

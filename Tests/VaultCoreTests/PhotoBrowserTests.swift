@@ -172,36 +172,4 @@ final class PhotoBrowserTests: XCTestCase {
       XCTAssertTrue("\($0)".hasPrefix("'thumbnail of 'IMG_1.jpg'': cannot decode image"), "\($0)")
     }
   }
-
-  func testAGridRowDecryptsItsOwnThumbnailsAndReportsTheUnreadable() throws {
-    let photos = (1...6).map { model($0, selected: $0 == 5) }
-    let browser = browser(over: { photos })
-    browser.numberOfPhotosPerRow = 3
-    let jpeg = try JPEGEncoder.encode(
-      RGBImage(width: 8, height: 8, pixels: [UInt8](repeating: 200, count: 8 * 8 * 3)), quality: 90)
-    var asked: [Int] = []
-    browser.thumbnailAtIndex = { index in
-      asked.append(index)
-      if index == 4 { throw VaultError.damagedBlob(what: "thumbnail 5", reason: "bad") }
-      return jpeg
-    }
-    let layout = try GridLayout(columns: 40, perRow: 3)
-    let rows = browser.rows(of: browser.listed(selectedOnly: false, from: nil, count: nil))
-    var failures: [Int] = []
-    let image = browser.gridRowImage(
-      rows[1], layout: layout, cellRows: 3, characterWidth: 2, characterHeight: 4
-    ) {
-      index, _ in failures.append(index)
-    }
-    XCTAssertEqual(asked, [3, 4, 5], "only this row's thumbnails")
-    XCTAssertEqual(failures, [4])
-    XCTAssertEqual([image.width, image.height], [layout.rowWidth * 2, 12])
-    func pixel(_ x: Int, _ y: Int) -> [UInt8] {
-      Array(image.pixels[((y * image.width + x) * 4)..<((y * image.width + x) * 4 + 4)])
-    }
-    let step = (layout.cellWidth + layout.gutter) * 2
-    XCTAssertEqual(pixel(4, 6)[0], 200, "a thumbnail")
-    XCTAssertEqual(pixel(step, 0), [0x2F, 0x9B, 0xFF, 255], "the selected, unreadable one is framed…")
-    XCTAssertEqual(pixel(step + 4, 6), [0x1C, 0x1C, 0x1C, 255], "…and gray, dimmed")
-  }
 }

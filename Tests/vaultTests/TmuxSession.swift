@@ -1,7 +1,6 @@
 import Foundation
+import VaultTerminal
 import XCTest
-
-@testable import vault
 
 /// A command running on a real terminal: a detached tmux session of its own, killed when
 /// released. Screens are read with capture-pane; keys are typed with send-keys.

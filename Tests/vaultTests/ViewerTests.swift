@@ -1,4 +1,5 @@
 import Foundation
+import VaultTerminal
 import XCTest
 
 @testable import VaultCore

@@ -1,0 +1,187 @@
+import CChafa
+import Foundation
+import VaultCore
+
+/// How `list --per-row` draws thumbnails.
+public enum DisplayMode: String, CaseIterable, Sendable {
+  case auto, kitty, iterm2, sixel, symbols, text
+}
+
+/// What the terminal can show, as libchafa sees it, and the size of a character cell.
+/// libchafa 1.12 picks no colour mode by itself and ignores TERM=dumb, so both are decided
+/// here.
+public final class TerminalGraphics {
+  let pixelMode: ChafaPixelMode
+  let canvasMode: ChafaCanvasMode
+  /// Owned reference to libchafa's description of the terminal's control sequences.
+  let termInfo: OpaquePointer
+  public let characterWidth: Int
+  public let characterHeight: Int
+
+  private init(
+    pixelMode: ChafaPixelMode, canvasMode: ChafaCanvasMode, termInfo: OpaquePointer, characterWidth: Int,
+    characterHeight: Int
+  ) {
+    self.pixelMode = pixelMode
+    self.canvasMode = canvasMode
+    self.termInfo = termInfo
+    self.characterWidth = characterWidth
+    self.characterHeight = characterHeight
+  }
+
+  deinit {
+    chafa_term_info_unref(termInfo)
+  }
+
+  /// The graphics to draw with, or nil for the text layout: `auto` means text when stdout
+  /// is not a terminal, or with `NO_COLOR` or `TERM=dumb`; other modes are drawn as asked.
+  public static func resolve(_ mode: DisplayMode) -> TerminalGraphics? {
+    let environment = ProcessInfo.processInfo.environment
+    if mode == .text { return nil }
+    if mode == .auto {
+      if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return nil }
+      let term = environment["TERM"] ?? ""
+      if term.isEmpty || term == "dumb" { return nil }
+      if !Terminal.stdoutIsTerminal { return nil }
+    }
+    let database = chafa_term_db_get_default()
+    guard let info = chafa_term_db_detect(database, environ) else { return nil }
+    func has(_ sequence: ChafaTermSeq) -> Bool { chafa_term_info_have_seq(info, sequence) != 0 }
+    let pixelMode: ChafaPixelMode
+    switch mode {
+    case .kitty: pixelMode = CHAFA_PIXEL_MODE_KITTY
+    case .iterm2: pixelMode = CHAFA_PIXEL_MODE_ITERM2
+    case .sixel: pixelMode = CHAFA_PIXEL_MODE_SIXELS
+    case .symbols: pixelMode = CHAFA_PIXEL_MODE_SYMBOLS
+    default:
+      if has(CHAFA_TERM_SEQ_BEGIN_KITTY_IMMEDIATE_IMAGE_V1) {
+        pixelMode = CHAFA_PIXEL_MODE_KITTY
+      } else if has(CHAFA_TERM_SEQ_BEGIN_ITERM2_IMAGE) {
+        pixelMode = CHAFA_PIXEL_MODE_ITERM2
+      } else if has(CHAFA_TERM_SEQ_BEGIN_SIXELS) {
+        pixelMode = CHAFA_PIXEL_MODE_SIXELS
+      } else {
+        pixelMode = CHAFA_PIXEL_MODE_SYMBOLS
+      }
+    }
+    if mode != .auto {
+      // A forced mode gets the sequences its terminal did not declare.
+      if let fallback = chafa_term_db_get_fallback_info(database) {
+        chafa_term_info_supplement(info, fallback)
+        chafa_term_info_unref(fallback)
+      }
+    }
+    let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
+    let canvasMode: ChafaCanvasMode
+    if colorTerm == "truecolor" || colorTerm == "24bit" || has(CHAFA_TERM_SEQ_SET_COLOR_FG_DIRECT) {
+      canvasMode = CHAFA_CANVAS_MODE_TRUECOLOR
+    } else if has(CHAFA_TERM_SEQ_SET_COLOR_FG_256) {
+      canvasMode = CHAFA_CANVAS_MODE_INDEXED_256
+    } else {
+      canvasMode = CHAFA_CANVAS_MODE_INDEXED_16
+    }
+    let cell = Terminal.characterPixelSize(query: pixelMode != CHAFA_PIXEL_MODE_SYMBOLS)
+    return TerminalGraphics(
+      pixelMode: pixelMode, canvasMode: canvasMode, termInfo: info,
+      characterWidth: min(cell?.width ?? 8, FullScreenTerminal.largestCell),
+      characterHeight: min(cell?.height ?? 16, FullScreenTerminal.largestCell))
+  }
+
+  /// Whether pictures go through kitty's graphics protocol (the viewer speaks it itself).
+  var isKitty: Bool { pixelMode == CHAFA_PIXEL_MODE_KITTY }
+
+  /// The escape sequence that starts a label of a selected photo, and the one that ends it.
+  public var selectedLabelStyle: (start: String, end: String) {
+    let (r, g, b) = GridRowImage.selectionColour
+    switch canvasMode {
+    case CHAFA_CANVAS_MODE_TRUECOLOR: return ("\u{1B}[1;38;2;\(r);\(g);\(b)m", "\u{1B}[0m")
+    case CHAFA_CANVAS_MODE_INDEXED_256: return ("\u{1B}[1;38;5;33m", "\u{1B}[0m")
+    default: return ("\u{1B}[1;34m", "\u{1B}[0m")
+    }
+  }
+}
+
+/// Draws grid rows through libchafa: one canvas as wide as the grid and as tall as a cell.
+public final class ChafaRenderer {
+  private let graphics: TerminalGraphics
+  private let canvas: OpaquePointer
+
+  public init(graphics: TerminalGraphics, columns: Int, rows: Int) {
+    self.graphics = graphics
+    let config = chafa_canvas_config_new()!
+    chafa_canvas_config_set_geometry(config, Int32(columns), Int32(rows))
+    let cell = Self.cellGeometry(
+      columns: columns, rows: rows,
+      cell: PixelSize(width: graphics.characterWidth, height: graphics.characterHeight))
+    chafa_canvas_config_set_cell_geometry(config, Int32(cell.width), Int32(cell.height))
+    chafa_canvas_config_set_pixel_mode(config, graphics.pixelMode)
+    chafa_canvas_config_set_canvas_mode(config, graphics.canvasMode)
+    canvas = chafa_canvas_new(config)
+    chafa_canvas_config_unref(config)
+  }
+
+  /// The most pixels a canvas may have: 8K by 4K. A terminal that reports huge cells
+  /// (each side is capped at 256) times 1000 by 1000 cells would make libchafa allocate
+  /// gigabytes.
+  static let canvasPixelLimit = 8192 * 4096
+
+  /// The cell size libchafa draws with: the terminal's, shrunk (keeping its shape) when the
+  /// canvas would have more than `canvasPixelLimit` pixels.
+  static func cellGeometry(columns: Int, rows: Int, cell: PixelSize) -> PixelSize {
+    let pixels = Double(columns) * Double(rows) * Double(cell.width) * Double(cell.height)
+    guard pixels > Double(canvasPixelLimit) else { return cell }
+    let shrink = (Double(canvasPixelLimit) / pixels).squareRoot()
+    return PixelSize(
+      width: max(1, Int(Double(cell.width) * shrink)), height: max(1, Int(Double(cell.height) * shrink)))
+  }
+
+  deinit {
+    chafa_canvas_unref(canvas)
+  }
+
+  /// The row as text to print: lines of symbols, or one image sequence.
+  public func render(_ row: GridRowImage) -> [String] {
+    render(
+      row.pixels, type: CHAFA_PIXEL_RGBA8_UNASSOCIATED, width: row.width, height: row.height,
+      stride: row.width * 4)
+  }
+
+  /// A photo (or a part of one) scaled into the canvas, as text to print.
+  public func render(_ image: RGBImage) -> [String] {
+    // libchafa reads rows of RGB that are not a multiple of 4 bytes long wrongly (the
+    // picture comes out gray and sheared): such rows are copied into padded ones.
+    let rowBytes = image.width * 3
+    guard rowBytes % 4 != 0 else {
+      return render(
+        image.pixels, type: CHAFA_PIXEL_RGB8, width: image.width, height: image.height, stride: rowBytes)
+    }
+    let stride = (rowBytes + 3) / 4 * 4
+    var padded = [UInt8](repeating: 0, count: stride * image.height)
+    defer { padded.wipe() }
+    image.pixels.withUnsafeBufferPointer { source in
+      padded.withUnsafeMutableBufferPointer { target in
+        for row in 0..<image.height {
+          target.baseAddress!.advanced(by: row * stride).update(
+            from: source.baseAddress! + row * rowBytes, count: rowBytes)
+        }
+      }
+    }
+    return render(padded, type: CHAFA_PIXEL_RGB8, width: image.width, height: image.height, stride: stride)
+  }
+
+  private func render(_ pixels: [UInt8], type: ChafaPixelType, width: Int, height: Int, stride: Int)
+    -> [String]
+  {
+    pixels.withUnsafeBufferPointer { pixels in
+      chafa_canvas_draw_all_pixels(
+        canvas, type, pixels.baseAddress, Int32(width), Int32(height), Int32(stride))
+    }
+    guard let printed = chafa_canvas_print(canvas, graphics.termInfo) else { return [] }
+    defer { g_string_free(printed, 1) }
+    let text = String(cString: printed.pointee.str)
+    if graphics.pixelMode == CHAFA_PIXEL_MODE_SYMBOLS {
+      return text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0) + "\u{1B}[0m" }
+    }
+    return [text]
+  }
+}

@@ -1,0 +1,218 @@
+// Terminal rules, in one place:
+// - Results go to stdout; every message goes to stderr as `error:`, `warning:` or `hint:`.
+// - Prompts (passwords, confirmations) read from and write to /dev/tty whenever the
+//   process has a controlling terminal, even when stdin is a pipe; without one, vault
+//   never waits for input.
+// - Text that came from a file name or a record never reaches the terminal raw: every
+//   line goes through TerminalSafeText, which shows control characters escaped. Only
+//   the grid's own graphics and colour sequences are written raw (`printRaw`).
+// - A progress bar is drawn on stderr only when stderr is a terminal.
+// - The full-screen viewer takes /dev/tty over (FullScreenTerminal: raw mode, alternate
+//   screen, its own signal handlers) only when stdin and stdout are both terminals, and
+//   gives it back as it was on every way out; pixels reach the terminal only inside escape
+//   codes (kitty's direct transmission), never through a file.
+import Foundation
+import VaultCore
+
+public enum Terminal {
+  public static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+  public static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+  public static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+  /// The width to lay out for: the terminal's, else `COLUMNS`, else 80.
+  public static var columns: Int {
+    if let width = width(of: STDOUT_FILENO) { return width }
+    // Bounded like a terminal's own width (16 bits), so that layouts never overflow.
+    if let text = ProcessInfo.processInfo.environment["COLUMNS"], let value = Int(text), value > 0 {
+      return min(value, Int(UInt16.max))
+    }
+    return 80
+  }
+
+  /// The height to lay out for: the terminal's, else `LINES`, else nil.
+  public static var rows: Int? {
+    var size = winsize()
+    if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
+    if let text = ProcessInfo.processInfo.environment["LINES"], let value = Int(text), value > 0 {
+      return value
+    }
+    return nil
+  }
+
+  /// The width of the terminal stderr draws on (the progress bar's), else 80.
+  public static var stderrColumns: Int { width(of: STDERR_FILENO) ?? 80 }
+
+  /// The width in columns of the terminal `descriptor` writes to, if it is one.
+  private static func width(of descriptor: Int32) -> Int? {
+    var size = winsize()
+    guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
+  }
+
+  /// The size in pixels of one character cell: from the terminal's window size, else (with
+  /// `query`) by asking the terminal (`CSI 16 t`, answered within 200 ms or not at all).
+  public static func characterPixelSize(query: Bool) -> (width: Int, height: Int)? {
+    var size = winsize()
+    if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0,
+      size.ws_xpixel > 0, size.ws_ypixel > 0
+    {
+      return (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row))
+    }
+    guard query, stdinIsTerminal, stdoutIsTerminal, let tty = ControllingTerminal() else { return nil }
+    let reply = tty.with({ $0.c_lflag &= ~tcflag_t(ICANON | ECHO) }, flush: false) { () -> [UInt8] in
+      tty.write("\u{1B}[16t")
+      var reply: [UInt8] = []
+      var poller = pollfd(fd: tty.descriptor, events: Int16(POLLIN), revents: 0)
+      while reply.count < 32, poll(&poller, 1, 200) > 0 {
+        var byte: UInt8 = 0
+        guard read(tty.descriptor, &byte, 1) == 1 else { break }
+        reply.append(byte)
+        if byte == UInt8(ascii: "t") { break }
+      }
+      return reply
+    }
+    // The answer is ESC [ 6 ; height ; width t
+    let text = String(decoding: reply, as: UTF8.self)
+    guard text.hasPrefix("\u{1B}[6;"), text.hasSuffix("t") else { return nil }
+    let numbers = text.dropFirst(4).dropLast().split(separator: ";").compactMap { Int($0) }
+    guard numbers.count == 2, numbers[0] > 0, numbers[1] > 0 else { return nil }
+    return (numbers[1], numbers[0])
+  }
+
+  /// What a prompt got from the terminal.
+  public enum Answer {
+    /// A line, without its line ending; the caller wipes it.
+    case line([UInt8])
+    /// Ctrl-D (end of input) before anything was typed.
+    case endOfInput
+  }
+
+  /// Reads a line from the controlling terminal with echo off, even when stdin is a pipe
+  /// (as ssh, gpg and age do). Returns nil when the process has no controlling terminal.
+  public static func readSecret(prompt: String) -> Answer? {
+    guard let tty = ControllingTerminal() else { return nil }
+    return tty.with({ $0.c_lflag &= ~tcflag_t(ECHO) }, flush: true) {
+      tty.write(prompt)
+      defer { tty.write("\n") }
+      return tty.readLine()
+    }
+  }
+
+  /// Asks a yes/no question on the controlling terminal, after `details` (lines that say
+  /// what it is about); anything but y or yes is no. Returns nil when the process has no
+  /// controlling terminal.
+  public static func confirm(_ question: String, details: [String] = []) -> Bool? {
+    guard let tty = ControllingTerminal() else { return nil }
+    for line in details { tty.write(TerminalSafeText.escaped(line) + "\n") }
+    tty.write(TerminalSafeText.escaped(question) + " [y/N] ")
+    guard case .line(var answer) = tty.readLine() else { return false }
+    defer { answer.wipe() }
+    let text = String(decoding: answer, as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
+    return text == "y" || text == "yes"
+  }
+}
+
+/// The process's controlling terminal (`/dev/tty`), open for a prompt or a query; it is
+/// closed when released.
+public final class ControllingTerminal {
+  public let descriptor: Int32
+
+  /// Opens `/dev/tty`; nil when the process has no controlling terminal.
+  public init?() {
+    descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+    if descriptor < 0 { return nil }
+  }
+
+  deinit {
+    close(descriptor)
+  }
+
+  public func write(_ text: String) {
+    Array(text.utf8).withUnsafeBytes { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        if written <= 0 { return }
+        offset += written
+      }
+    }
+  }
+
+  /// Runs `body` with the terminal's settings changed by `change`, and restores them
+  /// afterwards, whatever `body` does.
+  public func with<Result>(_ change: (inout termios) -> Void, flush: Bool, _ body: () throws -> Result)
+    rethrows
+    -> Result
+  {
+    var saved = termios()
+    guard tcgetattr(descriptor, &saved) == 0 else { return try body() }
+    var changed = saved
+    change(&changed)
+    let previousActions = TerminalRestore.arm(descriptor: descriptor, settings: saved)
+    tcsetattr(descriptor, flush ? TCSAFLUSH : TCSANOW, &changed)
+    defer {
+      tcsetattr(descriptor, flush ? TCSAFLUSH : TCSANOW, &saved)
+      TerminalRestore.disarm(previousActions)
+    }
+    return try body()
+  }
+
+  /// Reads one line, byte by byte so that nothing after it is consumed.
+  public func readLine() -> Terminal.Answer {
+    var line: [UInt8] = []
+    var byte: UInt8 = 0
+    while true {
+      let count = read(descriptor, &byte, 1)
+      if count < 0 && errno == EINTR { continue }
+      if count <= 0 {
+        if line.isEmpty { return .endOfInput }
+        break
+      }
+      if byte == 0x0A { break }
+      line.append(byte)
+    }
+    if line.last == 0x0D { line.removeLast() }
+    return .line(line)
+  }
+}
+
+/// Terminal settings to put back when a signal (Ctrl-C at a password prompt, say) ends the
+/// process while they are changed: without this, echo would stay off in the shell.
+private enum TerminalRestore {
+  static let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+  nonisolated(unsafe) static var descriptor: Int32 = -1
+  nonisolated(unsafe) static var settings = termios()
+
+  /// Async-signal-safe: tcsetattr and write, then the signal's default action.
+  static let handler: @convention(c) (Int32) -> Void = { signal in
+    if TerminalRestore.descriptor >= 0 {
+      tcsetattr(TerminalRestore.descriptor, TCSANOW, &TerminalRestore.settings)
+      var newline: UInt8 = 0x0A
+      _ = write(TerminalRestore.descriptor, &newline, 1)
+    }
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = SIG_DFL
+    sigaction(signal, &action, nil)
+    raise(signal)
+  }
+
+  /// Remembers `settings` and catches the signals; returns the actions they had.
+  static func arm(descriptor: Int32, settings: termios) -> [sigaction] {
+    self.settings = settings
+    self.descriptor = descriptor
+    return signals.map { signal in
+      var previous = sigaction()
+      SignalActions.install(handler, for: signal, flags: 0, previous: &previous)
+      return previous
+    }
+  }
+
+  static func disarm(_ previous: [sigaction]) {
+    for (signal, action) in zip(signals, previous) {
+      var action = action
+      sigaction(signal, &action, nil)
+    }
+    descriptor = -1
+  }
+}

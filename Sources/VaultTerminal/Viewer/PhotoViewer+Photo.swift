@@ -1,0 +1,190 @@
+import Foundation
+import VaultCore
+
+/// The photo screen: the picture fitted or zoomed, originals decoded ahead, the info panel.
+extension PhotoViewer {
+  /// Cells the photo may use: the screen but the status line, and the info panel's columns
+  /// when it shows.
+  func photoArea(columns: Int, rows: Int) -> (columns: Int, rows: Int, panel: Int) {
+    let panel = showsInfo && columns >= Self.infoPanelColumns ? min(36, columns / 3) : 0
+    return (max(1, columns - panel), max(1, rows - 1), panel)
+  }
+
+  func photoScreen(columns: Int, rows: Int, keep: inout Set<PictureKey>) {
+    guard let photo = browser.photoAtIndex?(page.index) else { return }
+    let record = photo.record
+    let area = photoArea(columns: columns, rows: rows)
+    let shown = PixelSize(width: record.width, height: record.height)
+    if viewportPhoto != record.id || viewport == nil {
+      viewport = Viewport(image: shown, columns: area.columns, rows: area.rows, cell: cell)
+      viewportPhoto = record.id
+    } else if let current = viewport,
+      current.columns != area.columns || current.rows != area.rows
+        || current.cell != cell
+    {
+      viewport?.resize(columns: area.columns, rows: area.rows, cell: cell)
+    }
+    guard let viewport else { return }
+    requestOriginals(around: page.index, viewport: viewport)
+    let placement = viewport.placement
+    if let decoded = preloader.decoded(record.id) {
+      browser.noteDetails(of: record, in: decoded)
+      let size = PixelSize(width: decoded.image.width, height: decoded.image.height)
+      if let fitted = fittedPicture(record.id, decoded, in: viewport) {
+        emit(
+          drawing.draw(
+            key: fitted.key,
+            source: PixelRect(x: 0, y: 0, width: fitted.size.width, height: fitted.size.height),
+            column: placement.column, row: placement.row, columns: placement.columns, rows: placement.rows,
+            picture: fitted.make))
+      } else {
+        emit(
+          drawing.draw(
+            key: .original(record.id, denominator: decoded.scaleDenominator),
+            source: viewport.source(in: size),
+            column: placement.column, row: placement.row, columns: placement.columns, rows: placement.rows
+          ) { .photo(decoded.image) })
+      }
+      standIn = nil
+      drawnOriginal = record.id
+    } else if let failure = preloader.failure(record.id) {
+      if case VaultError.spaceMoved = failure {
+        stoppedBy = failure
+      } else if readAgain(afterFailureOf: photo) {
+        return
+      }
+      emit(text("\(failure)", row: area.rows / 2, column: 1))
+    } else if let image = standInThumbnail(photo, atLeast: placement) {
+      let size = PixelSize(width: image.width, height: image.height)
+      emit(
+        drawing.draw(
+          key: .thumbnail(record.id), source: viewport.source(in: size), column: placement.column,
+          row: placement.row, columns: placement.columns, rows: placement.rows
+        ) { .photo(image) })
+    }
+    if area.panel > 0 {
+      emit(infoPanel(photo, column: area.columns + 1, width: area.panel - 1, rows: area.rows))
+    }
+  }
+
+  /// What kitty is sent ahead, and keeps, so that paging to a neighbour or back, and the
+  /// first zoom step, cost a placement: the neighbours as they show when fitted, and the
+  /// current photo's whole original when it shows fitted. Only once the current photo's
+  /// original is on screen, and left for a later frame when a key is waiting: megabytes of
+  /// pixels would hold up what the user waits for.
+  func sendDecodedAhead(keep: inout Set<PictureKey>) {
+    guard drawing is KittyPictureDrawing, !terminal.hasPendingInput, let viewport,
+      let current = browser.photoAtIndex?(page.index), drawnOriginal == current.record.id
+    else { return }
+    var ahead: [(key: PictureKey, make: () -> Picture)] = []
+    if let decoded = preloader.decoded(current.record.id),
+      fittedPicture(current.record.id, decoded, in: viewport) != nil
+    {
+      ahead.append(
+        (.original(current.record.id, denominator: decoded.scaleDenominator), { .photo(decoded.image) }))
+    }
+    for position in [page.index + 1, page.index - 1] where position >= 0 && position < count {
+      guard let photo = browser.photoAtIndex?(position), let decoded = preloader.decoded(photo.record.id)
+      else {
+        continue
+      }
+      if let fitted = fittedPicture(photo.record.id, decoded, in: fitViewport(photo, like: viewport)) {
+        ahead.append((fitted.key, fitted.make))
+      } else {
+        ahead.append(
+          (.original(photo.record.id, denominator: decoded.scaleDenominator), { .photo(decoded.image) }))
+      }
+    }
+    for (key, make) in ahead {
+      keep.insert(key)
+      emit(drawing.preload(key: key, picture: make))
+    }
+  }
+
+  /// Kitty, a photo fitted to the screen whole: the decoded original shrunk to the pixels of
+  /// the cells it fills, which is all the screen shows of it. A 12-megapixel photo is
+  /// decoded at 2000×1500 for a 1600×960 screen; sending what shows is a third of the
+  /// bytes, and the first photo is on screen that much sooner. Nil when the photo is zoomed
+  /// or shows in part (a tall one), or when shrinking would not save much.
+  func fittedPicture(_ id: BlobID, _ decoded: DecodedPhoto, in view: Viewport) -> (
+    key: PictureKey, size: PixelSize, make: () -> Picture
+  )? {
+    guard drawing is KittyPictureDrawing, !view.isZoomed else { return nil }
+    let image = decoded.image
+    let whole = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+    guard view.source(in: PixelSize(width: image.width, height: image.height)) == whole else { return nil }
+    let placement = view.placement
+    let width = placement.columns * cell.width
+    let height = placement.rows * cell.height
+    guard width <= image.width, height <= image.height, width * height * 3 <= image.width * image.height * 2
+    else { return nil }
+    return (
+      .fitted(id, denominator: decoded.scaleDenominator, width: width, height: height),
+      PixelSize(width: width, height: height),
+      { .shrunk(image.aspectFilled(width: width, height: height)) }
+    )
+  }
+
+  /// The current photo's thumbnail, decoded once (as finely as the cells it fills need)
+  /// while it stands in for the original.
+  func standInThumbnail(_ photo: PhotoModel, atLeast placement: Viewport.Placement) -> RGBImage? {
+    if let standIn, standIn.id == photo.record.id { return standIn.image }
+    let size = PixelSize(width: placement.columns * cell.width, height: placement.rows * cell.height)
+    guard let image = try? browser.thumbnailImage(at: page.index, minimumSize: size) else { return nil }
+    standIn = (photo.record.id, image)
+    return image
+  }
+
+  /// How `photo` shows at fit in the area `viewport` has: a neighbour's view once paged to.
+  func fitViewport(_ photo: PhotoModel, like viewport: Viewport) -> Viewport {
+    Viewport(
+      image: PixelSize(width: photo.record.width, height: photo.record.height), columns: viewport.columns,
+      rows: viewport.rows, cell: cell)
+  }
+
+  /// The current photo at the scale the zoom needs, then its neighbours at fit.
+  func requestOriginals(around index: Int, viewport: Viewport) {
+    func request(_ position: Int, denominatorFor view: Viewport) -> OriginalPreloader.Request? {
+      guard position >= 0, position < count, let photo = browser.photoAtIndex?(position) else { return nil }
+      let record = photo.record
+      let minimum = PixelSize(
+        width: (record.width + view.neededScaleDenominator - 1) / view.neededScaleDenominator,
+        height: (record.height + view.neededScaleDenominator - 1) / view.neededScaleDenominator)
+      return OriginalPreloader.Request(record: record, minimumSize: minimum)
+    }
+    func fitView(_ position: Int) -> Viewport? {
+      guard position >= 0, position < count, let photo = browser.photoAtIndex?(position) else { return nil }
+      return fitViewport(photo, like: viewport)
+    }
+    var requests: [OriginalPreloader.Request] = []
+    if let current = request(index, denominatorFor: viewport) { requests.append(current) }
+    for neighbour in [index + 1, index - 1] {
+      if let view = fitView(neighbour), let next = request(neighbour, denominatorFor: view) {
+        requests.append(next)
+      }
+    }
+    preloader.want(requests)
+  }
+
+  func infoPanel(_ photo: PhotoModel, column: Int, width: Int, rows: Int) -> [UInt8] {
+    let record = browser.withFoundDetails(photo.record)
+    var lines: [String] = ["name", "  " + record.name, ""]
+    // A photo imported before vault read dates has its file read once its original decodes.
+    let unread = browser.detailsAreKnown?(record) == false && browser.foundDetails[record.id] == nil
+    lines += ["taken", "  " + (record.taken?.shownInFull ?? (unread ? "not read yet" : "unknown")), ""]
+    if let camera = PhotoListing.camera(record) { lines += ["camera", "  " + camera, ""] }
+    lines += ["file size", "  " + PhotoListing.byteCount(record.bytes), ""]
+    lines += ["pixels", "  \(record.width)×\(record.height)", ""]
+    lines += ["format", "  " + record.format.rawValue.uppercased(), ""]
+    lines += ["imported", "  " + PhotoListing.date(record.importedAt), ""]
+    lines += ["file modified", "  " + PhotoListing.date(record.modifiedAt)]
+    if photo.isSelected { lines += ["", "✔ selected"] }
+    var bytes: [UInt8] = []
+    // The status line stays clear.
+    for (row, line) in lines.prefix(rows).enumerated() {
+      bytes += text(
+        DisplayWidth.truncate(TerminalSafeText.escaped(line), to: width), row: row, column: column)
+    }
+    return bytes
+  }
+}

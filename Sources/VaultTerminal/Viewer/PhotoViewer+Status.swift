@@ -1,0 +1,92 @@
+import Foundation
+import VaultCore
+
+/// The status line and the help screen.
+extension PhotoViewer {
+  func statusLine(columns: Int, row: Int) -> [UInt8] {
+    var line: String
+    if let prompt {
+      switch prompt {
+      case .goToNumber(let typed): line = "go to photo number (1-\(count)), Enter: " + typed
+      case .confirmDeletion(let photo):
+        line = "Delete '\(TerminalSafeText.escaped(photo.record.name))'? This cannot be undone. [y/N]"
+      case .exportFolder(let typed):
+        line = "export to folder (Enter: a new vault-export-<date>): " + TerminalSafeText.escaped(typed)
+      case .albumName(let typed):
+        let what = browser.selectedPhotos().count
+        line =
+          "add \(what == 0 ? "this photo" : what == 1 ? "1 selected photo" : "\(what) selected photos") to album (Esc: cancel): "
+          + TerminalSafeText.escaped(typed)
+      }
+    } else if count == 0 || showsHelp {
+      line = showsHelp ? "any key: back" : "q: quit"
+    } else if screen == .grid {
+      let selected = (0..<count).filter { browser.photoAtIndex!($0).isSelected }.count
+      // An action's outcome (below) takes the place of the keys' reminder, back at the next key.
+      line =
+        "\(cursor.index + 1) / \(count)  \(selected) selected"
+        + (message == nil ? "  Enter: open  space: select  ?: keys  q: quit" : "")
+    } else {
+      let photo = browser.photoAtIndex!(page.index)
+      var after = "  \(photo.record.width)×\(photo.record.height)"
+      if let taken = browser.withFoundDetails(photo.record).taken { after += "  " + taken.shownDate }
+      after += "  \(viewport?.zoomPercent ?? 100)%"
+      if photo.isSelected { after += "  ✔" }
+      // As drawn: an original decoded while this frame was drawn shows in the next one.
+      if drawnOriginal != photo.record.id && preloader.failure(photo.record.id) == nil {
+        after += "  loading…"
+      }
+      let before = "\(page.index + 1) / \(count)  "
+      // A long name is cut, not what follows it: the mark and the zoom must show.
+      let room = max(8, columns - DisplayWidth.of(before) - DisplayWidth.of(after))
+      line = before + DisplayWidth.truncate(TerminalSafeText.escaped(photo.record.name), to: room) + after
+    }
+    if prompt != nil {
+      // Why an answer was not taken yet, after it.
+      if let message { line += "  — " + TerminalSafeText.escaped(message) }
+      // What is being typed, and the [y/N], are at the end: a narrow line keeps the end.
+      while DisplayWidth.of(line) >= columns, line.count > 1 { line.removeFirst() }
+    }
+    // An action's outcome follows the status, until the next key.
+    if prompt == nil, let message { line += "  — " + TerminalSafeText.escaped(message) }
+    return Array("\u{1B}[\(row + 1);1H\u{1B}[2K\u{1B}[7m".utf8)
+      + Array(DisplayWidth.pad(DisplayWidth.truncate(line, to: columns), to: columns).utf8)
+      + Array("\u{1B}[27m".utf8)
+  }
+
+  static let helpLines = [
+    "vault view: keys",
+    "",
+    "Grid",
+    "  arrows, h j k l     move",
+    "  PgUp PgDn           a screen up or down",
+    "  Home End, g G       first, last photo",
+    "  space, s            select or unselect",
+    "  a NAME Enter        add the selected photos (or this one) to album NAME",
+    "  Enter               open the photo",
+    "",
+    "Photo",
+    "  n p, → ←, space     next, previous photo (→ ← pan when zoomed)",
+    "  Home End            first, last photo",
+    "  g NUMBER Enter      go to photo NUMBER",
+    "  + -                 zoom in, out",
+    "  z                   fit / actual pixels (1:1; a small photo: 4× fit)",
+    "  PgUp PgDn           a screen up, down (zoomed or tall), else page",
+    "  arrows, h j k l     pan when zoomed (↑ ↓ also scroll a tall photo)",
+    "  s                   select or unselect",
+    "  d                   delete (asks first)",
+    "  e                   export the original to a folder",
+    "  i                   details",
+    "  Esc                 back to the grid",
+    "",
+    "  ?                   these keys      q   quit",
+  ]
+
+  func helpScreen(columns: Int, rows: Int) -> [UInt8] {
+    var bytes: [UInt8] = []
+    for (row, line) in Self.helpLines.enumerated() where row < rows - 1 {
+      bytes += text(DisplayWidth.truncate(line, to: columns - 2), row: row, column: 1)
+    }
+    return bytes
+  }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import VaultCore
+import VaultTerminal
+
+/// Prints messages to stderr, erasing a progress bar first if one is showing.
+enum Diagnostics {
+  nonisolated(unsafe) static var progressShowing = false
+
+  static func error(_ message: String) { emit("error: " + message) }
+  static func warning(_ message: String) { emit("warning: " + message) }
+  static func hint(_ message: String) { emit("hint: " + message) }
+
+  static func emit(_ line: String) {
+    clearProgress()
+    FileHandle.standardError.write(Data((TerminalSafeText.escaped(line) + "\n").utf8))
+  }
+
+  /// Draws `[#####-----] done/total` on stderr when stderr is a terminal.
+  static func progress(done: Int, total: Int, label: String) {
+    guard Terminal.stderrIsTerminal, total > 0 else { return }
+    let line = ProgressLine.text(done: done, total: total, label: label, columns: Terminal.stderrColumns)
+    FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+    progressShowing = true
+  }
+
+  static func clearProgress() {
+    guard progressShowing else { return }
+    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    progressShowing = false
+  }
+}
+
+/// Writes a line to stdout, control characters escaped, keeping any progress bar on
+/// stderr out of its way.
+func printLine(_ text: String) {
+  printRaw(TerminalSafeText.escaped(text))
+}
+
+/// Writes a line to stdout as it is: only for sequences vault made itself (graphics,
+/// colours) around text that is already escaped.
+func printRaw(_ text: String) {
+  Diagnostics.clearProgress()
+  print(text)
+  fflush(stdout)
+}
