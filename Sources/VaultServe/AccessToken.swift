@@ -1,4 +1,4 @@
-import CSodium
+import VaultCore
 
 /// The secret in the upload address: 32 random bytes from libsodium, written in base64url
 /// without padding (43 characters). It lives as long as the process.
@@ -13,10 +13,7 @@ public struct AccessToken: Sendable {
 
   /// A new random token.
   public init() {
-    precondition(sodium_init() >= 0)
-    var random = [UInt8](repeating: 0, count: Self.byteCount)
-    randombytes_buf(&random, random.count)
-    self.init(text: Base64URL.encode(random))
+    self.init(text: Base64URL.encode(SecureRandom.bytes(Self.byteCount)))
   }
 
   init(text: String) {
@@ -28,7 +25,7 @@ public struct AccessToken: Sendable {
   public func matches<Candidate: Collection<UInt8>>(_ candidate: Candidate) -> Bool {
     guard candidate.count == bytes.count else { return false }
     let candidateBytes = Array(candidate)
-    return sodium_memcmp(candidateBytes, bytes, bytes.count) == 0
+    return ConstantTime.equal(candidateBytes, bytes)
   }
 }
 

@@ -1,4 +1,3 @@
-import CSodium
 import Foundation
 
 /// Imports files into a space: each file is read, recognised by content, hashed, turned
