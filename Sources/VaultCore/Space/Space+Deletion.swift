@@ -7,7 +7,7 @@ extension Space {
   /// before originals, so that an orphan original without a thumbnail is known to be a
   /// delete cut short (the next writer removes it) and not an import cut short. In format 2
   /// the journal's deletion names them, so the next writer removes them whatever is left.
-  public func deletePhotos(ids: Set<BlobID>) throws {
+  func deletePhotos(ids: Set<BlobID>) throws {
     // Only the deletions are written (not a comparison of the whole list).
     try record(entries.lazy.map(\.record.id).filter(ids.contains).map { JournalEntry.deleted($0) })
     for id in ids { unlink(thumbPath(id)) }

@@ -5,7 +5,7 @@ extension Space {
   /// Whether the photo's file has been read for its date taken and camera (at its import,
   /// or since); photos imported before vault read them have not. False while the journal
   /// is damaged, and in format 1 (a writer upgrades it first).
-  public func hasDetails(_ id: BlobID) -> Bool {
+  func hasDetails(_ id: BlobID) -> Bool {
     journal?.state.hasDetails(id) ?? false
   }
 
@@ -38,7 +38,7 @@ extension Space {
   /// read, if the space is free now: never waits for another command and never fails (the
   /// details are read again next time). Returns whether they were recorded.
   @discardableResult
-  public func recordDetailsIfFree(_ found: [BlobID: PhotoDetails]) -> Bool {
+  func recordDetailsIfFree(_ found: [BlobID: PhotoDetails]) -> Bool {
     guard !found.isEmpty else { return true }
     return (try? change(waitingAtMost: 0) { writer in try writer.recordDetails(found) }) != nil
   }

@@ -5,14 +5,14 @@ extension Space {
   /// Sets the selection of the photos at `positions` (0-based) to `selected`.
   /// Only what changes is written, and only those entries are updated: selecting a few
   /// photos of a big space costs a few entries.
-  public func setSelection(_ positions: [Int], to selected: Bool) throws {
+  func setSelection(_ positions: [Int], to selected: Bool) throws {
     try setSelections(positions.map { ($0, selected) })
   }
 
   /// Sets the selection of each photo in `changes` (0-based positions; for a position
   /// given twice, the last), all in one write, so that a change such as inverting the
   /// selection is never left half done.
-  public func setSelections(_ changes: [(position: Int, selected: Bool)]) throws {
+  func setSelections(_ changes: [(position: Int, selected: Bool)]) throws {
     var wanted: [Int: Bool] = [:]
     for change in changes { wanted[change.position] = change.selected }
     let changing = wanted.filter { entries[$0.key].selected != $0.value }.sorted { $0.key < $1.key }

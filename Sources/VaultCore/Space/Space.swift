@@ -49,7 +49,7 @@ public final class Space {
   var albumCache: (revision: Int, albums: [Album], namesByPhoto: [BlobID: [String]])?
   /// Why the index could not be read, if it could not: the space still opens, so that
   /// `verify --repair` can rebuild the index from the originals.
-  public internal(set) var indexDamage: VaultError?
+  var indexDamage: VaultError?
   /// This writer's mark (see `writerMarkPrefix`), removed when the space is closed.
   var writerMark: String?
   var writerMarkName: String? { writerMark }
@@ -142,7 +142,7 @@ public final class Space {
 
   /// Whether the space is in format 2 but its `Journal/` is gone: a repair can list its
   /// intact originals again, but not its albums, selection or deletions.
-  public var journalIsMissing: Bool {
+  var journalIsMissing: Bool {
     formatVersion == 2 && !fileExists(journalDirectory)
   }
 
@@ -286,7 +286,7 @@ public final class Space {
   func thumbPath(_ id: BlobID) -> String { thumbDirectory + "/" + id.hex }
 
   /// The photos as models for a `PhotoBrowser`.
-  public func models() -> [PhotoModel] {
+  func models() -> [PhotoModel] {
     entries.indices.map(model(at:))
   }
 
