@@ -36,7 +36,7 @@ public final class PhotoImporter {
   /// Files are prepared (read, hashed, thumbnailed, encrypted under temporary names) on
   /// all cores, at most `2 × parallelism` (and `maxInFlight`) at a time, and committed here
   /// in order. The index is written whenever the next file is not ready yet, or every
-  /// `flushInterval` photos, and a photo is reported as added only once an index listing it
+  /// `ImportBatch.limit` photos, and a photo is reported as added only once an index listing it
   /// is on disk.
   ///
   /// Once `interruption` is requested, no new file is started; the photos already moved
