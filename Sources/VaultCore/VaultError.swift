@@ -87,7 +87,7 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .vaultNotFound(let path):
-      return "no vault at '\(path)' (create one with 'vault init')"
+      return "no vault at '\(path)'"
     case .invalidHeader(let path, let reason):
       return "'\(path)' is not a usable vault header: \(reason)"
     case .kdfOutOfBounds(let reason):
@@ -107,7 +107,7 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
     case .damagedBlob(let what, let reason):
       return "\(what) is damaged: \(reason)"
     case .damagedIndex(let path, let reason):
-      return "the index '\(path)' is damaged: \(reason) (run 'vault verify --repair' to rebuild it)"
+      return "the index '\(path)' is damaged: \(reason)"
     case .io(let path, let reason):
       return "'\(path)': \(reason)"
     case .unsupportedFormat(let path, _), .decodeFailed(let path, _), .imageTooLarge(let path, _, _, _),
@@ -126,7 +126,7 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
         ? "no photo has an id starting with '\(prefix)'"
         : "'\(prefix)' starts the ids of \(matches) photos; give more digits"
     case .nothingSelected(let action):
-      return "no photos selected: select photos before \(action) (vault select 2 5-7, or --all)"
+      return "no photos selected: select photos before \(action)"
     case .emptySpace(let action):
       return "the space has no photos (nothing to do for \(action))"
     case .invalidArgument(let text):

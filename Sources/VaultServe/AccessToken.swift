@@ -1,4 +1,3 @@
-import CSodium
 import VaultCore
 
 /// The secret in the upload address: 32 random bytes from libsodium, written in base64url
@@ -14,10 +13,7 @@ public struct AccessToken: Sendable {
 
   /// A new random token.
   public init() {
-    precondition(sodium_init() >= 0)
-    var random = [UInt8](repeating: 0, count: Self.byteCount)
-    randombytes_buf(&random, random.count)
-    self.init(text: Base64.encoded(random, variant: .urlSafeUnpadded))
+    self.init(text: Base64.encoded(SecureRandom.bytes(Self.byteCount), variant: .urlSafeUnpadded))
   }
 
   init(text: String) {
@@ -29,6 +25,6 @@ public struct AccessToken: Sendable {
   public func matches<Candidate: Collection<UInt8>>(_ candidate: Candidate) -> Bool {
     guard candidate.count == bytes.count else { return false }
     let candidateBytes = Array(candidate)
-    return sodium_memcmp(candidateBytes, bytes, bytes.count) == 0
+    return ConstantTime.equal(candidateBytes, bytes)
   }
 }

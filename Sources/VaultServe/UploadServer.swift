@@ -257,22 +257,10 @@ public final class UploadServer: Sendable {
     }
     let name = parameters.name
     tally.uploadStarted()
-    guard let lengthText = request.headers[.contentLength] else {
-      return refuse(
-        name, UploadRefusal(status: .lengthRequired, reason: "the upload needs a Content-Length"), request)
-    }
-    guard lengthText.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-      let length = Int(lengthText)
-    else {
-      return refuse(
-        name, UploadRefusal(status: .badRequest, reason: "Content-Length is not a number"), request)
-    }
-    guard length <= intake.maxUploadBytes else {
-      let limit = "larger than the \(intake.maxUploadBytes / 1_000_000) MB limit"
-      return refuse(name, UploadRefusal(status: .contentTooLarge, reason: limit), request)
-    }
-    guard length > 0 else {
-      return refuse(name, UploadRefusal(status: .unprocessableContent, reason: "empty file"), request)
+    let length: Int
+    switch declaredLength(request.headers[.contentLength]) {
+    case .length(let declared): length = declared
+    case .refused(let refusal): return refuse(name, refusal, request)
     }
     let photo: PhotoUpload
     do {
@@ -318,6 +306,32 @@ public final class UploadServer: Sendable {
       report(.duplicate(name: name))
       return json(.ok, UploadAnswer(outcome: "duplicate", name: name), request: request, bodyRead: true)
     }
+  }
+
+  /// An upload's length as its Content-Length gives it, or why it is refused before any of
+  /// it is read.
+  private enum DeclaredLength {
+    case length(Int)
+    case refused(UploadRefusal)
+  }
+
+  private func declaredLength(_ lengthText: String?) -> DeclaredLength {
+    guard let lengthText else {
+      return .refused(UploadRefusal(status: .lengthRequired, reason: "the upload needs a Content-Length"))
+    }
+    guard lengthText.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+      let length = Int(lengthText)
+    else {
+      return .refused(UploadRefusal(status: .badRequest, reason: "Content-Length is not a number"))
+    }
+    guard length <= intake.maxUploadBytes else {
+      let limit = "larger than the \(intake.maxUploadBytes / 1_000_000) MB limit"
+      return .refused(UploadRefusal(status: .contentTooLarge, reason: limit))
+    }
+    guard length > 0 else {
+      return .refused(UploadRefusal(status: .unprocessableContent, reason: "empty file"))
+    }
+    return .length(length)
   }
 
   /// Counts an upload's end (`tally.uploadStarted` was called) and tells the terminal.

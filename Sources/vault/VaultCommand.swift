@@ -51,7 +51,7 @@ struct VaultCommand: ParsableCommand {
       try command.run()
       return 0
     } catch let error as VaultError {
-      Diagnostics.error(error.description)
+      Diagnostics.error(error.messageWithHint)
       return error == .noSpaceForPassword || error == .noSpaceForRecoveryKey ? noSpaceExitCode : 1
     } catch let error as ServeError {
       Diagnostics.error(error.description)

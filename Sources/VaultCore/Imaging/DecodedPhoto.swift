@@ -1,5 +1,3 @@
-import CSodium
-
 /// A photo decoded in memory to be shown: its pixels as shown (EXIF orientation applied),
 /// at `1/scaleDenominator` of its full size. The pixels are wiped when the last reference
 /// goes; copies of `image` share them, so keep this object alive while they are in use.
@@ -23,7 +21,7 @@ public final class DecodedPhoto: Sendable {
   deinit {
     // In place, not through a mutable copy: that would wipe the copy and leave these.
     image.pixels.withUnsafeBufferPointer { pixels in
-      sodium_memzero(UnsafeMutableRawPointer(mutating: pixels.baseAddress), pixels.count)
+      Sodium.zero(UnsafeMutableRawPointer(mutating: pixels.baseAddress), count: pixels.count)
     }
   }
 }

@@ -1,5 +1,4 @@
 import CHeif
-import CSodium
 import Foundation
 
 /// A HEIC file opened through libheif, for its primary image: the one a
@@ -202,7 +201,7 @@ final class HEIFPixels {
   }
 
   deinit {
-    if let base, height > 0 { sodium_memzero(base, stride * height) }
+    if let base, height > 0 { Sodium.zero(base, count: stride * height) }
     heif_image_release(image)
   }
 

@@ -1,5 +1,3 @@
-import CSodium
-
 /// A copy of bytes at a fixed address, for a C decoder that keeps reading them after the
 /// call that was given them returns (libjpeg's and libpng's memory sources). The bytes are
 /// often decrypted (a thumbnail, an original being re-thumbnailed), so they are wiped
@@ -25,7 +23,7 @@ final class PinnedBytes {
 
   /// Overwrites the bytes with zeros.
   func wipe() {
-    sodium_memzero(buffer.baseAddress, buffer.count)
+    Sodium.zero(buffer.baseAddress, count: buffer.count)
   }
 
   deinit {

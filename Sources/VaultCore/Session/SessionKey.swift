@@ -1,4 +1,3 @@
-import CSodium
 import Foundation
 
 /// What `vault unlock` keeps of a space in the session keyring: enough to open that one

@@ -1,5 +1,4 @@
 import CKeyutils
-import CSodium
 import Foundation
 
 /// Where `vault unlock` keeps space keys: the kernel's key retention service, in a keyring
@@ -294,11 +293,7 @@ public enum SessionKeyring {
   /// machine, the salt a vault made again at the same path.
   static func spaceKeyName(secret: SecureBytes, resolvedPath: String, salt: [UInt8]) -> String {
     let message = nameLabel + Array(resolvedPath.utf8) + [0] + salt
-    var name = [UInt8](repeating: 0, count: nameLength)
-    // It fails only for an output or key length outside 16...64 bytes.
-    Sodium.check(
-      crypto_generichash(&name, nameLength, message, UInt64(message.count), secret.bytes, secret.count),
-      "crypto_generichash")
+    let name = Sodium.genericHash(message, length: nameLength, key: secret)
     return spaceKeyPrefix + hexString(name)
   }
 

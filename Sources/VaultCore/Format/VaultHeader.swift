@@ -1,4 +1,3 @@
-import CSodium
 import Foundation
 
 /// The plain `vault.json` header: format name, version and KDF parameters. Written once,
@@ -30,10 +29,7 @@ struct VaultHeader: Equatable {
   static func checksum(format: String, version: Int, kdf: Stored.KDF) -> String {
     let text = "\(format)|\(version)|\(kdf.algorithm)|\(kdf.opslimit)|\(kdf.memlimit)|\(kdf.salt)"
     let bytes = Array(text.utf8)
-    var digest = [UInt8](repeating: 0, count: 16)
-    // It fails only for an output length outside 16...64 bytes.
-    Sodium.check(crypto_generichash(&digest, 16, bytes, UInt64(bytes.count), nil, 0), "crypto_generichash")
-    return hexString(digest)
+    return hexString(Sodium.genericHash(bytes, length: 16))
   }
 
   func encoded() throws -> [UInt8] {

@@ -1,0 +1,117 @@
+import Foundation
+
+/// Photos of an import moved into place but not yet listed, and the events waiting on
+/// them, in the files' order: listed in one journal write, then reported (the export's
+/// `Batch` has the same shape). A photo is reported as added only once it is listed.
+struct ImportBatch {
+  /// The most photos committed between two journal writes.
+  static let limit = 64
+
+  let space: Space
+  /// Moving: removes the sources of the photos the space holds once they are listed.
+  let removal: SourceRemoval?
+  private var records: [PhotoRecord] = []
+  private var events: [ImportEvent] = []
+  /// Moving: the files of this batch's photos in the space, with their content hashes.
+  private var sources: [(path: String, contentHash: String)] = []
+
+  init(space: Space, removal: SourceRemoval?) {
+    self.space = space
+    self.removal = removal
+  }
+
+  /// Photos moved into place, waiting to be listed.
+  var count: Int { records.count }
+  /// Whether nothing waits to be reported.
+  var isEmpty: Bool { events.isEmpty }
+
+  /// Takes one file's outcome, in order: a photo is moved into place (unless the space, or
+  /// this import, holds its content already), anything else becomes an event to report.
+  /// A file found in a folder that is not a photo is skipped, unless its name says it is.
+  mutating func take(
+    _ result: Result<PreparedImport, VaultError>, of path: String, skippingNonPhoto: Bool,
+    knownHashes: inout Set<String>
+  ) throws {
+    switch result {
+    case .failure(let error):
+      if case .unsupportedFormat = error, skippingNonPhoto, !ImageFormat.nameSaysPhoto(path) {
+        events.append(.skipped(path: path, reason: error))
+      } else {
+        events.append(.failed(path: path, error: error))
+      }
+    case .success(.spaceNotOpened):
+      preconditionFailure("files are prepared into a space only once it is open")
+    case .success(.duplicate(let contentHash)):
+      events.append(.duplicate(path: path, contentHash: contentHash))
+      noteSource(path, contentHash: contentHash)
+    case .success(.photo(let photo)):
+      if knownHashes.contains(photo.record.contentHash) {
+        photo.discard()
+        events.append(.duplicate(path: path, contentHash: photo.record.contentHash))
+        noteSource(path, contentHash: photo.record.contentHash)
+        return
+      }
+      do {
+        try photo.moveIntoPlace(space: space)
+      } catch let error as VaultError {
+        photo.discard()
+        events.append(.failed(path: path, error: error))
+        return
+      }
+      knownHashes.insert(photo.record.contentHash)
+      records.append(photo.record)
+      if let warning = photo.warning { events.append(.warning(path: path, message: warning)) }
+      events.append(.added(path: path, record: photo.record))
+      noteSource(path, contentHash: photo.record.contentHash)
+    }
+  }
+
+  private mutating func noteSource(_ path: String, contentHash: String) {
+    if removal != nil { sources.append((path, contentHash)) }
+  }
+
+  /// Lists the photos in one journal write, then (moving) removes their sources, then
+  /// reports every event in order, each added or duplicate photo followed by what became
+  /// of its source, with the number of files done so far, counting them into `summary`.
+  mutating func flush(into summary: inout ImportSummary, report: (ImportEvent, Int) -> Void) throws {
+    if !records.isEmpty {
+      try space.commitImported(records)
+      removal?.noteCommitted(records)
+      records.removeAll()
+    }
+    // Only now is every photo of the batch durable in the journal.
+    let removals = try removeSources()
+    for event in events {
+      summary.count(event)
+      report(event, summary.filesDone)
+      switch event {
+      case .added(let path, _), .duplicate(let path, _):
+        guard let removed = removals[path] else { break }
+        summary.count(removed)
+        report(removed, summary.filesDone)
+      default: break
+      }
+    }
+    events.removeAll()
+  }
+
+  /// Moving: removes the sources of the batch's photos, and says what became of each.
+  private mutating func removeSources() throws -> [String: ImportEvent] {
+    var removals: [String: ImportEvent] = [:]
+    guard let removal else {
+      sources.removeAll()
+      return removals
+    }
+    for source in sources {
+      do {
+        try removal.remove(source.path, contentHash: source.contentHash)
+        removals[source.path] = .sourceRemoved(path: source.path)
+      } catch let error as VaultError {
+        removals[source.path] = .sourceKept(path: source.path, reason: error)
+      }
+    }
+    removal.syncFolders()
+    sources.removeAll()
+    return removals
+  }
+}

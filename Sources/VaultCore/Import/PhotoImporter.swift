@@ -1,0 +1,195 @@
+import Foundation
+
+/// Imports files into a space: each file is read, recognised by content, hashed, turned
+/// into a thumbnail and encrypted on all cores, a few at a time; photos become visible
+/// when the index listing them is written. A file that fails leaves nothing behind.
+public final class PhotoImporter {
+  private let thumbnailer: Thumbnailer
+  private let parallelism: Int
+  /// Memory shared by the photos being prepared at once, whatever the number of cores.
+  private let memory: MemoryBudget
+  private let flusher = BackgroundFlusher()
+
+  /// The memory all photos in flight may use together (README, "Limits": with the rest of
+  /// the process, an import stays under 512 MiB besides the key derivation).
+  public static let memoryBudget = 384 << 20
+  /// Files up to this size are read once into memory and hashed, decoded and encrypted
+  /// from those bytes; larger ones are read twice through their descriptor.
+  static let inMemoryFileLimit = 64 << 20
+  /// The most photos prepared at once, however many cores: each has read its header
+  /// (up to about 1 MiB of decoder state and kept markers) before it reserves memory.
+  static let maxInFlight = 32
+  /// What preparing any photo takes besides its decoding and its bytes: read and
+  /// encryption buffers, the thumbnail.
+  static let photoMemory = 1 << 20
+
+  public init(thumbnailer: Thumbnailer = Thumbnailer(), parallelism: Int? = nil) {
+    self.thumbnailer = thumbnailer
+    self.parallelism = max(1, parallelism ?? ProcessInfo.processInfo.activeProcessorCount)
+    memory = MemoryBudget(total: max(Self.memoryBudget, thumbnailer.memoryLimit + Self.inMemoryFileLimit))
+  }
+
+  /// Imports `files`, calling `report` for each on the calling thread, in order, with the
+  /// number of files done so far. Throws only when the space itself cannot be written; the
+  /// photos reported as added before that stay imported.
+  ///
+  /// Files are prepared (read, hashed, thumbnailed, encrypted under temporary names) on
+  /// all cores, at most `2 × parallelism` (and `maxInFlight`) at a time, and committed here
+  /// in order. The index is written whenever the next file is not ready yet, or every
+  /// `ImportBatch.limit` photos, and a photo is reported as added only once an index listing it
+  /// is on disk.
+  ///
+  /// Once `interruption` is requested, no new file is started; the photos already moved
+  /// into place are committed and reported, those prepared but not committed are discarded,
+  /// and the summary says `interrupted`.
+  @discardableResult
+  public func importFiles(
+    _ files: [String], skippingNonPhotos foundInFolders: Set<String> = [], into space: Space,
+    movingSources: Bool = false, interruption: Interruption? = nil, report: (ImportEvent, Int) -> Void
+  ) throws -> ImportSummary {
+    try importFiles(
+      files, skippingNonPhotos: foundInFolders, movingSources: movingSources, interruption: interruption,
+      unlocking: { space }, report: report)
+  }
+
+  /// Imports `files` into the space that `unlock` opens (for writing). Decoding starts at
+  /// once, on the other cores, while `unlock` runs its key derivation here; nothing is
+  /// written before it returns, and if it throws, nothing is written at all. Files in
+  /// `foundInFolders` that are not photos are reported as skipped, not failed, unless their
+  /// name says they are photos (`ImageFormat.nameSaysPhoto`): those failed.
+  ///
+  /// `movingSources` removes the file of each photo the space then holds, added or
+  /// duplicate, once its batch is committed and the space's copy has read back intact
+  /// (`SourceRemoval`); files that failed, were skipped, or whose checks fail stay.
+  @discardableResult
+  public func importFiles(
+    _ files: [String], skippingNonPhotos foundInFolders: Set<String> = [], movingSources: Bool = false,
+    interruption: Interruption? = nil, unlocking unlock: () throws -> Space,
+    report: (ImportEvent, Int) -> Void
+  ) throws -> ImportSummary {
+    let unlocked = UnlockedSpace()
+    let pipeline = PreparationPipeline<String, PreparedImport>(
+      items: files, limit: min(parallelism * 2, Self.maxInFlight), interruption: interruption,
+      prepare: { [self] path in
+        do {
+          return .success(try prepare(path, unlocked: unlocked))
+        } catch let error as VaultError {
+          return .failure(error)
+        } catch {
+          return .failure(.io(path: path, reason: "\(error)"))
+        }
+      }, discard: { if case .photo(let photo) = $0 { photo.discard() } })
+    defer { pipeline.finish() }
+    let space = try Self.open(unlocked, with: unlock)
+    var knownHashes = unlocked.knownHashes
+    var batch = ImportBatch(space: space, removal: movingSources ? SourceRemoval(space: space) : nil)
+    var summary = ImportSummary()
+    func flush() throws {
+      try batch.flush(into: &summary, report: report)
+    }
+    for (position, path) in files.enumerated() {
+      if interruption?.isRequested == true {
+        summary.interrupted = true
+        break
+      }
+      let next = try pipeline.result(at: position) {
+        if !batch.isEmpty { try flush() }
+      }
+      guard let result = next else {
+        summary.interrupted = true
+        break
+      }
+      try batch.take(
+        result, of: path, skippingNonPhoto: foundInFolders.contains(path), knownHashes: &knownHashes)
+      if batch.count >= ImportBatch.limit { try flush() }
+    }
+    try flush()
+    return summary
+  }
+
+  /// Opens the space with `unlock` and hands it to the workers waiting in `unlocked`; if
+  /// it cannot be opened, tells them so (they stop), and throws.
+  private static func open(_ unlocked: UnlockedSpace, with unlock: () throws -> Space) throws -> Space {
+    do {
+      let space = try unlock()
+      precondition(space.access == .write, "imports need the space opened for writing")
+      unlocked.open(space)
+      return space
+    } catch {
+      unlocked.fail()
+      throw error
+    }
+  }
+
+  /// Reads one file and writes its encrypted blobs under temporary names, unless it is a
+  /// duplicate of a photo already in the space. Before the space is unlocked it makes the
+  /// thumbnail first (that needs no key); after, it hashes first, so a duplicate costs one
+  /// read and no decoding.
+  ///
+  /// The file is opened once, and everything comes from that descriptor. A file of up to
+  /// `inMemoryFileLimit` is read once into memory, and hashed, decoded and encrypted from
+  /// those very bytes. A larger one is not held whole: it is read once to hash it (the
+  /// record holding the hash comes first in the blob, so the hash must be known before
+  /// encrypting), decoded through the descriptor, and read again to encrypt it, hashed
+  /// again only to prove that what is stored is what the record describes.
+  private func prepare(_ path: String, unlocked: UnlockedSpace) throws -> PreparedImport {
+    let source = try SourceFile(path: path)
+    let signature = try source.readPrefix(ImageFormat.signatureLength)
+    if source.size == 0 { throw VaultError.io(path: path, reason: "empty file") }
+    let format = try ImageFormat.recognise(signature, path: path)
+    // The header says what decoding will take (a photo that would need more than one photo
+    // may use is refused here); the photo then waits until the photos in flight leave room
+    // for it in the import's memory budget, so that their total stays bounded however many
+    // run at once.
+    var image = try thumbnailer.open(source, format: format)
+    let keepsBytes =
+      source.size <= Self.inMemoryFileLimit
+      && Int(source.size) + image.memoryNeeded <= thumbnailer.memoryLimit
+    let reserved = memory.reserve(image.memoryNeeded + (keepsBytes ? Int(source.size) : 0) + Self.photoMemory)
+    defer { memory.release(reserved) }
+    var bytes: PinnedBytes?
+    if keepsBytes {
+      let read = try source.readAll()
+      let fromBytes = try thumbnailer.open(read, name: path, format: format)
+      guard fromBytes.memoryNeeded <= image.memoryNeeded else {
+        throw VaultError.io(path: path, reason: "file changed while it was being imported")
+      }
+      image = fromBytes
+      bytes = read
+    }
+    var thumbnail: Thumbnail?
+    if !unlocked.isOpen { thumbnail = try thumbnailer.makeThumbnail(image) }
+    guard let (space, hashKey, knownHashes) = unlocked.wait() else { return .spaceNotOpened }
+    let contentHash: String
+    if let bytes {
+      let hasher = ContentHasher(key: hashKey)
+      hasher.update(UnsafeRawBufferPointer(bytes.buffer.extracting(0..<bytes.count)))
+      contentHash = hasher.finish()
+    } else {
+      contentHash = try source.hash(key: hashKey) { _ in }
+    }
+    if knownHashes.contains(contentHash) { return .duplicate(contentHash: contentHash) }
+    let made = try thumbnail ?? thumbnailer.makeThumbnail(image)
+    let id = BlobID.random()
+    let details = try PhotoDetailsReader.read(image, file: bytes, source: source)
+    let record = details.applied(
+      to: PhotoRecord(
+        id: id, name: (path as NSString).lastPathComponent, bytes: source.size, format: format,
+        width: made.width, height: made.height, orientation: made.orientation,
+        modifiedAt: source.modifiedAt, importedAt: .now(), contentHash: contentHash))
+
+    return .photo(
+      try PreparedPhoto(
+        record: record, thumbnail: made, in: space, source: path, flusher: flusher
+      ) { photoWriter in
+        if let bytes {
+          try photoWriter.write(UnsafeRawBufferPointer(bytes.buffer.extracting(0..<bytes.count)))
+        } else {
+          let storedHash = try source.hash(key: hashKey) { try photoWriter.write($0) }
+          guard storedHash == contentHash else {
+            throw VaultError.io(path: path, reason: "file changed while it was being imported")
+          }
+        }
+      })
+  }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+// Reading and writing a photo's encrypted original and thumbnail.
+extension Space {
+  /// Describes a photo in error messages.
+  func describe(_ record: PhotoRecord) -> String {
+    "photo '\(record.name)' (\(Self.photoFolder)/\(record.id))"
+  }
+
+  /// The decrypted thumbnail of a photo (a JPEG); the caller wipes it.
+  public func thumbnail(of record: PhotoRecord) throws -> [UInt8] {
+    try readingInPlace {
+      let reader = try BlobReader(
+        path: thumbPath(record.id), kind: .thumbnail, key: master.blobKey(kind: .thumbnail, id: record.id),
+        what: "thumbnail of photo '\(record.name)' (\(Self.thumbFolder)/\(record.id))")
+      return try ThumbnailBlob.read(from: reader)
+    }
+  }
+
+  /// Encrypts a thumbnail into a temporary file in `Thumb/`, to be moved into place; flushed
+  /// unless the caller flushes it later (the importer, off its decode threads).
+  func sealThumbnail(_ jpeg: [UInt8], id: BlobID, flush: Bool = true) throws -> TemporaryFile {
+    let file = try TemporaryFile(in: thumbDirectory)
+    let writer = try BlobWriter(kind: .thumbnail, key: master.blobKey(kind: .thumbnail, id: id), output: file)
+    try ThumbnailBlob.write(jpeg, to: writer)
+    try writer.finish()
+    if flush { try file.sync() }
+    return file
+  }
+
+  /// A photo's original, decrypted whole into memory (never to disk), once every byte of it
+  /// has authenticated and its content hash matches its record. The caller makes sure the
+  /// record's size is one it can hold.
+  public func original(of record: PhotoRecord) throws -> PlaintextBytes {
+    try readingInPlace { try decryptOriginal(record) }
+  }
+
+  private func decryptOriginal(_ record: PhotoRecord) throws -> PlaintextBytes {
+    let reader = try openOriginal(record)
+    guard let count = Int(exactly: record.bytes), count >= 0 else {
+      throw VaultError.damagedBlob(what: describe(record), reason: "its size \(record.bytes) is out of range")
+    }
+    let plaintext = PlaintextBytes(count: count)
+    var filled = 0
+    try reader.readContent { chunk in
+      // A version-1 blob is read to its end before its size is checked.
+      guard chunk.count <= count - filled else {
+        throw VaultError.damagedBlob(
+          what: describe(record), reason: "holds more than the \(record.bytes) bytes its record says")
+      }
+      guard let bytes = chunk.baseAddress else { return }
+      UnsafeMutableRawPointer(plaintext.pinned.buffer.baseAddress! + filled).copyMemory(
+        from: bytes, byteCount: chunk.count)
+      filled += chunk.count
+    }
+    return plaintext
+  }
+
+  /// Opens a photo's original for reading: its record is checked against `record`.
+  func openOriginal(_ record: PhotoRecord) throws -> OriginalBlobReader {
+    let reader = try OriginalBlobReader(
+      path: photoPath(record.id), id: record.id, master: master, what: describe(record))
+    guard reader.record.id == record.id, reader.record.contentHash == record.contentHash,
+      reader.record.bytes == record.bytes
+    else {
+      throw VaultError.damagedBlob(what: describe(record), reason: "its record does not match the index")
+    }
+    return reader
+  }
+}

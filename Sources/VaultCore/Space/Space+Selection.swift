@@ -1,0 +1,33 @@
+import Foundation
+
+// Choosing photos: the selection is kept in the journal.
+extension Space {
+  /// Sets the selection of the photos at `positions` (0-based) to `selected`.
+  /// Only what changes is written, and only those entries are updated: selecting a few
+  /// photos of a big space costs a few entries.
+  func setSelection(_ positions: [Int], to selected: Bool) throws {
+    try setSelections(positions.map { ($0, selected) })
+  }
+
+  /// Sets the selection of each photo in `changes` (0-based positions; for a position
+  /// given twice, the last), all in one write, so that a change such as inverting the
+  /// selection is never left half done.
+  func setSelections(_ changes: [(position: Int, selected: Bool)]) throws {
+    var wanted: [Int: Bool] = [:]
+    for change in changes { wanted[change.position] = change.selected }
+    let changing = wanted.filter { entries[$0.key].selected != $0.value }.sorted { $0.key < $1.key }
+    try appendSelections(changing.map { ($0.key, $0.value) })
+  }
+
+  private func appendSelections(_ changes: [(position: Int, selected: Bool)]) throws {
+    let journal = try requireJournal()
+    guard !changes.isEmpty else { return }
+    let stamp = journal.state.nextStamp(now: Timestamp.now().nanosecondsSince1970)
+    try journal.append(
+      changes.map { .selection(entries[$0.position].record.id, selected: $0.selected, stamp: stamp) })
+    for change in changes {
+      entries[change.position].selected = journal.state.isSelected(entries[change.position].record.id)
+    }
+    compactJournalIfDue()
+  }
+}

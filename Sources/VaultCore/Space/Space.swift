@@ -1,0 +1,299 @@
+import Foundation
+
+/// An unlocked space: its master key, its index, and the folder of its blobs. All reads and
+/// writes of photos go through here.
+public final class Space {
+  /// Whether the space is opened to read (shared lock) or to change (exclusive lock).
+  public enum Access { case read, write }
+
+  static let keyFile = "key"
+  /// The master key wrapped by a new password, there while `vault passwd` moves the space
+  /// to it (see `Vault.changePassword`).
+  static let nextKeyFile = "key-next"
+  /// Format 1's index: one blob rewritten whole by every change. Upgraded to `Journal/`.
+  static let indexFile = "index"
+  static let journalFolder = "Journal"
+  /// Every writer leaves one of these in the space folder while it works: finding one means a
+  /// writer was killed, and the next one tidies after it.
+  static let writerMarkPrefix = TemporaryFile.prefix + "writer-"
+  static let photoFolder = "Photo"
+  static let thumbFolder = "Thumb"
+  /// The index is read whole; this bounds what a damaged or forged one can make us allocate.
+  static let indexSizeLimit = 512 << 20
+
+  public let directory: String
+  let master: MasterKey
+  /// The key that unwrapped the key file (the password's, or a session key's): what
+  /// `vault unlock` keeps, and what a writer needs to tell which key file a password
+  /// change cut short left current.
+  let wrappingKey: SecureBytes?
+  let access: Access
+  /// Nil once a reader has let go of it (`releaseLock`).
+  private var lock: DirectoryLock?
+  /// The folder the space was opened on: a reader that stays open checks that its path
+  /// still names it (see `ensureInPlace`).
+  let folder: FolderIdentity
+  /// 1 for a space with a single `index`, 2 for one with a `Journal/`.
+  public internal(set) var formatVersion: Int
+  /// Format 2's index; nil in format 1 and while the journal is damaged.
+  var journal: SpaceJournal?
+  /// The photos in import order, with their selection (empty when the index is damaged).
+  public internal(set) var entries: [IndexEntry] {
+    didSet { revision &+= 1 }
+  }
+  /// Changes with every change to what the space holds (its photos, their selection, its
+  /// albums), so that what is derived from them (a scoped list, each photo's albums) is
+  /// derived again when, and only when, it would differ.
+  public internal(set) var revision = 0
+  /// The albums and each photo's album names, as of `revision`.
+  var albumCache: (revision: Int, albums: [Album], namesByPhoto: [BlobID: [String]])?
+  /// Why the index could not be read, if it could not: the space still opens, so that
+  /// `verify --repair` can rebuild the index from the originals.
+  var indexDamage: VaultError?
+  /// This writer's mark (see `writerMarkPrefix`), removed when the space is closed.
+  var writerMark: String?
+  var writerMarkName: String? { writerMark }
+
+  convenience init(directory: String, wrappingKey: SecureBytes, access: Access) throws {
+    // The lock comes first: the key file is read under it, like everything else.
+    let lock = try DirectoryLock(path: directory, mode: access == .write ? .exclusive : .shared)
+    let master = try Self.unwrapMasterKey(in: directory, with: wrappingKey)
+    try self.init(directory: directory, master: master, wrappingKey: wrappingKey, access: access, lock: lock)
+  }
+
+  /// Opens a space with the key `vault unlock` kept (no key derivation). The key file, read
+  /// under the lock like the rest, must unwrap with it; else the key is stale (or forged).
+  convenience init(directory: String, sessionKey: SessionKey, access: Access) throws {
+    let lock = try DirectoryLock(path: directory, mode: access == .write ? .exclusive : .shared)
+    let keyPath = directory + "/" + Self.keyFile
+    guard let keyFile = try? readWholeFile(keyPath, limit: 4096),
+      let master = sessionKey.unwrapMaster(keyFile: keyFile)
+    else { throw VaultError.staleSessionKey }
+    try self.init(
+      directory: directory, master: master, wrappingKey: sessionKey.wrappingKey, access: access, lock: lock)
+  }
+
+  init(
+    directory: String, master: MasterKey, wrappingKey: SecureBytes?, access: Access, lock: DirectoryLock
+  ) throws {
+    self.directory = directory
+    self.access = access
+    self.lock = lock
+    folder = lock.folder
+    self.master = master
+    self.wrappingKey = wrappingKey
+    formatVersion = 1
+    entries = []
+    try load()
+  }
+
+  /// Reads the index (format 1) or the journal (format 2) into `entries`.
+  private func load() throws {
+    try Self.requireRealFolders(in: directory)
+    formatVersion = Self.formatVersion(of: directory)
+    journal = nil
+    indexDamage = nil
+    do {
+      if formatVersion == 2 {
+        guard fileExists(journalDirectory) else {
+          throw VaultError.damagedIndex(path: journalDirectory, reason: Self.missingJournal)
+        }
+        let journal = try SpaceJournal.load(directory: directory + "/" + Self.journalFolder, master: master)
+        self.journal = journal
+        entries = journal.state.entries()
+      } else {
+        entries = try Self.readIndex(in: directory, master: master).photos
+      }
+    } catch let error as VaultError {
+      guard case .damagedIndex = error else { throw error }
+      entries = []
+      indexDamage = error
+    }
+  }
+
+  /// Why a format-2 space without its `Journal/` does not open.
+  static let missingJournal = "the folder is missing (it held the space's photos, albums and selection)"
+
+  /// 2 for a space with a `Journal/` folder, or with neither a journal nor format 1's
+  /// `index` (a journal that was removed: every space is made with one or the other, so
+  /// such a space is never taken for format 1, whose rebuilt index would lose its albums
+  /// and bring back its deleted photos); 1 for a space with an `index` and no journal.
+  static func formatVersion(of directory: String) -> Int {
+    fileExists(directory + "/" + journalFolder) || !fileExists(directory + "/" + indexFile) ? 2 : 1
+  }
+
+  /// Throws `.io` when the space's `Photo`, `Thumb` or `Journal` is there but is not a
+  /// folder of its own (a link, say): reading through a link would show the photos of
+  /// another folder, and tidying would remove files in it.
+  /// The space's own folder is checked too (the vault's folder may be a link, to a disk
+  /// of its own, say; a space folder in it never is).
+  static func requireRealFolders(in directory: String) throws {
+    for name in ["", photoFolder, thumbFolder, journalFolder] {
+      let path = name.isEmpty ? directory : directory + "/" + name
+      var info = stat()
+      guard lstat(path, &info) == 0 else { continue }
+      guard info.st_mode & S_IFMT == S_IFDIR else {
+        throw VaultError.io(
+          path: path,
+          reason: "not a folder (a space's folder and its Photo, Thumb and Journal are folders, never links)")
+      }
+    }
+  }
+
+  /// Whether the space is in format 2 but its `Journal/` is gone: a repair can list its
+  /// intact originals again, but not its albums, selection or deletions.
+  var journalIsMissing: Bool {
+    formatVersion == 2 && !fileExists(journalDirectory)
+  }
+
+  /// Gets the space ready for a writer, right after it is opened to write: a writer first
+  /// cleans up after any writer that was killed (temporary files, orphan blobs), so that a
+  /// killed command followed by any write leaves a space that verifies; it upgrades format
+  /// 1, and removes blobs of deleted photos that a sync engine brought back.
+  func prepareForWriting() throws {
+    precondition(access == .write)
+    try settlePasswordChange()
+    // Format 1 is tidied by its own rules before it is upgraded; format 2 only when a
+    // writer was killed (a full tidy lists every blob, too slow for every command).
+    let writerWasKilled = needsTidying
+    // Marked before anything else is written or removed (the tidy and the upgrade included),
+    // so that a kill from here on is tidied after: a tidy killed after it removed a killed
+    // writer's mark, but before that writer's temporary files, left them for good.
+    try markWriting()
+    if formatVersion == 1 || writerWasKilled {
+      try SpaceVerifier(space: self).tidyAfterKilledWriters()
+    }
+    if formatVersion == 1, indexDamage == nil { try upgradeToJournal() }
+    if writerWasKilled { try settleTornJournal() }
+    removeBlobsBroughtBack()
+  }
+
+  // MARK: Long-running readers
+
+  /// Throws `.spaceMoved` when the space's path no longer names the folder it was opened
+  /// on (`vault passwd` renamed it, or it was removed): a reader that stays open and fails
+  /// to read a blob calls it first, so that it says the space moved, not that a photo is
+  /// damaged.
+  public func ensureInPlace() throws {
+    guard FolderIdentity(path: directory) == folder else { throw VaultError.spaceMoved }
+  }
+
+  /// `read`'s outcome; when it fails and the space is no longer where it was opened,
+  /// `.spaceMoved` instead of its own error.
+  func readingInPlace<T>(_ read: () throws -> T) throws -> T {
+    do {
+      return try read()
+    } catch {
+      try ensureInPlace()
+      throw error
+    }
+  }
+
+  /// Lets go of the shared lock of a space opened to read, so that writers in other
+  /// processes are not held up by a reader that stays open (`vault view`). `entries` stays
+  /// what was read; blobs are still readable (a photo deleted meanwhile fails to load, with
+  /// its own error). `reload` and `change` take the lock again for as long as they need it.
+  public func releaseLock() {
+    precondition(access == .read, "a writer keeps its lock until it is closed")
+    lock = nil
+  }
+
+  /// Reads the index or journal again, under a shared lock held only while reading (unless
+  /// the space still holds its own). `waitingAtMost`: how long to wait for a writer that
+  /// holds the space (by default as long as it takes), else `.spaceBusy`.
+  public func reload(waitingAtMost waitLimit: Double? = nil) throws {
+    precondition(access == .read)
+    let held = lock
+    let reading =
+      try held
+      ?? DirectoryLock(path: directory, mode: .shared, waitingAtMost: waitLimit, expecting: folder)
+    defer { withExtendedLifetime(reading) {} }
+    try load()
+  }
+
+  /// Changes a space opened to read: lets go of its lock, opens the space to write with the
+  /// same key (no key derivation) as any writer does, runs `body` with that writer, closes
+  /// it, and reloads. The space's lock is released from then on (see `releaseLock`).
+  /// A change that must not hold the user up (details found while showing photos) passes
+  /// `waitingAtMost: 0`: when another command holds the space, it fails at once with
+  /// `.spaceBusy`.
+  public func change<Result>(waitingAtMost waitLimit: Double? = nil, _ body: (Space) throws -> Result) throws
+    -> Result
+  {
+    precondition(access == .read)
+    // flock locks of one process conflict too: the shared one must go before the
+    // exclusive one can be taken.
+    lock = nil
+    var writer: Space?
+    let outcome = Swift.Result<Result, Error> {
+      let opened = try Space(
+        directory: directory, master: master, wrappingKey: wrappingKey, access: .write,
+        lock: DirectoryLock(path: directory, mode: .exclusive, waitingAtMost: waitLimit, expecting: folder))
+      writer = opened
+      try opened.prepareForWriting()
+      return try body(opened)
+    }
+    if let writer {
+      // The writer read the space under its exclusive lock and keeps its entries up to
+      // date with what it wrote (a failed change's durable part too): taken over, rather
+      // than read and decrypted a second time.
+      formatVersion = writer.formatVersion
+      journal = writer.journal
+      entries = writer.entries
+      indexDamage = writer.indexDamage
+    } else if case .failure(VaultError.spaceBusy) = outcome {
+      // The lock was never taken, so nothing changed; reading again would wait for the
+      // same holder a second time.
+    } else {
+      try reload()
+    }
+    // Closes the writer: its mark and its lock go.
+    writer = nil
+    return try outcome.get()
+  }
+
+  deinit {
+    if let writerMark {
+      unlink(directory + "/" + writerMark)
+      Self.liveWriterMarks.withLock { _ = $0.remove(directory + "/" + writerMark) }
+    }
+  }
+
+  /// Throws the index's damage, if any: every command but verify needs a sound index.
+  public func requireIndex() throws {
+    if let indexDamage { throw indexDamage }
+  }
+
+  /// The journal of a sound format-2 space opened to write. A writer upgrades format 1
+  /// when it opens the space, so only a damaged index (thrown) stands in its way.
+  func requireJournal() throws -> SpaceJournal {
+    precondition(access == .write, "the space was opened read-only")
+    try requireIndex()
+    guard let journal else { preconditionFailure("format 1 spaces are upgraded when opened for writing") }
+    return journal
+  }
+
+  /// The space's folder name (its tag: 32 lowercase hex digits).
+  public var tag: String { String(directory.split(separator: "/").last ?? "") }
+
+  var photoDirectory: String { directory + "/" + Self.photoFolder }
+  var thumbDirectory: String { directory + "/" + Self.thumbFolder }
+  var indexPath: String { directory + "/" + Self.indexFile }
+  var journalDirectory: String { directory + "/" + Self.journalFolder }
+
+  // Paths are built only from a `BlobID`, never from a string read from a file.
+  func photoPath(_ id: BlobID) -> String { photoDirectory + "/" + id.hex }
+  func thumbPath(_ id: BlobID) -> String { thumbDirectory + "/" + id.hex }
+
+  /// The photos as models for a `PhotoBrowser`.
+  func models() -> [PhotoModel] {
+    entries.indices.map(model(at:))
+  }
+
+  /// The photo at `position` (0-based) as a model.
+  public func model(at position: Int) -> PhotoModel {
+    let record = entries[position].record
+    return PhotoModel(
+      isSelected: entries[position].selected, record: record, albums: albumNames(of: record.id))
+  }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+// Checking one photo's blobs, shared by verify, repair and the tidy after killed writers.
+extension SpaceVerifier {
+  /// The state of one original: its record if it reads through to its last byte intact,
+  /// and the details read from it when they were asked for.
+  enum OriginalState {
+    case intact(PhotoRecord, details: PhotoDetails?)
+    case damaged(String)
+    case missing
+  }
+
+  /// At `.quick` depth an original whose header and record read is taken as intact. With
+  /// `readingDetails` (at `.full` depth), the date taken and camera are read from the
+  /// original as it is decrypted: the record's own when its import read them, else from
+  /// the file, held whole in memory up to `PhotoImporter.inMemoryFileLimit` (larger JPEGs
+  /// and PNGs from their first bytes, as on import; a larger HEIC is left to be read when
+  /// it is shown).
+  func checkOriginal(
+    id: BlobID, expected: PhotoRecord?, depth: VerifyDepth = .full, readingDetails: Bool = false
+  ) -> OriginalState {
+    guard fileExists(space.photoPath(id)) else { return .missing }
+    do {
+      let reader = try OriginalBlobReader(
+        path: space.photoPath(id), id: id, master: space.master, what: "Photo/\(id)")
+      if let expected,
+        reader.record.contentHash != expected.contentHash || reader.record.bytes != expected.bytes
+      {
+        return .damaged("its record does not match the index")
+      }
+      guard depth == .full else { return .intact(reader.record, details: nil) }
+      let recorded = PhotoDetails(of: reader.record)
+      guard readingDetails, recorded.isEmpty, reader.record.bytes > 0 else {
+        try reader.readContent { _ in }
+        return .intact(reader.record, details: readingDetails ? recorded : nil)
+      }
+      let whole = reader.record.bytes <= PhotoImporter.inMemoryFileLimit
+      if !whole && reader.record.format == .heic {
+        try reader.readContent { _ in }
+        return .intact(reader.record, details: nil)
+      }
+      let length = whole ? Int(reader.record.bytes) : PhotoDetailsReader.prefixLength
+      let reserved = detailsMemory.reserve(length)
+      defer { detailsMemory.release(reserved) }
+      let file = PlaintextBytes(count: length)
+      var filled = 0
+      try reader.readContent { chunk in
+        let taken = min(chunk.count, length - filled)
+        guard taken > 0, let source = chunk.baseAddress else { return }
+        UnsafeMutableRawPointer(file.pinned.buffer.baseAddress! + filled).copyMemory(
+          from: source, byteCount: taken)
+        filled += taken
+      }
+      // Read once the whole original has authenticated.
+      return .intact(
+        reader.record, details: PhotoDetailsReader.read(file.pinned, format: reader.record.format))
+    } catch let error as VaultError {
+      if case .damagedBlob(_, let reason) = error { return .damaged(reason) }
+      return .damaged(error.description)
+    } catch {
+      return .damaged("\(error)")
+    }
+  }
+
+  /// At `.quick` depth only the thumbnail's header and first chunk are read.
+  func checkThumbnail(_ record: PhotoRecord, depth: VerifyDepth = .full) -> String?? {
+    guard fileExists(space.thumbPath(record.id)) else { return .some(nil) }
+    do {
+      switch depth {
+      case .full:
+        var bytes = try space.thumbnail(of: record)
+        bytes.wipe()
+      case .quick:
+        let reader = try BlobReader(
+          path: space.thumbPath(record.id), kind: .thumbnail,
+          key: space.master.blobKey(kind: .thumbnail, id: record.id), what: "Thumb/\(record.id)")
+        _ = try reader.nextBytes()
+      }
+      return nil
+    } catch let VaultError.damagedBlob(_, reason) {
+      return .some(reason)
+    } catch {
+      return .some("\(error)")
+    }
+  }
+}

@@ -1,0 +1,15 @@
+import VaultCore
+
+/// The hints that name vault's commands and flags: VaultCore words its errors without
+/// them (it knows nothing of the command line), and the CLI adds them where it prints one.
+extension VaultError {
+  /// The error as `vault` prints it: its description, then the command that helps, if any.
+  var messageWithHint: String {
+    switch self {
+    case .vaultNotFound: return description + " (create one with 'vault init')"
+    case .damagedIndex: return description + " (run 'vault verify --repair' to rebuild it)"
+    case .nothingSelected: return description + " (vault select 2 5-7, or --all)"
+    default: return description
+    }
+  }
+}

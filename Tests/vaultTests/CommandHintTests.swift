@@ -1,0 +1,48 @@
+import Foundation
+import XCTest
+
+/// The hints that name vault's commands and flags are the CLI's (VaultCore words its
+/// errors without them), and `vault` prints them as before.
+final class CommandHintTests: XCTestCase {
+  var folder = ""
+  var vault: VaultRunner!
+
+  override func setUpWithError() throws {
+    folder = try makeTemporaryFolder(self)
+    vault = try VaultRunner.initialized(in: folder)
+  }
+
+  func testNoVaultHintNamesInit() throws {
+    let missing = VaultRunner(vault: folder + "/nowhere", workingDirectory: folder)
+    let list = try missing.run(["list"])
+    XCTAssertEqual(list.status, 1)
+    XCTAssertTrue(
+      list.stderr.contains("error: no vault at '\(folder)/nowhere' (create one with 'vault init')\n"),
+      list.stderr)
+  }
+
+  func testNothingSelectedHintNamesSelect() throws {
+    XCTAssertEqual(try vault.run(["add", fixturesPath + "/photo.jpg"]).status, 0)
+    let delete = try vault.run(["delete", "--selected", "--yes"])
+    XCTAssertEqual(delete.status, 1)
+    XCTAssertTrue(
+      delete.stderr.contains(
+        "error: no photos selected: select photos before deleting (vault select 2 5-7, or --all)\n"),
+      delete.stderr)
+  }
+
+  func testDamagedIndexHintNamesVerifyRepair() throws {
+    XCTAssertEqual(try vault.run(["add", fixturesPath + "/photo.jpg"]).status, 0)
+    let space = try XCTUnwrap(
+      vault.spaceFolders().first { FileManager.default.fileExists(atPath: $0 + "/Journal") })
+    let journal = space + "/Journal"
+    try FileManager.default.removeItem(atPath: journal)
+    let list = try vault.run(["list"])
+    XCTAssertEqual(list.status, 1)
+    XCTAssertTrue(
+      list.stderr.contains(
+        "error: the index '\(journal)' is damaged: the folder is missing (it held the space's photos, albums and "
+          + "selection) (run 'vault verify --repair' to rebuild it)\n"),
+      list.stderr)
+  }
+}
