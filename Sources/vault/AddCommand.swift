@@ -147,17 +147,24 @@ struct AddCommand: ParsableCommand {
     var duplicates: [String] = []
   }
 
-  /// Puts the photos in the album; returns the line that says so (nil if there were none).
+  /// Puts the photos in the album, through the space's browser; returns the line that says
+  /// so (nil if there were none).
   private func putInAlbum(_ name: String, _ photos: AlbumPhotos, space: Space) throws -> String? {
-    var ids = photos.ids
-    if !photos.duplicates.isEmpty {
-      // By content hash, not by reading the file again: --move may have removed it.
-      let wanted = Set(photos.duplicates)
-      ids += space.entries.lazy.filter { wanted.contains($0.record.contentHash) }.map(\.record.id)
+    guard !photos.ids.isEmpty || !photos.duplicates.isEmpty else { return nil }
+    let browser = space.makeBrowser()
+    // The duplicates by content hash, not by reading the file again: --move may have
+    // removed it.
+    let wanted = Set(photos.duplicates)
+    let added = Set(photos.ids)
+    let found = browser.listed(selectedOnly: false, from: nil, count: nil).map(\.photo).filter {
+      added.contains($0.record.id) || wanted.contains($0.record.contentHash)
     }
-    guard !ids.isEmpty else { return nil }
-    let addition = try space.addToAlbum(named: name, photos: ids, creating: true)
-    let already = ids.count - addition.added
+    // Counted as before they are put in: a photo imported and then met again as a
+    // duplicate counts twice, once as "in it already".
+    let count = photos.ids.count + found.filter { wanted.contains($0.record.contentHash) }.count
+    guard count > 0 else { return nil }
+    let addition = try browser.addToAlbum(name, found)
+    let already = count - addition.added
     return (addition.created ? "made album '\(addition.name)'; " : "")
       + "put \(vault.photos(addition.added)) in album '\(addition.name)'"
       + (already > 0 ? " (\(already) \(already == 1 ? "was" : "were") in it already)" : "")

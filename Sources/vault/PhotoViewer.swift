@@ -139,16 +139,16 @@ final class PhotoViewer {
   /// Finds the photos of the cursor and the page again after the list changed; a photo
   /// that is no longer listed leaves its place to the one that took its number.
   private func followPhotos() {
-    let revision = browser.listRevision?()
-    if revision == nil || revision != placedAt {
+    let revision = browser.listRevision()
+    if revision != placedAt {
       if let cursorPhoto, let index = browser.index(of: cursorPhoto) { cursor.index = index }
       if let pagePhoto, let index = browser.index(of: pagePhoto) { page.index = index }
       cursor.clamp(count: count)
       page.clamp(count: count)
       placedAt = revision
     }
-    cursorPhoto = cursor.index < count ? browser.photoAtIndex?(cursor.index).record.id : nil
-    pagePhoto = page.index < count ? browser.photoAtIndex?(page.index).record.id : nil
+    cursorPhoto = cursor.index < count ? browser.photo(at: cursor.index)?.record.id : nil
+    pagePhoto = page.index < count ? browser.photo(at: page.index)?.record.id : nil
   }
 
   private func handle(_ key: Key) {
@@ -221,7 +221,7 @@ final class PhotoViewer {
     case .up where zoomed || tall, .character("k") where zoomed || tall: viewport?.pan(dx: 0, dy: -1)
     case .down where zoomed || tall, .character("j") where zoomed || tall: viewport?.pan(dx: 0, dy: 1)
     case .character("s"): toggleSelection(of: page.index)
-    case .character("d"): ask(.confirmDeletion(browser.photoAtIndex!(page.index)))
+    case .character("d"): ask(.confirmDeletion(browser.photo(at: page.index)!))
     case .character("e"): ask(.exportFolder(""))
     case .character("i"):
       showsInfo.toggle()
@@ -334,7 +334,7 @@ final class PhotoViewer {
   // MARK: Actions
 
   private func toggleSelection(of index: Int) {
-    guard index < count, let photo = browser.photoAtIndex?(index) else { return }
+    guard index < count, let photo = browser.photo(at: index) else { return }
     do {
       try browser.setSelected([index], !photo.isSelected)
       if browser.index(of: photo.record.id) == nil {
@@ -364,7 +364,7 @@ final class PhotoViewer {
     do {
       let name = try AlbumName.normalized(typed)
       var photos = browser.selectedPhotos().map(\.photo)
-      if photos.isEmpty, let current = browser.photoAtIndex?(cursor.index) { photos = [current] }
+      if photos.isEmpty, let current = browser.photo(at: cursor.index) { photos = [current] }
       let addition = try browser.addToAlbum(name, photos)
       let already = photos.count - addition.added
       message =
@@ -377,7 +377,7 @@ final class PhotoViewer {
   }
 
   private func export(to folder: String?) {
-    guard let photo = browser.photoAtIndex?(page.index) else { return }
+    guard let photo = browser.photo(at: page.index) else { return }
     do {
       let directory: String
       if let folder {
@@ -389,7 +389,7 @@ final class PhotoViewer {
         directory = Self.absolutePath(try ExportTarget.makeDated())
       }
       var outcome = ""
-      _ = PhotoExporter(space: space).export([photo], to: directory, thumbnails: false) { event in
+      _ = PhotoExporter(browser: browser).export([photo], to: directory, thumbnails: false) { event in
         switch event {
         case .exported(_, let path): outcome = "exported \(path)"
         case .failed(let name, let error):
@@ -499,7 +499,7 @@ final class PhotoViewer {
     }
     cursor.scrollToCursor(visibleRows: visibleRows)
     let visible = cursor.visibleIndexes(visibleRows: visibleRows, count: count)
-    let photos = visible.map { (index: $0, photo: browser.photoAtIndex!($0)) }
+    let photos = visible.map { (index: $0, photo: browser.photo(at: $0)!) }
     // Only the visible rows' thumbnails are decrypted (kitty keeps rows it was sent).
     let style = graphics.selectedLabelStyle
     for (rowNumber, row) in browser.rows(of: photos).enumerated() {
@@ -545,7 +545,7 @@ final class PhotoViewer {
   }
 
   private func photoScreen(columns: Int, rows: Int, keep: inout Set<PictureKey>) {
-    guard let photo = browser.photoAtIndex?(page.index) else { return }
+    guard let photo = browser.photo(at: page.index) else { return }
     let record = photo.record
     let area = photoArea(columns: columns, rows: rows)
     let shown = PixelSize(width: record.width, height: record.height)
@@ -608,7 +608,7 @@ final class PhotoViewer {
   /// pixels would hold up what the user waits for.
   private func sendDecodedAhead(keep: inout Set<PictureKey>) {
     guard drawing is KittyPictureDrawing, !terminal.hasPendingInput, let viewport,
-      let current = browser.photoAtIndex?(page.index), drawnOriginal == current.record.id
+      let current = browser.photo(at: page.index), drawnOriginal == current.record.id
     else { return }
     var ahead: [(key: PictureKey, make: () -> Picture)] = []
     if let decoded = preloader.decoded(current.record.id),
@@ -618,7 +618,7 @@ final class PhotoViewer {
         (.original(current.record.id, denominator: decoded.scaleDenominator), { .photo(decoded.image) }))
     }
     for position in [page.index + 1, page.index - 1] where position >= 0 && position < count {
-      guard let photo = browser.photoAtIndex?(position), let decoded = preloader.decoded(photo.record.id)
+      guard let photo = browser.photo(at: position), let decoded = preloader.decoded(photo.record.id)
       else {
         continue
       }
@@ -679,7 +679,7 @@ final class PhotoViewer {
   /// The current photo at the scale the zoom needs, then its neighbours at fit.
   private func requestOriginals(around index: Int, viewport: Viewport) {
     func request(_ position: Int, denominatorFor view: Viewport) -> OriginalPreloader.Request? {
-      guard position >= 0, position < count, let photo = browser.photoAtIndex?(position) else { return nil }
+      guard position >= 0, position < count, let photo = browser.photo(at: position) else { return nil }
       let record = photo.record
       let minimum = PixelSize(
         width: (record.width + view.neededScaleDenominator - 1) / view.neededScaleDenominator,
@@ -687,7 +687,7 @@ final class PhotoViewer {
       return OriginalPreloader.Request(record: record, minimumSize: minimum)
     }
     func fitView(_ position: Int) -> Viewport? {
-      guard position >= 0, position < count, let photo = browser.photoAtIndex?(position) else { return nil }
+      guard position >= 0, position < count, let photo = browser.photo(at: position) else { return nil }
       return fitViewport(photo, like: viewport)
     }
     var requests: [OriginalPreloader.Request] = []
@@ -704,7 +704,7 @@ final class PhotoViewer {
     let record = browser.withFoundDetails(photo.record)
     var lines: [String] = ["name", "  " + record.name, ""]
     // A photo imported before vault read dates has its file read once its original decodes.
-    let unread = browser.detailsAreKnown?(record) == false && browser.foundDetails[record.id] == nil
+    let unread = browser.detailsAreKnown(record) == false && browser.foundDetails[record.id] == nil
     lines += ["taken", "  " + (record.taken?.shownInFull ?? (unread ? "not read yet" : "unknown")), ""]
     if let camera = PhotoListing.camera(record) { lines += ["camera", "  " + camera, ""] }
     lines += ["file size", "  " + PhotoListing.byteCount(record.bytes), ""]
@@ -742,13 +742,13 @@ final class PhotoViewer {
     } else if count == 0 || showsHelp {
       line = showsHelp ? "any key: back" : "q: quit"
     } else if screen == .grid {
-      let selected = (0..<count).filter { browser.photoAtIndex!($0).isSelected }.count
+      let selected = (0..<count).filter { browser.photo(at: $0)!.isSelected }.count
       // An action's outcome (below) takes the place of the keys' reminder, back at the next key.
       line =
         "\(cursor.index + 1) / \(count)  \(selected) selected"
         + (message == nil ? "  Enter: open  space: select  ?: keys  q: quit" : "")
     } else {
-      let photo = browser.photoAtIndex!(page.index)
+      let photo = browser.photo(at: page.index)!
       var after = "  \(photo.record.width)×\(photo.record.height)"
       if let taken = browser.withFoundDetails(photo.record).taken { after += "  " + taken.shownDate }
       after += "  \(viewport?.zoomPercent ?? 100)%"

@@ -46,7 +46,7 @@ final class SpaceBrowserTests: XCTestCase {
       // Changed outside the browser: its count and photos follow.
       try space.deletePhotos(ids: [space.entries[0].record.id])
       XCTAssertEqual(browser.count, 2)
-      XCTAssertEqual(browser.photoAtIndex?(0).record.name, "gray.png")
+      XCTAssertEqual(browser.photo(at: 0)?.record.name, "gray.png")
 
       try browser.setSelected([1], true)
       XCTAssertEqual(space.entries.map(\.selected), [false, true])
