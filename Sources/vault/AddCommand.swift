@@ -76,28 +76,7 @@ struct AddCommand: ParsableCommand {
       opened = space
       return space
     } report: { event, done in
-      switch event {
-      case .added(let path, let record):
-        if !quiet { printLine("added \(path)") }
-        forAlbum.ids.append(record.id)
-      case .duplicate(let path, let contentHash):
-        if !quiet { printLine("skipped \(path) (already in the space)") }
-        forAlbum.duplicates.append(contentHash)
-      case .skipped(_, let reason):
-        if verbose { printLine("skipped \(reason.description)") }
-      case .failed(_, let error):
-        Diagnostics.error(error.description)
-      case .warning(let path, let message):
-        Diagnostics.warning("'\(path)': \(message); imported what could be decoded")
-      case .sourceRemoved(let path):
-        if !quiet { printLine("removed \(path)") }
-      case .sourceKept(_, let reason):
-        // A read-only card keeps every file for the same reason: a few lines say it.
-        if verbose || keptNamed < Self.keptNamedAtMost {
-          keptNamed += 1
-          Diagnostics.error("\(reason.description) (it is in the space, but the file was not removed)")
-        }
-      }
+      report(event, forAlbum: &forAlbum, keptNamed: &keptNamed)
       Diagnostics.progress(done: done, total: files.count, label: eventPath(event))
     }
     Diagnostics.clearProgress()
@@ -108,6 +87,38 @@ struct AddCommand: ParsableCommand {
       if let albumLine { printLine(albumLine) }
       throw CommandInterrupted(done: summary.added, of: files.count, "added")
     }
+    try printSummary(summary, albumLine: albumLine, keptNamed: keptNamed)
+  }
+
+  /// Says what happened to one file, and keeps what the album needs.
+  private func report(_ event: ImportEvent, forAlbum: inout AlbumPhotos, keptNamed: inout Int) {
+    switch event {
+    case .added(let path, let record):
+      if !quiet { printLine("added \(path)") }
+      forAlbum.ids.append(record.id)
+    case .duplicate(let path, let contentHash):
+      if !quiet { printLine("skipped \(path) (already in the space)") }
+      forAlbum.duplicates.append(contentHash)
+    case .skipped(_, let reason):
+      if verbose { printLine("skipped \(reason.description)") }
+    case .failed(_, let error):
+      Diagnostics.error(error.description)
+    case .warning(let path, let message):
+      Diagnostics.warning("'\(path)': \(message); imported what could be decoded")
+    case .sourceRemoved(let path):
+      if !quiet { printLine("removed \(path)") }
+    case .sourceKept(_, let reason):
+      // A read-only card keeps every file for the same reason: a few lines say it.
+      if verbose || keptNamed < Self.keptNamedAtMost {
+        keptNamed += 1
+        Diagnostics.error("\(reason.description) (it is in the space, but the file was not removed)")
+      }
+    }
+  }
+
+  /// The summary lines after an import that ran to its end; throws when files failed or
+  /// sources were kept.
+  private func printSummary(_ summary: ImportSummary, albumLine: String?, keptNamed: Int) throws {
     var line =
       "added \(summary.added), skipped \(summary.duplicates) duplicate\(summary.duplicates == 1 ? "" : "s"), failed \(summary.failed)"
     if summary.warnings > 0 { line += ", \(summary.warnings) with warnings" }
