@@ -33,6 +33,10 @@ public final class PhotoBrowser {
   /// The photo count, read from the data source every time, so it cannot go stale.
   public var count: Int { dataSource.numberOfPhotos() }
 
+  /// Asks the owner to re-read its photos (Agony's `reloadData`); the browser itself keeps
+  /// nothing to refresh.
+  public func reloadData() { dataSource.reload() }
+
   /// The photo at a 0-based index, nil past the last one.
   public func photo(at index: Int) -> PhotoModel? {
     index >= 0 && index < count ? dataSource.photoAtIndex(index) : nil
