@@ -39,6 +39,17 @@ final class SpaceBrowserTests: XCTestCase {
     return folder + "/" + name
   }
 
+  func testItsModelsCarryTheBlobsLocationsAndItsSummaryCountsThem() throws {
+    let browser = try browser(importing: fixtures("photo.jpg", "gray.png"))
+    try browser.setSelected([1], true)
+    for photo in browser.listed(selectedOnly: false, from: nil, count: nil).map(\.photo) {
+      XCTAssertEqual(photo.photoURL.path, space.directory + "/Photo/" + photo.record.id.hex)
+      XCTAssertEqual(photo.thumbURL.path, space.directory + "/Thumb/" + photo.record.id.hex)
+      XCTAssertTrue(FileManager.default.fileExists(atPath: photo.photoURL.path))
+    }
+    XCTAssertEqual(browser.summary(), space.summary(), "the browser counts what the space holds")
+  }
+
   func testTheBrowserReadsAndChangesTheSpaceLive() throws {
     do {
       let browser = try browser(importing: fixtures("photo.jpg", "gray.png", "rgba.png"))

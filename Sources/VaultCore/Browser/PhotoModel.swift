@@ -7,20 +7,28 @@ import Foundation
 /// the record, so that a blob is only ever opened under a name made from its id.
 public struct PhotoModel: Equatable, Sendable {
   public var record: PhotoRecord
-  /// The encrypted original (`Photo/<id>` in the space's folder).
-  public var photoURL: URL
-  /// The encrypted thumbnail (`Thumb/<id>` in the space's folder).
-  public var thumbURL: URL
   public var isSelected: Bool
   /// The names of the albums holding the photo, in name order.
   public var albums: [String]
+  private var blobs: BlobLocations
+
+  /// The encrypted original (`Photo/<id>` in its space's folder).
+  public var photoURL: URL { blobs.url(photo: true, id: record.id) }
+  /// The encrypted thumbnail (`Thumb/<id>` in its space's folder).
+  public var thumbURL: URL { blobs.url(photo: false, id: record.id) }
 
   public init(record: PhotoRecord, photoURL: URL, thumbURL: URL, isSelected: Bool, albums: [String] = []) {
-    self.record = record
-    self.photoURL = photoURL
-    self.thumbURL = thumbURL
-    self.isSelected = isSelected
-    self.albums = albums
+    self.init(
+      record: record, blobs: .given(photo: photoURL, thumb: thumbURL), isSelected: isSelected, albums: albums)
+  }
+
+  /// A photo whose blobs lie in the folders `photoFolder` and `thumbFolder` under its id:
+  /// their URLs are made only when asked for, since a count or a selection over a big space
+  /// makes a model of every photo.
+  init(record: PhotoRecord, photoFolder: String, thumbFolder: String, isSelected: Bool, albums: [String]) {
+    self.init(
+      record: record, blobs: .folders(photo: photoFolder, thumb: thumbFolder), isSelected: isSelected,
+      albums: albums)
   }
 
   /// A photo whose blobs are named only relative to its space's folder (`Photo/<id>`,
@@ -28,8 +36,29 @@ public struct PhotoModel: Equatable, Sendable {
   /// folder at hand. The browser's data source hands out models with whole locations
   /// (`Space.photoModel(at:)`).
   init(isSelected: Bool, record: PhotoRecord, albums: [String] = []) {
-    self.init(
-      record: record, photoURL: URL(string: "Photo/" + record.id.hex)!,
-      thumbURL: URL(string: "Thumb/" + record.id.hex)!, isSelected: isSelected, albums: albums)
+    self.init(record: record, blobs: .relative, isSelected: isSelected, albums: albums)
+  }
+
+  private init(record: PhotoRecord, blobs: BlobLocations, isSelected: Bool, albums: [String]) {
+    self.record = record
+    self.blobs = blobs
+    self.isSelected = isSelected
+    self.albums = albums
+  }
+
+  /// Where a photo's blobs lie.
+  private enum BlobLocations: Equatable, Sendable {
+    case given(photo: URL, thumb: URL)
+    case folders(photo: String, thumb: String)
+    case relative
+
+    func url(photo: Bool, id: BlobID) -> URL {
+      switch self {
+      case .given(let photoURL, let thumbURL): return photo ? photoURL : thumbURL
+      case .folders(let photoFolder, let thumbFolder):
+        return URL(fileURLWithPath: (photo ? photoFolder : thumbFolder) + "/" + id.hex, isDirectory: false)
+      case .relative: return URL(string: (photo ? "Photo/" : "Thumb/") + id.hex)!
+      }
+    }
   }
 }

@@ -2,9 +2,10 @@ import Foundation
 
 extension Space {
   /// A browser whose data source is this space: the count and the photos are read live
-  /// from the space's entries, thumbnails and originals are decrypted from its blobs (in
-  /// memory), and selections, deletions and album changes are written to its journal. The
-  /// browser keeps the space open as long as it lives.
+  /// from the space's entries, thumbnails and originals are decrypted from its blobs (into
+  /// memory to show, chunk by chunk to export), and selections, deletions and album
+  /// changes are written to its journal. The browser keeps the space open as long as it
+  /// lives.
   ///
   /// The browser shows the photos `scope` takes, in its order, numbered by their place in
   /// that list (by default every photo, by date taken, then import order). The list is
@@ -19,10 +20,12 @@ extension Space {
   /// with every write it makes, so there is nothing to re-read; an owner that shows the
   /// photos redraws after each change it asks for.
   public func makeBrowser(perRow: Int = 1, scope: PhotoScope = PhotoScope()) -> PhotoBrowser {
+    // Made once: a model of every photo (a count, a selection) shares them.
+    let folders = (photo: photoDirectory, thumb: thumbDirectory)
     let list = ScopedList(scope: scope)
     var source = PhotoDataSource(
       numberOfPhotos: { list.positions(in: self).count },
-      photoAtIndex: { self.photoModel(at: list.positions(in: self)[$0]) },
+      photoAtIndex: { self.photoModel(at: list.positions(in: self)[$0], folders: folders) },
       reload: {},
       // Both read only the photo's blob and the key, never `entries`: safe off the main
       // thread (the viewer decodes ahead, an export decrypts on all cores).
@@ -58,12 +61,12 @@ extension Space {
   }
 
   /// The photo at `position` (0-based, in import order) as a model, with its blobs'
-  /// locations.
-  func photoModel(at position: Int) -> PhotoModel {
+  /// locations (in `folders`, by default this space's).
+  func photoModel(at position: Int, folders: (photo: String, thumb: String)? = nil) -> PhotoModel {
     let entry = entries[position]
+    let folders = folders ?? (photoDirectory, thumbDirectory)
     return PhotoModel(
-      record: entry.record, photoURL: URL(fileURLWithPath: photoPath(entry.record.id), isDirectory: false),
-      thumbURL: URL(fileURLWithPath: thumbPath(entry.record.id), isDirectory: false),
+      record: entry.record, photoFolder: folders.photo, thumbFolder: folders.thumb,
       isSelected: entry.selected,
       albums: albumNames(of: entry.record.id))
   }
