@@ -88,4 +88,16 @@ extension PhotoBrowserTests {
       browser.summary(), SpaceSummary(photos: 3, selected: 1, originalBytes: 300, storedBytes: 97),
       "a missing blob counts nothing")
   }
+
+  func testSelectedPhotosAreListedWithoutAModelOfEachPhotoWhenTheSourceTellsSelection() {
+    let models = (1...10).map { model($0, selected: $0 == 3 || $0 == 8) }
+    let asked = Counter()
+    var dataSource = Source(photos: { models }, asked: asked).dataSource
+    dataSource.isSelectedAtIndex = { models[$0].isSelected }
+    let browser = PhotoBrowser(dataSource: dataSource)
+    XCTAssertEqual(browser.selectedPhotos().map(\.index), [2, 7])
+    XCTAssertEqual(asked.value, 2, "models only of the selected photos")
+    XCTAssertEqual(browser.listed(selectedOnly: true, from: 4, count: 1).map(\.index), [7])
+    XCTAssertEqual(browser.listed(selectedOnly: false, from: 9, count: nil).map(\.index), [8, 9])
+  }
 }

@@ -80,10 +80,12 @@ public final class PhotoBrowser {
     let limit = limit ?? total
     var listed: [(index: Int, photo: PhotoModel)] = []
     var index = max(0, (from ?? 1) - 1)
+    let isSelected = dataSource.isSelectedAtIndex
     while index < total && listed.count < limit {
+      defer { index += 1 }
+      if selectedOnly, let isSelected, !isSelected(index) { continue }
       let photo = dataSource.photoAtIndex(index)
       if !selectedOnly || photo.isSelected { listed.append((index, photo)) }
-      index += 1
     }
     return listed
   }

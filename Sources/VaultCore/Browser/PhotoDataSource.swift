@@ -43,6 +43,10 @@ public struct PhotoDataSource {
   /// The index of the photo with an id, if it is listed; nil (the default) when the data
   /// source has no quicker way than asking `photoAtIndex` for each photo in turn.
   public var indexOfPhoto: ((BlobID) -> Int?)? = nil
+  /// Whether the photo at an index is selected; nil (the default) when the data source
+  /// has no quicker way than making its model. Listing the selected photos of a big space
+  /// then makes models only for them.
+  public var isSelectedAtIndex: ((Int) -> Bool)? = nil
 
   public init(
     numberOfPhotos: @escaping () -> Int, photoAtIndex: @escaping (Int) -> PhotoModel,

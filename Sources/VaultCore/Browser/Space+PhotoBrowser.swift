@@ -56,6 +56,7 @@ extension Space {
       })
     source.detailsAreKnown = { self.hasDetails($0.id) }
     source.listRevision = { self.revision }
+    source.isSelectedAtIndex = { self.entries[list.positions(in: self)[$0]].selected }
     source.indexOfPhoto = { id in list.positions(in: self).firstIndex { self.entries[$0].record.id == id } }
     return PhotoBrowser(dataSource: source, numberOfPhotosPerRow: perRow)
   }
