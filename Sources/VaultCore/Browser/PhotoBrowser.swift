@@ -55,10 +55,7 @@ public final class PhotoBrowser {
 
   /// Where the photo `id` is listed now, if it is: what a viewer that shows one photo
   /// uses to stay on it when the list changes under it.
-  public func index(of id: BlobID) -> Int? {
-    if let indexOfPhoto = dataSource.indexOfPhoto { return indexOfPhoto(id) }
-    return (0..<count).first { dataSource.photoAtIndex($0).record.id == id }
-  }
+  public func index(of id: BlobID) -> Int? { dataSource.indexOfPhoto(id) }
 
   // MARK: Choosing photos
 
@@ -80,12 +77,10 @@ public final class PhotoBrowser {
     let limit = limit ?? total
     var listed: [(index: Int, photo: PhotoModel)] = []
     var index = max(0, (from ?? 1) - 1)
-    let isSelected = dataSource.isSelectedAtIndex
     while index < total && listed.count < limit {
       defer { index += 1 }
-      if selectedOnly, let isSelected, !isSelected(index) { continue }
-      let photo = dataSource.photoAtIndex(index)
-      if !selectedOnly || photo.isSelected { listed.append((index, photo)) }
+      if selectedOnly && !dataSource.isSelectedAtIndex(index) { continue }
+      listed.append((index, dataSource.photoAtIndex(index)))
     }
     return listed
   }

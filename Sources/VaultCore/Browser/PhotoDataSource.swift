@@ -40,13 +40,13 @@ public struct PhotoDataSource {
   /// Changes whenever the photos listed, their order or their selection may have changed.
   /// By default it changes at every read: the list may always have changed.
   public var listRevision: () -> Int = PhotoDataSource.everChanging()
-  /// The index of the photo with an id, if it is listed; nil (the default) when the data
-  /// source has no quicker way than asking `photoAtIndex` for each photo in turn.
-  public var indexOfPhoto: ((BlobID) -> Int?)? = nil
-  /// Whether the photo at an index is selected; nil (the default) when the data source
-  /// has no quicker way than making its model. Listing the selected photos of a big space
-  /// then makes models only for them.
-  public var isSelectedAtIndex: ((Int) -> Bool)? = nil
+  /// The index of the photo with an id, if it is listed. By default `photoAtIndex` is
+  /// asked for each photo in turn; a data source with a quicker way sets its own.
+  public var indexOfPhoto: (BlobID) -> Int?
+  /// Whether the photo at an index is selected. By default its model says; a data source
+  /// that knows without making the model (the space does) sets its own, so that listing
+  /// the selected photos of a big space makes models only for them.
+  public var isSelectedAtIndex: (Int) -> Bool
 
   public init(
     numberOfPhotos: @escaping () -> Int, photoAtIndex: @escaping (Int) -> PhotoModel,
@@ -70,6 +70,8 @@ public struct PhotoDataSource {
     self.albumAdditionRequest = albumAdditionRequest
     self.albumRemovalRequest = albumRemovalRequest
     self.detailsRequest = detailsRequest
+    indexOfPhoto = { id in (0..<numberOfPhotos()).first { photoAtIndex($0).record.id == id } }
+    isSelectedAtIndex = { photoAtIndex($0).isSelected }
   }
 
   /// A revision that is new at every read.
