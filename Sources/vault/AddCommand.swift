@@ -77,28 +77,7 @@ struct AddCommand: ParsableCommand {
       opened = space
       return space
     } report: { event, done in
-      switch event {
-      case .added(let path, let record):
-        if !quiet { printLine("added \(path)") }
-        forAlbum.ids.append(record.id)
-      case .duplicate(let path, let contentHash):
-        if !quiet { printLine("skipped \(path) (already in the space)") }
-        forAlbum.duplicates.append(contentHash)
-      case .skipped(_, let reason):
-        if verbose { printLine("skipped \(reason.description)") }
-      case .failed(_, let error):
-        Diagnostics.error(error.description)
-      case .warning(let path, let message):
-        Diagnostics.warning("'\(path)': \(message); imported what could be decoded")
-      case .sourceRemoved(let path):
-        if !quiet { printLine("removed \(path)") }
-      case .sourceKept(_, let reason):
-        // A read-only card keeps every file for the same reason: a few lines say it.
-        if verbose || keptNamed < Self.keptNamedAtMost {
-          keptNamed += 1
-          Diagnostics.error("\(reason.description) (it is in the space, but the file was not removed)")
-        }
-      }
+      report(event, forAlbum: &forAlbum, keptNamed: &keptNamed)
       Diagnostics.progress(done: done, total: files.count, label: eventPath(event))
     }
     Diagnostics.clearProgress()
@@ -109,6 +88,38 @@ struct AddCommand: ParsableCommand {
       if let albumLine { printLine(albumLine) }
       throw CommandInterrupted(done: summary.added, of: files.count, "added")
     }
+    try printSummary(summary, albumLine: albumLine, keptNamed: keptNamed)
+  }
+
+  /// Says what happened to one file, and keeps what the album needs.
+  private func report(_ event: ImportEvent, forAlbum: inout AlbumPhotos, keptNamed: inout Int) {
+    switch event {
+    case .added(let path, let record):
+      if !quiet { printLine("added \(path)") }
+      forAlbum.ids.append(record.id)
+    case .duplicate(let path, let contentHash):
+      if !quiet { printLine("skipped \(path) (already in the space)") }
+      forAlbum.duplicates.append(contentHash)
+    case .skipped(_, let reason):
+      if verbose { printLine("skipped \(reason.description)") }
+    case .failed(_, let error):
+      Diagnostics.error(error.description)
+    case .warning(let path, let message):
+      Diagnostics.warning("'\(path)': \(message); imported what could be decoded")
+    case .sourceRemoved(let path):
+      if !quiet { printLine("removed \(path)") }
+    case .sourceKept(_, let reason):
+      // A read-only card keeps every file for the same reason: a few lines say it.
+      if verbose || keptNamed < Self.keptNamedAtMost {
+        keptNamed += 1
+        Diagnostics.error("\(reason.description) (it is in the space, but the file was not removed)")
+      }
+    }
+  }
+
+  /// The summary lines after an import that ran to its end; throws when files failed or
+  /// sources were kept.
+  private func printSummary(_ summary: ImportSummary, albumLine: String?, keptNamed: Int) throws {
     var line =
       "added \(summary.added), skipped \(summary.duplicates) duplicate\(summary.duplicates == 1 ? "" : "s"), failed \(summary.failed)"
     if summary.warnings > 0 { line += ", \(summary.warnings) with warnings" }
@@ -148,17 +159,24 @@ struct AddCommand: ParsableCommand {
     var duplicates: [String] = []
   }
 
-  /// Puts the photos in the album; returns the line that says so (nil if there were none).
+  /// Puts the photos in the album, through the space's browser; returns the line that says
+  /// so (nil if there were none).
   private func putInAlbum(_ name: String, _ photos: AlbumPhotos, space: Space) throws -> String? {
-    var ids = photos.ids
-    if !photos.duplicates.isEmpty {
-      // By content hash, not by reading the file again: --move may have removed it.
-      let wanted = Set(photos.duplicates)
-      ids += space.entries.lazy.filter { wanted.contains($0.record.contentHash) }.map(\.record.id)
+    guard !photos.ids.isEmpty || !photos.duplicates.isEmpty else { return nil }
+    let browser = space.makeBrowser()
+    // The duplicates by content hash, not by reading the file again: --move may have
+    // removed it.
+    let wanted = Set(photos.duplicates)
+    let added = Set(photos.ids)
+    let found = browser.listed(selectedOnly: false, from: nil, count: nil).map(\.photo).filter {
+      added.contains($0.record.id) || wanted.contains($0.record.contentHash)
     }
-    guard !ids.isEmpty else { return nil }
-    let addition = try space.addToAlbum(named: name, photos: ids, creating: true)
-    let already = ids.count - addition.added
+    // Counted as before they are put in: a photo imported and then met again as a
+    // duplicate counts twice, once as "in it already".
+    let count = photos.ids.count + found.filter { wanted.contains($0.record.contentHash) }.count
+    guard count > 0 else { return nil }
+    let addition = try browser.addToAlbum(name, found)
+    let already = count - addition.added
     return (addition.created ? "made album '\(addition.name)'; " : "")
       + "put \(VaultTerminal.photos(addition.added)) in album '\(addition.name)'"
       + (already > 0 ? " (\(already) \(already == 1 ? "was" : "were") in it already)" : "")

@@ -110,10 +110,10 @@ struct AlbumAddCommand: ParsableCommand {
     let album = try AlbumName.normalized(name)
     let space = try options.unlock(.write)
     let name = try space.requireAlbum(named: album).name
-    let chosen = try scope.browser(for: space).photos(
-      chosenBy: try choice.choice, action: "adding to an album")
+    let browser = try scope.browser(for: space)
+    let chosen = try browser.photos(chosenBy: try choice.choice, action: "adding to an album")
     SignalHandling.install()
-    let addition = try space.addToAlbum(named: name, photos: chosen.map(\.photo.record.id))
+    let addition = try browser.addToAlbum(name, chosen.map(\.photo), creating: false)
     let already = chosen.count - addition.added
     printLine(
       "added \(photos(addition.added)) to album '\(name)'"
@@ -149,10 +149,10 @@ struct AlbumRemoveCommand: ParsableCommand {
     let name = try space.requireAlbum(named: album).name
     var albumScope = try scope.scope
     albumScope.album = name
-    let chosen = try space.makeBrowser(scope: albumScope).photos(
-      chosenBy: try choice.choice, action: "removing from an album")
+    let browser = space.makeBrowser(scope: albumScope)
+    let chosen = try browser.photos(chosenBy: try choice.choice, action: "removing from an album")
     SignalHandling.install()
-    let removed = try space.removeFromAlbum(named: name, photos: chosen.map(\.photo.record.id))
+    let removed = try browser.removeFromAlbum(name, chosen.map(\.photo))
     printLine(
       "removed \(photos(removed)) from album '\(name)'; it holds \(space.album(named: name)?.count ?? 0)")
   }

@@ -68,7 +68,7 @@ struct DeleteCommand: ParsableCommand {
     }
     // Left in the space, not only in the scope the photos were chosen from.
     printLine(
-      "deleted \(photos(doomed.count)); \(space.entries.count) left"
+      "deleted \(photos(doomed.count)); \(space.makeBrowser().count) left"
         + (named ? "" : " (--verbose names them)"))
   }
 

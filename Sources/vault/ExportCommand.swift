@@ -38,36 +38,25 @@ struct ExportCommand: ParsableCommand {
     try ExportTarget.check(to ?? ".")
     let space = try options.unlock(.read)
     SignalHandling.install()
-    let photos = try scope.browser(for: space).photos(chosenBy: try choice.choice, action: "exporting").map(
-      \.photo)
+    let browser = try scope.browser(for: space)
+    let photos = try browser.photos(chosenBy: try choice.choice, action: "exporting").map(\.photo)
     // Without --by-album, one group: the target folder itself.
     let groups = byAlbum ? AlbumFolders.groups(photos, only: try scope.scope.album) : [("", photos)]
     let files = groups.reduce(0) { $0 + $1.photos.count }
-
-    let directory: String
-    if let to {
-      try ExportTarget.make(to)
-      directory = to
-    } else {
-      directory = try ExportTarget.makeDated()
-    }
+    let directory =
+      try to.map {
+        try ExportTarget.make($0)
+        return $0
+      } ?? ExportTarget.makeDated()
+    let exporter = PhotoExporter(browser: browser)
     var failed = 0
     var exported = 0
     for (folder, group) in groups {
-      let target = folder.isEmpty ? directory : directory + "/" + folder
-      if !folder.isEmpty {
-        // A folder that cannot be made fails its photos, not the albums after it.
-        do {
-          try ExportTarget.make(target)
-        } catch let error as VaultError {
-          failed += group.count
-          Diagnostics.error(
-            "album folder '\(TerminalSafeText.escaped(folder))': \(error.description); its \(group.count) photo\(group.count == 1 ? "" : "s") not exported"
-          )
-          continue
-        }
+      guard let target = try albumFolder(folder, in: directory, photos: group.count) else {
+        failed += group.count
+        continue
       }
-      let (done, interrupted) = PhotoExporter(space: space).export(
+      let (done, interrupted) = exporter.export(
         group, to: target, thumbnails: thumbs, interruption: SignalHandling.interruption
       ) { event in
         switch event {
@@ -88,13 +77,27 @@ struct ExportCommand: ParsableCommand {
       }
     }
     let folders = byAlbum ? " in \(groups.count) folder\(groups.count == 1 ? "" : "s")" : ""
-    printLine(
-      "exported \(exported) \(thumbs ? "thumbnail" : "photo")\(exported == 1 ? "" : "s") to \(directory)\(folders)"
-    )
+    let what = thumbs ? "thumbnail" : "photo"
+    printLine("exported \(exported) \(what)\(exported == 1 ? "" : "s") to \(directory)\(folders)")
     if failed > 0 {
-      throw BatchFailure(
-        summary:
-          "error: \(failed) \(thumbs ? "thumbnail" : "photo")\(failed == 1 ? "" : "s") could not be exported")
+      throw BatchFailure(summary: "error: \(failed) \(what)\(failed == 1 ? "" : "s") could not be exported")
+    }
+  }
+
+  /// The folder a group of `photos` photos goes into: `directory` itself for the group
+  /// without a folder, else its album folder inside, made here. A folder that cannot be
+  /// made fails its photos, not the albums after it: said, and nil.
+  private func albumFolder(_ folder: String, in directory: String, photos: Int) throws -> String? {
+    if folder.isEmpty { return directory }
+    let target = directory + "/" + folder
+    do {
+      try ExportTarget.make(target)
+      return target
+    } catch let error as VaultError {
+      Diagnostics.error(
+        "album folder '\(TerminalSafeText.escaped(folder))': \(error.description); its \(photos) photo\(photos == 1 ? "" : "s") not exported"
+      )
+      return nil
     }
   }
 }

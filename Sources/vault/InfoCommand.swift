@@ -34,7 +34,7 @@ struct InfoCommand: ParsableCommand {
     var credential = try options.credential(for: vault)
     let space = try options.unlock(vault, with: &credential, access: .read)
     try space.requireIndex()
-    let summary = space.summary()
+    let summary = space.makeBrowser().summary()
     printLine("space format:    \(space.formatVersion)")
     printLine("photos:          \(summary.photos) (\(summary.selected) selected)")
     printLine("originals:       \(PhotoListing.byteCount(summary.originalBytes))")

@@ -71,7 +71,7 @@ struct ListCommand: ParsableCommand {
       return
     }
     if photos.isEmpty {
-      let spaceIsEmpty = space.entries.isEmpty
+      let spaceIsEmpty = space.makeBrowser().count == 0
       printLine(spaceIsEmpty ? "no photos in this space" : "no photos to list" + scope.described)
       if spaceIsEmpty { Diagnostics.hint("add some with 'vault add PATH'") }
       return

@@ -52,7 +52,7 @@ struct SelectCommand: ParsableCommand {
       try browser.invertSelection()
     } else {
       let indexes = try chosen(photos, in: browser)
-      named = Set(indexes.map { browser.photoAtIndex!($0).record.id })
+      named = Set(indexes.map { browser.dataSource.photoAtIndex($0).record.id })
       try browser.setSelected(indexes, true)
     }
     // The selection lasts: photos selected days ago would be deleted with these by
@@ -70,7 +70,7 @@ struct SelectCommand: ParsableCommand {
 
   /// The ids of the photos selected in the whole space, whatever the scope.
   private func selectedIDs(in space: Space) -> Set<BlobID> {
-    Set(space.entries.lazy.filter(\.selected).map(\.record.id))
+    Set(space.makeBrowser().selectedPhotos().map(\.photo.record.id))
   }
 }
 

@@ -84,17 +84,7 @@ struct ServeCommand: ParsableCommand {
     if http {
       Diagnostics.warning("serving plain HTTP: anyone on the network can read the photos you send")
     }
-    let address: String
-    if let bind {
-      address = bind
-    } else if let lan = ServeAddress.lanAddress() {
-      address = lan
-    } else {
-      address = "127.0.0.1"
-      Diagnostics.warning(
-        "no network interface is up: serving on 127.0.0.1, which only this machine can reach")
-    }
-
+    let address = serverAddress()
     let maxUploadBytes = maxUploadMb * 1_000_000
     let intake = UploadIntake(space: space, maxUploadBytes: maxUploadBytes)
     let certificate = http ? nil : try ServerCertificate(address: address)
@@ -132,6 +122,15 @@ struct ServeCommand: ParsableCommand {
     withExtendedLifetime(signals) {}
     try outcome.get()
     output.line(server.tally.summary)
+  }
+
+  /// The address to serve on: --bind's, else this machine's on the local network, else
+  /// 127.0.0.1 (said: only this machine can reach it).
+  private func serverAddress() -> String {
+    if let bind { return bind }
+    if let lan = ServeAddress.lanAddress() { return lan }
+    Diagnostics.warning("no network interface is up: serving on 127.0.0.1, which only this machine can reach")
+    return "127.0.0.1"
   }
 }
 

@@ -71,7 +71,7 @@ struct VerifyCommand: ParsableCommand {
       printLine(finding.description)
     }
     let problems = findings.filter(\.isProblem).count
-    let photos = space.entries.count
+    let photos = space.makeBrowser().count
     let status =
       problems > 0
       ? "\(problems) problem\(problems == 1 ? "" : "s")"

@@ -19,24 +19,84 @@ final class PhotoBrowserTests: XCTestCase {
     var value = 0
   }
 
-  /// A browser over `photos` (read live), counting the photos it asks for in `asked`.
-  func browser(over photos: @escaping () -> [PhotoModel], asked: Counter = Counter()) -> PhotoBrowser {
-    let browser = PhotoBrowser()
-    browser.numberOfPhotos = { photos().count }
-    browser.photoAtIndex = { index in
-      asked.value += 1
-      return photos()[index]
+  /// A hand-made data source: photos read live, and loaders and requests that tests set
+  /// and watch; `events` records the requests and reloads in order.
+  final class Source {
+    var photos: () -> [PhotoModel]
+    let asked: Counter
+    var events: [String] = []
+    var thumbnail: (PhotoRecord) throws -> [UInt8] = { _ in throw VaultError.invalidArgument("no thumbnail") }
+    var originals: [BlobID: [UInt8]] = [:]
+    var delete: ([PhotoModel]) throws -> Void = { _ in }
+    var select: ([(index: Int, selected: Bool)]) throws -> Void = { _ in }
+    var albums: [String: Set<BlobID>] = [:]
+
+    init(photos: @escaping () -> [PhotoModel], asked: Counter) {
+      self.photos = photos
+      self.asked = asked
     }
-    return browser
+
+    var dataSource: PhotoDataSource {
+      PhotoDataSource(
+        numberOfPhotos: { self.photos().count },
+        photoAtIndex: { index in
+          self.asked.value += 1
+          return self.photos()[index]
+        },
+        reload: { self.events.append("reload") },
+        thumbnail: { try self.thumbnail($0) },
+        original: { record, content in
+          guard let bytes = self.originals[record.id] else {
+            throw VaultError.damagedBlob(what: record.name, reason: "missing")
+          }
+          // In two chunks, as a blob gives them.
+          try bytes.withUnsafeBytes { all in
+            try content(UnsafeRawBufferPointer(rebasing: all[..<(all.count / 2)]))
+            try content(UnsafeRawBufferPointer(rebasing: all[(all.count / 2)...]))
+          }
+        },
+        selectionRequest: { try self.select($0) },
+        deletionRequest: { doomed in
+          self.events.append("delete " + doomed.map(\.record.name).joined(separator: " "))
+          try self.delete(doomed)
+        },
+        albumAdditionRequest: { name, photos, creating in
+          self.events.append("add to \(name) " + photos.map(\.record.name).joined(separator: " "))
+          if self.albums[name] == nil && !creating { throw VaultError.noSuchAlbum(name) }
+          let before = self.albums[name]?.count ?? 0
+          self.albums[name, default: []].formUnion(photos.map(\.record.id))
+          return AlbumAddition(added: self.albums[name]!.count - before, created: before == 0, name: name)
+        },
+        albumRemovalRequest: { name, photos in
+          self.events.append("remove from \(name) " + photos.map(\.record.name).joined(separator: " "))
+          let before = self.albums[name]?.count ?? 0
+          self.albums[name]?.subtract(photos.map(\.record.id))
+          return before - (self.albums[name]?.count ?? 0)
+        },
+        detailsRequest: { self.events.append("details \($0.count)") })
+    }
   }
 
-  func testNothingWithoutBothDataSourceClosures() throws {
-    let browser = PhotoBrowser(numberOfPhotosPerRow: 3)
-    browser.numberOfPhotos = { 5 }
-    XCTAssertFalse(browser.isReady)
-    XCTAssertEqual(browser.count, 0)
-    XCTAssertTrue(browser.listed(selectedOnly: false, from: nil, count: nil).isEmpty)
-    XCTAssertTrue(try browser.photos(chosenBy: .all, action: "x").isEmpty)
+  /// A browser over `photos` (read live), counting the photos it asks for in `asked`.
+  func browser(over photos: @escaping () -> [PhotoModel], asked: Counter = Counter()) -> PhotoBrowser {
+    source(over: photos, asked: asked).browser
+  }
+
+  /// The same, with its data source to set and watch.
+  func source(over photos: @escaping () -> [PhotoModel], asked: Counter = Counter(), perRow: Int = 4) -> (
+    source: Source, browser: PhotoBrowser
+  ) {
+    let source = Source(photos: photos, asked: asked)
+    return (source, PhotoBrowser(dataSource: source.dataSource, numberOfPhotosPerRow: perRow))
+  }
+
+  func testDefaultsOfTheOptionalBlocks() {
+    let photos = (1...3).map { model($0) }
+    let browser = browser(over: { photos })
+    XCTAssertNotEqual(browser.listRevision(), browser.listRevision(), "unknown: it may always have changed")
+    XCTAssertTrue(browser.detailsAreKnown(photos[0].record))
+    XCTAssertEqual(browser.index(of: photos[2].record.id), 2, "found through photoAtIndex")
+    XCTAssertNil(browser.photo(at: 3))
   }
 
   func testRowsHoldNumberOfPhotosPerRow() {
@@ -106,39 +166,32 @@ final class PhotoBrowserTests: XCTestCase {
 
   func testDeleteRunsTheBatchThenTheReload() throws {
     var photos = (1...5).map { model($0, selected: $0 == 2 || $0 == 4) }
-    let browser = browser(over: { photos })
-    var events: [String] = []
-    browser.deletionRequest = { doomed in
-      events.append("delete " + doomed.map(\.record.name).joined(separator: " "))
-      photos.removeAll { photo in doomed.contains(photo) }
-    }
-    browser.reloadRequest = { events.append("reload") }
+    let (source, browser) = self.source(over: { photos })
+    source.delete = { doomed in photos.removeAll { photo in doomed.contains(photo) } }
     try browser.delete(browser.photos(chosenBy: .selected, action: "deleting").map(\.photo))
-    XCTAssertEqual(events, ["delete IMG_2.jpg IMG_4.jpg", "reload"])
+    XCTAssertEqual(source.events, ["delete IMG_2.jpg IMG_4.jpg", "reload"])
     XCTAssertEqual(browser.count, 3)
 
-    browser.deletionRequest = { _ in throw VaultError.io(path: "Photo", reason: "read-only") }
+    source.delete = { _ in throw VaultError.io(path: "Photo", reason: "read-only") }
     XCTAssertThrowsError(try browser.delete([photos[0]]))
-    XCTAssertEqual(events.count, 2, "no reload after a batch that failed")
+    XCTAssertEqual(source.events.count, 3, "no reload after a batch that failed")
   }
 
   func testSelectionChangesAreOneRequestThenTheReload() throws {
     var photos = (1...4).map { model($0, selected: $0 == 2) }
-    let browser = browser(over: { photos })
+    let (source, browser) = self.source(over: { photos })
     var requests: [[Int: Bool]] = []
-    var reloads = 0
-    browser.selectionRequest = { changes in
+    source.select = { changes in
       requests.append(Dictionary(uniqueKeysWithValues: changes.map { ($0.index, $0.selected) }))
       for change in changes { photos[change.index].isSelected = change.selected }
     }
-    browser.reloadRequest = { reloads += 1 }
     try browser.setSelected([0, 2], true)
     XCTAssertEqual(requests, [[0: true, 2: true]])
-    XCTAssertEqual(reloads, 1)
+    XCTAssertEqual(source.events, ["reload"])
     try browser.invertSelection()
     XCTAssertEqual(requests.last, [0: false, 1: false, 2: false, 3: true], "inverted in one change")
     XCTAssertEqual(browser.selectedPhotos().map(\.index), [3])
-    XCTAssertEqual(reloads, 2)
+    XCTAssertEqual(source.events, ["reload", "reload"])
   }
 
   func testTheCountIsReadFromTheDataSourceEveryTime() throws {
@@ -154,20 +207,21 @@ final class PhotoBrowserTests: XCTestCase {
     XCTAssertEqual(try browser.photos(chosenBy: .all, action: "x").count, 4)
   }
 
-  func testLoadersAreAskedByIndex() throws {
+  func testLoadersAreAskedByThePhotosRecord() throws {
     let photos = (1...3).map { model($0) }
-    let browser = browser(over: { photos })
+    let (source, browser) = self.source(over: { photos })
     let jpeg = try JPEGEncoder.encode(TestImages.photoLike(width: 64, height: 32), quality: 80)
-    var thumbnailsAsked: [Int] = []
-    browser.thumbnailAtIndex = { index in
-      thumbnailsAsked.append(index)
-      if index == 1 { throw VaultError.damagedBlob(what: "thumbnail 2", reason: "bad") }
+    var thumbnailsAsked: [String] = []
+    source.thumbnail = { record in
+      thumbnailsAsked.append(record.name)
+      if record.name == "IMG_2.jpg" { throw VaultError.damagedBlob(what: "thumbnail 2", reason: "bad") }
       return jpeg
     }
     let image = try browser.thumbnailImage(at: 2, minimumSize: PixelSize(width: 16, height: 8))
     XCTAssertEqual([image.width, image.height], [16, 8], "the DCT scale of 1/4 is enough")
     XCTAssertThrowsError(try browser.thumbnailImage(at: 1, minimumSize: PixelSize(width: 1, height: 1)))
-    browser.thumbnailAtIndex = { _ in [0xFF, 0xD8, 0xFF, 0] }
+    XCTAssertEqual(thumbnailsAsked, ["IMG_3.jpg", "IMG_2.jpg"])
+    source.thumbnail = { _ in [0xFF, 0xD8, 0xFF, 0] }
     XCTAssertThrowsError(try browser.thumbnailImage(at: 0, minimumSize: PixelSize(width: 1, height: 1))) {
       XCTAssertTrue("\($0)".hasPrefix("'thumbnail of 'IMG_1.jpg'': cannot decode image"), "\($0)")
     }

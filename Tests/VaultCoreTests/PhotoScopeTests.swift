@@ -131,8 +131,8 @@ final class PhotoScopeTests: XCTestCase {
     try space.addToAlbum(named: "Two", photos: [records[3].id, records[1].id], creating: true)
     let browser = space.makeBrowser(scope: PhotoScope(album: "Two", sort: .name))
     XCTAssertEqual(browser.count, 2)
-    XCTAssertEqual(browser.photoAtIndex?(0).record.name, "b.jpg")
-    XCTAssertEqual(browser.photoAtIndex?(0).albums, ["Two"])
+    XCTAssertEqual(browser.photo(at: 0)?.record.name, "b.jpg")
+    XCTAssertEqual(browser.photo(at: 0)?.albums, ["Two"])
     // Numbers are places in the scoped list: photo 2 of the album is c.jpg.
     let chosen = try browser.photos(chosenBy: .photos([.numbers(first: 2, last: 2)]), action: "testing")
     XCTAssertEqual(chosen.map(\.photo.record.name), ["c.jpg"])
@@ -148,9 +148,9 @@ final class PhotoScopeTests: XCTestCase {
     // The count follows the space: an addition through the browser, then a deletion.
     try browser.addToAlbum("Two", [space.model(at: 2)])
     XCTAssertEqual(
-      (0..<browser.count).map { browser.photoAtIndex!($0).record.name }, ["a.jpg", "b.jpg", "c.jpg"])
-    try browser.delete([browser.photoAtIndex!(1)])
-    XCTAssertEqual((0..<browser.count).map { browser.photoAtIndex!($0).record.name }, ["a.jpg", "c.jpg"])
+      (0..<browser.count).map { browser.photo(at: $0)!.record.name }, ["a.jpg", "b.jpg", "c.jpg"])
+    try browser.delete([browser.photo(at: 1)!])
+    XCTAssertEqual((0..<browser.count).map { browser.photo(at: $0)!.record.name }, ["a.jpg", "c.jpg"])
     XCTAssertEqual(space.entries.count, 3)
     // An album that goes leaves the list empty.
     try space.deleteAlbum(named: "Two")
@@ -167,9 +167,9 @@ final class PhotoScopeTests: XCTestCase {
     let reader = try vault.unlock(password: password("reader"), access: .read)
     reader.releaseLock()
     let browser = reader.makeBrowser()
-    let addition = try browser.addToAlbum("Seen", [browser.photoAtIndex!(0), browser.photoAtIndex!(2)])
+    let addition = try browser.addToAlbum("Seen", [browser.photo(at: 0)!, browser.photo(at: 2)!])
     XCTAssertEqual(addition, AlbumAddition(added: 2, created: true, name: "Seen"))
-    XCTAssertEqual(browser.photoAtIndex!(2).albums, ["Seen"])
+    XCTAssertEqual(browser.photo(at: 2)!.albums, ["Seen"])
     XCTAssertEqual(reader.album(named: "Seen")?.count, 2)
   }
 

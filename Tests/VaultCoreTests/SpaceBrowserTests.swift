@@ -39,6 +39,17 @@ final class SpaceBrowserTests: XCTestCase {
     return folder + "/" + name
   }
 
+  func testItsModelsCarryTheBlobsLocationsAndItsSummaryCountsThem() throws {
+    let browser = try browser(importing: fixtures("photo.jpg", "gray.png"))
+    try browser.setSelected([1], true)
+    for photo in browser.listed(selectedOnly: false, from: nil, count: nil).map(\.photo) {
+      XCTAssertEqual(photo.photoURL.path, space.directory + "/Photo/" + photo.record.id.hex)
+      XCTAssertEqual(photo.thumbURL.path, space.directory + "/Thumb/" + photo.record.id.hex)
+      XCTAssertTrue(FileManager.default.fileExists(atPath: photo.photoURL.path))
+    }
+    XCTAssertEqual(browser.summary(), space.summary(), "the browser counts what the space holds")
+  }
+
   func testTheBrowserReadsAndChangesTheSpaceLive() throws {
     do {
       let browser = try browser(importing: fixtures("photo.jpg", "gray.png", "rgba.png"))
@@ -46,7 +57,7 @@ final class SpaceBrowserTests: XCTestCase {
       // Changed outside the browser: its count and photos follow.
       try space.deletePhotos(ids: [space.entries[0].record.id])
       XCTAssertEqual(browser.count, 2)
-      XCTAssertEqual(browser.photoAtIndex?(0).record.name, "gray.png")
+      XCTAssertEqual(browser.photo(at: 0)?.record.name, "gray.png")
 
       try browser.setSelected([1], true)
       XCTAssertEqual(space.entries.map(\.selected), [false, true])

@@ -173,7 +173,8 @@ final class SpaceTests: XCTestCase {
     try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
     var paths: [String] = []
     for _ in 0..<3 {
-      PhotoExporter(space: space).export(space.models(), to: target, thumbnails: false) { event in
+      PhotoExporter(browser: space.makeBrowser()).export(space.models(), to: target, thumbnails: false) {
+        event in
         if case .exported(_, let path) = event { paths.append(path) } else { XCTFail("\(event)") }
       }
     }
@@ -195,7 +196,9 @@ final class SpaceTests: XCTestCase {
     let target = folder + "/out"
     try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
     var failures: [String] = []
-    let exported = PhotoExporter(space: space).export(space.models(), to: target, thumbnails: false) {
+    let exported = PhotoExporter(browser: space.makeBrowser()).export(
+      space.models(), to: target, thumbnails: false
+    ) {
       event in
       if case .failed(let name, let error) = event {
         failures.append(name)
@@ -233,7 +236,7 @@ final class SpaceTests: XCTestCase {
     try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
 
     var events: [ExportEvent] = []
-    let result = PhotoExporter(space: space, parallelism: 4).export(
+    let result = PhotoExporter(browser: space.makeBrowser(), parallelism: 4).export(
       space.models(), to: target, thumbnails: false
     ) {
       events.append($0)

@@ -413,7 +413,8 @@ final class TamperingTests: XCTestCase {
     XCTAssertThrowsError(try opened.setSelection(Array(opened.entries.indices), to: true))
     let exportFolder = folder + "/export"
     try FileManager.default.createDirectory(atPath: exportFolder, withIntermediateDirectories: false)
-    PhotoExporter(space: opened).export(opened.models(), to: exportFolder, thumbnails: false) { _ in }
+    PhotoExporter(browser: opened.makeBrowser()).export(opened.models(), to: exportFolder, thumbnails: false)
+    { _ in }
     XCTAssertTrue(fileExists(victim))
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: exportFolder), [])
 

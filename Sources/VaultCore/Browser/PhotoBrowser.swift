@@ -1,42 +1,13 @@
-/// Agony's SGPhotoBrowser without the screen: it never owns the photos. Its owner hands it
-/// closures (how many photos, the photo at an index, a reload request, loaders of a
-/// thumbnail and an original, and requests to select and delete), and everything the
-/// commands do with photos goes through it: choosing them, listing them in rows, drawing
-/// the grid, decoding a photo to show, selecting and deleting. `Space.makeBrowser` wires
-/// one to a space.
+/// Agony's SGPhotoBrowser without the screen: it never owns the photos. It is made with
+/// its data source whole (`PhotoDataSource`: how many photos, the photo at an index, a
+/// reload request, loaders of a thumbnail and an original, and requests to select, delete,
+/// put in and take out of albums), and everything the commands do with photos goes through
+/// it: counting and choosing them, listing them in rows, drawing the grid, decoding a photo
+/// to show or exporting it, selecting, deleting and album changes. `Space.makeBrowser`
+/// wires one to a space.
 public final class PhotoBrowser {
-  /// The number of photos; required. Read again every time: the browser keeps no count.
-  public var numberOfPhotos: (() -> Int)?
-  /// The photo at a 0-based index; required.
-  public var photoAtIndex: ((Int) -> PhotoModel)?
-  /// Asks the owner to re-read its photos; called after each selection change and batch
-  /// delete.
-  public var reloadRequest: (() -> Void)?
-  /// The decrypted thumbnail (a JPEG) of the photo at an index; the caller wipes it.
-  public var thumbnailAtIndex: ((Int) throws -> [UInt8])?
-  /// The decrypted original of the photo at an index, in memory only; wiped when released.
-  public var originalAtIndex: ((Int) throws -> PlaintextBytes)?
-  /// The same by the photo's record: what a background thread uses (the viewer decodes
-  /// ahead), since indexes shift under it when the owner deletes photos.
-  public var originalOfRecord: ((PhotoRecord) throws -> PlaintextBytes)?
-  /// Sets the selection of photos by 0-based index, all in one change.
-  public var selectionRequest: (([(index: Int, selected: Bool)]) throws -> Void)?
-  /// Deletes photos, originals and thumbnails.
-  public var deletionRequest: (([PhotoModel]) throws -> Void)?
-  /// Puts photos in the album of a name (made if there is none).
-  public var albumRequest: ((String, [PhotoModel]) throws -> AlbumAddition)?
-  /// Whether a photo's file has been read for its date taken and camera; photos imported
-  /// before vault read them have not. Unset: every photo has.
-  public var detailsAreKnown: ((PhotoRecord) -> Bool)?
-  /// Stores details that decoding originals read, by photo id; best effort (it must not
-  /// hold up or fail what is being shown: the details are read again another time).
-  public var detailsRequest: (([BlobID: PhotoDetails]) -> Void)?
-  /// The index of the photo with an id, if it is listed. Unset: found through
-  /// `photoAtIndex`, one photo at a time.
-  public var indexOfPhoto: ((BlobID) -> Int?)?
-  /// Changes whenever the photos listed, their order or their selection may have changed;
-  /// unset, the browser says it always may have.
-  public var listRevision: (() -> Int)?
+  /// Where the photos come from and where changes go; given whole at `init`.
+  public let dataSource: PhotoDataSource
   /// Which photos the browser shows when not all of them (" in album 'Trip' from
   /// 2024-06-01"), for messages; empty when it shows every photo.
   public var scopeDescription = ""
@@ -49,12 +20,10 @@ public final class PhotoBrowser {
   /// Details read from originals decoded for showing, not stored yet (`storeFoundDetails`).
   public private(set) var foundDetails: [BlobID: PhotoDetails] = [:]
 
-  public init(numberOfPhotosPerRow: Int = 4) {
+  public init(dataSource: PhotoDataSource, numberOfPhotosPerRow: Int = 4) {
+    self.dataSource = dataSource
     self.numberOfPhotosPerRow = numberOfPhotosPerRow
   }
-
-  /// Whether both required closures are set; until then the browser shows nothing.
-  public var isReady: Bool { numberOfPhotos != nil && photoAtIndex != nil }
 
   /// What to say when the browser has no photo to show.
   public var emptyText: String {
@@ -62,14 +31,26 @@ public final class PhotoBrowser {
   }
 
   /// The photo count, read from the data source every time, so it cannot go stale.
-  public var count: Int { isReady ? numberOfPhotos?() ?? 0 : 0 }
+  public var count: Int { dataSource.numberOfPhotos() }
+
+  /// Asks the owner to re-read its photos (Agony's `reloadData`); the browser itself keeps
+  /// nothing to refresh.
+  public func reloadData() { dataSource.reload() }
+
+  /// The photo at a 0-based index, nil past the last one.
+  public func photo(at index: Int) -> PhotoModel? {
+    index >= 0 && index < count ? dataSource.photoAtIndex(index) : nil
+  }
+
+  /// Changes whenever the photos listed, their order or their selection may have changed.
+  public func listRevision() -> Int { dataSource.listRevision() }
+
+  /// Whether a photo's file has been read for its date taken and camera.
+  public func detailsAreKnown(_ record: PhotoRecord) -> Bool { dataSource.detailsAreKnown(record) }
 
   /// Where the photo `id` is listed now, if it is: what a viewer that shows one photo
   /// uses to stay on it when the list changes under it.
-  public func index(of id: BlobID) -> Int? {
-    if let indexOfPhoto { return indexOfPhoto(id) }
-    return (0..<count).first { photoAtIndex?($0).record.id == id }
-  }
+  public func index(of id: BlobID) -> Int? { dataSource.indexOfPhoto(id) }
 
   // MARK: Choosing photos
 
@@ -87,15 +68,14 @@ public final class PhotoBrowser {
   /// whatever `selectedOnly` leaves out, and models are made only for the photos looked
   /// at, so a page of a big space lists quickly.
   public func listed(selectedOnly: Bool, from: Int?, count limit: Int?) -> [(index: Int, photo: PhotoModel)] {
-    guard let photoAtIndex else { return [] }
     let total = count
     let limit = limit ?? total
     var listed: [(index: Int, photo: PhotoModel)] = []
     var index = max(0, (from ?? 1) - 1)
     while index < total && listed.count < limit {
-      let photo = photoAtIndex(index)
-      if !selectedOnly || photo.isSelected { listed.append((index, photo)) }
-      index += 1
+      defer { index += 1 }
+      if selectedOnly && !dataSource.isSelectedAtIndex(index) { continue }
+      listed.append((index, dataSource.photoAtIndex(index)))
     }
     return listed
   }
@@ -109,7 +89,7 @@ public final class PhotoBrowser {
   /// error when nothing is chosen ("deleting", "exporting").
   public func photos(chosenBy choice: PhotoChoice, action: String) throws -> [(index: Int, photo: PhotoModel)]
   {
-    guard let photoAtIndex else { return [] }
+    let photoAtIndex = dataSource.photoAtIndex
     switch choice {
     case .selected:
       let selected = selectedPhotos()
@@ -148,27 +128,35 @@ public final class PhotoBrowser {
   }
 
   private func changeSelection(_ changes: [(index: Int, selected: Bool)]) throws {
-    guard let selectionRequest else { preconditionFailure("the browser's owner set no selectionRequest") }
-    try selectionRequest(changes)
-    reloadRequest?()
+    try dataSource.selectionRequest(changes)
+    dataSource.reload()
   }
 
   /// Deletes `photos` through the deletion request, then asks the owner to reload; the
   /// count read after this is the data source's new one.
   public func delete(_ photos: [PhotoModel]) throws {
-    guard let deletionRequest else { preconditionFailure("the browser's owner set no deletionRequest") }
-    try deletionRequest(photos)
-    reloadRequest?()
+    try dataSource.deletionRequest(photos)
+    dataSource.reload()
   }
 
-  /// Puts `photos` in the album `name` (made when there is none yet), then asks the owner
-  /// to reload.
+  /// Puts `photos` in the album `name`, then asks the owner to reload. When there is no
+  /// such album, it is made if `creating` (the default), else `.noSuchAlbum` is thrown.
   @discardableResult
-  public func addToAlbum(_ name: String, _ photos: [PhotoModel]) throws -> AlbumAddition {
-    guard let albumRequest else { preconditionFailure("the browser's owner set no albumRequest") }
-    let addition = try albumRequest(name, photos)
-    reloadRequest?()
+  public func addToAlbum(_ name: String, _ photos: [PhotoModel], creating: Bool = true) throws
+    -> AlbumAddition
+  {
+    let addition = try dataSource.albumAdditionRequest(name, photos, creating)
+    dataSource.reload()
     return addition
+  }
+
+  /// Takes `photos` out of the album `name` (they stay in the space), then asks the owner
+  /// to reload; returns how many were in it.
+  @discardableResult
+  public func removeFromAlbum(_ name: String, _ photos: [PhotoModel]) throws -> Int {
+    let removed = try dataSource.albumRemovalRequest(name, photos)
+    dataSource.reload()
+    return removed
   }
 
   // MARK: Pictures
@@ -176,13 +164,11 @@ public final class PhotoBrowser {
   /// The thumbnail of the photo at `index` decoded at the smallest DCT scale that still
   /// gives at least `minimumSize` (thumbnails are stored already turned upright).
   public func thumbnailImage(at index: Int, minimumSize: PixelSize) throws -> RGBImage {
-    guard let thumbnailAtIndex, let photoAtIndex else {
-      preconditionFailure("the browser's owner set no thumbnailAtIndex or photoAtIndex")
-    }
-    var jpeg = try thumbnailAtIndex(index)
+    let record = dataSource.photoAtIndex(index).record
+    var jpeg = try dataSource.thumbnail(record)
     defer { jpeg.wipe() }
     return try RGBImage.decodeJPEG(
-      jpeg, name: "thumbnail of '\(photoAtIndex(index).record.name)'", minimumWidth: minimumSize.width,
+      jpeg, name: "thumbnail of '\(record.name)'", minimumWidth: minimumSize.width,
       minimumHeight: minimumSize.height, thumbnail: true)
   }
 
@@ -192,30 +178,44 @@ public final class PhotoBrowser {
   /// transparency over the thumbnailer's gray. A photo over the thumbnailer's pixel or
   /// memory limit is refused as on import, before its pixels are decoded.
   public func originalImage(at index: Int, minimumSize: PixelSize?) throws -> DecodedPhoto {
-    guard let originalAtIndex, let photoAtIndex else {
-      preconditionFailure("the browser's owner set no originalAtIndex or photoAtIndex")
-    }
-    let record = photoAtIndex(index).record
-    return try decodeOriginal(of: record, minimumSize: minimumSize) { try originalAtIndex(index) }
+    try originalImage(of: dataSource.photoAtIndex(index).record, minimumSize: minimumSize)
   }
 
-  /// The same for the photo `record` stands for, through `originalOfRecord`; safe to call
-  /// from another thread as long as the data source's loader is.
+  /// The same for the photo `record` stands for: what a background thread uses (the
+  /// viewer decodes ahead), since indexes shift under it when photos are deleted. Safe to
+  /// call from another thread, as the data source's loader is.
   public func originalImage(of record: PhotoRecord, minimumSize: PixelSize?) throws -> DecodedPhoto {
-    guard let originalOfRecord else { preconditionFailure("the browser's owner set no originalOfRecord") }
-    return try decodeOriginal(of: record, minimumSize: minimumSize) { try originalOfRecord(record) }
-  }
-
-  private func decodeOriginal(
-    of record: PhotoRecord, minimumSize: PixelSize?, load: () throws -> PlaintextBytes
-  ) throws -> DecodedPhoto {
     // The file itself is held whole: refused before it is decrypted when it alone is too much.
     // Saturating: a size near the end of 64 bits (only a forged record has one) is too much.
     let (needed, overflow) = Int(clamping: record.bytes).addingReportingOverflow(Thumbnailer.fixedMemory)
     try thumbnailer.checkMemory(path: record.name, bytes: overflow ? .max : needed)
-    let plaintext = try load()
+    let plaintext = try originalBytes(of: record)
     return try PhotoDecoder.decode(
       plaintext, format: record.format, name: record.name, minimumSize: minimumSize, limits: thumbnailer)
+  }
+
+  /// The original of the photo `record` stands for, decrypted whole into memory (never to
+  /// disk) through the data source's loader, once every byte of it has authenticated and
+  /// its content hash matches. The caller makes sure the record's size is one it can hold.
+  public func originalBytes(of record: PhotoRecord) throws -> PlaintextBytes {
+    let what = "photo '\(record.name)' (\(record.id))"
+    guard let count = Int(exactly: record.bytes), count >= 0 else {
+      throw VaultError.damagedBlob(what: what, reason: "its size \(record.bytes) is out of range")
+    }
+    let plaintext = PlaintextBytes(count: count)
+    var filled = 0
+    try dataSource.original(record) { chunk in
+      // A version-1 blob is read to its end before its size is checked.
+      guard chunk.count <= count - filled else {
+        throw VaultError.damagedBlob(
+          what: what, reason: "holds more than the \(record.bytes) bytes its record says")
+      }
+      guard let bytes = chunk.baseAddress else { return }
+      UnsafeMutableRawPointer(plaintext.pinned.buffer.baseAddress! + filled).copyMemory(
+        from: bytes, byteCount: chunk.count)
+      filled += chunk.count
+    }
+    return plaintext
   }
 
   // MARK: Details
@@ -224,7 +224,7 @@ public final class PhotoBrowser {
   /// when its file had not been read for them (a photo imported before vault read them):
   /// `storeFoundDetails` stores them.
   public func noteDetails(of record: PhotoRecord, in decoded: DecodedPhoto) {
-    guard foundDetails[record.id] == nil, detailsAreKnown?(record) == false else { return }
+    guard foundDetails[record.id] == nil, dataSource.detailsAreKnown(record) == false else { return }
     foundDetails[record.id] = decoded.details
   }
 
@@ -238,7 +238,7 @@ public final class PhotoBrowser {
     guard !foundDetails.isEmpty else { return }
     let found = foundDetails
     foundDetails = [:]
-    detailsRequest?(found)
-    reloadRequest?()
+    dataSource.detailsRequest(found)
+    dataSource.reload()
   }
 }

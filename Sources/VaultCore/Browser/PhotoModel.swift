@@ -1,15 +1,64 @@
-/// One photo as the browser sees it (Agony's SGPhotoModel): its decrypted record, whether
-/// it is selected, and the albums it is in. It carries no path: the original and the
-/// thumbnail are read through the browser's loaders, by index.
+import Foundation
+
+/// One photo as the browser sees it (Agony's SGPhotoModel): its decrypted record, where
+/// its encrypted original and thumbnail lie on disk, whether it is selected, and the
+/// albums it is in. The locations are for showing and counting (`vault info` sums the
+/// blobs' sizes from them); the bytes are read through the browser's loaders, which take
+/// the record, so that a blob is only ever opened under a name made from its id.
 public struct PhotoModel: Equatable, Sendable {
-  public var isSelected: Bool
   public var record: PhotoRecord
+  public var isSelected: Bool
   /// The names of the albums holding the photo, in name order.
   public var albums: [String]
+  private var blobs: BlobLocations
 
-  public init(isSelected: Bool, record: PhotoRecord, albums: [String] = []) {
-    self.isSelected = isSelected
+  /// The encrypted original (`Photo/<id>` in its space's folder).
+  public var photoURL: URL { blobs.url(photo: true, id: record.id) }
+  /// The encrypted thumbnail (`Thumb/<id>` in its space's folder).
+  public var thumbURL: URL { blobs.url(photo: false, id: record.id) }
+
+  public init(record: PhotoRecord, photoURL: URL, thumbURL: URL, isSelected: Bool, albums: [String] = []) {
+    self.init(
+      record: record, blobs: .given(photo: photoURL, thumb: thumbURL), isSelected: isSelected, albums: albums)
+  }
+
+  /// A photo whose blobs lie in the folders `photoFolder` and `thumbFolder` under its id:
+  /// their URLs are made only when asked for, since a count or a selection over a big space
+  /// makes a model of every photo.
+  init(record: PhotoRecord, photoFolder: String, thumbFolder: String, isSelected: Bool, albums: [String]) {
+    self.init(
+      record: record, blobs: .folders(photo: photoFolder, thumb: thumbFolder), isSelected: isSelected,
+      albums: albums)
+  }
+
+  /// A photo whose blobs are named only relative to its space's folder (`Photo/<id>`,
+  /// `Thumb/<id>`, URLs without a base): what `Space.model(at:)` makes, which has no
+  /// folder at hand. The browser's data source hands out models with whole locations
+  /// (`Space.photoModel(at:)`).
+  init(isSelected: Bool, record: PhotoRecord, albums: [String] = []) {
+    self.init(record: record, blobs: .relative, isSelected: isSelected, albums: albums)
+  }
+
+  private init(record: PhotoRecord, blobs: BlobLocations, isSelected: Bool, albums: [String]) {
     self.record = record
+    self.blobs = blobs
+    self.isSelected = isSelected
     self.albums = albums
+  }
+
+  /// Where a photo's blobs lie.
+  private enum BlobLocations: Equatable, Sendable {
+    case given(photo: URL, thumb: URL)
+    case folders(photo: String, thumb: String)
+    case relative
+
+    func url(photo: Bool, id: BlobID) -> URL {
+      switch self {
+      case .given(let photoURL, let thumbURL): return photo ? photoURL : thumbURL
+      case .folders(let photoFolder, let thumbFolder):
+        return URL(fileURLWithPath: (photo ? photoFolder : thumbFolder) + "/" + id.hex, isDirectory: false)
+      case .relative: return URL(string: (photo ? "Photo/" : "Thumb/") + id.hex)!
+      }
+    }
   }
 }

@@ -2,9 +2,10 @@ import Foundation
 
 extension Space {
   /// A browser whose data source is this space: the count and the photos are read live
-  /// from the space's entries, thumbnails and originals are decrypted from its blobs (in
-  /// memory), and selections, deletions and album changes are written to its journal. The
-  /// browser keeps the space open as long as it lives.
+  /// from the space's entries, thumbnails and originals are decrypted from its blobs (into
+  /// memory to show, chunk by chunk to export), and selections, deletions and album
+  /// changes are written to its journal. The browser keeps the space open as long as it
+  /// lives.
   ///
   /// The browser shows the photos `scope` takes, in its order, numbered by their place in
   /// that list (by default every photo, by date taken, then import order). The list is
@@ -15,59 +16,85 @@ extension Space {
   /// A space opened to read changes through `Space.change` (a short-lived writer), so a
   /// reader that stays open (`vault view`) holds no lock between changes.
   ///
-  /// `reloadRequest` is left to the owner: the space brings its entries up to date with
-  /// every write it makes, so there is nothing to re-read; an owner that shows the photos
-  /// sets it to redraw them.
+  /// The data source's `reload` does nothing: the space brings its entries up to date
+  /// with every write it makes, so there is nothing to re-read; an owner that shows the
+  /// photos redraws after each change it asks for.
   public func makeBrowser(perRow: Int = 1, scope: PhotoScope = PhotoScope()) -> PhotoBrowser {
-    let browser = PhotoBrowser(numberOfPhotosPerRow: perRow)
+    // Made once: a model of every photo (a count, a selection) shares them.
+    let folders = (photo: photoDirectory, thumb: thumbDirectory)
     let list = ScopedList(scope: scope)
-    browser.numberOfPhotos = { list.positions(in: self).count }
-    browser.photoAtIndex = { self.model(at: list.positions(in: self)[$0]) }
-    browser.indexOfPhoto = { id in list.positions(in: self).firstIndex { self.entries[$0].record.id == id } }
-    browser.listRevision = { self.revision }
-    browser.thumbnailAtIndex = { try self.thumbnail(of: self.entries[list.positions(in: self)[$0]].record) }
-    browser.originalAtIndex = { try self.original(of: self.entries[list.positions(in: self)[$0]].record) }
-    // Reads only the photo's blob and the key, never `entries`: safe off the main thread.
-    browser.originalOfRecord = { try self.original(of: $0) }
-    browser.selectionRequest = { changes in
-      let positions = list.positions(in: self)
-      if self.access == .write {
-        try self.setSelections(changes.map { (positions[$0.index], $0.selected) })
-        return
-      }
-      // A reader (`vault view`) changes through a writer of its own, whose photos may have
-      // moved (another command changed the space meanwhile): they are found by id.
-      let wanted = changes.map { (id: self.entries[positions[$0.index]].record.id, selected: $0.selected) }
-      try self.change { writer in
-        var positions: [BlobID: Int] = [:]
-        for (position, entry) in writer.entries.enumerated() { positions[entry.record.id] = position }
-        try writer.setSelections(
-          wanted.compactMap { change in positions[change.id].map { ($0, change.selected) } })
-      }
+    var source = PhotoDataSource(
+      numberOfPhotos: { list.positions(in: self).count },
+      photoAtIndex: { self.photoModel(at: list.positions(in: self)[$0], folders: folders) },
+      reload: {},
+      // Both read only the photo's blob and the key, never `entries`: safe off the main
+      // thread (the viewer decodes ahead, an export decrypts on all cores).
+      thumbnail: { try self.thumbnail(of: $0) },
+      original: { record, content in
+        try self.readingInPlace { try self.openOriginal(record).readContent(content) }
+      },
+      selectionRequest: { try self.select($0, listed: list.positions(in: self)) },
+      deletionRequest: { photos in
+        let ids = Set(photos.map(\.record.id))
+        try self.writing { try $0.deletePhotos(ids: ids) }
+      },
+      albumAdditionRequest: { name, photos, creating in
+        let ids = photos.map(\.record.id)
+        return try self.writing { try $0.addToAlbum(named: name, photos: ids, creating: creating) }
+      },
+      albumRemovalRequest: { name, photos in
+        let ids = photos.map(\.record.id)
+        return try self.writing { try $0.removeFromAlbum(named: name, photos: ids) }
+      },
+      detailsRequest: { found in
+        if self.access == .write {
+          // Recorded with the command's own changes; a failure leaves them to be read again.
+          _ = try? self.recordDetails(found)
+        } else {
+          self.recordDetailsIfFree(found)
+        }
+      })
+    source.detailsAreKnown = { self.hasDetails($0.id) }
+    source.listRevision = { self.revision }
+    source.isSelectedAtIndex = { self.entries[list.positions(in: self)[$0]].selected }
+    source.indexOfPhoto = { id in list.positions(in: self).firstIndex { self.entries[$0].record.id == id } }
+    return PhotoBrowser(dataSource: source, numberOfPhotosPerRow: perRow)
+  }
+
+  /// The photo at `position` (0-based, in import order) as a model, with its blobs'
+  /// locations (in `folders`, by default this space's).
+  func photoModel(at position: Int, folders: (photo: String, thumb: String)? = nil) -> PhotoModel {
+    let entry = entries[position]
+    let folders = folders ?? (photoDirectory, thumbDirectory)
+    return PhotoModel(
+      record: entry.record, photoFolder: folders.photo, thumbFolder: folders.thumb,
+      isSelected: entry.selected,
+      albums: albumNames(of: entry.record.id))
+  }
+
+  /// `change` made by this space when it is a writer, else by a short-lived writer of its
+  /// own (a reader that stays open, `vault view`, holds no lock between changes).
+  private func writing<Result>(_ change: (Space) throws -> Result) throws -> Result {
+    if access == .write { return try change(self) }
+    return try self.change(change)
+  }
+
+  /// Sets the selection of the listed photos at the changes' indexes; `listed` holds their
+  /// positions in `entries`.
+  private func select(_ changes: [(index: Int, selected: Bool)], listed positions: [Int]) throws {
+    if access == .write {
+      try setSelections(changes.map { (positions[$0.index], $0.selected) })
+      return
     }
-    browser.detailsAreKnown = { self.hasDetails($0.id) }
-    browser.detailsRequest = { found in
-      if self.access == .write {
-        // Recorded with the command's own changes; a failure leaves them to be read again.
-        _ = try? self.recordDetails(found)
-      } else {
-        self.recordDetailsIfFree(found)
-      }
+    // A reader (`vault view`) changes through a writer of its own, whose photos may have
+    // moved (another command changed the space meanwhile): they are found by id.
+    let wanted = changes.map { (id: entries[positions[$0.index]].record.id, selected: $0.selected) }
+    try change { writer in
+      var positions: [BlobID: Int] = [:]
+      for (position, entry) in writer.entries.enumerated() { positions[entry.record.id] = position }
+      try writer.setSelections(
+        wanted.compactMap { change in positions[change.id].map { ($0, change.selected) } })
     }
-    browser.deletionRequest = { photos in
-      let ids = Set(photos.map(\.record.id))
-      if self.access == .write {
-        try self.deletePhotos(ids: ids)
-      } else {
-        try self.change { writer in try writer.deletePhotos(ids: ids) }
-      }
-    }
-    browser.albumRequest = { name, photos in
-      let ids = photos.map(\.record.id)
-      if self.access == .write { return try self.addToAlbum(named: name, photos: ids, creating: true) }
-      return try self.change { writer in try writer.addToAlbum(named: name, photos: ids, creating: true) }
-    }
-    return browser
   }
 }
 

@@ -8,19 +8,23 @@ public enum ExportEvent: Sendable {
   case failed(name: String, error: VaultError)
 }
 
-/// Decrypts originals (or thumbnails) into a folder, on all cores. Each file is written
+/// Decrypts originals (or thumbnails) into a folder, on all cores, through a browser's
+/// loaders (so that it writes exactly what the data source gives). Each file is written
 /// without a name (or under a temporary one), checked to the final chunk and its content
 /// hash, flushed to disk, and only then given its name; names already taken get " (1)",
 /// " (2)"… in the photos' order; nothing is ever overwritten.
 public final class PhotoExporter {
-  private let space: Space
+  private let thumbnail: (PhotoRecord) throws -> [UInt8]
+  private let original: (PhotoRecord, _ content: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
   private let parallelism: Int
   /// Photos decrypted ahead of the one being named, at most (each holds an open file, and
   /// one 64 KiB chunk at a time while it is written).
   static let maxInFlight = 32
 
-  public init(space: Space, parallelism: Int? = nil) {
-    self.space = space
+  /// Exports through `browser`'s loaders, which its workers call from their threads.
+  public init(browser: PhotoBrowser, parallelism: Int? = nil) {
+    thumbnail = browser.dataSource.thumbnail
+    original = browser.dataSource.original
     self.parallelism = max(1, parallelism ?? ProcessInfo.processInfo.activeProcessorCount)
   }
 
@@ -80,12 +84,11 @@ public final class PhotoExporter {
     // Unnamed until complete: an export that is killed leaves nothing in the folder.
     let file = try TemporaryFile(in: directory, unnamed: true)
     if thumbnails {
-      var bytes = try space.thumbnail(of: record)
+      var bytes = try thumbnail(record)
       defer { bytes.wipe() }
       try file.write(bytes)
     } else {
-      let reader = try space.openOriginal(record)
-      try reader.readContent { try file.write($0) }
+      try original(record) { try file.write($0) }
     }
     try file.setModificationTime(
       seconds: record.modifiedAt.seconds, nanoseconds: record.modifiedAt.nanoseconds)

@@ -165,7 +165,7 @@ public final class SpaceVerifier {
     // number verify prints is the one `vault list` shows for the same photo.
     let browser = space.makeBrowser()
     let listed: [PhotoToCheck] = (0..<browser.count).map { index in
-      let record = browser.photoAtIndex!(index).record
+      let record = browser.photo(at: index)!.record
       return .listed(number: index + 1, record: record, listedBefore: !seen.insert(record.id).inserted)
     }
     let toCheck =

@@ -4,7 +4,7 @@ import VaultCore
 /// What the viewer's keys change: selection, deletion, albums and export, through the browser.
 extension PhotoViewer {
   func toggleSelection(of index: Int) {
-    guard index < count, let photo = browser.photoAtIndex?(index) else { return }
+    guard index < count, let photo = browser.photo(at: index) else { return }
     do {
       try browser.setSelected([index], !photo.isSelected)
       if browser.index(of: photo.record.id) == nil {
@@ -34,7 +34,7 @@ extension PhotoViewer {
     do {
       let name = try AlbumName.normalized(typed)
       var photos = browser.selectedPhotos().map(\.photo)
-      if photos.isEmpty, let current = browser.photoAtIndex?(cursor.index) { photos = [current] }
+      if photos.isEmpty, let current = browser.photo(at: cursor.index) { photos = [current] }
       let addition = try browser.addToAlbum(name, photos)
       let already = photos.count - addition.added
       message =
@@ -47,7 +47,7 @@ extension PhotoViewer {
   }
 
   func export(to folder: String?) {
-    guard let photo = browser.photoAtIndex?(page.index) else { return }
+    guard let photo = browser.photo(at: page.index) else { return }
     do {
       let directory: String
       if let folder {
@@ -59,7 +59,7 @@ extension PhotoViewer {
         directory = Self.absolutePath(try ExportTarget.makeDated())
       }
       var outcome = ""
-      _ = PhotoExporter(space: space).export([photo], to: directory, thumbnails: false) { event in
+      _ = PhotoExporter(browser: browser).export([photo], to: directory, thumbnails: false) { event in
         switch event {
         case .exported(_, let path): outcome = "exported \(path)"
         case .failed(let name, let error):

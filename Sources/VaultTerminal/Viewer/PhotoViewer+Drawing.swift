@@ -86,7 +86,7 @@ extension PhotoViewer {
     }
     cursor.scrollToCursor(visibleRows: visibleRows)
     let visible = cursor.visibleIndexes(visibleRows: visibleRows, count: count)
-    let photos = visible.map { (index: $0, photo: browser.photoAtIndex!($0)) }
+    let photos = visible.map { (index: $0, photo: browser.photo(at: $0)!) }
     // Only the visible rows' thumbnails are decrypted (kitty keeps rows it was sent).
     let style = graphics.selectedLabelStyle
     for (rowNumber, row) in browser.rows(of: photos).enumerated() {

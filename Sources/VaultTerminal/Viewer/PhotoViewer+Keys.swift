@@ -6,16 +6,16 @@ extension PhotoViewer {
   /// Finds the photos of the cursor and the page again after the list changed; a photo
   /// that is no longer listed leaves its place to the one that took its number.
   func followPhotos() {
-    let revision = browser.listRevision?()
-    if revision == nil || revision != placedAt {
+    let revision = browser.listRevision()
+    if revision != placedAt {
       if let cursorPhoto, let index = browser.index(of: cursorPhoto) { cursor.index = index }
       if let pagePhoto, let index = browser.index(of: pagePhoto) { page.index = index }
       cursor.clamp(count: count)
       page.clamp(count: count)
       placedAt = revision
     }
-    cursorPhoto = cursor.index < count ? browser.photoAtIndex?(cursor.index).record.id : nil
-    pagePhoto = page.index < count ? browser.photoAtIndex?(page.index).record.id : nil
+    cursorPhoto = cursor.index < count ? browser.photo(at: cursor.index)?.record.id : nil
+    pagePhoto = page.index < count ? browser.photo(at: page.index)?.record.id : nil
   }
 
   func handle(_ key: Key) {
@@ -88,7 +88,7 @@ extension PhotoViewer {
     case .up where zoomed || tall, .character("k") where zoomed || tall: viewport?.pan(dx: 0, dy: -1)
     case .down where zoomed || tall, .character("j") where zoomed || tall: viewport?.pan(dx: 0, dy: 1)
     case .character("s"): toggleSelection(of: page.index)
-    case .character("d"): ask(.confirmDeletion(browser.photoAtIndex!(page.index)))
+    case .character("d"): ask(.confirmDeletion(browser.photo(at: page.index)!))
     case .character("e"): ask(.exportFolder(""))
     case .character("i"):
       showsInfo.toggle()

@@ -11,7 +11,7 @@ extension PhotoViewer {
   }
 
   func photoScreen(columns: Int, rows: Int, keep: inout Set<PictureKey>) {
-    guard let photo = browser.photoAtIndex?(page.index) else { return }
+    guard let photo = browser.photo(at: page.index) else { return }
     let record = photo.record
     let area = photoArea(columns: columns, rows: rows)
     let shown = PixelSize(width: record.width, height: record.height)
@@ -74,7 +74,7 @@ extension PhotoViewer {
   /// pixels would hold up what the user waits for.
   func sendDecodedAhead(keep: inout Set<PictureKey>) {
     guard drawing is KittyPictureDrawing, !terminal.hasPendingInput, let viewport,
-      let current = browser.photoAtIndex?(page.index), drawnOriginal == current.record.id
+      let current = browser.photo(at: page.index), drawnOriginal == current.record.id
     else { return }
     var ahead: [(key: PictureKey, make: () -> Picture)] = []
     if let decoded = preloader.decoded(current.record.id),
@@ -84,7 +84,7 @@ extension PhotoViewer {
         (.original(current.record.id, denominator: decoded.scaleDenominator), { .photo(decoded.image) }))
     }
     for position in [page.index + 1, page.index - 1] where position >= 0 && position < count {
-      guard let photo = browser.photoAtIndex?(position), let decoded = preloader.decoded(photo.record.id)
+      guard let photo = browser.photo(at: position), let decoded = preloader.decoded(photo.record.id)
       else {
         continue
       }
@@ -145,7 +145,7 @@ extension PhotoViewer {
   /// The current photo at the scale the zoom needs, then its neighbours at fit.
   func requestOriginals(around index: Int, viewport: Viewport) {
     func request(_ position: Int, denominatorFor view: Viewport) -> OriginalPreloader.Request? {
-      guard position >= 0, position < count, let photo = browser.photoAtIndex?(position) else { return nil }
+      guard position >= 0, position < count, let photo = browser.photo(at: position) else { return nil }
       let record = photo.record
       let minimum = PixelSize(
         width: (record.width + view.neededScaleDenominator - 1) / view.neededScaleDenominator,
@@ -153,7 +153,7 @@ extension PhotoViewer {
       return OriginalPreloader.Request(record: record, minimumSize: minimum)
     }
     func fitView(_ position: Int) -> Viewport? {
-      guard position >= 0, position < count, let photo = browser.photoAtIndex?(position) else { return nil }
+      guard position >= 0, position < count, let photo = browser.photo(at: position) else { return nil }
       return fitViewport(photo, like: viewport)
     }
     var requests: [OriginalPreloader.Request] = []
@@ -170,7 +170,7 @@ extension PhotoViewer {
     let record = browser.withFoundDetails(photo.record)
     var lines: [String] = ["name", "  " + record.name, ""]
     // A photo imported before vault read dates has its file read once its original decodes.
-    let unread = browser.detailsAreKnown?(record) == false && browser.foundDetails[record.id] == nil
+    let unread = !browser.detailsAreKnown(record) && browser.foundDetails[record.id] == nil
     lines += ["taken", "  " + (record.taken?.shownInFull ?? (unread ? "not read yet" : "unknown")), ""]
     if let camera = PhotoListing.camera(record) { lines += ["camera", "  " + camera, ""] }
     lines += ["file size", "  " + PhotoListing.byteCount(record.bytes), ""]

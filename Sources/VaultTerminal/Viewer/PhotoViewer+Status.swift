@@ -21,13 +21,13 @@ extension PhotoViewer {
     } else if count == 0 || showsHelp {
       line = showsHelp ? "any key: back" : "q: quit"
     } else if screen == .grid {
-      let selected = (0..<count).filter { browser.photoAtIndex!($0).isSelected }.count
+      let selected = browser.selectedPhotos().count
       // An action's outcome (below) takes the place of the keys' reminder, back at the next key.
       line =
         "\(cursor.index + 1) / \(count)  \(selected) selected"
         + (message == nil ? "  Enter: open  space: select  ?: keys  q: quit" : "")
     } else {
-      let photo = browser.photoAtIndex!(page.index)
+      let photo = browser.photo(at: page.index)!
       var after = "  \(photo.record.width)×\(photo.record.height)"
       if let taken = browser.withFoundDetails(photo.record).taken { after += "  " + taken.shownDate }
       after += "  \(viewport?.zoomPercent ?? 100)%"

@@ -15,22 +15,27 @@ final class GridRowImageTests: XCTestCase {
     return PhotoModel(isSelected: selected, record: record)
   }
 
-  /// A browser over `photos`.
-  func browser(over photos: @escaping () -> [PhotoModel]) -> PhotoBrowser {
-    let browser = PhotoBrowser()
-    browser.numberOfPhotos = { photos().count }
-    browser.photoAtIndex = { index in photos()[index] }
-    return browser
+  /// A browser over `photos`, three a row, whose thumbnails `thumbnail` gives; it changes
+  /// nothing.
+  func browser(over photos: [PhotoModel], thumbnail: @escaping (PhotoRecord) throws -> [UInt8])
+    -> PhotoBrowser
+  {
+    let nothing = VaultError.invalidArgument("this browser changes nothing")
+    let source = PhotoDataSource(
+      numberOfPhotos: { photos.count }, photoAtIndex: { photos[$0] }, reload: {}, thumbnail: thumbnail,
+      original: { _, _ in throw nothing }, selectionRequest: { _ in throw nothing },
+      deletionRequest: { _ in throw nothing }, albumAdditionRequest: { _, _, _ in throw nothing },
+      albumRemovalRequest: { _, _ in throw nothing }, detailsRequest: { _ in })
+    return PhotoBrowser(dataSource: source, numberOfPhotosPerRow: 3)
   }
 
   func testAGridRowDecryptsItsOwnThumbnailsAndReportsTheUnreadable() throws {
     let photos = (1...6).map { model($0, selected: $0 == 5) }
-    let browser = browser(over: { photos })
-    browser.numberOfPhotosPerRow = 3
     let jpeg = try JPEGEncoder.encode(
       RGBImage(width: 8, height: 8, pixels: [UInt8](repeating: 200, count: 8 * 8 * 3)), quality: 90)
     var asked: [Int] = []
-    browser.thumbnailAtIndex = { index in
+    let browser = browser(over: photos) { record in
+      let index = photos.firstIndex { $0.record.id == record.id }!
       asked.append(index)
       if index == 4 { throw VaultError.damagedBlob(what: "thumbnail 5", reason: "bad") }
       return jpeg

@@ -1,0 +1,85 @@
+/// What a `PhotoBrowser` is given whole when it is made (Agony's SGPhotoBrowser blocks):
+/// where its photos come from and where its changes go. Every block a browser needs has no
+/// default, so a data source that leaves one out does not compile; the few with a default
+/// are shortcuts or hints that the browser can do without.
+///
+/// Loaders take the photo's record (its id, size and content hash, what the bytes are
+/// checked against), never an index: indexes shift when photos are deleted, and the viewer
+/// decodes ahead on another thread. A loader must therefore be safe to call from another
+/// thread, as the space's are (they read only the blob and the key).
+public struct PhotoDataSource {
+  /// The number of photos. Read again every time: the browser keeps no count.
+  public var numberOfPhotos: () -> Int
+  /// The photo at a 0-based index.
+  public var photoAtIndex: (Int) -> PhotoModel
+  /// Asks the owner to re-read its photos (to redraw them); called after each change the
+  /// browser asks for.
+  public var reload: () -> Void
+  /// The decrypted thumbnail (a JPEG) of a photo; the caller wipes it.
+  public var thumbnail: (PhotoRecord) throws -> [UInt8]
+  /// Hands a photo's decrypted original to `content` chunk by chunk, in order, and throws
+  /// if it turns out damaged (the last chunk and the content hash are checked before this
+  /// returns): what an export streams into a file and the browser decodes from memory.
+  public var original: (PhotoRecord, _ content: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+  /// Sets the selection of photos by 0-based index, all in one change.
+  public var selectionRequest: ([(index: Int, selected: Bool)]) throws -> Void
+  /// Deletes photos, originals and thumbnails.
+  public var deletionRequest: ([PhotoModel]) throws -> Void
+  /// Puts photos in the album of a name; makes it when there is none if `creating`, else
+  /// throws `.noSuchAlbum`.
+  public var albumAdditionRequest:
+    (_ name: String, _ photos: [PhotoModel], _ creating: Bool) throws -> AlbumAddition
+  /// Takes photos out of the album of a name; returns how many were in it.
+  public var albumRemovalRequest: (_ name: String, _ photos: [PhotoModel]) throws -> Int
+  /// Stores details that decoding originals read, by photo id; best effort (it must not
+  /// hold up or fail what is being shown: the details are read again another time).
+  public var detailsRequest: ([BlobID: PhotoDetails]) -> Void
+  /// Whether a photo's file has been read for its date taken and camera; photos imported
+  /// before vault read them have not. By default every photo has.
+  public var detailsAreKnown: (PhotoRecord) -> Bool = { _ in true }
+  /// Changes whenever the photos listed, their order or their selection may have changed.
+  /// By default it changes at every read: the list may always have changed.
+  public var listRevision: () -> Int = PhotoDataSource.everChanging()
+  /// The index of the photo with an id, if it is listed. By default `photoAtIndex` is
+  /// asked for each photo in turn; a data source with a quicker way sets its own.
+  public var indexOfPhoto: (BlobID) -> Int?
+  /// Whether the photo at an index is selected. By default its model says; a data source
+  /// that knows without making the model (the space does) sets its own, so that listing
+  /// the selected photos of a big space makes models only for them.
+  public var isSelectedAtIndex: (Int) -> Bool
+
+  public init(
+    numberOfPhotos: @escaping () -> Int, photoAtIndex: @escaping (Int) -> PhotoModel,
+    reload: @escaping () -> Void, thumbnail: @escaping (PhotoRecord) throws -> [UInt8],
+    original: @escaping (PhotoRecord, _ content: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
+    selectionRequest: @escaping ([(index: Int, selected: Bool)]) throws -> Void,
+    deletionRequest: @escaping ([PhotoModel]) throws -> Void,
+    albumAdditionRequest:
+      @escaping (_ name: String, _ photos: [PhotoModel], _ creating: Bool) throws ->
+      AlbumAddition,
+    albumRemovalRequest: @escaping (_ name: String, _ photos: [PhotoModel]) throws -> Int,
+    detailsRequest: @escaping ([BlobID: PhotoDetails]) -> Void
+  ) {
+    self.numberOfPhotos = numberOfPhotos
+    self.photoAtIndex = photoAtIndex
+    self.reload = reload
+    self.thumbnail = thumbnail
+    self.original = original
+    self.selectionRequest = selectionRequest
+    self.deletionRequest = deletionRequest
+    self.albumAdditionRequest = albumAdditionRequest
+    self.albumRemovalRequest = albumRemovalRequest
+    self.detailsRequest = detailsRequest
+    indexOfPhoto = { id in (0..<numberOfPhotos()).first { photoAtIndex($0).record.id == id } }
+    isSelectedAtIndex = { photoAtIndex($0).isSelected }
+  }
+
+  /// A revision that is new at every read.
+  private static func everChanging() -> () -> Int {
+    var revision = 0
+    return {
+      revision &+= 1
+      return revision
+    }
+  }
+}
