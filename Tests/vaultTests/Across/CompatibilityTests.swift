@@ -4,8 +4,7 @@ import XCTest
 /// The vaults committed under Tests/Compatibility must keep opening, bit for bit; their
 /// expectations are the JSON files beside them.
 final class CompatibilityTests: XCTestCase {
-  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Compatibility").path
+  static let folder = projectPath + "/Tests/Compatibility"
   /// The committed format-1 vault.
   static let committed = folder + "/vault-v1"
 
