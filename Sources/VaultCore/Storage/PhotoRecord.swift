@@ -60,7 +60,8 @@ public struct PhotoRecord: Equatable, Sendable {
   public var cameraModel: String? = nil
 
   init(
-    id: BlobID, name: String, bytes: Int64, format: ImageFormat, width: Int, height: Int, orientation: Int,
+    id: BlobID, name: String, bytes: Int64, format: ImageFormat, width: Int, height: Int,
+    orientation: Int,
     modifiedAt: Timestamp, importedAt: Timestamp, contentHash: String, taken: CaptureTime? = nil,
     cameraMake: String? = nil, cameraModel: String? = nil
   ) {
@@ -72,7 +73,8 @@ public struct PhotoRecord: Equatable, Sendable {
   }
 
   init(
-    id: BlobID, name: String, bytes: Int64, format: ImageFormat, width: Int, height: Int, orientation: Int,
+    id: BlobID, name: String, bytes: Int64, format: ImageFormat, width: Int, height: Int,
+    orientation: Int,
     modifiedAt: Timestamp, importedAt: Timestamp, hash: ContentHash, taken: CaptureTime? = nil,
     cameraMake: String? = nil, cameraModel: String? = nil
   ) {
@@ -87,7 +89,8 @@ public struct PhotoRecord: Equatable, Sendable {
 /// the synthesized coding wrote, the content hash as its hex text.
 extension PhotoRecord: Codable {
   enum CodingKeys: String, CodingKey {
-    case id, name, bytes, format, width, height, orientation, modifiedAt, importedAt, contentHash, taken,
+    case id, name, bytes, format, width, height, orientation, modifiedAt, importedAt, contentHash,
+      taken,
       cameraMake, cameraModel
   }
 
@@ -164,4 +167,11 @@ struct SpaceIndex: Codable, Equatable {
   static let currentVersion = 1
   var version = SpaceIndex.currentVersion
   var photos: [IndexEntry] = []
+}
+
+extension SpaceIndex {
+  /// The index of a space's entries (format 1 is written whole).
+  init(photos: PhotoEntries) {
+    self.init(photos: Array(photos))
+  }
 }

@@ -39,7 +39,7 @@ public final class Space {
   /// Format 2's index; nil in format 1 and while the journal is damaged.
   private(set) var journal: SpaceJournal?
   /// The photos in import order, with their selection (empty when the index is damaged).
-  public private(set) var entries: [IndexEntry] {
+  public private(set) var entries: PhotoEntries {
     didSet { revision &+= 1 }
   }
   /// Changes with every change to what the space holds (its photos, their selection, its
@@ -103,7 +103,7 @@ public final class Space {
         self.journal = journal
         entries = journal.state.entries()
       } else {
-        entries = try Self.readIndex(in: directory, master: master).photos
+        entries = PhotoEntries(try Self.readIndex(in: directory, master: master).photos)
       }
     } catch let error as VaultError {
       guard case .damagedIndex = error else { throw error }
@@ -380,7 +380,7 @@ public final class Space {
     if !rebuilding { try requireIndex() }
     if formatVersion == 1 {
       try Self.writeIndex(SpaceIndex(photos: newEntries), in: directory, master: master)
-      entries = newEntries
+      entries = PhotoEntries(newEntries)
       indexDamage = nil
       return
     }

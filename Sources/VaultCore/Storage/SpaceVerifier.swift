@@ -500,7 +500,7 @@ public final class SpaceVerifier {
         summary.thumbnailsNotRemade.append("\(record.name): \(error)")
       }
     }
-    if rebuilding || entries != space.entries {
+    if rebuilding || !entries.elementsEqual(space.entries) {
       try space.saveEntries(entries, rebuilding: rebuilding)
     }
     // Photos imported before vault read their details get them from the originals just read.
@@ -630,7 +630,7 @@ public final class SpaceVerifier {
       else { continue }
       orphans.append(record)
     }
-    var entries = space.entries
+    var entries = Array(space.entries)
     var seen = listedIDs
     let (adopted, redundant) = placeOrphans(orphans, listed: &entries, seen: &seen)
     if !adopted.isEmpty { try space.saveEntries(entries) }
