@@ -58,8 +58,15 @@ final class SnapshotBytes: @unchecked Sendable {
   func taken(details offset: Int) -> CaptureTime? {
     withBytes { buffer in
       var input = ByteReader(buffer)
-      input.skip(offset + 1)
-      return JournalEntry.DetailsFields(reading: &input)?.taken
+      // The flags, seconds, nanoseconds and UTC offset follow the type, id and stamp.
+      input.skip(offset + 1 + BlobID.length + 8)
+      guard let flags = input.byte(), flags & JournalEntry.DetailsFlag.taken != 0,
+        let seconds = input.int64(),
+        let nanoseconds = input.uint32(), let offset = input.uint16()
+      else { return nil }
+      return CaptureTime(
+        localSeconds: seconds, nanoseconds: Int32(nanoseconds),
+        utcOffsetMinutes: flags & JournalEntry.DetailsFlag.utcOffset != 0 ? Int16(bitPattern: offset) : nil)
     }
   }
 

@@ -142,11 +142,16 @@ struct SpaceState {
       orders.append(order)
       lastOrder = max(lastOrder, order)
     case .details(let id, let stamp, let offset):
-      guard detailStamps[id] == nil, let position = positions[id],
-        list.encodedWithoutDetails(at: position) != nil
-      else { return apply(.details(id, snapshot.details(at: offset), stamp: stamp)) }
+      let decoded = { JournalEntry.details(id, snapshot.details(at: offset), stamp: stamp) }
+      guard let position = positions[id], list.encodedWithoutDetails(at: position) != nil else {
+        return apply(decoded())
+      }
+      // One lookup for a photo's first details.
+      if let existing = detailStamps.updateValue(stamp, forKey: id) {
+        detailStamps[id] = existing
+        return apply(decoded())
+      }
       lastStamp = max(lastStamp, stamp)
-      detailStamps[id] = stamp
       list.setEncodedDetails(offset, at: position)
     case .other(let entry):
       apply(entry)
@@ -276,6 +281,8 @@ struct SpaceState {
     list.reserveCapacity(count)
     orders.reserveCapacity(count)
     positions.reserveCapacity(count)
+    // Every photo imported since vault reads details has a `details` entry.
+    detailStamps.reserveCapacity(count)
   }
 
   /// The fewest entries that rebuild this state: what a snapshot holds.
