@@ -163,7 +163,7 @@ if ProcessInfo.processInfo.environment["VAULT_FUZZ"] != nil {
   package.targets.append(
     .executableTarget(
       name: "vault-fuzz",
-      dependencies: ["VaultCore"],
+      dependencies: ["VaultCore", "VaultTerminal"],
       swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-parse-as-library"])]
     ))
 }

@@ -9,6 +9,7 @@
 import Foundation
 
 @testable import VaultCore
+import VaultTerminal
 
 private let wrappingKey = [UInt8](repeating: 9, count: 32).withUnsafeBytes { SecureBytes(copying: $0) }
 private let folders = ["Journal/s-", "Journal/j-", "Photo/", "Thumb/"]
@@ -42,12 +43,14 @@ func openFuzzedSpace(_ bytes: [UInt8]) {
     _ = FileManager.default.createFile(atPath: directory + "/" + path, contents: Data(contents))
   }
   guard let space = try? Space(directory: directory, wrappingKey: wrappingKey, access: .read) else { return }
-  var text = "\(space.summary())"
-  let models = space.models()
-  text += PhotoListing.table(models.enumerated().map { (index: $0.offset, photo: $0.element) }, columns: 80)
-    .joined()
+  // Through the data source, as every command reads a space: sorted by date, the records
+  // decoded lazily from the snapshot's bytes.
+  let browser = space.makeBrowser()
+  var text = "\(browser.summary())"
+  let listed = browser.listed(selectedOnly: false, from: nil, count: nil)
+  text += PhotoListing.table(listed, columns: 80).joined()
   text += space.albums.map(\.name).joined()
-  for model in models.prefix(4) where model.record.bytes < 1 << 20 {
+  for model in listed.map(\.photo).prefix(4) where model.record.bytes < 1 << 20 {
     _ = try? space.original(of: model.record)
     _ = try? space.thumbnail(of: model.record)
   }

@@ -2,11 +2,20 @@
 // library (tiny unique JPEGs, no thumbnailing, no flush per file), then listed in the
 // journal in batches, as imports list them. Only for benchmarks: nothing here is durable.
 // Usage: vault-scale VAULT_DIR COUNT  (password from VAULT_PASSWORD; the vault must not exist)
+//        vault-scale measure BIG EMPTY RUNS  (see Measure)
 import Foundation
 
 @testable import VaultCore
 
 let arguments = CommandLine.arguments
+if arguments.count == 5, arguments[1] == "measure", let runs = Int(arguments[4]), runs > 0,
+  let passwordText = ProcessInfo.processInfo.environment["VAULT_PASSWORD"]
+{
+  try Measure.run(
+    big: arguments[2], empty: arguments[3], runs: runs, password: try Password(utf8: Array(passwordText.utf8))
+  )
+  exit(0)
+}
 guard arguments.count == 3, let count = Int(arguments[2]), count > 0,
   let passwordText = ProcessInfo.processInfo.environment["VAULT_PASSWORD"]
 else {

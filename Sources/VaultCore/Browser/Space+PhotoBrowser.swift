@@ -24,7 +24,8 @@ extension Space {
     let folders = (photo: photoDirectory, thumb: thumbDirectory)
     let list = ScopedList(scope: scope)
     var source = PhotoDataSource(
-      numberOfPhotos: { list.positions(in: self).count },
+      // Every photo, in whatever order, counts without sorting them.
+      numberOfPhotos: { scope.filters ? list.positions(in: self).count : self.entries.count },
       photoAtIndex: { self.photoModel(at: list.positions(in: self)[$0], folders: folders) },
       reload: {},
       // Both read only the photo's blob and the key, never `entries`: safe off the main
@@ -56,8 +57,8 @@ extension Space {
       })
     source.detailsAreKnown = { self.hasDetails($0.id) }
     source.listRevision = { self.revision }
-    source.isSelectedAtIndex = { self.entries[list.positions(in: self)[$0]].selected }
-    source.indexOfPhoto = { id in list.positions(in: self).firstIndex { self.entries[$0].record.id == id } }
+    source.isSelectedAtIndex = { self.entries.isSelected(at: list.positions(in: self)[$0]) }
+    source.indexOfPhoto = { id in list.positions(in: self).firstIndex { self.entries.id(at: $0) == id } }
     return PhotoBrowser(dataSource: source, numberOfPhotosPerRow: perRow)
   }
 
@@ -88,7 +89,7 @@ extension Space {
     }
     // A reader (`vault view`) changes through a writer of its own, whose photos may have
     // moved (another command changed the space meanwhile): they are found by id.
-    let wanted = changes.map { (id: entries[positions[$0.index]].record.id, selected: $0.selected) }
+    let wanted = changes.map { (id: entries.id(at: positions[$0.index]), selected: $0.selected) }
     try change { writer in
       var positions: [BlobID: Int] = [:]
       for (position, entry) in writer.entries.enumerated() { positions[entry.record.id] = position }
@@ -98,19 +99,26 @@ extension Space {
   }
 }
 
-/// The positions in a space's entries of the photos a scope takes, in its order, derived
-/// again when the space's revision changes.
-private final class ScopedList {
+/// The positions in a space's entries of the photos a scope takes, in its order.
+private struct ScopedList {
   let scope: PhotoScope
-  private var derived: (revision: Int, positions: [Int])?
 
-  init(scope: PhotoScope) { self.scope = scope }
+  func positions(in space: Space) -> [Int] { space.scopedPositions(scope) }
+}
 
-  func positions(in space: Space) -> [Int] {
-    if let derived, derived.revision == space.revision { return derived.positions }
-    let members = scope.album.flatMap { space.album(named: $0)?.photoIDs } ?? []
-    let positions = scope.positions(of: space.entries, members: members, zone: .current)
-    derived = (space.revision, positions)
+extension Space {
+  /// The positions in `entries` of the photos `scope` takes, in its order: sorted once per
+  /// `orderRevision` and shared by every browser of the same scope, so that a command that
+  /// makes several (`select` counts the whole space's selection before and after its
+  /// change) sorts a big space once, and a change of selection sorts nothing again.
+  func scopedPositions(_ scope: PhotoScope) -> [Int] {
+    if let kept = scopedLists.first(where: { $0.scope == scope && $0.revision == orderRevision }) {
+      return kept.positions
+    }
+    let members = scope.album.flatMap { album(named: $0)?.photoIDs } ?? []
+    let positions = scope.positions(of: entries, members: members, zone: .current)
+    scopedLists.removeAll { $0.scope == scope || $0.revision != orderRevision }
+    scopedLists.append((scope, orderRevision, positions))
     return positions
   }
 }

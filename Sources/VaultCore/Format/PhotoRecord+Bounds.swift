@@ -12,16 +12,21 @@ extension PhotoRecord {
 
   /// What is out of range in the record, or nil.
   var outOfRange: String? {
-    guard (0...Self.byteLimit).contains(bytes) else { return "its size \(bytes) is out of range" }
-    guard (0...Self.sideLimit).contains(width), (0...Self.sideLimit).contains(height),
-      width * height <= Self.pixelLimit
-    else { return "its size in pixels \(width)×\(height) is out of range" }
+    if let problem = Self.sizesOutOfRange(bytes: bytes, width: width, height: height) { return problem }
     if let taken {
       guard JournalEntry.takenRange.contains(taken.localSeconds),
         (0..<1_000_000_000).contains(taken.nanoseconds),
         taken.utcOffsetMinutes.map(JournalEntry.offsetRange.contains) ?? true
       else { return "its date taken is out of range" }
     }
+    return nil
+  }
+
+  /// What is out of range in a record's size and size in pixels, or nil.
+  static func sizesOutOfRange(bytes: Int64, width: Int, height: Int) -> String? {
+    guard (0...byteLimit).contains(bytes) else { return "its size \(bytes) is out of range" }
+    guard (0...sideLimit).contains(width), (0...sideLimit).contains(height), width * height <= pixelLimit
+    else { return "its size in pixels \(width)×\(height) is out of range" }
     return nil
   }
 }

@@ -27,7 +27,7 @@ public struct Timestamp: Codable, Equatable, Sendable {
 
 /// What vault knows of one photo. It is stored inside the photo's own encrypted original
 /// (so the index can be rebuilt from the originals) and copied into the index.
-public struct PhotoRecord: Codable, Equatable, Sendable {
+public struct PhotoRecord: Equatable, Sendable {
   /// The blob id, stored as 32 hex digits: `Photo/<id>` and `Thumb/<id>`.
   public var id: BlobID
   /// The original file name (no folder).
@@ -44,8 +44,13 @@ public struct PhotoRecord: Codable, Equatable, Sendable {
   public var modifiedAt: Timestamp
   public var importedAt: Timestamp
   /// BLAKE2b-256 of the original, keyed with a key of the space's: finds duplicates without
-  /// revealing anything to someone without the password.
-  public var contentHash: String
+  /// revealing anything to someone without the password. 64 lowercase hex digits.
+  public var contentHash: String {
+    get { hash.text }
+    set { hash = ContentHash(newValue) }
+  }
+  /// The same, kept as bytes: a record decoded from the journal makes no text of it.
+  var hash: ContentHash
   /// When the photo was taken, as its file says (EXIF `DateTimeOriginal`, PNG `eXIf` or
   /// `tIME`); nil when it does not say, or for a photo imported before vault read it and
   /// not yet filled in (`verify --repair`, or when it is first viewed).
@@ -53,6 +58,76 @@ public struct PhotoRecord: Codable, Equatable, Sendable {
   /// The camera's make and model (EXIF `Make`, `Model`), when the file names them.
   public var cameraMake: String? = nil
   public var cameraModel: String? = nil
+
+  init(
+    id: BlobID, name: String, bytes: Int64, format: ImageFormat, width: Int, height: Int,
+    orientation: Int,
+    modifiedAt: Timestamp, importedAt: Timestamp, contentHash: String, taken: CaptureTime? = nil,
+    cameraMake: String? = nil, cameraModel: String? = nil
+  ) {
+    self.init(
+      id: id, name: name, bytes: bytes, format: format, width: width, height: height,
+      orientation: orientation,
+      modifiedAt: modifiedAt, importedAt: importedAt, hash: ContentHash(contentHash), taken: taken,
+      cameraMake: cameraMake, cameraModel: cameraModel)
+  }
+
+  init(
+    id: BlobID, name: String, bytes: Int64, format: ImageFormat, width: Int, height: Int,
+    orientation: Int,
+    modifiedAt: Timestamp, importedAt: Timestamp, hash: ContentHash, taken: CaptureTime? = nil,
+    cameraMake: String? = nil, cameraModel: String? = nil
+  ) {
+    (self.id, self.name, self.bytes, self.format) = (id, name, bytes, format)
+    (self.width, self.height, self.orientation) = (width, height, orientation)
+    (self.modifiedAt, self.importedAt, self.hash) = (modifiedAt, importedAt, hash)
+    (self.taken, self.cameraMake, self.cameraModel) = (taken, cameraMake, cameraModel)
+  }
+}
+
+/// A record as JSON (in an original's blob, and in format 1's index): the keys and values
+/// the synthesized coding wrote, the content hash as its hex text.
+extension PhotoRecord: Codable {
+  enum CodingKeys: String, CodingKey {
+    case id, name, bytes, format, width, height, orientation, modifiedAt, importedAt, contentHash,
+      taken,
+      cameraMake, cameraModel
+  }
+
+  public init(from decoder: Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      id: try container.decode(BlobID.self, forKey: .id),
+      name: try container.decode(String.self, forKey: .name),
+      bytes: try container.decode(Int64.self, forKey: .bytes),
+      format: try container.decode(ImageFormat.self, forKey: .format),
+      width: try container.decode(Int.self, forKey: .width),
+      height: try container.decode(Int.self, forKey: .height),
+      orientation: try container.decode(Int.self, forKey: .orientation),
+      modifiedAt: try container.decode(Timestamp.self, forKey: .modifiedAt),
+      importedAt: try container.decode(Timestamp.self, forKey: .importedAt),
+      contentHash: try container.decode(String.self, forKey: .contentHash),
+      taken: try container.decodeIfPresent(CaptureTime.self, forKey: .taken),
+      cameraMake: try container.decodeIfPresent(String.self, forKey: .cameraMake),
+      cameraModel: try container.decodeIfPresent(String.self, forKey: .cameraModel))
+  }
+
+  public func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encode(name, forKey: .name)
+    try container.encode(bytes, forKey: .bytes)
+    try container.encode(format, forKey: .format)
+    try container.encode(width, forKey: .width)
+    try container.encode(height, forKey: .height)
+    try container.encode(orientation, forKey: .orientation)
+    try container.encode(modifiedAt, forKey: .modifiedAt)
+    try container.encode(importedAt, forKey: .importedAt)
+    try container.encode(contentHash, forKey: .contentHash)
+    try container.encodeIfPresent(taken, forKey: .taken)
+    try container.encodeIfPresent(cameraMake, forKey: .cameraMake)
+    try container.encodeIfPresent(cameraModel, forKey: .cameraModel)
+  }
 }
 
 /// The moment a photo was taken, as cameras record it: the wall-clock time of the camera's
@@ -92,4 +167,11 @@ struct SpaceIndex: Codable, Equatable {
   static let currentVersion = 1
   var version = SpaceIndex.currentVersion
   var photos: [IndexEntry] = []
+}
+
+extension SpaceIndex {
+  /// The index of a space's entries (format 1 is written whole).
+  init(photos: PhotoEntries) {
+    self.init(photos: Array(photos))
+  }
 }

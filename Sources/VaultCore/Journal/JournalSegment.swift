@@ -1,4 +1,3 @@
-import CSodium
 import Foundation
 
 /// A journal segment: one writer's records, each a sealed batch of entries
@@ -16,8 +15,8 @@ enum JournalSegment {
   static let version: UInt8 = 2
   static let namePrefix = "j-"
   static let headerLength = magic.count + 1 + BlobID.length
-  static let nonceLength = Int(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
-  static let tagLength = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
+  static let nonceLength = RecordCipher.nonceLength
+  static let tagLength = RecordCipher.tagLength
   /// A record is one command's batch; anything longer is damage, not a record.
   static let recordLimit = 256 << 20
   /// A longer segment is damage: no writer appends that much before a compaction.
@@ -40,16 +39,8 @@ enum JournalSegment {
   static func seal(_ plaintext: [UInt8], header: [UInt8], record: UInt64, key: SecureBytes, nonce: [UInt8])
     -> [UInt8]
   {
-    precondition(nonce.count == nonceLength)
-    let additional = additionalData(header: header, record: record)
-    var sealed = [UInt8](repeating: 0, count: plaintext.count + tagLength)
-    var sealedLength: UInt64 = 0
-    // It fails only for a message longer than the cipher's maximum (records are bounded).
-    Sodium.check(
-      crypto_aead_xchacha20poly1305_ietf_encrypt(
-        &sealed, &sealedLength, plaintext, UInt64(plaintext.count), additional, UInt64(additional.count), nil,
-        nonce, key.bytes),
-      "crypto_aead_xchacha20poly1305_ietf_encrypt")
+    let sealed = RecordCipher.seal(
+      plaintext, additional: additionalData(header: header, record: record), nonce: nonce, key: key)
     var writer = ByteWriter()
     writer.uint32(UInt32(nonceLength + sealed.count))
     writer.bytes(nonce)
@@ -175,14 +166,10 @@ enum JournalSegment {
     let additional = additionalData(header: header, record: UInt64(number - 1))
     var plaintext = [UInt8](repeating: 0, count: record.count - nonceLength - tagLength)
     defer { plaintext.wipe() }
-    var plaintextLength: UInt64 = 0
-    let status = record.withUnsafeBufferPointer { bytes in
-      crypto_aead_xchacha20poly1305_ietf_decrypt(
-        &plaintext, &plaintextLength, nil, bytes.baseAddress! + nonceLength,
-        UInt64(record.count - nonceLength),
-        additional, UInt64(additional.count), bytes.baseAddress!, key.bytes)
+    let authentic = record.withUnsafeBufferPointer {
+      RecordCipher.open($0, additional: additional, key: key, into: &plaintext)
     }
-    guard status == 0 else { return .failed(lastByte: record[record.count - 1]) }
+    guard authentic else { return .failed(lastByte: record[record.count - 1]) }
     let entriesLength: Int
     do {
       entriesLength = try plaintext.withUnsafeBytes { try JournalEntry.decodeAll($0, apply) }

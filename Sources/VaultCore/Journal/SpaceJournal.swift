@@ -19,7 +19,7 @@ final class SpaceJournal {
   /// `smallSpaceSegmentCount` segments.
   static let smallSpaceBytes = 256 << 10
   static let smallSpaceSegmentCount = 8
-  /// Snapshots from this size on are decoded on several threads.
+  /// Snapshots from this size on are read on several threads.
   static let parallelDecodingSize = 1 << 20
 
   let directory: String
@@ -70,12 +70,14 @@ final class SpaceJournal {
     do {
       names = try listVaultFolder(directory).sorted()
     } catch {
-      throw VaultError.damagedIndex(path: directory, reason: "the journal folder cannot be read (\(error))")
+      throw VaultError.damagedIndex(
+        path: directory, reason: "the journal folder cannot be read (\(error))")
     }
     // Snapshots first: their photos come in list order, and the segments' changes come after
     // them, so a big space's list is built without a sort (any order gives the same state).
     let snapshotsFirst =
-      names.filter { $0.hasPrefix(Self.snapshotPrefix) } + names.filter { !$0.hasPrefix(Self.snapshotPrefix) }
+      names.filter { $0.hasPrefix(Self.snapshotPrefix) }
+      + names.filter { !$0.hasPrefix(Self.snapshotPrefix) }
     for name in snapshotsFirst {
       let path = directory + "/" + name
       // A FIFO would hang the read, a device or link is nothing vault wrote.
@@ -111,7 +113,8 @@ final class SpaceJournal {
 
   /// Whether `name` is a snapshot's or a segment's.
   static func isJournalFile(_ name: String) -> Bool {
-    id(in: name, prefix: snapshotPrefix) != nil || id(in: name, prefix: JournalSegment.namePrefix) != nil
+    id(in: name, prefix: snapshotPrefix) != nil
+      || id(in: name, prefix: JournalSegment.namePrefix) != nil
   }
 
   private static func id(in name: String, prefix: String) -> BlobID? {
@@ -123,32 +126,46 @@ final class SpaceJournal {
     var bytes: [UInt8]
     do {
       let reader = try BlobReader(
-        path: path, kind: .snapshot, key: master.blobKey(kind: .snapshot, id: id), what: "the snapshot")
+        path: path, kind: .snapshot, key: master.blobKey(kind: .snapshot, id: id),
+        what: "the snapshot")
       // Snapshots came with format 2: never unpadded.
       guard reader.version == BlobFormat.paddedVersion else {
-        throw VaultError.damagedIndex(path: path, reason: "unsupported snapshot version \(reader.version)")
+        throw VaultError.damagedIndex(
+          path: path, reason: "unsupported snapshot version \(reader.version)")
       }
       bytes = try reader.readToEnd(limit: Self.snapshotSizeLimit)
     } catch VaultError.damagedBlob(_, let reason) {
       throw VaultError.damagedIndex(path: path, reason: reason)
     }
-    defer { bytes.wipe() }
+    // Kept (and wiped when the last photo it lists goes): its records are decoded only
+    // when asked for.
+    let snapshot = SnapshotBytes(bytes)
+    let length = bytes.count
+    bytes = []
     // An `added` entry takes about 110 bytes: room for all of them at once.
-    state.reserveCapacity(state.photoCount + bytes.count / 100)
+    state.reserveCapacity(state.photoCount + length / 100)
     let entriesLength: Int
     do {
-      entriesLength = try bytes.withUnsafeBytes { buffer in
-        // A big snapshot is decoded on every core (a 100,000-photo one is 12 MB).
+      entriesLength = try snapshot.withBytes { buffer in
+        // A big snapshot is read on every core (a 100,000-photo one is 12 MB).
         let cores = ProcessInfo.processInfo.activeProcessorCount
         guard buffer.count >= Self.parallelDecodingSize, cores > 1 else {
-          return try JournalEntry.decodeAll(buffer) { state.apply($0) }
+          return try JournalEntry.scan(
+            buffer, from: 0, to: nil, firstNumber: 1, reading: SnapshotItem.read
+          ) {
+            state.applySnapshotItem($0, of: snapshot)
+          }
         }
-        return try JournalEntry.decodeAllInParallel(buffer, slices: min(cores, 8)) { state.apply($0) }
+        return try JournalEntry.scanInParallel(
+          buffer, slices: min(cores, 8), reading: SnapshotItem.read
+        ) {
+          state.applySnapshotItem($0, of: snapshot)
+        }
       }
     } catch let error as JournalDecodingError {
       throw VaultError.damagedIndex(path: path, reason: "entry \(error.entry) \(error.reason)")
     }
-    guard bytes.count == Padme.paddedLength(entriesLength) else {
+    guard length == Padme.paddedLength(entriesLength) else {
       throw VaultError.damagedIndex(path: path, reason: "it is not padded as snapshots are")
     }
     return fileSize(path)
@@ -202,7 +219,9 @@ final class SpaceJournal {
     let name = try Self.writeSnapshot(of: state, in: directory, master: master)
     writer = nil
     let kept = settlingTornSegments ? [] : tornSegments
-    for old in snapshotNames + segmentNames where !kept.contains(old) { unlink(directory + "/" + old) }
+    for old in snapshotNames + segmentNames where !kept.contains(old) {
+      unlink(directory + "/" + old)
+    }
     try syncDirectory(directory)
     snapshotNames = [name]
     snapshotBytes = fileSize(directory + "/" + name)
@@ -215,13 +234,16 @@ final class SpaceJournal {
   /// Writes `state` as a snapshot named `s-<id>` into `folder`, durably (the file and the
   /// folder are synced).
   @discardableResult
-  static func writeSnapshot(of state: SpaceState, in folder: String, master: MasterKey) throws -> String {
+  static func writeSnapshot(of state: SpaceState, in folder: String, master: MasterKey) throws
+    -> String
+  {
     let id = BlobID.random()
     // The blob pads it.
     var encoded = JournalEntry.encodeAll(state.compacted())
     defer { encoded.wipe() }
     let file = try TemporaryFile(in: folder)
-    let writer = try BlobWriter(kind: .snapshot, key: master.blobKey(kind: .snapshot, id: id), output: file)
+    let writer = try BlobWriter(
+      kind: .snapshot, key: master.blobKey(kind: .snapshot, id: id), output: file)
     try writer.write(encoded)
     try writer.finish()
     let name = snapshotPrefix + id.hex

@@ -21,9 +21,10 @@ struct SpaceState {
 
   /// The photos as the list shows them (with their selection), kept in list order while
   /// entries come in order (as a snapshot's do), so that opening a big space needs no sort
-  /// and `entries()` hands this very array out; `orders` runs beside it, and `positions`
-  /// finds a photo by id. A deleted photo's place is in `holes` until `entries()`.
-  private var list: [IndexEntry] = []
+  /// and `entries()` hands this very list out; `orders` runs beside it, and `positions`
+  /// finds a photo by id. A deleted photo's place is in `holes` until `entries()`. The
+  /// photos of a snapshot are held undecoded (see `applySnapshotItem`).
+  private var list = PhotoEntries()
   private var orders: [Int64] = []
   private var positions: [BlobID: Int] = [:]
   private var holes: Set<Int> = []
@@ -48,13 +49,15 @@ struct SpaceState {
 
   /// A state that lists `entries` in their order, the selected ones selected at `stamp`:
   /// format 1's index on an upgrade, or an index rebuilt by `verify --repair`.
-  init(listing entries: [IndexEntry], selectedAt stamp: Int64) {
+  init<Entries: Sequence>(listing entries: Entries, selectedAt stamp: Int64)
+  where Entries.Element == IndexEntry {
     add(entries, selectedAt: stamp)
   }
 
   /// Adds `entries` in their order: each photo's order is its import time, kept increasing
   /// in list order; the selected ones are selected at `stamp`.
-  mutating func add(_ entries: [IndexEntry], selectedAt stamp: Int64) {
+  mutating func add<Entries: Sequence>(_ entries: Entries, selectedAt stamp: Int64)
+  where Entries.Element == IndexEntry {
     var order = Int64.min
     for entry in entries {
       order = max(entry.record.importedAt.nanosecondsSince1970, Self.after(order))
@@ -74,53 +77,13 @@ struct SpaceState {
   var photoCount: Int { positions.count }
 
   func photo(_ id: BlobID) -> Photo? {
-    positions[id].map { Photo(record: list[$0].record, order: orders[$0]) }
+    positions[id].map { Photo(record: list.record(at: $0), order: orders[$0]) }
   }
 
   mutating func apply(_ entry: JournalEntry) {
     switch entry {
     case .added(let record, let order):
-      // (Each map is asked only when it holds something: a big space's open is mostly this.)
-      if !deleted.isEmpty && deleted.contains(record.id) {
-        lastOrder = max(lastOrder, order)
-        return
-      }
-      let selected = isSelected(record.id)
-      // A record's details are those of the latest `details` entry, whatever the record
-      // given here holds, as they are for a record read back from the journal.
-      var record = record
-      if !detailStamps.isEmpty, detailStamps[record.id] != nil {
-        record =
-          (unlistedDetails.removeValue(forKey: record.id) ?? photo(record.id).map {
-            PhotoDetails(of: $0.record)
-          }
-          ?? PhotoDetails()).applied(to: record)
-      } else if record.taken != nil || record.cameraMake != nil || record.cameraModel != nil {
-        record = PhotoDetails().applied(to: record)
-      }
-      // The same photo added twice (a writer's record and a repair's adoption of its blob):
-      // the smaller order wins, whichever is read first. One lookup for a new photo.
-      if let position = positions.updateValue(list.count, forKey: record.id) {
-        positions[record.id] = position
-        // Equal orders (which only a forged or adopted copy gives) are settled by the record,
-        // so that the result does not depend on which is read first.
-        let existing = list[position].record
-        if (orders[position], existing.importedAt.nanosecondsSince1970, existing.name, existing.contentHash)
-          <= (order, record.importedAt.nanosecondsSince1970, record.name, record.contentHash)
-        {
-          return
-        }
-        list[position] = IndexEntry(record: record, selected: selected)
-        orders[position] = order
-        listIsOrdered = false
-      } else {
-        if let last = orders.last, let lastID = list.last?.record.id, (last, lastID) > (order, record.id) {
-          listIsOrdered = false
-        }
-        list.append(IndexEntry(record: record, selected: selected))
-        orders.append(order)
-      }
-      lastOrder = max(lastOrder, order)
+      applyAddition(record, order: order)
     case .deleted(let id):
       deleted.insert(id)
       if let position = positions.removeValue(forKey: id) { holes.insert(position) }
@@ -132,30 +95,14 @@ struct SpaceState {
         unlistedDetails[id] = nil
       }
     case .details(let id, let details, let stamp):
-      lastStamp = max(lastStamp, stamp)
-      if !deleted.isEmpty && deleted.contains(id) { return }
-      let position = positions[id]
-      if let existingStamp = detailStamps[id] {
-        let existing =
-          position.map { PhotoDetails(of: list[$0].record) } ?? unlistedDetails[id] ?? PhotoDetails()
-        guard Self.details(details, stamp, supersede: existing, existingStamp, of: id) else { return }
-      }
-      detailStamps[id] = stamp
-      if let position {
-        // Most files say nothing new: the record is left alone (a big space's open).
-        if PhotoDetails(of: list[position].record) != details {
-          list[position].record = details.applied(to: list[position].record)
-        }
-      } else {
-        unlistedDetails[id] = details
-      }
+      applyDetails(details, of: id, stamp: stamp)
     case .selection(let id, let selected, let stamp):
       lastStamp = max(lastStamp, stamp)
       if !deleted.isEmpty && deleted.contains(id) { return }
       let selection = Selection(selected: selected, stamp: stamp)
       if let existing = selections[id], !selection.supersedes(existing) { return }
       selections[id] = selection
-      if let position = positions[id] { list[position].selected = selected }
+      if let position = positions[id] { list.setSelected(selected, at: position) }
     case .albumNamed(let album, let name, let stamp):
       lastStamp = max(lastStamp, stamp)
       albumState.name(album, AlbumState.Naming(name: name, stamp: stamp))
@@ -164,7 +111,120 @@ struct SpaceState {
     case .albumMembership(let album, let photo, let member, let stamp):
       lastStamp = max(lastStamp, stamp)
       if !deleted.isEmpty && deleted.contains(photo) { return }
-      albumState.setMembership(album, photo: photo, AlbumState.Membership(member: member, stamp: stamp))
+      albumState.setMembership(
+        album, photo: photo, AlbumState.Membership(member: member, stamp: stamp))
+    }
+  }
+
+  /// An entry of the snapshot `snapshot`, as `apply` would apply it decoded. A photo not
+  /// seen before is listed undecoded (its record stays in the snapshot's bytes), and so
+  /// are its first details; anything else (a photo added twice, details read before the
+  /// photo, several snapshots) is decoded and applied as usual.
+  mutating func applySnapshotItem(_ item: SnapshotItem, of snapshot: SnapshotBytes) {
+    switch item {
+    case .added(let id, let order, let offset):
+      let plain =
+        (deleted.isEmpty || !deleted.contains(id))
+        && (detailStamps.isEmpty || detailStamps[id] == nil)
+        && list.canHoldEncoded(of: snapshot)
+      guard plain else {
+        return apply(.added(snapshot.record(added: offset, details: nil), order: order))
+      }
+      // One lookup for a new photo.
+      if let position = positions.updateValue(list.count, forKey: id) {
+        positions[id] = position
+        return apply(.added(snapshot.record(added: offset, details: nil), order: order))
+      }
+      if let last = orders.last, (last, list.id(at: list.count - 1)) > (order, id) {
+        listIsOrdered = false
+      }
+      list.appendEncoded(id, added: offset, in: snapshot, selected: isSelected(id))
+      orders.append(order)
+      lastOrder = max(lastOrder, order)
+    case .details(let id, let stamp, let offset):
+      let decoded = { JournalEntry.details(id, snapshot.details(at: offset), stamp: stamp) }
+      guard let position = positions[id], list.encodedWithoutDetails(at: position) != nil else {
+        return apply(decoded())
+      }
+      // One lookup for a photo's first details.
+      if let existing = detailStamps.updateValue(stamp, forKey: id) {
+        detailStamps[id] = existing
+        return apply(decoded())
+      }
+      lastStamp = max(lastStamp, stamp)
+      list.setEncodedDetails(offset, at: position)
+    case .other(let entry):
+      apply(entry)
+    }
+  }
+
+  private mutating func applyAddition(_ record: PhotoRecord, order: Int64) {
+    // (Each map is asked only when it holds something: a big space's open is mostly this.)
+    if !deleted.isEmpty && deleted.contains(record.id) {
+      lastOrder = max(lastOrder, order)
+      return
+    }
+    let selected = isSelected(record.id)
+    // A record's details are those of the latest `details` entry, whatever the record
+    // given here holds, as they are for a record read back from the journal.
+    var record = record
+    if !detailStamps.isEmpty, detailStamps[record.id] != nil {
+      record =
+        (unlistedDetails.removeValue(forKey: record.id) ?? photo(record.id).map {
+          PhotoDetails(of: $0.record)
+        }
+        ?? PhotoDetails()).applied(to: record)
+    } else if record.taken != nil || record.cameraMake != nil || record.cameraModel != nil {
+      record = PhotoDetails().applied(to: record)
+    }
+    // The same photo added twice (a writer's record and a repair's adoption of its blob):
+    // the smaller order wins, whichever is read first. One lookup for a new photo.
+    if let position = positions.updateValue(list.count, forKey: record.id) {
+      positions[record.id] = position
+      // Equal orders (which only a forged or adopted copy gives) are settled by the record,
+      // so that the result does not depend on which is read first.
+      let existing = list.record(at: position)
+      if (
+        orders[position], existing.importedAt.nanosecondsSince1970, existing.name,
+        existing.contentHash
+      )
+        <= (order, record.importedAt.nanosecondsSince1970, record.name, record.contentHash)
+      {
+        return
+      }
+      list.setRecord(record, at: position)
+      list.setSelected(selected, at: position)
+      orders[position] = order
+      listIsOrdered = false
+    } else {
+      if let last = orders.last, (last, list.id(at: list.count - 1)) > (order, record.id) {
+        listIsOrdered = false
+      }
+      list.append(IndexEntry(record: record, selected: selected))
+      orders.append(order)
+    }
+    lastOrder = max(lastOrder, order)
+  }
+
+  private mutating func applyDetails(_ details: PhotoDetails, of id: BlobID, stamp: Int64) {
+    lastStamp = max(lastStamp, stamp)
+    if !deleted.isEmpty && deleted.contains(id) { return }
+    let position = positions[id]
+    if let existingStamp = detailStamps[id] {
+      let existing =
+        position.map { PhotoDetails(of: list.record(at: $0)) } ?? unlistedDetails[id]
+        ?? PhotoDetails()
+      guard Self.details(details, stamp, supersede: existing, existingStamp, of: id) else { return }
+    }
+    detailStamps[id] = stamp
+    if let position {
+      // Most files say nothing new: the record is left alone.
+      let record = list.record(at: position)
+      if PhotoDetails(of: record) != details {
+        list.setRecord(details.applied(to: record), at: position)
+      }
+    } else {
+      unlistedDetails[id] = details
     }
   }
 
@@ -195,24 +255,24 @@ struct SpaceState {
   }
 
   /// The photos in list order (by order, then by id), with their orders.
-  private func ordered() -> (entries: [IndexEntry], orders: [Int64]) {
+  private func ordered() -> (entries: PhotoEntries, orders: [Int64]) {
     if listIsOrdered && holes.isEmpty { return (list, orders) }
     var isHole = [Bool](repeating: false, count: list.count)
     for position in holes { isHole[position] = true }
     var kept = list.indices.filter { !isHole[$0] }
     if !listIsOrdered {
-      kept.sort { (orders[$0], list[$0].record.id) < (orders[$1], list[$1].record.id) }
+      kept.sort { (orders[$0], list.id(at: $0)) < (orders[$1], list.id(at: $1)) }
     }
-    return (kept.map { list[$0] }, kept.map { orders[$0] })
+    return (list.picking(kept), kept.map { orders[$0] })
   }
 
   /// The photos in list order.
   func orderedPhotos() -> [Photo] {
     let (entries, orders) = ordered()
-    return entries.indices.map { Photo(record: entries[$0].record, order: orders[$0]) }
+    return entries.indices.map { Photo(record: entries.record(at: $0), order: orders[$0]) }
   }
 
-  func entries() -> [IndexEntry] {
+  func entries() -> PhotoEntries {
     ordered().entries
   }
 
@@ -221,6 +281,8 @@ struct SpaceState {
     list.reserveCapacity(count)
     orders.reserveCapacity(count)
     positions.reserveCapacity(count)
+    // Every photo imported since vault reads details has a `details` entry.
+    detailStamps.reserveCapacity(count)
   }
 
   /// The fewest entries that rebuild this state: what a snapshot holds.
@@ -232,7 +294,8 @@ struct SpaceState {
       result.append(.selection(id, selected: selection.selected, stamp: selection.stamp))
     }
     for (id, stamp) in detailStamps.sorted(by: { $0.key < $1.key }) {
-      let details = photo(id).map { PhotoDetails(of: $0.record) } ?? unlistedDetails[id] ?? PhotoDetails()
+      let details =
+        photo(id).map { PhotoDetails(of: $0.record) } ?? unlistedDetails[id] ?? PhotoDetails()
       result.append(.details(id, details, stamp: stamp))
     }
     for id in deleted.sorted() { result.append(.deleted(id)) }

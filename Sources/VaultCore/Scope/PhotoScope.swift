@@ -12,7 +12,8 @@ public struct PhotoScope: Equatable, Sendable {
   public var sort: PhotoSort
 
   public init(
-    album: String? = nil, since: DatePeriod? = nil, until: DatePeriod? = nil, sort: PhotoSort = .taken
+    album: String? = nil, since: DatePeriod? = nil, until: DatePeriod? = nil,
+    sort: PhotoSort = .taken
   ) {
     self.album = album
     self.since = since
@@ -25,14 +26,15 @@ public struct PhotoScope: Equatable, Sendable {
 
   /// The positions (0-based, in `entries`) of the photos in scope, in order. `members` are
   /// the album's photos (none when the album does not exist).
-  func positions(of entries: [IndexEntry], members: Set<BlobID>, zone: TimeZone) -> [Int] {
+  /// Only the keys scoping and sorting need are read (see `PhotoKeyList`).
+  func positions(of entries: some PhotoKeyList, members: Set<BlobID>, zone: TimeZone) -> [Int] {
     var dates: [Int64]?
     let photoDates = {
-      if dates == nil { dates = PhotoDates.of(entries, zone: zone) }
+      if dates == nil { dates = PhotoDates.of(keys: entries, zone: zone) }
       return dates!
     }
-    var positions = Array(entries.indices)
-    if album != nil { positions = positions.filter { members.contains(entries[$0].record.id) } }
+    var positions = Array(0..<entries.count)
+    if album != nil { positions = positions.filter { members.contains(entries.id(at: $0)) } }
     if since != nil || until != nil {
       let (from, to) = (since?.start ?? .min, until?.end ?? .max)
       let all = photoDates()

@@ -15,24 +15,31 @@ public enum PhotoSort: String, CaseIterable, Sendable {
 
   /// `positions` (0-based, in `entries`, in list order) put in this order. `dates` are the
   /// photos' dates (`PhotoDates.of(entries)`), needed only for `.taken`.
-  func sorted(_ positions: [Int], of entries: [IndexEntry], dates: () -> [Int64]) -> [Int] {
+  func sorted(_ positions: [Int], of entries: some PhotoKeyList, dates: () -> [Int64]) -> [Int] {
     switch self {
     case .imported:
       return positions
     case .taken:
       let dates = dates()
       // Photos mostly come in the order they were taken: sorted already, nothing to do.
-      if zip(positions, positions.dropFirst()).allSatisfy({ dates[$0] <= dates[$1] }) { return positions }
+      if zip(positions, positions.dropFirst()).allSatisfy({ dates[$0] <= dates[$1] }) {
+        return positions
+      }
       return positions.sorted { (dates[$0], $0) < (dates[$1], $1) }
     case .name:
-      let keys = positions.map { entries[$0].record.name.lowercased() }
+      // Each record is decoded once, not at every comparison.
+      let names = positions.map { entries.record(at: $0).name }
+      let keys = names.map { $0.lowercased() }
       let order = positions.indices.sorted {
-        (keys[$0], entries[positions[$0]].record.name, positions[$0])
-          < (keys[$1], entries[positions[$1]].record.name, positions[$1])
+        (keys[$0], names[$0], positions[$0]) < (keys[$1], names[$1], positions[$1])
       }
       return order.map { positions[$0] }
     case .size:
-      return positions.sorted { (entries[$0].record.bytes, $0) < (entries[$1].record.bytes, $1) }
+      let sizes = positions.map { entries.record(at: $0).bytes }
+      let order = positions.indices.sorted {
+        (sizes[$0], positions[$0]) < (sizes[$1], positions[$1])
+      }
+      return order.map { positions[$0] }
     }
   }
 }
@@ -46,14 +53,24 @@ public enum PhotoDates {
   /// their import order among themselves: imports prepare photos on several threads, and
   /// a record's `importedAt` need not follow the order photos were listed in.
   public static func of(_ entries: [IndexEntry], zone: TimeZone = .current) -> [Int64] {
+    of(keys: entries, zone: zone)
+  }
+
+  /// The same for a space's entries, read without decoding their records.
+  public static func of(_ entries: PhotoEntries, zone: TimeZone = .current) -> [Int64] {
+    of(keys: entries, zone: zone)
+  }
+
+  static func of(keys entries: some PhotoKeyList, zone: TimeZone) -> [Int64] {
     var imported = Int64.min
-    return entries.map { entry in
-      let record = entry.record
-      let own = record.importedAt.nanosecondsSince1970
+    return (0..<entries.count).map { position in
+      let own = entries.importedAt(at: position).nanosecondsSince1970
       imported = imported == .min || imported == .max ? own : max(own, imported + 1)
-      guard let taken = record.taken else { return imported }
-      return Timestamp(seconds: taken.secondsSince1970(assuming: zone), nanoseconds: taken.nanoseconds)
-        .nanosecondsSince1970
+      guard let taken = entries.taken(at: position) else { return imported }
+      return Timestamp(
+        seconds: taken.secondsSince1970(assuming: zone), nanoseconds: taken.nanoseconds
+      )
+      .nanosecondsSince1970
     }
   }
 }

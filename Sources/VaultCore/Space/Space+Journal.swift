@@ -12,7 +12,7 @@ extension Space {
     if !rebuilding { try requireIndex() }
     if formatVersion == 1 {
       try Self.writeIndex(SpaceIndex(photos: newEntries), in: directory, master: master)
-      entries = newEntries
+      entries = PhotoEntries(newEntries)
       indexDamage = nil
       return
     }

@@ -15,7 +15,7 @@ extension Space {
   func setSelections(_ changes: [(position: Int, selected: Bool)]) throws {
     var wanted: [Int: Bool] = [:]
     for change in changes { wanted[change.position] = change.selected }
-    let changing = wanted.filter { entries[$0.key].selected != $0.value }.sorted { $0.key < $1.key }
+    let changing = wanted.filter { entries.isSelected(at: $0.key) != $0.value }.sorted { $0.key < $1.key }
     try appendSelections(changing.map { ($0.key, $0.value) })
   }
 
@@ -24,10 +24,12 @@ extension Space {
     guard !changes.isEmpty else { return }
     let stamp = journal.state.nextStamp(now: Timestamp.now().nanosecondsSince1970)
     try journal.append(
-      changes.map { .selection(entries[$0.position].record.id, selected: $0.selected, stamp: stamp) })
+      changes.map { .selection(entries.id(at: $0.position), selected: $0.selected, stamp: stamp) })
+    let before = revision
     for change in changes {
-      entries[change.position].selected = journal.state.isSelected(entries[change.position].record.id)
+      entries.setSelected(journal.state.isSelected(entries.id(at: change.position)), at: change.position)
     }
+    selectionRevisions &+= revision &- before
     compactJournalIfDue()
   }
 }

@@ -38,13 +38,22 @@ public final class Space {
   /// Format 2's index; nil in format 1 and while the journal is damaged.
   var journal: SpaceJournal?
   /// The photos in import order, with their selection (empty when the index is damaged).
-  public internal(set) var entries: [IndexEntry] {
+  public internal(set) var entries: PhotoEntries {
     didSet { revision &+= 1 }
   }
   /// Changes with every change to what the space holds (its photos, their selection, its
   /// albums), so that what is derived from them (a scoped list, each photo's albums) is
   /// derived again when, and only when, it would differ.
   public internal(set) var revision = 0
+  /// How many of the changes `revision` counts changed only a selection: `orderRevision`
+  /// leaves them out.
+  var selectionRevisions = 0
+  /// Changes when what a scoped list depends on may have changed (the photos, their
+  /// records, the albums), but not with a change of selection, which neither takes a
+  /// photo in or out of a scope nor moves it.
+  var orderRevision: Int { revision &- selectionRevisions }
+  /// The lists of the scopes asked for lately, as of `orderRevision` (see `scopedPositions`).
+  var scopedLists: [(scope: PhotoScope, revision: Int, positions: [Int])] = []
   /// The albums and each photo's album names, as of `revision`.
   var albumCache: (revision: Int, albums: [Album], namesByPhoto: [BlobID: [String]])?
   /// Why the index could not be read, if it could not: the space still opens, so that
@@ -102,7 +111,7 @@ public final class Space {
         self.journal = journal
         entries = journal.state.entries()
       } else {
-        entries = try Self.readIndex(in: directory, master: master).photos
+        entries = PhotoEntries(try Self.readIndex(in: directory, master: master).photos)
       }
     } catch let error as VaultError {
       guard case .damagedIndex = error else { throw error }
@@ -292,8 +301,6 @@ public final class Space {
 
   /// The photo at `position` (0-based) as a model.
   public func model(at position: Int) -> PhotoModel {
-    let record = entries[position].record
-    return PhotoModel(
-      isSelected: entries[position].selected, record: record, albums: albumNames(of: record.id))
+    photoModel(at: position)
   }
 }

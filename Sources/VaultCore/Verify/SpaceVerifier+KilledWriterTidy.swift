@@ -77,7 +77,7 @@ extension SpaceVerifier {
       else { continue }
       orphans.append(record)
     }
-    var entries = space.entries
+    var entries = Array(space.entries)
     var seen = listedIDs
     let (adopted, redundant) = placeOrphans(orphans, listed: &entries, seen: &seen)
     if !adopted.isEmpty { try space.saveEntries(entries) }

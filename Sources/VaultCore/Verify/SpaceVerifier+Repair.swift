@@ -33,7 +33,7 @@ extension SpaceVerifier {
     summary.selectionLost = rebuilding
     summary.journalLost = rebuilding && space.journalIsMissing
     remakeThumbnails(of: entries, summary: &summary, interruption: interruption)
-    if rebuilding || entries != space.entries {
+    if rebuilding || !entries.elementsEqual(space.entries) {
       try space.saveEntries(entries, rebuilding: rebuilding)
     }
     // Photos imported before vault read their details get them from the originals just read.

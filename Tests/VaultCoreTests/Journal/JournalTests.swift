@@ -304,6 +304,57 @@ final class JournalTests: XCTestCase {
     XCTAssertTrue(reopened.wasDeleted(records[2].id))
   }
 
+  /// Writes `entries` as the space's only journal file: a snapshot.
+  func writeSnapshot(_ entries: [JournalEntry]) throws {
+    for name in try FileManager.default.contentsOfDirectory(atPath: space.journalDirectory) {
+      try FileManager.default.removeItem(atPath: space.journalDirectory + "/" + name)
+    }
+    let id = BlobID.random()
+    let file = try TemporaryFile(in: space.journalDirectory)
+    let writer = try BlobWriter(
+      kind: .snapshot, key: space.master.blobKey(kind: .snapshot, id: id), output: file)
+    try writer.write(JournalEntry.encodeAll(entries))
+    try writer.finish()
+    try file.replace(space.journalDirectory + "/" + SpaceJournal.snapshotPrefix + id.hex)
+  }
+
+  func testASnapshotsRecordsAreDecodedOnlyWhenAskedForAndGiveTheSameState() throws {
+    let (plain, dated, gone, twice, early) = (
+      record(named: "plain"), record(named: "dated"), record(named: "gone"), record(named: "twice"),
+      record(named: "early")
+    )
+    var later = twice
+    later.name = "twice, added again"
+    let details = PhotoDetails(
+      taken: CaptureTime(localSeconds: 1_600_000_000, utcOffsetMinutes: 60), cameraMake: "Make")
+    // Plain photos, details (one superseded, one read before its photo was added), a
+    // selection, a deletion, a photo added twice.
+    let entries: [JournalEntry] = [
+      .details(early.id, details, stamp: 3), .added(plain, order: 1), .added(dated, order: 2),
+      .added(gone, order: 3), .added(twice, order: 4), .added(later, order: 9), .added(early, order: 5),
+      .selection(plain.id, selected: true, stamp: 7), .details(dated.id, details, stamp: 8),
+      .details(dated.id, PhotoDetails(), stamp: 6), .details(plain.id, PhotoDetails(), stamp: 8),
+      .deleted(gone.id),
+    ]
+    var expected = SpaceState()
+    for entry in entries { expected.apply(entry) }
+    try writeSnapshot(entries)
+    let reopened = try reopen()
+    XCTAssertEqual(reopened.entries, expected.entries())
+    XCTAssertEqual(reopened.entries.map(\.record.name), ["plain", "dated", "twice", "early"])
+    XCTAssertEqual(reopened.entries.map(\.record.taken), [nil, details.taken, nil, details.taken])
+    XCTAssertEqual(reopened.journal?.state.compacted(), expected.compacted())
+    // Only the photo whose details came first was decoded at open; scoping and sorting read
+    // the others' dates from the snapshot's bytes, as they would from records.
+    XCTAssertEqual(reopened.entries.decodedCount, 1)
+    for sort in PhotoSort.allCases {
+      XCTAssertEqual(
+        PhotoScope(sort: sort).positions(of: reopened.entries, members: [], zone: .current),
+        PhotoScope(sort: sort).positions(of: Array(reopened.entries), members: [], zone: .current))
+    }
+    XCTAssertEqual(PhotoDates.of(reopened.entries), PhotoDates.of(Array(reopened.entries)))
+  }
+
   func testAppendsCostWhatTheyChange() throws {
     try space.appendImported((0..<200).map { record(named: "p\($0)") })
     let segment = try FileManager.default.contentsOfDirectory(atPath: space.journalDirectory)

@@ -1,0 +1,154 @@
+/// A space's photos in list order, with their selection: what `Space.entries` holds. It
+/// reads as an array of `IndexEntry`, but keeps only each photo's id and selection, and
+/// where its record is: in the snapshot the space was opened from (decoded when asked for,
+/// see `SnapshotBytes`) or decoded already. So opening a big space makes no record, and
+/// scoping and sorting read only the keys they need (`id(at:)`, `importedAt(at:)`,
+/// `taken(at:)`).
+public struct PhotoEntries: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral,
+  Equatable
+{
+  /// Where a photo's record is.
+  enum Source {
+    /// The offsets of its `added` entry and of its latest `details` entry in `snapshot`.
+    case encoded(added: Int, details: Int?)
+    /// Its index in `records`.
+    case decoded(Int)
+  }
+
+  private var ids: [BlobID] = []
+  private var selection: [Bool] = []
+  private var sources: [Source] = []
+  private var records: [PhotoRecord] = []
+  private var snapshot: SnapshotBytes?
+
+  public init() {}
+
+  public init<S: Sequence>(_ entries: S) where S.Element == IndexEntry {
+    for entry in entries { append(entry) }
+  }
+
+  public init(arrayLiteral entries: IndexEntry...) {
+    self.init(entries)
+  }
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { ids.count }
+
+  public subscript(position: Int) -> IndexEntry {
+    get { IndexEntry(record: record(at: position), selected: selection[position]) }
+    set {
+      selection[position] = newValue.selected
+      if newValue.record != record(at: position) { setRecord(newValue.record, at: position) }
+    }
+  }
+
+  public static func == (lhs: PhotoEntries, rhs: PhotoEntries) -> Bool {
+    lhs.count == rhs.count && lhs.elementsEqual(rhs)
+  }
+
+  public mutating func append(_ entry: IndexEntry) {
+    ids.append(entry.record.id)
+    selection.append(entry.selected)
+    sources.append(.decoded(records.count))
+    records.append(entry.record)
+  }
+
+  public mutating func reserveCapacity(_ count: Int) {
+    ids.reserveCapacity(count)
+    selection.reserveCapacity(count)
+    sources.reserveCapacity(count)
+  }
+
+  // MARK: Keys, without the record
+
+  /// The id of the photo at `position`.
+  public func id(at position: Int) -> BlobID { ids[position] }
+
+  public func isSelected(at position: Int) -> Bool { selection[position] }
+
+  /// The record of the photo at `position`, decoded if it was not.
+  public func record(at position: Int) -> PhotoRecord {
+    switch sources[position] {
+    case .decoded(let index): return records[index]
+    case .encoded(let added, let details): return snapshot!.record(added: added, details: details)
+    }
+  }
+
+  /// When the photo at `position` was imported.
+  func importedAt(at position: Int) -> Timestamp {
+    switch sources[position] {
+    case .decoded(let index): return records[index].importedAt
+    case .encoded(let added, _): return snapshot!.importedAt(added: added)
+    }
+  }
+
+  /// When the photo at `position` was taken, if its file says.
+  func taken(at position: Int) -> CaptureTime? {
+    switch sources[position] {
+    case .decoded(let index): return records[index].taken
+    case .encoded(_, let details): return details.flatMap { snapshot!.taken(details: $0) }
+    }
+  }
+
+  /// How many of the photos are held decoded (the rest are in the snapshot's bytes).
+  var decodedCount: Int {
+    sources.lazy.filter {
+      if case .decoded = $0 { return true }
+      return false
+    }.count
+  }
+
+  // MARK: Changes (for `SpaceState`)
+
+  mutating func setSelected(_ selected: Bool, at position: Int) {
+    selection[position] = selected
+  }
+
+  mutating func setRecord(_ record: PhotoRecord, at position: Int) {
+    ids[position] = record.id
+    sources[position] = .decoded(records.count)
+    records.append(record)
+  }
+
+  /// Whether photos of `snapshot` can be held undecoded: a list holds those of one
+  /// snapshot only (the one a space is opened from; merged copies may have several).
+  func canHoldEncoded(of snapshot: SnapshotBytes) -> Bool {
+    self.snapshot == nil || self.snapshot === snapshot
+  }
+
+  /// Appends the photo of the `added` entry at `added` in `snapshot`, undecoded.
+  mutating func appendEncoded(_ id: BlobID, added: Int, in snapshot: SnapshotBytes, selected: Bool) {
+    precondition(canHoldEncoded(of: snapshot))
+    self.snapshot = snapshot
+    ids.append(id)
+    selection.append(selected)
+    sources.append(.encoded(added: added, details: nil))
+  }
+
+  /// The `added` entry's offset when the photo at `position` is held undecoded and has no
+  /// details yet.
+  func encodedWithoutDetails(at position: Int) -> Int? {
+    guard case .encoded(let added, nil) = sources[position] else { return nil }
+    return added
+  }
+
+  /// Gives the undecoded photo at `position` the details of the `details` entry at
+  /// `details` in its snapshot.
+  mutating func setEncodedDetails(_ details: Int, at position: Int) {
+    guard case .encoded(let added, _) = sources[position] else {
+      preconditionFailure("the photo is decoded")
+    }
+    sources[position] = .encoded(added: added, details: details)
+  }
+
+  /// The photos at `positions`, in that order (the records are shared, not copied).
+  func picking(_ positions: [Int]) -> PhotoEntries {
+    var picked = PhotoEntries()
+    picked.records = records
+    picked.snapshot = snapshot
+    picked.ids = positions.map { ids[$0] }
+    picked.selection = positions.map { selection[$0] }
+    picked.sources = positions.map { sources[$0] }
+    return picked
+  }
+}

@@ -1,0 +1,111 @@
+/// A snapshot's decrypted entries, kept while the photos it lists are: a photo's record is
+/// decoded from them only when a command asks for it, so that opening a big space makes
+/// no record at all. Never changed once made (so it is shared freely); wiped when released.
+final class SnapshotBytes: @unchecked Sendable {
+  private var bytes: [UInt8]
+
+  /// Takes `bytes` over: the caller keeps no other copy.
+  init(_ bytes: [UInt8]) {
+    self.bytes = bytes
+  }
+
+  deinit {
+    bytes.wipe()
+  }
+
+  func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+    try bytes.withUnsafeBytes(body)
+  }
+
+  /// The record of the `added` entry whose type byte is at `added`, with the details of
+  /// the `details` entry at `details` (none without one). Both were checked when the
+  /// snapshot was read.
+  func record(added: Int, details: Int?) -> PhotoRecord {
+    withBytes { buffer in
+      var input = ByteReader(buffer)
+      input.skip(added + 1)
+      guard let record = JournalEntry.AddedFields(reading: &input)?.record else {
+        preconditionFailure("a snapshot's photo record was checked when it was read")
+      }
+      guard let details else { return record }
+      return self.details(at: details).applied(to: record)
+    }
+  }
+
+  /// The details of the `details` entry whose type byte is at `offset`.
+  func details(at offset: Int) -> PhotoDetails {
+    withBytes { buffer in
+      var input = ByteReader(buffer)
+      input.skip(offset + 1)
+      guard let details = JournalEntry.DetailsFields(reading: &input)?.details else {
+        preconditionFailure("a snapshot's details were checked when it was read")
+      }
+      return details
+    }
+  }
+
+  /// The import time of the `added` entry at `added`, read alone (for sorting).
+  func importedAt(added: Int) -> Timestamp {
+    withBytes { buffer in
+      var input = ByteReader(buffer)
+      input.skip(added + Self.importedAtOffset)
+      return Timestamp(seconds: input.int64() ?? 0, nanoseconds: Int32(input.uint32() ?? 0))
+    }
+  }
+
+  /// When the photo was taken, read alone from the `details` entry at `offset` (for
+  /// sorting).
+  func taken(details offset: Int) -> CaptureTime? {
+    withBytes { buffer in
+      var input = ByteReader(buffer)
+      // The flags, seconds, nanoseconds and UTC offset follow the type, id and stamp.
+      input.skip(offset + 1 + BlobID.length + 8)
+      guard let flags = input.byte(), flags & JournalEntry.DetailsFlag.taken != 0,
+        let seconds = input.int64(),
+        let nanoseconds = input.uint32(), let offset = input.uint16()
+      else { return nil }
+      return CaptureTime(
+        localSeconds: seconds, nanoseconds: Int32(nanoseconds),
+        utcOffsetMinutes: flags & JournalEntry.DetailsFlag.utcOffset != 0 ? Int16(bitPattern: offset) : nil)
+    }
+  }
+
+  /// Where an `added` entry's import time starts: after its type, id, order, hash, size,
+  /// format, width, height, orientation and modification time (docs/FORMAT.md).
+  static let importedAtOffset = 1 + 16 + 8 + 32 + 8 + 1 + 4 + 4 + 1 + 8 + 4
+}
+
+/// An entry of a snapshot as it is first read: photos and their details are checked and
+/// located, not decoded (see `SnapshotBytes`); anything else is decoded.
+enum SnapshotItem {
+  case added(BlobID, order: Int64, at: Int)
+  case details(BlobID, stamp: Int64, at: Int)
+  indirect case other(JournalEntry)
+
+  /// The item of type `type` whose type byte is at `offset`, read as `JournalEntry.scan`
+  /// reads entries, with the same errors.
+  static func read(
+    _ type: JournalEntry.TypeCode, at offset: Int, from input: inout ByteReader, latestStamp: Int64
+  )
+    throws(JournalEntry.Malformed) -> SnapshotItem
+  {
+    switch type {
+    case .added:
+      guard let fields = JournalEntry.AddedFields(reading: &input), fields.isValid else {
+        throw JournalEntry.Malformed("is a malformed photo record")
+      }
+      return .added(fields.id, order: fields.order, at: offset)
+    case .details:
+      guard let fields = JournalEntry.DetailsFields(reading: &input), fields.isValid else {
+        throw JournalEntry.Malformed("is malformed photo details")
+      }
+      guard fields.stamp <= latestStamp else {
+        throw JournalEntry.Malformed(JournalEntry.futureStamp)
+      }
+      return .details(fields.id, stamp: fields.stamp, at: offset)
+    default:
+      return .other(
+        try JournalEntry.decodeEntry(type, at: offset, from: &input, latestStamp: latestStamp))
+    }
+  }
+}
