@@ -7,9 +7,9 @@
 // `Thumb/<id>`. The key file wraps the fuzzing master key with a fixed wrapping key, so
 // that the fuzzer can learn (from the seed) what authenticates.
 import Foundation
+import VaultTerminal
 
 @testable import VaultCore
-import VaultTerminal
 
 private let wrappingKey = [UInt8](repeating: 9, count: 32).withUnsafeBytes { SecureBytes(copying: $0) }
 private let folders = ["Journal/s-", "Journal/j-", "Photo/", "Thumb/"]

@@ -31,9 +31,9 @@ public struct PhotoModel: Equatable, Sendable {
       albums: albums)
   }
 
-  /// A photo whose blobs are named only relative to its space's folder (`Photo/<id>`,
-  /// `Thumb/<id>`, URLs without a base): what `Space.model(at:)` makes, which has no
-  /// folder at hand. The browser's data source hands out models with whole locations
+  /// A photo whose blobs are named only relative to a space's folder (`Photo/<id>`,
+  /// `Thumb/<id>`, URLs without a base): for the hand-made data sources of tests, which
+  /// have no folder. A space's data source hands out models with whole locations
   /// (`Space.photoModel(at:)`).
   init(isSelected: Bool, record: PhotoRecord, albums: [String] = []) {
     self.init(record: record, blobs: .relative, isSelected: isSelected, albums: albums)
