@@ -104,7 +104,11 @@ struct VerifyCommand: ParsableCommand {
           + "if a backup holds its Journal folder, that is the space as it was")
     } else if summary.indexRebuilt {
       printLine("repaired: rebuilt the index from the \(summary.rebuiltCount) intact originals")
-      Diagnostics.warning("the selection was cleared: the damaged part of the index may have changed it")
+      // Albums made or changed in the damaged part are gone with it (a new-user tryout lost
+      // one under a warning that named only the selection).
+      Diagnostics.warning(
+        "the selection was cleared, and albums made or changed in the damaged part of the index are lost "
+          + "(see 'vault album list'): the damaged part may have changed them")
     }
     for name in summary.adopted {
       printLine("repaired: adopted '\(name)' (an intact original the index did not list)")
