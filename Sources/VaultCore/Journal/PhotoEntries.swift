@@ -104,11 +104,21 @@ public struct PhotoEntries: RandomAccessCollection, MutableCollection, Expressib
     selection[position] = selected
   }
 
+  /// Holds `record` decoded for the photo at `position`: in the place of the record it had,
+  /// when it had one of its own, so that details changed again and again (a journal from
+  /// another machine may hold any number) keep one record a photo.
   mutating func setRecord(_ record: PhotoRecord, at position: Int) {
     ids[position] = record.id
+    if case .decoded(let index) = sources[position] {
+      records[index] = record
+      return
+    }
     sources[position] = .decoded(records.count)
     records.append(record)
   }
+
+  /// How many records are held decoded, for tests of memory.
+  var heldRecords: Int { records.count }
 
   /// Whether photos of `snapshot` can be held undecoded: a list holds those of one
   /// snapshot only (the one a space is opened from; merged copies may have several).
@@ -125,10 +135,11 @@ public struct PhotoEntries: RandomAccessCollection, MutableCollection, Expressib
     sources.append(.encoded(added: added, details: nil))
   }
 
-  /// The `added` entry's offset when the photo at `position` is held undecoded and has no
-  /// details yet.
-  func encodedWithoutDetails(at position: Int) -> Int? {
-    guard case .encoded(let added, nil) = sources[position] else { return nil }
+  /// The `added` entry's offset when the photo at `position` is held undecoded, in
+  /// `snapshot`, and has no details yet. Details from another snapshot are not its: their
+  /// offset means nothing in the bytes this photo is read from.
+  func encodedWithoutDetails(at position: Int, in snapshot: SnapshotBytes) -> Int? {
+    guard self.snapshot === snapshot, case .encoded(let added, nil) = sources[position] else { return nil }
     return added
   }
 
@@ -141,14 +152,21 @@ public struct PhotoEntries: RandomAccessCollection, MutableCollection, Expressib
     sources[position] = .encoded(added: added, details: details)
   }
 
-  /// The photos at `positions`, in that order (the records are shared, not copied).
+  /// The photos at `positions`, in that order. Each decoded record is copied into a slot of
+  /// its own, so that no two photos share one (`setRecord` changes a record in place) and
+  /// the records of photos left out are not kept.
   func picking(_ positions: [Int]) -> PhotoEntries {
     var picked = PhotoEntries()
-    picked.records = records
     picked.snapshot = snapshot
     picked.ids = positions.map { ids[$0] }
     picked.selection = positions.map { selection[$0] }
-    picked.sources = positions.map { sources[$0] }
+    var records: [PhotoRecord] = []
+    picked.sources = positions.map { position in
+      guard case .decoded(let index) = sources[position] else { return sources[position] }
+      records.append(self.records[index])
+      return .decoded(records.count - 1)
+    }
+    picked.records = records
     return picked
   }
 }

@@ -143,7 +143,7 @@ struct SpaceState {
       lastOrder = max(lastOrder, order)
     case .details(let id, let stamp, let offset):
       let decoded = { JournalEntry.details(id, snapshot.details(at: offset), stamp: stamp) }
-      guard let position = positions[id], list.encodedWithoutDetails(at: position) != nil else {
+      guard let position = positions[id], list.encodedWithoutDetails(at: position, in: snapshot) != nil else {
         return apply(decoded())
       }
       // One lookup for a photo's first details.

@@ -305,11 +305,12 @@ final class JournalTests: XCTestCase {
   }
 
   /// Writes `entries` as the space's only journal file: a snapshot.
-  func writeSnapshot(_ entries: [JournalEntry]) throws {
-    for name in try FileManager.default.contentsOfDirectory(atPath: space.journalDirectory) {
-      try FileManager.default.removeItem(atPath: space.journalDirectory + "/" + name)
+  func writeSnapshot(_ entries: [JournalEntry], id: BlobID = .random(), replacing: Bool = true) throws {
+    if replacing {
+      for name in try FileManager.default.contentsOfDirectory(atPath: space.journalDirectory) {
+        try FileManager.default.removeItem(atPath: space.journalDirectory + "/" + name)
+      }
     }
-    let id = BlobID.random()
     let file = try TemporaryFile(in: space.journalDirectory)
     let writer = try BlobWriter(
       kind: .snapshot, key: space.master.blobKey(kind: .snapshot, id: id), output: file)
@@ -353,6 +354,45 @@ final class JournalTests: XCTestCase {
         PhotoScope(sort: sort).positions(of: Array(reopened.entries), members: [], zone: .current))
     }
     XCTAssertEqual(PhotoDates.of(reopened.entries), PhotoDates.of(Array(reopened.entries)))
+  }
+
+  /// Two copies' snapshots side by side (a union sync): one lists a photo without details,
+  /// the other with them. Whichever is read first, the photo gets the other's details from
+  /// that snapshot's own bytes (the security review found the details' offset in one
+  /// snapshot read from the other's bytes: every command trapped, repair included).
+  func testTwoSnapshotsOneWithoutAPhotosDetailsGiveItTheOthers() throws {
+    let photo = record(named: "photo")
+    let other = record(named: "other")
+    let details = PhotoDetails(
+      taken: CaptureTime(localSeconds: 1_600_000_000, utcOffsetMinutes: 60), cameraMake: "Make")
+    let bare: [JournalEntry] = [.added(photo, order: 1), .added(other, order: 2)]
+    let read: [JournalEntry] = bare + [.details(photo.id, details, stamp: 5)]
+    let low = BlobID(hex: String(repeating: "0", count: 31) + "1")!
+    let high = BlobID(hex: String(repeating: "f", count: 32))!
+    for (first, second) in [(bare, read), (read, bare)] {
+      try writeSnapshot(first, id: low)
+      try writeSnapshot(second, id: high, replacing: false)
+      let reopened = try reopen()
+      XCTAssertEqual(reopened.entries.map(\.record.name), ["photo", "other"])
+      XCTAssertEqual(reopened.entries.map(\.record.taken), [details.taken, nil])
+      XCTAssertEqual(reopened.entries.map(\.record.cameraMake), ["Make", nil])
+      XCTAssertEqual(
+        PhotoDates.of(reopened.entries), PhotoDates.of(Array(reopened.entries)),
+        "sorting reads the same dates")
+      space = reopened
+    }
+  }
+
+  /// A photo whose details change again and again keeps one record, not one per change.
+  func testRepeatedDetailsKeepOneRecordAPhoto() {
+    var state = SpaceState()
+    let photo = record(named: "photo")
+    state.apply(.added(photo, order: 1))
+    for stamp in 2..<2002 {
+      state.apply(
+        .details(photo.id, PhotoDetails(cameraMake: stamp % 2 == 0 ? "A" : "B"), stamp: Int64(stamp)))
+    }
+    XCTAssertEqual(state.entries().heldRecords, 1)
   }
 
   func testAppendsCostWhatTheyChange() throws {
