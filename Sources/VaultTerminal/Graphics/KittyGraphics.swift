@@ -1,3 +1,4 @@
+import Foundation
 import VaultCore
 
 /// The kitty graphics protocol (https://sw.kovidgoyal.net/kitty/graphics-protocol/), the few
@@ -46,31 +47,51 @@ enum KittyGraphics {
     // appended in place, the upload is never copied to a larger buffer and freed unwiped.
     return [UInt8](unsafeUninitializedCapacity: total + spareCapacity) { buffer, initialized in
       let output = UnsafeMutableRawPointer(buffer.baseAddress!)
-      var offset = 0
-      func put(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes {
-          output.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
-        }
-        offset += bytes.count
-      }
       pixels.withUnsafeBytes { pixels in
-        for chunk in 0..<chunks {
-          let last = chunk == chunks - 1
-          put(chunk == 0 ? first : next)
-          put([last ? UInt8(ascii: "0") : UInt8(ascii: "1"), UInt8(ascii: ";")])
-          let start = chunk * bytesPerChunk
-          let slice = UnsafeRawBufferPointer(
-            rebasing: pixels[start..<min(start + bytesPerChunk, pixels.count)])
-          // libsodium's NUL after the slice lands where `end` goes next (within the buffer,
-          // as the spare capacity follows the last one).
-          Base64.encode(slice, into: output.advanced(by: offset))
-          offset += Base64.encodedCount(slice.count)
-          put(end)
+        // Every chunk but the first is as long as the one before it, so each has a place of
+        // its own known in advance, and they are encoded on every core: libsodium's Base64
+        // runs in constant time, several times slower than a table.
+        let (firstLength, whole) = (
+          first.count + 2 + chunkSize + end.count, next.count + 2 + chunkSize + end.count
+        )
+        let workers = min(ProcessInfo.processInfo.activeProcessorCount, max(1, chunks / 64))
+        // Each worker writes only its own chunks' places, which do not overlap.
+        let shared = SharedBuffers(output: output, pixels: pixels)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+          for chunk in stride(from: worker * chunks / workers, to: (worker + 1) * chunks / workers, by: 1) {
+            let start = chunk == 0 ? 0 : firstLength + (chunk - 1) * whole
+            writeChunk(
+              chunk, of: chunks, at: shared.output.advanced(by: start), header: chunk == 0 ? first : next,
+              end: end, pixels: shared.pixels, bytesPerChunk: bytesPerChunk)
+          }
         }
       }
-      precondition(offset == total)
       initialized = total
     }
+  }
+
+  /// Writes chunk `chunk` of an upload at `output`: its header, its slice of the pixels in
+  /// Base64, and the end of the command.
+  private static func writeChunk(
+    _ chunk: Int, of chunks: Int, at output: UnsafeMutableRawPointer, header: [UInt8], end: [UInt8],
+    pixels: UnsafeRawBufferPointer, bytesPerChunk: Int
+  ) {
+    var offset = 0
+    func put(_ bytes: [UInt8]) {
+      bytes.withUnsafeBytes {
+        output.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+      }
+      offset += bytes.count
+    }
+    put(header)
+    put([chunk == chunks - 1 ? UInt8(ascii: "0") : UInt8(ascii: "1"), UInt8(ascii: ";")])
+    let start = chunk * bytesPerChunk
+    let slice = UnsafeRawBufferPointer(rebasing: pixels[start..<min(start + bytesPerChunk, pixels.count)])
+    // libsodium's NUL after the slice lands where `end` goes next: in this chunk's own
+    // place (or the spare capacity, after the last one), never in another's.
+    Base64.encode(slice, into: output.advanced(by: offset))
+    offset += Base64.encodedCount(slice.count)
+    put(end)
   }
 
   /// Shows the `source` rectangle (in the image's pixels) of image `id`, scaled into
@@ -99,4 +120,12 @@ enum KittyGraphics {
   static func deleteAll() -> [UInt8] {
     Array("\u{1B}_Ga=d,d=A,q=2\u{1B}\\".utf8)
   }
+}
+
+/// The upload's buffer and the pixels, handed to the workers that encode its chunks: they
+/// read the pixels and write disjoint parts of the buffer, and the buffer outlives them
+/// (`concurrentPerform` returns when all are done).
+private struct SharedBuffers: @unchecked Sendable {
+  let output: UnsafeMutableRawPointer
+  let pixels: UnsafeRawBufferPointer
 }
