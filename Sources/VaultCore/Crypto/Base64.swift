@@ -36,8 +36,8 @@ public enum Base64 {
     let input = source.baseAddress?.assumingMemoryBound(to: UInt8.self)
     let output = destination.bindMemory(to: CChar.self, capacity: room)
     // Empty input: libsodium still writes the NUL, and reads nothing.
+    Sodium.ensureInitialized()
     withUnsafePointer(to: UInt8(0)) { empty in
-      precondition(sodium_init() >= 0)
       _ = sodium_bin2base64(output, room, input ?? empty, source.count, variant.sodiumVariant)
     }
   }
@@ -59,7 +59,7 @@ public enum Base64 {
     let input = Array(text.utf8)
     var output = [UInt8](repeating: 0, count: input.count / 4 * 3 + 3)
     var length = 0
-    precondition(sodium_init() >= 0)
+    Sodium.ensureInitialized()
     let status = input.withUnsafeBufferPointer { source in
       source.withMemoryRebound(to: CChar.self) { characters in
         sodium_base642bin(

@@ -64,6 +64,9 @@ public struct PhotoEntries: RandomAccessCollection, MutableCollection, Expressib
   /// The id of the photo at `position`.
   public func id(at position: Int) -> BlobID { ids[position] }
 
+  /// Every photo's id, in list order, without decoding a record.
+  public var photoIDs: [BlobID] { ids }
+
   public func isSelected(at position: Int) -> Bool { selection[position] }
 
   /// The record of the photo at `position`, decoded if it was not.

@@ -9,7 +9,7 @@ extension Space {
   /// the journal's deletion names them, so the next writer removes them whatever is left.
   func deletePhotos(ids: Set<BlobID>) throws {
     // Only the deletions are written (not a comparison of the whole list).
-    try record(entries.lazy.map(\.record.id).filter(ids.contains).map { JournalEntry.deleted($0) })
+    try record(entries.photoIDs.lazy.filter(ids.contains).map { JournalEntry.deleted($0) })
     for id in ids { unlink(thumbPath(id)) }
     try syncDirectory(thumbDirectory)
     for id in ids { unlink(photoPath(id)) }

@@ -17,18 +17,16 @@ extension Space {
     precondition(access == .write, "the space was opened read-only")
     // A format-1 index rebuilt by a repair has no journal yet: the next writer upgrades it.
     guard let journal, indexDamage == nil else { return 0 }
-    let listed = Set(entries.lazy.map(\.record.id).filter { found[$0] != nil })
+    let listed = Set(entries.photoIDs.lazy.filter { found[$0] != nil })
     let stamp = journal.state.nextStamp(now: Timestamp.now().nanosecondsSince1970)
     let changes = found.filter { listed.contains($0.key) && !journal.state.hasDetails($0.key) }
       .sorted { $0.key < $1.key }
       .map { JournalEntry.details($0.key, $0.value, stamp: stamp) }
     guard !changes.isEmpty else { return 0 }
     try journal.append(changes)
-    for position in entries.indices {
-      guard found[entries[position].record.id] != nil,
-        let photo = journal.state.photo(entries[position].record.id)
-      else { continue }
-      entries[position].record = photo.record
+    for (position, id) in entries.photoIDs.enumerated() {
+      guard found[id] != nil, let photo = journal.state.photo(id) else { continue }
+      entries.setRecord(photo.record, at: position)
     }
     compactJournalIfDue()
     return changes.count

@@ -46,7 +46,7 @@ extension SpaceVerifier {
   /// 1, removes orphan originals without a thumbnail. Returns whether it removed anything.
   private func settleOrphanBlobs(photos: [BlobID], thumbs: [BlobID]) throws -> Bool {
     var changed = false
-    let listedIDs = Set(space.entries.map(\.record.id))
+    let listedIDs = Set(space.entries.photoIDs)
     let originals = Set(photos)
     let thumbnails = Set(thumbs)
     // A listed photo's thumbnail stays even without its original: in a synced copy the

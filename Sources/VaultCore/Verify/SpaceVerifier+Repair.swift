@@ -39,7 +39,7 @@ extension SpaceVerifier {
     // Photos imported before vault read their details get them from the originals just read.
     let unread = details.filter { !space.hasDetails($0.key) }
     summary.detailsRead = try space.recordDetails(unread)
-    summary.datesFound = space.entries.lazy.filter { unread[$0.record.id]?.taken != nil }.count
+    summary.datesFound = space.entries.photoIDs.lazy.filter { unread[$0]?.taken != nil }.count
     // Last, what no index entry needs any more.
     try removeLeftovers(redundant: redundant, findings: findings, summary: &summary)
     return summary

@@ -141,7 +141,7 @@ public final class SpaceVerifier {
     let photos = contents(of: space.photoDirectory, relativeTo: Space.photoFolder + "/")
     let thumbs = contents(of: space.thumbDirectory, relativeTo: Space.thumbFolder + "/")
     let top = contents(of: space.directory, relativeTo: "")
-    let listedIDs = Set(space.entries.map(\.record.id))
+    let listedIDs = Set(space.entries.photoIDs)
     var inspection = checkPhotos(
       orphanCandidates: photos.ids, listedIDs: listedIDs, depth: depth, readingDetails: readingDetails,
       progress: progress, interruption: interruption)
@@ -173,7 +173,7 @@ public final class SpaceVerifier {
       + orphanCandidates.filter { !listedIDs.contains($0) && !space.wasDeleted($0) }.map { .orphan($0) }
     let total = toCheck.count
     let needingDetails: Set<BlobID>? =
-      readingDetails ? Set(space.entries.lazy.map(\.record.id).filter { !self.space.hasDetails($0) }) : nil
+      readingDetails ? Set(space.entries.photoIDs.lazy.filter { !self.space.hasDetails($0) }) : nil
     // Each check holds one open blob and one 64 KiB chunk at a time; a result is a few
     // findings. Nil is a photo a worker skipped because of the interruption.
     let pipeline = PreparationPipeline<PhotoToCheck, PhotoCheck?>(
