@@ -102,6 +102,13 @@ final class BlobReader {
     return result
   }
 
+  /// The bytes of the file not read yet: more than the plaintext they hold.
+  var remainingFileBytes: Int {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { return 0 }
+    return max(0, Int(info.st_size) - Int(lseek(descriptor, 0, SEEK_CUR)))
+  }
+
   /// The whole remaining plaintext, padding included (for format 1's small blobs:
   /// thumbnails, the index). The caller wipes the result; no other copy of it is left in
   /// memory.

@@ -164,6 +164,9 @@ public struct BlobID: Hashable, Sendable, CustomStringConvertible {
 
   public var hex: String { hexString(bytes) }
   public var description: String { hex }
+
+  /// The id as two words, for hashing it without `Hasher` (see `PositionIndex`).
+  var words: (high: UInt64, low: UInt64) { (high, low) }
 }
 
 /// In byte order.

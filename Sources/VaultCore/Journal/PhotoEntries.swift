@@ -132,7 +132,7 @@ public struct PhotoEntries: RandomAccessCollection, MutableCollection, Expressib
   /// Appends the photo of the `added` entry at `added` in `snapshot`, undecoded.
   mutating func appendEncoded(_ id: BlobID, added: Int, in snapshot: SnapshotBytes, selected: Bool) {
     precondition(canHoldEncoded(of: snapshot))
-    self.snapshot = snapshot
+    if self.snapshot == nil { self.snapshot = snapshot }
     ids.append(id)
     selection.append(selected)
     sources.append(.encoded(added: added, details: nil))

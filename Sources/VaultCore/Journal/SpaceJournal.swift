@@ -123,7 +123,9 @@ final class SpaceJournal {
   }
 
   private func readSnapshot(path: String, id: BlobID) throws -> Int {
-    var bytes: [UInt8]
+    // Kept (and wiped when the last photo it lists goes): its records are decoded only
+    // when asked for.
+    let snapshot: SnapshotBytes
     do {
       let reader = try BlobReader(
         path: path, kind: .snapshot, key: master.blobKey(kind: .snapshot, id: id),
@@ -133,16 +135,17 @@ final class SpaceJournal {
         throw VaultError.damagedIndex(
           path: path, reason: "unsupported snapshot version \(reader.version)")
       }
-      bytes = try reader.readToEnd(limit: Self.snapshotSizeLimit)
+      snapshot = try SnapshotBytes(reading: reader, limit: Self.snapshotSizeLimit)
     } catch VaultError.damagedBlob(_, let reason) {
       throw VaultError.damagedIndex(path: path, reason: reason)
     }
-    // Kept (and wiped when the last photo it lists goes): its records are decoded only
-    // when asked for.
-    let snapshot = SnapshotBytes(bytes)
-    let length = bytes.count
-    bytes = []
-    // An `added` entry takes about 110 bytes: room for all of them at once.
+    let length = snapshot.count
+    // Applied to a state of this function's own, not to the property: every entry applied
+    // to `self.state` was an access checked at run time.
+    var state = SpaceState()
+    swap(&state, &self.state)
+    defer { swap(&state, &self.state) }
+    // An `added` entry and its details take about 130 bytes: room for all of them at once.
     state.reserveCapacity(state.photoCount + length / 100)
     let entriesLength: Int
     do {

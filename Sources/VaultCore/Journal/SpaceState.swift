@@ -21,12 +21,12 @@ struct SpaceState {
 
   /// The photos as the list shows them (with their selection), kept in list order while
   /// entries come in order (as a snapshot's do), so that opening a big space needs no sort
-  /// and `entries()` hands this very list out; `orders` runs beside it, and `positions`
-  /// finds a photo by id. A deleted photo's place is in `holes` until `entries()`. The
-  /// photos of a snapshot are held undecoded (see `applySnapshotItem`).
+  /// and `entries()` hands this very list out; `orders` and `detailStamps` run beside it,
+  /// and `index` finds a photo by id. A deleted photo's place is in `holes` until
+  /// `entries()`. The photos of a snapshot are held undecoded (see `applySnapshotItem`).
   private var list = PhotoEntries()
   private var orders: [Int64] = []
-  private var positions: [BlobID: Int] = [:]
+  private var index = PositionIndex()
   private var holes: Set<Int> = []
   private var listIsOrdered = true
   private(set) var deleted: Set<BlobID> = []
@@ -39,10 +39,12 @@ struct SpaceState {
   /// change wins even if the clock is behind.
   private(set) var lastStamp: Int64 = .min
   private(set) var albumState = AlbumState()
-  /// The stamp of each photo's latest details. The details themselves are in the photo's
-  /// record, or in `unlistedDetails` while the photo is not (yet) added: in merged copies
-  /// they can be read before the photo's addition.
-  private var detailStamps: [BlobID: Int64] = [:]
+  /// The stamp of each listed photo's latest details, by position (nil: none read yet).
+  /// The details themselves are in the photo's record.
+  private var detailStamps: [Int64?] = []
+  /// The same for photos not (yet) added, with their details: in merged copies details can
+  /// be read before the photo's addition.
+  private var unlistedDetailStamps: [BlobID: Int64] = [:]
   private var unlistedDetails: [BlobID: PhotoDetails] = [:]
 
   init() {}
@@ -74,10 +76,15 @@ struct SpaceState {
     order == .min || order == .max ? order : order + 1
   }
 
-  var photoCount: Int { positions.count }
+  var photoCount: Int { index.count }
+
+  /// Where the listed photo `id` is in `list`.
+  private func position(of id: BlobID) -> Int? {
+    index.position(of: id) { list.id(at: $0) }
+  }
 
   func photo(_ id: BlobID) -> Photo? {
-    positions[id].map { Photo(record: list.record(at: $0), order: orders[$0]) }
+    position(of: id).map { Photo(record: list.record(at: $0), order: orders[$0]) }
   }
 
   mutating func apply(_ entry: JournalEntry) {
@@ -86,12 +93,15 @@ struct SpaceState {
       applyAddition(record, order: order)
     case .deleted(let id):
       deleted.insert(id)
-      if let position = positions.removeValue(forKey: id) { holes.insert(position) }
+      if let position = index.remove(id, idAt: { list.id(at: $0) }) {
+        holes.insert(position)
+        detailStamps[position] = nil
+      }
       if !selections.isEmpty { selections[id] = nil }
       // Its album memberships stay until a snapshot leaves them out (`compacted`): removing
       // them here walked every album at each deletion, at every open.
-      if !detailStamps.isEmpty {
-        detailStamps[id] = nil
+      if !unlistedDetailStamps.isEmpty {
+        unlistedDetailStamps[id] = nil
         unlistedDetails[id] = nil
       }
     case .details(let id, let details, let stamp):
@@ -102,7 +112,7 @@ struct SpaceState {
       let selection = Selection(selected: selected, stamp: stamp)
       if let existing = selections[id], !selection.supersedes(existing) { return }
       selections[id] = selection
-      if let position = positions[id] { list.setSelected(selected, at: position) }
+      if let position = position(of: id) { list.setSelected(selected, at: position) }
     case .albumNamed(let album, let name, let stamp):
       lastStamp = max(lastStamp, stamp)
       albumState.name(album, AlbumState.Naming(name: name, stamp: stamp))
@@ -125,14 +135,10 @@ struct SpaceState {
     case .added(let id, let order, let offset):
       let plain =
         (deleted.isEmpty || !deleted.contains(id))
-        && (detailStamps.isEmpty || detailStamps[id] == nil)
+        && (unlistedDetailStamps.isEmpty || unlistedDetailStamps[id] == nil)
         && list.canHoldEncoded(of: snapshot)
-      guard plain else {
-        return apply(.added(snapshot.record(added: offset, details: nil), order: order))
-      }
-      // One lookup for a new photo.
-      if let position = positions.updateValue(list.count, forKey: id) {
-        positions[id] = position
+      // One lookup for a new photo: it is added to the index unless it is there already.
+      guard plain, index.insert(id, at: list.count, idAt: { list.id(at: $0) }) == nil else {
         return apply(.added(snapshot.record(added: offset, details: nil), order: order))
       }
       if let last = orders.last, (last, list.id(at: list.count - 1)) > (order, id) {
@@ -140,17 +146,19 @@ struct SpaceState {
       }
       list.appendEncoded(id, added: offset, in: snapshot, selected: isSelected(id))
       orders.append(order)
+      detailStamps.append(nil)
       lastOrder = max(lastOrder, order)
     case .details(let id, let stamp, let offset):
-      let decoded = { JournalEntry.details(id, snapshot.details(at: offset), stamp: stamp) }
-      guard let position = positions[id], list.encodedWithoutDetails(at: position, in: snapshot) != nil else {
-        return apply(decoded())
+      // A snapshot lists a photo's details right after it (`compacted`): no lookup then.
+      let listedLast =
+        !list.isEmpty && list.id(at: list.count - 1) == id
+        && (holes.isEmpty || !holes.contains(list.count - 1))
+      guard let position = listedLast ? list.count - 1 : position(of: id), detailStamps[position] == nil,
+        list.encodedWithoutDetails(at: position, in: snapshot) != nil
+      else {
+        return apply(.details(id, snapshot.details(at: offset), stamp: stamp))
       }
-      // One lookup for a photo's first details.
-      if let existing = detailStamps.updateValue(stamp, forKey: id) {
-        detailStamps[id] = existing
-        return apply(decoded())
-      }
+      detailStamps[position] = stamp
       lastStamp = max(lastStamp, stamp)
       list.setEncodedDetails(offset, at: position)
     case .other(let entry):
@@ -165,22 +173,24 @@ struct SpaceState {
       return
     }
     let selected = isSelected(record.id)
+    // One lookup for a new photo: it is added to the index unless it is there already.
+    let listed = index.insert(record.id, at: list.count, idAt: { list.id(at: $0) })
+    let stamp = listed.map { detailStamps[$0] } ?? unlistedDetailStamps.removeValue(forKey: record.id)
     // A record's details are those of the latest `details` entry, whatever the record
     // given here holds, as they are for a record read back from the journal.
     var record = record
-    if !detailStamps.isEmpty, detailStamps[record.id] != nil {
+    if stamp != nil {
       record =
-        (unlistedDetails.removeValue(forKey: record.id) ?? photo(record.id).map {
-          PhotoDetails(of: $0.record)
+        (unlistedDetails.removeValue(forKey: record.id) ?? listed.map {
+          PhotoDetails(of: list.record(at: $0))
         }
         ?? PhotoDetails()).applied(to: record)
     } else if record.taken != nil || record.cameraMake != nil || record.cameraModel != nil {
       record = PhotoDetails().applied(to: record)
     }
     // The same photo added twice (a writer's record and a repair's adoption of its blob):
-    // the smaller order wins, whichever is read first. One lookup for a new photo.
-    if let position = positions.updateValue(list.count, forKey: record.id) {
-      positions[record.id] = position
+    // the smaller order wins, whichever is read first.
+    if let position = listed {
       // Equal orders (which only a forged or adopted copy gives) are settled by the record,
       // so that the result does not depend on which is read first.
       let existing = list.record(at: position)
@@ -202,6 +212,7 @@ struct SpaceState {
       }
       list.append(IndexEntry(record: record, selected: selected))
       orders.append(order)
+      detailStamps.append(stamp)
     }
     lastOrder = max(lastOrder, order)
   }
@@ -209,28 +220,29 @@ struct SpaceState {
   private mutating func applyDetails(_ details: PhotoDetails, of id: BlobID, stamp: Int64) {
     lastStamp = max(lastStamp, stamp)
     if !deleted.isEmpty && deleted.contains(id) { return }
-    let position = positions[id]
-    if let existingStamp = detailStamps[id] {
+    let position = position(of: id)
+    if let existingStamp = position.map({ detailStamps[$0] }) ?? unlistedDetailStamps[id] {
       let existing =
         position.map { PhotoDetails(of: list.record(at: $0)) } ?? unlistedDetails[id]
         ?? PhotoDetails()
       guard Self.details(details, stamp, supersede: existing, existingStamp, of: id) else { return }
     }
-    detailStamps[id] = stamp
     if let position {
+      detailStamps[position] = stamp
       // Most files say nothing new: the record is left alone.
       let record = list.record(at: position)
       if PhotoDetails(of: record) != details {
         list.setRecord(details.applied(to: record), at: position)
       }
     } else {
+      unlistedDetailStamps[id] = stamp
       unlistedDetails[id] = details
     }
   }
 
   /// The albums, one per name, in name order, each with the photos listed here.
   func albums() -> [Album] {
-    albumState.albums { positions[$0] != nil }
+    albumState.albums { position(of: $0) != nil }
   }
 
   /// Latest wins; at equal stamps (two copies that read the same photo at the same
@@ -247,56 +259,61 @@ struct SpaceState {
   /// Whether a `details` entry was applied for the photo: its file was read for them (even
   /// if it said nothing).
   func hasDetails(_ id: BlobID) -> Bool {
-    detailStamps[id] != nil
+    position(of: id).map { detailStamps[$0] != nil } ?? (unlistedDetailStamps[id] != nil)
   }
 
   func isSelected(_ id: BlobID) -> Bool {
     selections.isEmpty ? false : selections[id]?.selected ?? false
   }
 
-  /// The photos in list order (by order, then by id), with their orders.
-  private func ordered() -> (entries: PhotoEntries, orders: [Int64]) {
-    if listIsOrdered && holes.isEmpty { return (list, orders) }
+  /// The positions in `list` of the photos in list order (by order, then by id); nil when
+  /// that is the list itself.
+  private func orderedPositions() -> [Int]? {
+    if listIsOrdered && holes.isEmpty { return nil }
     var isHole = [Bool](repeating: false, count: list.count)
     for position in holes { isHole[position] = true }
     var kept = list.indices.filter { !isHole[$0] }
     if !listIsOrdered {
       kept.sort { (orders[$0], list.id(at: $0)) < (orders[$1], list.id(at: $1)) }
     }
-    return (list.picking(kept), kept.map { orders[$0] })
+    return kept
   }
 
   /// The photos in list order.
   func orderedPhotos() -> [Photo] {
-    let (entries, orders) = ordered()
-    return entries.indices.map { Photo(record: entries.record(at: $0), order: orders[$0]) }
+    (orderedPositions() ?? Array(list.indices)).map { Photo(record: list.record(at: $0), order: orders[$0]) }
   }
 
   func entries() -> PhotoEntries {
-    ordered().entries
+    orderedPositions().map { list.picking($0) } ?? list
   }
 
   /// Makes room for `count` photos at once (a snapshot says how many it holds, roughly).
   mutating func reserveCapacity(_ count: Int) {
     list.reserveCapacity(count)
     orders.reserveCapacity(count)
-    positions.reserveCapacity(count)
-    // Every photo imported since vault reads details has a `details` entry.
     detailStamps.reserveCapacity(count)
+    index.reserveCapacity(count) { list.id(at: $0) }
   }
 
   /// The fewest entries that rebuild this state: what a snapshot holds.
   func compacted() -> [JournalEntry] {
     var result: [JournalEntry] = []
-    result.reserveCapacity(photoCount + selections.count + detailStamps.count + deleted.count)
-    for photo in orderedPhotos() { result.append(.added(photo.record, order: photo.order)) }
+    result.reserveCapacity(2 * photoCount + selections.count + unlistedDetailStamps.count + deleted.count)
+    // Each photo's details right after it: a snapshot's reader finds their photo without a
+    // lookup (`applySnapshotItem`).
+    for position in orderedPositions() ?? Array(list.indices) {
+      let record = list.record(at: position)
+      result.append(.added(record, order: orders[position]))
+      if let stamp = detailStamps[position] {
+        result.append(.details(record.id, PhotoDetails(of: record), stamp: stamp))
+      }
+    }
     for (id, selection) in selections.sorted(by: { $0.key < $1.key }) {
       result.append(.selection(id, selected: selection.selected, stamp: selection.stamp))
     }
-    for (id, stamp) in detailStamps.sorted(by: { $0.key < $1.key }) {
-      let details =
-        photo(id).map { PhotoDetails(of: $0.record) } ?? unlistedDetails[id] ?? PhotoDetails()
-      result.append(.details(id, details, stamp: stamp))
+    for (id, stamp) in unlistedDetailStamps.sorted(by: { $0.key < $1.key }) {
+      result.append(.details(id, unlistedDetails[id] ?? PhotoDetails(), stamp: stamp))
     }
     for id in deleted.sorted() { result.append(.deleted(id)) }
     result += albumState.compacted(leavingOut: deleted)
