@@ -110,6 +110,38 @@ enum SnapshotItem {
   case details(BlobID, stamp: Int64, at: Int)
   indirect case other(JournalEntry)
 
+  /// The item whose type byte is at `offset` in `bytes`, checked already by `read` (by a
+  /// scan of the whole snapshot), with its length; nil at the end mark. Only the fields an
+  /// item holds are read, at their fixed places.
+  static func checked(at offset: Int, in bytes: UnsafeRawBufferPointer) -> (item: SnapshotItem, length: Int)?
+  {
+    func id() -> BlobID {
+      BlobID(
+        high: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 1, as: UInt64.self)),
+        low: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 9, as: UInt64.self)))
+    }
+    // Both an `added` entry's order and a `details` entry's stamp follow the type and id.
+    func afterID() -> Int64 {
+      Int64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 1 + BlobID.length, as: Int64.self))
+    }
+    guard bytes[offset] != JournalEntry.TypeCode.end.rawValue,
+      let length = JournalEntry.encodedLength(at: offset, in: bytes)
+    else { return nil }
+    switch bytes[offset] {
+    case JournalEntry.TypeCode.added.rawValue: return (.added(id(), order: afterID(), at: offset), length)
+    case JournalEntry.TypeCode.details.rawValue: return (.details(id(), stamp: afterID(), at: offset), length)
+    default:
+      var input = ByteReader(bytes)
+      input.skip(offset + 1)
+      guard
+        let entry = try? JournalEntry.decodeEntry(
+          JournalEntry.TypeCode(rawValue: bytes[offset])!, at: offset, from: &input,
+          latestStamp: JournalEntry.latestStamp())
+      else { preconditionFailure("a snapshot's entries were checked when it was read") }
+      return (.other(entry), length)
+    }
+  }
+
   /// The item of type `type` whose type byte is at `offset`, read as `JournalEntry.scan`
   /// reads entries, with the same errors.
   static func read(

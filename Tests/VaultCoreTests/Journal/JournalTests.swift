@@ -356,6 +356,55 @@ final class JournalTests: XCTestCase {
     XCTAssertEqual(PhotoDates.of(reopened.entries), PhotoDates.of(Array(reopened.entries)))
   }
 
+  /// Random journals (photos added once or twice, deleted, selected, their details read
+  /// before or after them, again and again) read the same applied one by one, from a
+  /// snapshot of their entries in any order, and from a snapshot of their compaction, which
+  /// holds every photo undecoded.
+  func testRandomJournalsReadTheSameAppliedFromASnapshotAndCompacted() throws {
+    var generator = SeededGenerator(seed: 2020)
+    // The last round's snapshots are big enough to be read on several threads.
+    for (round, count) in ((0..<10).map { 5 + $0 * 20 } + [15_000]).enumerated() {
+      let photos = (0..<count).map { record(named: "p\($0)") }
+      var entries: [JournalEntry] = []
+      for _ in 0..<(photos.count * 3) {
+        let photo = photos.randomElement(using: &generator)!
+        let stamp = Int64.random(in: 1...50, using: &generator)
+        switch Int.random(in: 0..<10, using: &generator) {
+        case 0..<4: entries.append(.added(photo, order: .random(in: 1...40, using: &generator)))
+        case 4: entries.append(.deleted(photo.id))
+        case 5..<7:
+          entries.append(.selection(photo.id, selected: Bool.random(using: &generator), stamp: stamp))
+        default:
+          let taken = CaptureTime(
+            localSeconds: .random(in: 1_500_000_000...1_600_000_000, using: &generator), utcOffsetMinutes: 60)
+          entries.append(
+            .details(
+              photo.id, PhotoDetails(taken: Bool.random(using: &generator) ? taken : nil), stamp: stamp))
+        }
+      }
+      var expected = SpaceState()
+      for entry in entries { expected.apply(entry) }
+      try writeSnapshot(entries.shuffled(using: &generator))
+      var reopened = try reopen()
+      XCTAssertEqual(reopened.entries, expected.entries(), "round \(round): the entries as a snapshot")
+      XCTAssertEqual(reopened.journal?.state.compacted(), expected.compacted())
+      space = reopened
+      try writeSnapshot(expected.compacted())
+      if count > 10_000 {
+        let bytes = JournalEntry.encodeAll(expected.compacted()).count
+        XCTAssertGreaterThan(bytes, SpaceJournal.parallelDecodingSize, "read on several threads")
+      }
+      reopened = try reopen()
+      XCTAssertEqual(reopened.entries, expected.entries(), "round \(round): the compaction")
+      XCTAssertEqual(reopened.entries.decodedCount, 0)
+      XCTAssertEqual(PhotoDates.of(reopened.entries), PhotoDates.of(Array(reopened.entries)))
+      for photo in photos {
+        XCTAssertEqual(reopened.journal?.state.hasDetails(photo.id), expected.hasDetails(photo.id))
+      }
+      space = reopened
+    }
+  }
+
   /// Two copies' snapshots side by side (a union sync): one lists a photo without details,
   /// the other with them. Whichever is read first, the photo gets the other's details from
   /// that snapshot's own bytes (the security review found the details' offset in one
