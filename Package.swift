@@ -174,7 +174,7 @@ if ProcessInfo.processInfo.environment["VAULT_BENCH"] != nil {
   package.targets.append(
     .executableTarget(
       name: "vault-scale",
-      dependencies: ["VaultCore"],
+      dependencies: ["VaultCore", "VaultTerminal"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ))
 }

@@ -170,7 +170,32 @@ final class BlobReader {
     }
   }
 
+  /// Decrypts the rest of the blob straight into `buffer`, chunk by chunk (nothing is
+  /// copied, so nothing is left to wipe); the count of bytes. More than fits is damage.
+  func readRemaining(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    precondition(chunkOffset == chunkLength, "bytes handed out already are read first")
+    var filled = 0
+    while !reachedEnd {
+      try readChunk { length in
+        guard filled + length <= buffer.count else {
+          throw VaultError.damagedBlob(what: what, reason: "is unexpectedly large")
+        }
+        return buffer.baseAddress!.advanced(by: filled).assumingMemoryBound(to: UInt8.self)
+      }
+      filled += chunkLength
+      position += chunkLength
+      chunkOffset = chunkLength
+    }
+    return filled
+  }
+
   private func readChunk() throws {
+    try readChunk { _ in chunk.mutableBytes }
+  }
+
+  /// Reads and decrypts the next chunk into the place `destination` gives for its
+  /// plaintext's length.
+  private func readChunk(into destination: (Int) throws -> UnsafeMutablePointer<UInt8>) throws {
     let fullLength = BlobFormat.chunkSize + BlobFormat.chunkOverhead
     let count = readFully(descriptor, into: &ciphertext, count: fullLength)
     if count < 0 {
@@ -181,8 +206,9 @@ final class BlobReader {
     }
     var length: UInt64 = 0
     var tag: UInt8 = 0
+    let output = try destination(count - BlobFormat.chunkOverhead)
     let status = crypto_secretstream_xchacha20poly1305_pull(
-      state.pointer, chunk.mutableBytes, &length, &tag, ciphertext, UInt64(count), additionalData,
+      state.pointer, output, &length, &tag, ciphertext, UInt64(count), additionalData,
       UInt64(additionalData.count))
     guard status == 0 else {
       throw VaultError.damagedBlob(

@@ -1,43 +1,50 @@
+import Foundation
+
 /// A snapshot's decrypted entries, kept while the photos it lists are: a photo's record is
 /// decoded from them only when a command asks for it, so that opening a big space makes
 /// no record at all. Never changed once made (so it is shared freely, and read through one
 /// pointer without an array's checks at every field); wiped when released.
 final class SnapshotBytes: @unchecked Sendable {
   private let buffer: UnsafeMutableRawBufferPointer
+  /// The memory mapped for it (its length is a page or more).
+  private let mapping: UnsafeMutableRawBufferPointer
 
-  /// The rest of `reader`'s plaintext, read straight into memory of this object's own (no
-  /// copy to wipe); more than `limit` bytes is damage.
+  /// The rest of `reader`'s plaintext, decrypted straight into memory of this object's own
+  /// (no copy to wipe); more than `limit` bytes is damage.
   init(reading reader: BlobReader, limit: Int) throws {
     // The file's size bounds the plaintext.
-    let capacity = min(reader.remainingFileBytes, limit)
-    let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, capacity), alignment: 16)
-    var count = 0
+    mapping = try Self.map(min(reader.remainingFileBytes, limit))
     do {
-      while let bytes = try reader.nextBytes() {
-        guard count + bytes.count <= capacity else {
-          throw VaultError.damagedBlob(what: reader.what, reason: "is unexpectedly large")
-        }
-        memory.baseAddress!.advanced(by: count).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-        count += bytes.count
-      }
+      buffer = UnsafeMutableRawBufferPointer(rebasing: mapping[0..<(try reader.readRemaining(into: mapping))])
     } catch {
-      Sodium.zero(memory.baseAddress, count: count)
-      memory.deallocate()
+      Sodium.zero(mapping.baseAddress, count: mapping.count)
+      munmap(mapping.baseAddress, mapping.count)
       throw error
     }
-    buffer = UnsafeMutableRawBufferPointer(rebasing: memory[0..<count])
   }
 
   /// The entries given (for tests).
   init(_ bytes: [UInt8]) {
-    let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 16)
-    memory.copyBytes(from: bytes)
-    buffer = UnsafeMutableRawBufferPointer(rebasing: memory[0..<bytes.count])
+    mapping = try! Self.map(bytes.count)
+    mapping.copyBytes(from: bytes)
+    buffer = UnsafeMutableRawBufferPointer(rebasing: mapping[0..<bytes.count])
   }
 
   deinit {
-    Sodium.zero(buffer.baseAddress, count: buffer.count)
-    buffer.deallocate()
+    Sodium.zero(mapping.baseAddress, count: mapping.count)
+    munmap(mapping.baseAddress, mapping.count)
+  }
+
+  /// Fresh memory of `count` bytes, its pages made at once: a 12 MB snapshot faulted
+  /// its 3,000 pages in one at a time as it was filled.
+  private static func map(_ count: Int) throws -> UnsafeMutableRawBufferPointer {
+    let length = max(1, count)
+    guard
+      let address = mmap(
+        nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0),
+      address != MAP_FAILED
+    else { throw VaultError.io(path: "the snapshot", reason: String(cString: strerror(errno))) }
+    return UnsafeMutableRawBufferPointer(start: address, count: length)
   }
 
   var count: Int { buffer.count }

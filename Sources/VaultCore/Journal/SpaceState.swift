@@ -80,7 +80,25 @@ struct SpaceState {
 
   /// Where the listed photo `id` is in `list`.
   private func position(of id: BlobID) -> Int? {
-    index.position(of: id) { list.id(at: $0) }
+    let ids = list.photoIDs
+    return index.position(of: id) { ids[$0] }
+  }
+
+  // The index reads ids from a copy of the list's array made for the call, not through
+  // `list`: a closure reading `self` while `index` changes made a copy of the whole state at
+  // every call. The copy is let go on return, before the list changes again (it would
+  // otherwise be copied at its next append).
+
+  /// Adds the photo `id` to the index at the end of the list, unless it is there already:
+  /// then its position.
+  private mutating func indexAtEnd(_ id: BlobID) -> Int? {
+    let ids = list.photoIDs
+    return index.insert(id, at: ids.count) { ids[$0] }
+  }
+
+  private mutating func removeFromIndex(_ id: BlobID) -> Int? {
+    let ids = list.photoIDs
+    return index.remove(id) { ids[$0] }
   }
 
   func photo(_ id: BlobID) -> Photo? {
@@ -93,7 +111,7 @@ struct SpaceState {
       applyAddition(record, order: order)
     case .deleted(let id):
       deleted.insert(id)
-      if let position = index.remove(id, idAt: { list.id(at: $0) }) {
+      if let position = removeFromIndex(id) {
         holes.insert(position)
         detailStamps[position] = nil
       }
@@ -138,7 +156,7 @@ struct SpaceState {
         && (unlistedDetailStamps.isEmpty || unlistedDetailStamps[id] == nil)
         && list.canHoldEncoded(of: snapshot)
       // One lookup for a new photo: it is added to the index unless it is there already.
-      guard plain, index.insert(id, at: list.count, idAt: { list.id(at: $0) }) == nil else {
+      guard plain, indexAtEnd(id) == nil else {
         return apply(.added(snapshot.record(added: offset, details: nil), order: order))
       }
       if let last = orders.last, (last, list.id(at: list.count - 1)) > (order, id) {
@@ -174,7 +192,7 @@ struct SpaceState {
     }
     let selected = isSelected(record.id)
     // One lookup for a new photo: it is added to the index unless it is there already.
-    let listed = index.insert(record.id, at: list.count, idAt: { list.id(at: $0) })
+    let listed = indexAtEnd(record.id)
     let stamp = listed.map { detailStamps[$0] } ?? unlistedDetailStamps.removeValue(forKey: record.id)
     // A record's details are those of the latest `details` entry, whatever the record
     // given here holds, as they are for a record read back from the journal.
@@ -293,7 +311,8 @@ struct SpaceState {
     list.reserveCapacity(count)
     orders.reserveCapacity(count)
     detailStamps.reserveCapacity(count)
-    index.reserveCapacity(count) { list.id(at: $0) }
+    let ids = list.photoIDs
+    index.reserveCapacity(count) { ids[$0] }
   }
 
   /// The fewest entries that rebuild this state: what a snapshot holds.
