@@ -52,7 +52,7 @@ struct SelectCommand: ParsableCommand {
       try browser.invertSelection()
     } else {
       let indexes = try chosen(photos, in: browser)
-      named = Set(indexes.map { browser.dataSource.photoAtIndex($0).record.id })
+      named = Set(indexes.map(browser.id(at:)))
       try browser.setSelected(indexes, true)
     }
     // The selection lasts: photos selected days ago would be deleted with these by
@@ -70,7 +70,8 @@ struct SelectCommand: ParsableCommand {
 
   /// The ids of the photos selected in the whole space, whatever the scope.
   private func selectedIDs(in space: Space) -> Set<BlobID> {
-    Set(space.makeBrowser().selectedPhotos().map(\.photo.record.id))
+    let browser = space.makeBrowser()
+    return Set(browser.selectedIndexes().map(browser.id(at:)))
   }
 }
 
@@ -115,6 +116,6 @@ private func chosen(_ photos: [String], in browser: PhotoBrowser) throws -> [Int
 private func printSelectionCount(_ browser: PhotoBrowser, scope: ScopeOptions, then: String = "") {
   let count = browser.count
   printLine(
-    "\(browser.selectedPhotos().count) of \(count) photo\(count == 1 ? "" : "s")\(scope.described) selected"
+    "\(browser.selectedIndexes().count) of \(count) photo\(count == 1 ? "" : "s")\(scope.described) selected"
       + then)
 }

@@ -70,14 +70,22 @@ public final class PhotoBrowser {
   public func listed(selectedOnly: Bool, from: Int?, count limit: Int?) -> [(index: Int, photo: PhotoModel)] {
     let total = count
     let limit = limit ?? total
-    var listed: [(index: Int, photo: PhotoModel)] = []
-    var index = max(0, (from ?? 1) - 1)
-    while index < total && listed.count < limit {
-      defer { index += 1 }
-      if selectedOnly && !dataSource.isSelectedAtIndex(index) { continue }
-      listed.append((index, dataSource.photoAtIndex(index)))
-    }
-    return listed
+    let start = max(0, (from ?? 1) - 1)
+    let indexes =
+      selectedOnly
+      ? Array(selectedIndexes().drop { $0 < start }.prefix(limit))
+      : Array(start..<max(start, min(total, start + limit)))
+    return indexes.map { ($0, dataSource.photoAtIndex($0)) }
+  }
+
+  /// The 0-based indexes of the selected photos, in order, without making their models.
+  public func selectedIndexes() -> [Int] {
+    dataSource.selectedIndexes()
+  }
+
+  /// The id of the photo at `index` (0-based), without making its model.
+  public func id(at index: Int) -> BlobID {
+    dataSource.idAtIndex(index)
   }
 
   /// The selected photos, in order, with their 0-based indexes.

@@ -43,10 +43,14 @@ public struct PhotoDataSource {
   /// The index of the photo with an id, if it is listed. By default `photoAtIndex` is
   /// asked for each photo in turn; a data source with a quicker way sets its own.
   public var indexOfPhoto: (BlobID) -> Int?
-  /// Whether the photo at an index is selected. By default its model says; a data source
-  /// that knows without making the model (the space does) sets its own, so that listing
-  /// the selected photos of a big space makes models only for them.
-  public var isSelectedAtIndex: (Int) -> Bool
+  /// The indexes of the selected photos, in order. By default each photo's model says; a
+  /// data source that knows without making the models (the space does, in one pass over
+  /// its list) sets its own, so that listing the selected photos of a big space makes
+  /// models only for them.
+  public var selectedIndexes: () -> [Int]
+  /// The id of the photo at an index. By default its model says; the space reads it
+  /// without making the model (`select` compares ids before and after).
+  public var idAtIndex: (Int) -> BlobID
 
   public init(
     numberOfPhotos: @escaping () -> Int, photoAtIndex: @escaping (Int) -> PhotoModel,
@@ -71,7 +75,8 @@ public struct PhotoDataSource {
     self.albumRemovalRequest = albumRemovalRequest
     self.detailsRequest = detailsRequest
     indexOfPhoto = { id in (0..<numberOfPhotos()).first { photoAtIndex($0).record.id == id } }
-    isSelectedAtIndex = { photoAtIndex($0).isSelected }
+    selectedIndexes = { (0..<numberOfPhotos()).filter { photoAtIndex($0).isSelected } }
+    idAtIndex = { photoAtIndex($0).record.id }
   }
 
   /// A revision that is new at every read.

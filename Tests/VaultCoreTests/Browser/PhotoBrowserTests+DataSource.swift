@@ -89,14 +89,18 @@ extension PhotoBrowserTests {
       "a missing blob counts nothing")
   }
 
-  func testSelectedPhotosAreListedWithoutAModelOfEachPhotoWhenTheSourceTellsSelection() {
+  func testSelectedPhotosAndIdsAreFoundWithoutAModelOfEachPhotoWhenTheSourceTellsThem() {
     let models = (1...10).map { model($0, selected: $0 == 3 || $0 == 8) }
     let asked = Counter()
     var dataSource = Source(photos: { models }, asked: asked).dataSource
-    dataSource.isSelectedAtIndex = { models[$0].isSelected }
+    dataSource.selectedIndexes = { models.indices.filter { models[$0].isSelected } }
+    dataSource.idAtIndex = { models[$0].record.id }
     let browser = PhotoBrowser(dataSource: dataSource)
     XCTAssertEqual(browser.selectedPhotos().map(\.index), [2, 7])
     XCTAssertEqual(asked.value, 2, "models only of the selected photos")
+    XCTAssertEqual(browser.selectedIndexes(), [2, 7])
+    XCTAssertEqual(browser.id(at: 7), models[7].record.id)
+    XCTAssertEqual(asked.value, 2, "indexes and ids without models")
     XCTAssertEqual(browser.listed(selectedOnly: true, from: 4, count: 1).map(\.index), [7])
     XCTAssertEqual(browser.listed(selectedOnly: false, from: 9, count: nil).map(\.index), [8, 9])
   }
