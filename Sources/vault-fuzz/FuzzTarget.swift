@@ -5,6 +5,8 @@
 // segment and a bare TIFF structure with the one EXIF reader; `details` finds the EXIF
 // block in a whole JPEG, PNG or HEIC file (the first byte picks which) and reads it;
 // `journal` decodes journal entries (details entries among them), whole and in slices;
+// `snapshot` applies snapshots as a space opens them and checks the result against plain
+// decoding (see SnapshotDifference.swift);
 // `space` opens a whole space made of fuzzed files (see SpaceFiles.swift) and works out its
 // summary, listing and albums, as `vault info` and `vault list` do.
 import Foundation
@@ -12,7 +14,7 @@ import Foundation
 @testable import VaultCore
 
 private enum Target: String {
-  case blob, index, header, exif, details, journal, space, jpeg, png, heic
+  case blob, index, header, exif, details, journal, snapshot, space, jpeg, png, heic
 }
 
 private let target: Target = {
@@ -63,6 +65,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       _ = try? JournalEntry.decodeAll(buffer) { _ in }
       _ = try? JournalEntry.decodeAllInParallel(buffer, slices: 3) { _ in }
     }
+  case .snapshot:
+    checkSnapshotDifference(bytes)
   case .space:
     openFuzzedSpace(bytes)
   case .jpeg, .png, .heic:
@@ -93,6 +97,7 @@ public func fuzzMain(
   if let folder = ProcessInfo.processInfo.environment["FUZZ_WRITE_SEEDS"] {
     writeSeeds(into: folder)
     writeSpaceSeed(into: folder)
+    writeSnapshotSeeds(into: folder)
     return 0
   }
   var count = argc

@@ -54,7 +54,7 @@ struct ListCommand: ParsableCommand {
     // Checked before the password is asked for: the width is known already.
     if let perRow {
       do {
-        _ = try GridLayout(columns: Terminal.columns, perRow: perRow)
+        _ = try GridLayout.forOption(columns: Terminal.columns, perRow: perRow)
       } catch let error as VaultError {
         throw ValidationError(error.description)
       }
@@ -81,7 +81,7 @@ struct ListCommand: ParsableCommand {
       for line in PhotoListing.table(photos, columns: columns) { printLine(line) }
       return
     }
-    let layout = try GridLayout(columns: columns, perRow: perRow)
+    let layout = try GridLayout.forOption(columns: columns, perRow: perRow)
     let rows = browser.rows(of: photos)
     guard let graphics = TerminalGraphics.resolve(mode) else {
       for line in PhotoListing.grid(rows, layout: layout) { printLine(line) }

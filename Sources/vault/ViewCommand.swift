@@ -41,7 +41,7 @@ struct ViewCommand: ParsableCommand {
     if perRow < 1 { throw ValidationError("--per-row must be at least 1.") }
     // Checked before the password is asked for, as list does.
     do {
-      _ = try GridLayout(columns: Terminal.columns, perRow: perRow)
+      _ = try GridLayout.forOption(columns: Terminal.columns, perRow: perRow)
     } catch let error as VaultError {
       throw ValidationError(error.description)
     }

@@ -139,45 +139,21 @@ final class SpaceJournal {
     } catch VaultError.damagedBlob(_, let reason) {
       throw VaultError.damagedIndex(path: path, reason: reason)
     }
-    let length = snapshot.count
     // Applied to a state of this function's own, not to the property: every entry applied
     // to `self.state` was an access checked at run time.
     var state = SpaceState()
     swap(&state, &self.state)
     defer { swap(&state, &self.state) }
-    // An `added` entry and its details take about 130 bytes: room for all of them at once.
-    state.reserveCapacity(state.photoCount + length / 100)
     let entriesLength: Int
     do {
-      entriesLength = try snapshot.withBytes { buffer in
-        // A big snapshot is read on every core (a 100,000-photo one is 12 MB).
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        guard buffer.count >= Self.parallelDecodingSize, cores > 1 else {
-          return try JournalEntry.scan(
-            buffer, from: 0, to: nil, firstNumber: 1, reading: SnapshotItem.read
-          ) {
-            state.applySnapshotItem($0, of: snapshot)
-          }
-        }
-        // Checked on every core first (nothing kept: a list of 200,000 items was most of
-        // the memory an open touched), then applied in order, each item's few fields read
-        // in place.
-        let length = try JournalEntry.scanInParallel(buffer, slices: min(cores, 8)) {
-          type, offset, input, latestStamp throws(JournalEntry.Malformed) in
-          _ = try SnapshotItem.read(type, at: offset, from: &input, latestStamp: latestStamp)
-        } _: { _ in
-        }
-        var offset = 0
-        while let (item, itemLength) = SnapshotItem.checked(at: offset, in: buffer) {
-          state.applySnapshotItem(item, of: snapshot)
-          offset += itemLength
-        }
-        return length
-      }
+      // A big snapshot is checked on every core (a 100,000-photo one is 13 MB).
+      let cores = ProcessInfo.processInfo.activeProcessorCount
+      entriesLength = try state.applySnapshot(
+        snapshot, slices: snapshot.count >= Self.parallelDecodingSize ? min(cores, 8) : 1)
     } catch let error as JournalDecodingError {
       throw VaultError.damagedIndex(path: path, reason: "entry \(error.entry) \(error.reason)")
     }
-    guard length == Padme.paddedLength(entriesLength) else {
+    guard snapshot.count == Padme.paddedLength(entriesLength) else {
       throw VaultError.damagedIndex(path: path, reason: "it is not padded as snapshots are")
     }
     return fileSize(path)

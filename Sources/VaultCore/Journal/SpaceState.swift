@@ -96,6 +96,15 @@ struct SpaceState {
     return index.insert(id, at: ids.count) { ids[$0] }
   }
 
+  /// Reads ahead the index's slots for the photos `items` add (see `PositionIndex.warm`).
+  mutating func warmIndex(for items: [SnapshotItem]) {
+    index.warm(
+      items.lazy.compactMap {
+        guard case .added(let id, _, _) = $0 else { return nil }
+        return id
+      })
+  }
+
   private mutating func removeFromIndex(_ id: BlobID) -> Int? {
     let ids = list.photoIDs
     return index.remove(id) { ids[$0] }

@@ -13,9 +13,27 @@ public struct GridLayout: Equatable, Sendable {
   /// Narrower cells cannot show a number and a readable name.
   public static let minimumCellWidth = 8
 
-  /// Checks that N cells fit in the width; throws an error with a hint otherwise.
-  public init(columns: Int, perRow: Int, gutter: Int = defaultGutter, margin: Int = defaultMargin) throws {
-    guard perRow >= 1 else { throw VaultError.invalidArgument("--per-row must be at least 1") }
+  /// Why a number of cells a row does not fit: the CLI words it with its flag.
+  public enum Misfit: Error, Equatable, CustomStringConvertible {
+    case noCells
+    /// `perRow` cells of `cellWidth` columns would be too narrow; `mostThatFit` would not (0:
+    /// not even one).
+    case tooMany(perRow: Int, columns: Int, cellWidth: Int, mostThatFit: Int)
+
+    public var description: String {
+      switch self {
+      case .noCells: return "a grid needs at least 1 photo a row"
+      case .tooMany(let perRow, let columns, let cellWidth, _):
+        return "\(perRow) photos a row do not fit in \(columns) columns (cells would be \(cellWidth) wide)"
+      }
+    }
+  }
+
+  /// Checks that N cells fit in the width; throws `Misfit` otherwise.
+  public init(columns: Int, perRow: Int, gutter: Int = defaultGutter, margin: Int = defaultMargin)
+    throws(Misfit)
+  {
+    guard perRow >= 1 else { throw .noCells }
     self.columns = columns
     self.perRow = perRow
     self.gutter = gutter
@@ -24,10 +42,9 @@ public struct GridLayout: Equatable, Sendable {
     // user's number, and up to Int.max it must not reach the formula's products.
     let most = Self.maximumPerRow(columns: columns, gutter: gutter, margin: margin)
     if perRow > most {
-      let width = perRow <= columns ? "\(max(cellWidth, 0))" : "0"
-      throw VaultError.invalidArgument(
-        "\(perRow) photos a row do not fit in \(columns) columns (cells would be \(width) wide); "
-          + (most >= 1 ? "use --per-row \(most) or less, or a wider terminal" : "use a wider terminal"))
+      throw .tooMany(
+        perRow: perRow, columns: columns, cellWidth: perRow <= columns ? max(cellWidth, 0) : 0,
+        mostThatFit: most)
     }
   }
 

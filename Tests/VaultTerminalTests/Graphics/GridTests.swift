@@ -12,7 +12,7 @@ final class GridTests: XCTestCase {
         guard expected >= GridLayout.minimumCellWidth else {
           XCTAssertThrowsError(try GridLayout(columns: columns, perRow: perRow), "\(columns)/\(perRow)") {
             error in
-            XCTAssertTrue("\(error)".contains("--per-row"), "\(error)")
+            XCTAssertTrue("\(error)".contains("photos a row do not fit in \(columns) columns"), "\(error)")
           }
           continue
         }

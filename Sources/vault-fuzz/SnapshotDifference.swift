@@ -1,0 +1,87 @@
+// The `snapshot` target: a differential check of how a space applies its snapshots (photos
+// listed undecoded, read through a position index, checked in slices then applied in
+// place) against plain decoding and applying of the same entries. Input: up to three
+// snapshot plaintexts, each after a 2-byte big-endian length (two snapshots side by side
+// are a union sync's). Any difference traps. After the security review's harness.
+import Foundation
+
+@testable import VaultCore
+
+/// The snapshots framed in `bytes`.
+private func framedSnapshots(_ bytes: [UInt8]) -> [[UInt8]] {
+  var snapshots: [[UInt8]] = []
+  var offset = 0
+  while offset + 2 <= bytes.count, snapshots.count < 3 {
+    let end = min(bytes.count, offset + 2 + (Int(bytes[offset]) << 8 | Int(bytes[offset + 1])))
+    snapshots.append(Array(bytes[offset + 2..<end]))
+    offset = end
+  }
+  return snapshots
+}
+
+func checkSnapshotDifference(_ bytes: [UInt8]) {
+  var eager = SpaceState()
+  var inTurn = SpaceState()
+  var inSlices = SpaceState()
+  for plaintext in framedSnapshots(bytes) {
+    var decoded = eager
+    let eagerLength = plaintext.withUnsafeBytes { buffer in
+      try? JournalEntry.decodeAll(buffer) { decoded.apply($0) }
+    }
+    if eagerLength != nil { eager = decoded }
+    let snapshot = SnapshotBytes(plaintext)
+    let turnLength = try? inTurn.applySnapshot(snapshot, slices: 1)
+    let sliceLength = try? inSlices.applySnapshot(snapshot, slices: 3)
+    precondition(eagerLength == turnLength && turnLength == sliceLength, "the paths read different lengths")
+  }
+  for state in [inTurn, inSlices] {
+    let (expected, entries) = (eager.entries(), state.entries())
+    precondition(expected == entries, "the photos differ")
+    for position in entries.indices {
+      let record = entries.record(at: position)
+      precondition(entries.importedAt(at: position) == record.importedAt, "an import time read alone differs")
+      precondition(entries.taken(at: position) == record.taken, "a date taken read alone differs")
+      precondition(state.hasDetails(record.id) == eager.hasDetails(record.id), "details known differ")
+    }
+    precondition(state.compacted() == eager.compacted(), "the compactions differ")
+    precondition(PhotoDates.of(entries, zone: .gmt) == PhotoDates.of(Array(expected), zone: .gmt))
+  }
+}
+
+/// Seeds: one snapshot as a compaction writes it, one in another order with a photo added
+/// twice and details before their photo, and the two side by side both ways.
+func writeSnapshotSeeds(into folder: String) {
+  func record(_ number: UInt8, _ name: String) -> PhotoRecord {
+    PhotoRecord(
+      id: BlobID(hex: String(repeating: String(format: "%02x", number), count: 16))!, name: name, bytes: 3,
+      format: .jpeg, width: 2, height: 1, orientation: 1, modifiedAt: Timestamp(seconds: 5),
+      importedAt: Timestamp(seconds: Int64(number)), contentHash: String(repeating: "0", count: 64))
+  }
+  let (first, second, third) = (record(1, "a.jpg"), record(2, "b.jpg"), record(3, "c.jpg"))
+  let details = PhotoDetails(
+    taken: CaptureTime(localSeconds: 1_000_000, utcOffsetMinutes: 60), cameraMake: "Make")
+  var state = SpaceState()
+  for entry: JournalEntry in [
+    .added(first, order: 1), .added(second, order: 2), .details(second.id, details, stamp: 3),
+    .selection(first.id, selected: true, stamp: 4),
+  ] {
+    state.apply(entry)
+  }
+  let other: [JournalEntry] = [
+    .details(third.id, details, stamp: 5), .added(third, order: 3), .added(first, order: 0),
+    .deleted(second.id), .details(first.id, PhotoDetails(), stamp: 6),
+  ]
+  func framed(_ entries: [JournalEntry]) -> [UInt8] {
+    let encoded = JournalEntry.encodeAll(entries, padded: true)
+    return [UInt8(encoded.count >> 8), UInt8(encoded.count & 0xFF)] + encoded
+  }
+  let seeds = [
+    "compacted": framed(state.compacted()), "other": framed(other),
+    "both": framed(state.compacted()) + framed(other),
+    "both-reversed": framed(other) + framed(state.compacted()),
+  ]
+  mkdir(folder + "/snapshot", 0o700)
+  for (name, bytes) in seeds {
+    _ = FileManager.default.createFile(atPath: folder + "/snapshot/" + name, contents: Data(bytes))
+  }
+}
