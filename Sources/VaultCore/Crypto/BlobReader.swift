@@ -172,7 +172,10 @@ final class BlobReader {
 
   /// Decrypts the rest of the blob straight into `buffer`, chunk by chunk (nothing is
   /// copied, so nothing is left to wipe); the count of bytes. More than fits is damage.
-  func readRemaining(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+  /// `progress` is told the count of bytes authenticated and decrypted after each chunk.
+  func readRemaining(into buffer: UnsafeMutableRawBufferPointer, progress: (Int) -> Void = { _ in }) throws
+    -> Int
+  {
     precondition(chunkOffset == chunkLength, "bytes handed out already are read first")
     var filled = 0
     while !reachedEnd {
@@ -185,6 +188,7 @@ final class BlobReader {
       filled += chunkLength
       position += chunkLength
       chunkOffset = chunkLength
+      progress(filled)
     }
     return filled
   }

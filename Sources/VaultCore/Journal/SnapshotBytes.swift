@@ -9,14 +9,25 @@ final class SnapshotBytes: @unchecked Sendable {
   /// The memory mapped for it (its length is a page or more).
   private let mapping: UnsafeMutableRawBufferPointer
 
+  /// When the snapshot was checked as it was decrypted: the length of its entries with the
+  /// end mark.
+  let checkedLength: Int?
+
   /// The rest of `reader`'s plaintext, decrypted straight into memory of this object's own
-  /// (no copy to wipe); more than `limit` bytes is damage.
-  init(reading reader: BlobReader, limit: Int) throws {
+  /// (no copy to wipe); more than `limit` bytes is damage. When `checking`, its entries are
+  /// checked meanwhile on another thread (see `SnapshotChecker`): a malformed one throws
+  /// its `JournalDecodingError`.
+  init(reading reader: BlobReader, limit: Int, checking: Bool = false) throws {
     // The file's size bounds the plaintext.
     mapping = try Self.map(min(reader.remainingFileBytes, limit))
+    let checker = checking ? SnapshotChecker(buffer: UnsafeRawBufferPointer(mapping)) : nil
     do {
-      buffer = UnsafeMutableRawBufferPointer(rebasing: mapping[0..<(try reader.readRemaining(into: mapping))])
+      let count = try reader.readRemaining(into: mapping) { checker?.decrypted($0) }
+      checkedLength = try checker?.finish(count: count)
+      buffer = UnsafeMutableRawBufferPointer(rebasing: mapping[0..<count])
     } catch {
+      // The checker reads the memory until it is told to stop.
+      checker?.abandon()
       Sodium.zero(mapping.baseAddress, count: mapping.count)
       munmap(mapping.baseAddress, mapping.count)
       throw error
@@ -27,6 +38,7 @@ final class SnapshotBytes: @unchecked Sendable {
   init(_ bytes: [UInt8]) {
     mapping = try! Self.map(bytes.count)
     mapping.copyBytes(from: bytes)
+    checkedLength = nil
     buffer = UnsafeMutableRawBufferPointer(rebasing: mapping[0..<bytes.count])
   }
 

@@ -135,9 +135,14 @@ final class SpaceJournal {
         throw VaultError.damagedIndex(
           path: path, reason: "unsupported snapshot version \(reader.version)")
       }
-      snapshot = try SnapshotBytes(reading: reader, limit: Self.snapshotSizeLimit)
+      // A big snapshot is checked on another thread as it is decrypted.
+      snapshot = try SnapshotBytes(
+        reading: reader, limit: Self.snapshotSizeLimit,
+        checking: reader.remainingFileBytes >= Self.parallelDecodingSize)
     } catch VaultError.damagedBlob(_, let reason) {
       throw VaultError.damagedIndex(path: path, reason: reason)
+    } catch let error as JournalDecodingError {
+      throw VaultError.damagedIndex(path: path, reason: "entry \(error.entry) \(error.reason)")
     }
     // Applied to a state of this function's own, not to the property: every entry applied
     // to `self.state` was an access checked at run time.
@@ -145,13 +150,15 @@ final class SpaceJournal {
     swap(&state, &self.state)
     defer { swap(&state, &self.state) }
     let entriesLength: Int
-    do {
-      // A big snapshot is checked on every core (a 100,000-photo one is 13 MB).
-      let cores = ProcessInfo.processInfo.activeProcessorCount
-      entriesLength = try state.applySnapshot(
-        snapshot, slices: snapshot.count >= Self.parallelDecodingSize ? min(cores, 8) : 1)
-    } catch let error as JournalDecodingError {
-      throw VaultError.damagedIndex(path: path, reason: "entry \(error.entry) \(error.reason)")
+    if let checked = snapshot.checkedLength {
+      state.applyChecked(snapshot)
+      entriesLength = checked
+    } else {
+      do {
+        entriesLength = try state.applySnapshot(snapshot, slices: 1)
+      } catch let error as JournalDecodingError {
+        throw VaultError.damagedIndex(path: path, reason: "entry \(error.entry) \(error.reason)")
+      }
     }
     guard snapshot.count == Padme.paddedLength(entriesLength) else {
       throw VaultError.damagedIndex(path: path, reason: "it is not padded as snapshots are")

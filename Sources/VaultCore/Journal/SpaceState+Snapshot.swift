@@ -28,8 +28,16 @@ extension SpaceState {
         _ = try SnapshotItem.read(type, at: offset, from: &input, latestStamp: latestStamp)
       } _: { _ in
       }
-      // A window of items at a time: the index's slots for its photos are read together
-      // first (`PositionIndex.warm`).
+      applyChecked(snapshot)
+      return length
+    }
+  }
+
+  /// Applies the entries of `snapshot`, checked already (by `SnapshotItem.read`, in a scan of
+  /// the whole), each item's few fields read in place. A window of items at a time: the
+  /// index's slots for its photos are read together first (`PositionIndex.warm`).
+  mutating func applyChecked(_ snapshot: SnapshotBytes) {
+    snapshot.withBytes { buffer in
       var (offset, window) = (0, [SnapshotItem]())
       window.reserveCapacity(Self.snapshotWindow)
       repeat {
@@ -43,7 +51,6 @@ extension SpaceState {
         warmIndex(for: window)
         for item in window { applySnapshotItem(item, of: snapshot) }
       } while !window.isEmpty
-      return length
     }
   }
 }

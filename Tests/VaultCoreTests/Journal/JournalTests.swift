@@ -232,6 +232,39 @@ final class JournalTests: XCTestCase {
     XCTAssertEqual(reason, "record 4 is not padded as records are")
   }
 
+  /// A big snapshot is checked on another thread as it is decrypted: damage anywhere in it
+  /// is named as reading it in turn names it, and nothing of it is listed.
+  func testDamageInABigSnapshotIsNamedAsInASmallOne() throws {
+    func entries(_ count: Int) -> [UInt8] {
+      var writer = ByteWriter()
+      for number in 0..<count {
+        JournalEntry.added(record(named: "photo \(number)"), order: Int64(number)).encode(into: &writer)
+      }
+      return writer.output
+    }
+    let cases: [(what: String, plaintext: [UInt8], reason: String)] = [
+      (
+        "an unknown type deep inside", entries(6000) + [9] + entries(6000), "entry 6001 has an unknown type 9"
+      ),
+      (
+        "bytes after the end mark", entries(12_000) + [0, 0, 1],
+        "entry 12001 is followed by bytes that are not padding"
+      ),
+    ]
+    for (what, plaintext, reason) in cases {
+      XCTAssertGreaterThan(plaintext.count, SpaceJournal.parallelDecodingSize, what)
+      try writeSnapshot(plaintext: plaintext)
+      let opened = try reopen()
+      guard case .damagedIndex(_, let named)? = opened.indexDamage else {
+        XCTFail("\(what): not detected")
+        continue
+      }
+      XCTAssertEqual(named, reason, what)
+      XCTAssertTrue(opened.entries.isEmpty, what)
+      space = opened
+    }
+  }
+
   func testEntriesMergeInAnyOrder() throws {
     let (a, b) = (record(named: "a"), record(named: "b"))
     let entries: [JournalEntry] = [
@@ -306,6 +339,11 @@ final class JournalTests: XCTestCase {
 
   /// Writes `entries` as the space's only journal file: a snapshot.
   func writeSnapshot(_ entries: [JournalEntry], id: BlobID = .random(), replacing: Bool = true) throws {
+    try writeSnapshot(plaintext: JournalEntry.encodeAll(entries), id: id, replacing: replacing)
+  }
+
+  /// A snapshot of `plaintext` as it is (padded by the blob), well formed or not.
+  func writeSnapshot(plaintext: [UInt8], id: BlobID = .random(), replacing: Bool = true) throws {
     if replacing {
       for name in try FileManager.default.contentsOfDirectory(atPath: space.journalDirectory) {
         try FileManager.default.removeItem(atPath: space.journalDirectory + "/" + name)
@@ -314,7 +352,7 @@ final class JournalTests: XCTestCase {
     let file = try TemporaryFile(in: space.journalDirectory)
     let writer = try BlobWriter(
       kind: .snapshot, key: space.master.blobKey(kind: .snapshot, id: id), output: file)
-    try writer.write(JournalEntry.encodeAll(entries))
+    try writer.write(plaintext)
     try writer.finish()
     try file.replace(space.journalDirectory + "/" + SpaceJournal.snapshotPrefix + id.hex)
   }
