@@ -42,9 +42,11 @@ protocol PictureDrawing: AnyObject {
     key: PictureKey, source: PixelRect, column: Int, row: Int, columns: Int, rows: Int,
     picture: () -> Picture
   ) -> [UInt8]
-  /// The bytes that send the picture `key` names to the terminal without showing it, so
-  /// that drawing it later costs only a placement (kitty: the photos decoded ahead).
-  func preload(key: PictureKey, picture: () -> Picture) -> [UInt8]
+  /// Sends the picture `key` names to the terminal without showing it, so that drawing it
+  /// later costs only a placement (kitty: the photos decoded ahead). Its upload is made in
+  /// the background (`picture` is called there): the bytes to write once it is made, empty
+  /// until then; the drawer's owner is told when one is made.
+  func preload(key: PictureKey, picture: @escaping @Sendable () -> Picture) -> [UInt8]
   /// Forgets what the terminal was sent: after Ctrl-Z and `fg`, kitty has dropped the
   /// images of the screen it left.
   func invalidate()
@@ -61,6 +63,12 @@ final class KittyPictureDrawing: PictureDrawing {
   private var sent: [PictureKey: UInt32] = [:]
   private var drawnThisFrame: Set<PictureKey> = []
   private var nextID: UInt32 = 1
+  private let ahead: KittyUploadsAhead
+
+  /// `madeAhead` is called (on a background thread) when an upload sent ahead is made.
+  init(madeAhead: @escaping @Sendable () -> Void = {}) {
+    ahead = KittyUploadsAhead(madeOne: madeAhead)
+  }
 
   func beginFrame() -> [UInt8] {
     drawnThisFrame = []
@@ -71,7 +79,7 @@ final class KittyPictureDrawing: PictureDrawing {
     key: PictureKey, source: PixelRect, column: Int, row: Int, columns: Int, rows: Int,
     picture: () -> Picture
   ) -> [UInt8] {
-    var bytes = preload(key: key, picture: picture)
+    var bytes = upload(key: key, picture: picture)
     let id = sent[key]!
     drawnThisFrame.insert(key)
     bytes += Array("\u{1B}[\(row + 1);\(column + 1)H".utf8)
@@ -79,18 +87,34 @@ final class KittyPictureDrawing: PictureDrawing {
     return bytes
   }
 
-  func preload(key: PictureKey, picture: () -> Picture) -> [UInt8] {
+  /// The upload of `key` unless the terminal holds it: the one made ahead if it is made,
+  /// else made now (what is on screen cannot wait).
+  private func upload(key: PictureKey, picture: () -> Picture) -> [UInt8] {
     if sent[key] != nil { return [] }
+    if let made = ahead.take(key) {
+      sent[key] = made.id
+      return made.bytes
+    }
+    ahead.forget(key)
+    let id = newID()
+    sent[key] = id
+    return KittyUploadsAhead.upload(id: id, picture())
+  }
+
+  func preload(key: PictureKey, picture: @escaping @Sendable () -> Picture) -> [UInt8] {
+    if sent[key] != nil { return [] }
+    if let made = ahead.take(key) {
+      sent[key] = made.id
+      return made.bytes
+    }
+    if !ahead.has(key) { ahead.make(KittyUploadsAhead.Job(key: key, id: newID(), picture: picture)) }
+    return []
+  }
+
+  private func newID() -> UInt32 {
     let id = nextID
     nextID = nextID == UInt32.max ? 1 : nextID + 1
-    sent[key] = id
-    switch picture() {
-    case .photo(let image): return KittyGraphics.transmit(id: id, image: image)
-    case .shrunk(let image):
-      defer { image.pixels.wipeShared() }
-      return KittyGraphics.transmit(id: id, image: image)
-    case .gridRow(let row): return KittyGraphics.transmit(id: id, rgba: row)
-    }
+    return id
   }
 
   func invalidate() {
@@ -108,6 +132,8 @@ final class KittyPictureDrawing: PictureDrawing {
   }
 
   func endFrame(keep: Set<PictureKey>) -> [UInt8] {
+    // Uploads made ahead for pictures no longer wanted are wiped now, not kept.
+    ahead.keep { drawnThisFrame.contains($0) || keep.contains($0) }
     var bytes: [UInt8] = []
     for (key, id) in sent where !drawnThisFrame.contains(key) && !keep.contains(key) {
       bytes += KittyGraphics.delete(id: id)
@@ -124,6 +150,7 @@ final class KittyPictureDrawing: PictureDrawing {
 
   func finish() -> [UInt8] {
     sent = [:]
+    ahead.keep { _ in false }
     return KittyGraphics.deleteAll()
   }
 }
@@ -170,7 +197,7 @@ final class ChafaPictureDrawing: PictureDrawing {
     return bytes
   }
 
-  func preload(key: PictureKey, picture: () -> Picture) -> [UInt8] { [] }
+  func preload(key: PictureKey, picture: @escaping @Sendable () -> Picture) -> [UInt8] { [] }
 
   func invalidate() {}
 

@@ -68,21 +68,17 @@ extension PhotoViewer {
   }
 
   /// What kitty is sent ahead, and keeps, so that paging to a neighbour or back, and the
-  /// first zoom step, cost a placement: the neighbours as they show when fitted, and the
-  /// current photo's whole original when it shows fitted. Only once the current photo's
-  /// original is on screen, and left for a later frame when a key is waiting: megabytes of
-  /// pixels would hold up what the user waits for.
+  /// first zoom step, cost a placement: the neighbours as they show when fitted (paging
+  /// first), and the current photo's whole original when it shows fitted. Only once the
+  /// current photo's original is on screen. The uploads are made in the background (a
+  /// photo's Base64 takes tens of milliseconds: no key waits for it) and written by a later
+  /// frame once made; not while a key is waiting: megabytes of pixels would hold up what
+  /// the user waits for.
   func sendDecodedAhead(keep: inout Set<PictureKey>) {
-    guard drawing is KittyPictureDrawing, !terminal.hasPendingInput, let viewport,
+    guard drawing is KittyPictureDrawing, let viewport,
       let current = browser.photo(at: page.index), drawnOriginal == current.record.id
     else { return }
-    var ahead: [(key: PictureKey, make: () -> Picture)] = []
-    if let decoded = preloader.decoded(current.record.id),
-      fittedPicture(current.record.id, decoded, in: viewport) != nil
-    {
-      ahead.append(
-        (.original(current.record.id, denominator: decoded.scaleDenominator), { .photo(decoded.image) }))
-    }
+    var ahead: [(key: PictureKey, make: @Sendable () -> Picture)] = []
     for position in [page.index + 1, page.index - 1] where position >= 0 && position < count {
       guard let photo = browser.photo(at: position), let decoded = preloader.decoded(photo.record.id)
       else {
@@ -95,9 +91,16 @@ extension PhotoViewer {
           (.original(photo.record.id, denominator: decoded.scaleDenominator), { .photo(decoded.image) }))
       }
     }
+    if let decoded = preloader.decoded(current.record.id),
+      fittedPicture(current.record.id, decoded, in: viewport) != nil
+    {
+      ahead.append(
+        (.original(current.record.id, denominator: decoded.scaleDenominator), { .photo(decoded.image) }))
+    }
     for (key, make) in ahead {
+      // Kept even when a key waits, so that what kitty holds or what is made is not lost.
       keep.insert(key)
-      emit(drawing.preload(key: key, picture: make))
+      if !terminal.hasPendingInput { emit(drawing.preload(key: key, picture: make)) }
     }
   }
 
@@ -107,7 +110,7 @@ extension PhotoViewer {
   /// bytes, and the first photo is on screen that much sooner. Nil when the photo is zoomed
   /// or shows in part (a tall one), or when shrinking would not save much.
   func fittedPicture(_ id: BlobID, _ decoded: DecodedPhoto, in view: Viewport) -> (
-    key: PictureKey, size: PixelSize, make: () -> Picture
+    key: PictureKey, size: PixelSize, make: @Sendable () -> Picture
   )? {
     guard drawing is KittyPictureDrawing, !view.isZoomed else { return nil }
     let image = decoded.image

@@ -62,7 +62,10 @@ public final class PhotoViewer {
     self.graphics = graphics
     let perRow = browser.numberOfPhotosPerRow
     self.browser = browser
-    drawing = graphics.isKitty ? KittyPictureDrawing() : ChafaPictureDrawing(graphics: graphics)
+    drawing =
+      graphics.isKitty
+      ? KittyPictureDrawing(madeAhead: { FullScreenTerminal.wake() })
+      : ChafaPictureDrawing(graphics: graphics)
     cursor = GridCursor(index: start ?? 0, perRow: perRow)
     page = PagePosition(index: start ?? 0)
     screen = start == nil ? .grid : .photo

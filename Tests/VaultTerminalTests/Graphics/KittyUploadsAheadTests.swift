@@ -1,0 +1,47 @@
+import Foundation
+import VaultCore
+import XCTest
+
+@testable import VaultTerminal
+
+/// Kitty uploads sent ahead are made on a background thread, then written by a later frame.
+final class KittyUploadsAheadTests: XCTestCase {
+  let photo = RGBImage(width: 4, height: 3, pixels: [UInt8](repeating: 7, count: 36))
+  let key = PictureKey.thumbnail(BlobID(hex: String(repeating: "2", count: 32))!)
+  let whole = PixelRect(x: 0, y: 0, width: 4, height: 3)
+
+  /// `preload` writes nothing until the upload is made (the owner is told), then the upload
+  /// (direct transmission); drawing the picture after that is a placement only.
+  func testAPictureSentAheadIsMadeInTheBackgroundThenOnlyPlaced() {
+    let made = expectation(description: "upload made")
+    let kitty = KittyPictureDrawing(madeAhead: { made.fulfill() })
+    let photo = photo
+    _ = kitty.beginFrame()
+    XCTAssertEqual(kitty.preload(key: key) { .photo(photo) }, [])
+    wait(for: [made], timeout: 60)
+    let upload = String(decoding: kitty.preload(key: key) { .photo(photo) }, as: UTF8.self)
+    XCTAssertTrue(upload.hasPrefix("\u{1B}_Ga=t,t=d,f=24,s=4,v=3,"), upload)
+    let drawn = String(
+      decoding: kitty.draw(key: key, source: whole, column: 0, row: 0, columns: 1, rows: 1) { .photo(photo) },
+      as: UTF8.self)
+    XCTAssertFalse(drawn.contains("a=t"), drawn)
+    XCTAssertTrue(drawn.contains("\u{1B}_Ga=p,"), drawn)
+  }
+
+  /// An upload made ahead and no longer wanted at the end of a frame is dropped: drawn
+  /// later, the picture is uploaded then.
+  func testAnUploadNoLongerWantedIsDropped() {
+    let made = expectation(description: "upload made")
+    let kitty = KittyPictureDrawing(madeAhead: { made.fulfill() })
+    let photo = photo
+    _ = kitty.beginFrame()
+    XCTAssertEqual(kitty.preload(key: key) { .photo(photo) }, [])
+    wait(for: [made], timeout: 60)
+    _ = kitty.endFrame(keep: [])
+    _ = kitty.beginFrame()
+    let drawn = String(
+      decoding: kitty.draw(key: key, source: whole, column: 0, row: 0, columns: 1, rows: 1) { .photo(photo) },
+      as: UTF8.self)
+    XCTAssertTrue(drawn.hasPrefix("\u{1B}_Ga=t,t=d,"), drawn)
+  }
+}
