@@ -19,11 +19,14 @@ final class GridLayoutTests: XCTestCase {
     XCTAssertLessThanOrEqual(layout.cellStart(3) + layout.cellWidth + layout.margin, 80)
   }
 
-  func testTooManyCellsForTheWidthIsAnErrorWithAHint() {
+  /// The misfit says what fits; the CLI words the hint with its flag (`GridLayout.forOption`).
+  func testTooManyCellsForTheWidthIsAMisfitThatSaysWhatFits() {
     XCTAssertThrowsError(try GridLayout(columns: 40, perRow: 10)) { error in
-      XCTAssertTrue("\(error)".contains("--per-row 4"), "\(error)")
+      XCTAssertEqual(
+        error as? GridLayout.Misfit, .tooMany(perRow: 10, columns: 40, cellWidth: 2, mostThatFit: 4))
+      XCTAssertFalse("\(error)".contains("--"), "VaultTerminal names no flag: \(error)")
     }
-    XCTAssertThrowsError(try GridLayout(columns: 80, perRow: 0))
+    XCTAssertThrowsError(try GridLayout(columns: 80, perRow: 0)) { XCTAssertEqual($0 as? GridLayout.Misfit, .noCells) }
     XCTAssertEqual(GridLayout.maximumPerRow(columns: 40), 4)
     XCTAssertNoThrow(try GridLayout(columns: 40, perRow: 4))
   }
