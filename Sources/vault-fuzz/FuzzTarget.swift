@@ -90,14 +90,26 @@ private func runFuzzerDriver(
   _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
 ) -> CInt
 
+/// libFuzzer's own `main` (in a build with `--sanitize=fuzzer`) calls this first: with
+/// FUZZ_WRITE_SEEDS set, the seeds are written there and the program ends.
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(
+  _ argc: UnsafeMutablePointer<CInt>,
+  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> CInt {
+  if let folder = ProcessInfo.processInfo.environment["FUZZ_WRITE_SEEDS"] {
+    writeAllSeeds(into: folder)
+    exit(0)
+  }
+  return 0
+}
+
 @_cdecl("vault_fuzz_main")
 public func fuzzMain(
   _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> CInt {
   if let folder = ProcessInfo.processInfo.environment["FUZZ_WRITE_SEEDS"] {
-    writeSeeds(into: folder)
-    writeSpaceSeed(into: folder)
-    writeSnapshotSeeds(into: folder)
+    writeAllSeeds(into: folder)
     return 0
   }
   var count = argc
@@ -107,6 +119,13 @@ public func fuzzMain(
       runFuzzerDriver(countPointer, argumentsPointer) { data, size in fuzz(data, size) }
     }
   }
+}
+
+/// Every target's seeds that the fuzzer cannot find by itself.
+private func writeAllSeeds(into folder: String) {
+  writeSeeds(into: folder)
+  writeSpaceSeed(into: folder)
+  writeSnapshotSeeds(into: folder)
 }
 
 /// Writes valid blobs under the fuzzing key, the seeds the fuzzer cannot find by itself.

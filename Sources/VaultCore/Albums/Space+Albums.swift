@@ -36,7 +36,7 @@ extension Space {
     return albumIndex().namesByPhoto[id] ?? []
   }
 
-  /// Derived once a revision: `model(at:)` asks it for every photo listed.
+  /// Derived once a revision: `photoModel(at:)` asks it for every photo listed.
   private func albumIndex() -> (albums: [Album], namesByPhoto: [BlobID: [String]]) {
     if let albumCache, albumCache.revision == revision { return (albumCache.albums, albumCache.namesByPhoto) }
     let albums = journal?.state.albums() ?? []

@@ -294,13 +294,8 @@ public final class Space {
   func photoPath(_ id: BlobID) -> String { photoDirectory + "/" + id.hex }
   func thumbPath(_ id: BlobID) -> String { thumbDirectory + "/" + id.hex }
 
-  /// The photos as models for a `PhotoBrowser`.
+  /// The photos as models, in import order (for tests).
   func models() -> [PhotoModel] {
-    entries.indices.map(model(at:))
-  }
-
-  /// The photo at `position` (0-based) as a model.
-  public func model(at position: Int) -> PhotoModel {
-    photoModel(at: position)
+    entries.indices.map { photoModel(at: $0) }
   }
 }

@@ -154,7 +154,7 @@ final class AlbumTests: XCTestCase {
       XCTAssertEqual($0 as? VaultError, .albumExists("Family"))
     }
     try space.renameAlbum("Trip", to: "Trip 2024")
-    XCTAssertEqual(space.model(at: 0).albums, ["Trip 2024"])
+    XCTAssertEqual(space.photoModel(at: 0).albums, ["Trip 2024"])
 
     var reopened = try reopen()
     XCTAssertEqual(reopened.albums.map(\.name), ["Family", "Trip 2024"])
@@ -238,7 +238,7 @@ final class AlbumTests: XCTestCase {
     ])
     XCTAssertEqual(space.albums.map(\.name), ["Trip"])
     XCTAssertEqual(space.album(named: "Trip")?.photoIDs, [records[0].id, records[1].id])
-    XCTAssertEqual(space.model(at: 0).albums, ["Trip"])
+    XCTAssertEqual(space.photoModel(at: 0).albums, ["Trip"])
     // Taken out of both; renamed both.
     XCTAssertEqual(try space.removeFromAlbum(named: "Trip", photos: [records[0].id]), 1)
     try space.renameAlbum("Trip", to: "Voyage")
@@ -256,7 +256,7 @@ final class AlbumTests: XCTestCase {
     let reader = try old.unlock(password: password("compatibility v1"), access: .read)
     XCTAssertEqual(reader.formatVersion, 1)
     XCTAssertEqual(reader.albums, [])
-    XCTAssertEqual(reader.model(at: 0).albums, [])
+    XCTAssertEqual(reader.photoModel(at: 0).albums, [])
     let addition = try reader.change { writer in
       try writer.addToAlbum(named: "Old", photos: [writer.entries[0].record.id], creating: true)
     }
