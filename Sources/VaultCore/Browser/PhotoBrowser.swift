@@ -69,12 +69,12 @@ public final class PhotoBrowser {
   /// at, so a page of a big space lists quickly.
   public func listed(selectedOnly: Bool, from: Int?, count limit: Int?) -> [(index: Int, photo: PhotoModel)] {
     let total = count
-    let limit = limit ?? total
+    let limit = max(0, limit ?? total)
     let start = max(0, (from ?? 1) - 1)
+    // `limit` is the user's number: up to Int.max, it must not be added to anything.
+    let end = start >= total ? start : limit >= total - start ? total : start + limit
     let indexes =
-      selectedOnly
-      ? Array(selectedIndexes().drop { $0 < start }.prefix(limit))
-      : Array(start..<max(start, min(total, start + limit)))
+      selectedOnly ? Array(selectedIndexes().drop { $0 < start }.prefix(limit)) : Array(start..<end)
     return indexes.map { ($0, dataSource.photoAtIndex($0)) }
   }
 

@@ -4,9 +4,10 @@
 /// the cache on 24-byte buckets. A slot here is 8 bytes (32 bits of the id's hash and the
 /// position), and the id itself is read from the list only when those 32 bits match.
 ///
-/// The hash is a multiply of the id's two words by keys drawn per process: ids are random,
-/// and someone who writes ids into a journal (it takes the space's key) cannot choose ones
-/// that collide here without knowing the keys.
+/// The hash is NH's (UMAC): the id's two words, each plus a key drawn per process,
+/// multiplied to 128 bits, folded and mixed. Ids are random, and someone who writes ids
+/// into a journal (it takes the space's key) cannot choose ones that collide here without
+/// knowing the keys: NH collides for a given pair of ids with a chance of about 2^-64.
 struct PositionIndex {
   /// 0: empty; `removed`: a photo's slot after its deletion; else the hash's high 32 bits
   /// and the position + 1.
@@ -19,13 +20,14 @@ struct PositionIndex {
   private var warmed: UInt64 = 0
 
   private static let removed = UInt64.max
-  private static let keys = (UInt64.random(in: .min ... .max) | 1, UInt64.random(in: .min ... .max) | 1)
+  private static let keys = (UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
   /// Positions stop short of the 32 bits a slot has for them (and of `removed`).
   static let positionLimit = Int(UInt32.max) - 1
 
   private static func hash(_ id: BlobID) -> UInt64 {
     let (high, low) = id.words
-    var hash = (high &* keys.0) &+ (low &* keys.1)
+    let product = (high &+ keys.0).multipliedFullWidth(by: low &+ keys.1)
+    var hash = product.high ^ product.low
     // A finalizer's mixing, so that the low bits (the slot) depend on every bit.
     hash ^= hash >> 33
     hash &*= 0xff51_afd7_ed55_8ccd

@@ -144,24 +144,28 @@ final class SpaceJournal {
     } catch let error as JournalDecodingError {
       throw VaultError.damagedIndex(path: path, reason: "entry \(error.entry) \(error.reason)")
     }
-    // Applied to a state of this function's own, not to the property: every entry applied
-    // to `self.state` was an access checked at run time.
+    func paddingChecked(_ entriesLength: Int) throws {
+      guard snapshot.count == Padme.paddedLength(entriesLength) else {
+        throw VaultError.damagedIndex(path: path, reason: "it is not padded as snapshots are")
+      }
+    }
+    // Applied to a state of this function's own, not to the property (every entry applied
+    // to `self.state` was an access checked at run time), and only once the whole snapshot
+    // is known to be sound: a damaged one adds nothing, even to a salvage.
     var state = SpaceState()
     swap(&state, &self.state)
     defer { swap(&state, &self.state) }
-    let entriesLength: Int
     if let checked = snapshot.checkedLength {
+      try paddingChecked(checked)
       state.applyChecked(snapshot)
-      entriesLength = checked
     } else {
+      var applied = state
       do {
-        entriesLength = try state.applySnapshot(snapshot, slices: 1)
+        try paddingChecked(try applied.applySnapshot(snapshot, slices: 1))
       } catch let error as JournalDecodingError {
         throw VaultError.damagedIndex(path: path, reason: "entry \(error.entry) \(error.reason)")
       }
-    }
-    guard snapshot.count == Padme.paddedLength(entriesLength) else {
-      throw VaultError.damagedIndex(path: path, reason: "it is not padded as snapshots are")
+      state = applied
     }
     return fileSize(path)
   }

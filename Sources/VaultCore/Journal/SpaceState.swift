@@ -218,17 +218,8 @@ struct SpaceState {
     // The same photo added twice (a writer's record and a repair's adoption of its blob):
     // the smaller order wins, whichever is read first.
     if let position = listed {
-      // Equal orders (which only a forged or adopted copy gives) are settled by the record,
-      // so that the result does not depend on which is read first.
       let existing = list.record(at: position)
-      if (
-        orders[position], existing.importedAt.nanosecondsSince1970, existing.name,
-        existing.contentHash
-      )
-        <= (order, record.importedAt.nanosecondsSince1970, record.name, record.contentHash)
-      {
-        return
-      }
+      guard Self.addition(record, order, supersedes: existing, orders[position]) else { return }
       list.setRecord(record, at: position)
       list.setSelected(selected, at: position)
       orders[position] = order
@@ -242,6 +233,20 @@ struct SpaceState {
       detailStamps.append(stamp)
     }
     lastOrder = max(lastOrder, order)
+  }
+
+  /// Of two additions of one photo, the one with the smaller order wins; equal orders (which
+  /// only a forged or adopted copy gives) are settled by the record, and records alike in
+  /// all of that by their whole encoding, so that the result never depends on which is read
+  /// first.
+  private static func addition(
+    _ new: PhotoRecord, _ order: Int64, supersedes existing: PhotoRecord, _ existingOrder: Int64
+  ) -> Bool {
+    let keys = (existingOrder, existing.importedAt.nanosecondsSince1970, existing.name, existing.contentHash)
+    let newKeys = (order, new.importedAt.nanosecondsSince1970, new.name, new.contentHash)
+    if keys != newKeys { return newKeys < keys }
+    return JournalEntry.encodeAll([.added(new, order: order)]).lexicographicallyPrecedes(
+      JournalEntry.encodeAll([.added(existing, order: existingOrder)]))
   }
 
   private mutating func applyDetails(_ details: PhotoDetails, of id: BlobID, stamp: Int64) {

@@ -265,6 +265,49 @@ final class JournalTests: XCTestCase {
     }
   }
 
+  /// A file in `Journal/` with a blob's public prefix and a size of 1 GiB (sparse: it costs
+  /// no disk), which anyone who can write the folder can leave (a sync engine, a cloud
+  /// folder): the open names it without making its size in memory (the security review: a
+  /// mapping populated whole made every open take 1 GiB).
+  func testAJunkSnapshotDoesNotMakeAnOpenTouchItsSize() throws {
+    let path = space.journalDirectory + "/" + SpaceJournal.snapshotPrefix + BlobID.random().hex
+    let prefix =
+      BlobFormat.magic + [BlobFormat.paddedVersion, BlobKind.snapshot.rawValue]
+      + [UInt8](repeating: 1, count: BlobFormat.streamHeaderLength)
+    try writeBytes(prefix, to: path)
+    XCTAssertEqual(truncate(path, 1 << 30), 0)
+    var before = rusage()
+    getrusage(Int32(RUSAGE_SELF.rawValue), &before)
+    let opened = try reopen()
+    var after = rusage()
+    getrusage(Int32(RUSAGE_SELF.rawValue), &after)
+    guard case .damagedIndex(path, _)? = opened.indexDamage else { return XCTFail("not named") }
+    XCTAssertLessThan(after.ru_minflt - before.ru_minflt, 50_000, "pages faulted in by one open")
+  }
+
+  /// A photo added twice with equal order, import time, name and hash but another record
+  /// (found by the security review's fuzzing): the same state whichever is read first.
+  func testAPhotoAddedTwiceWithEqualKeysMergesInAnyOrder() {
+    let id = BlobID.random()
+    func record(height: Int) -> PhotoRecord {
+      PhotoRecord(
+        id: id, name: "a.jpg", bytes: 3, format: .jpeg, width: 2, height: height, orientation: 1,
+        modifiedAt: Timestamp(seconds: 5), importedAt: Timestamp(seconds: 1),
+        contentHash: String(repeating: "0", count: 64))
+    }
+    let (first, second) = (
+      JournalEntry.added(record(height: 1), order: 0), JournalEntry.added(record(height: 7), order: 0)
+    )
+    var forward = SpaceState()
+    forward.apply(first)
+    forward.apply(second)
+    var backward = SpaceState()
+    backward.apply(second)
+    backward.apply(first)
+    XCTAssertEqual(forward.entries(), backward.entries())
+    XCTAssertEqual(forward.compacted(), backward.compacted())
+  }
+
   func testEntriesMergeInAnyOrder() throws {
     let (a, b) = (record(named: "a"), record(named: "b"))
     let entries: [JournalEntry] = [

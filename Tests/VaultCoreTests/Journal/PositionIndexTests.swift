@@ -43,4 +43,45 @@ final class PositionIndexTests: XCTestCase {
       for id in ids { XCTAssertEqual(index.position(of: id) { ids[$0] }, model[id], "after growing") }
     }
   }
+
+  /// Ids a sync peer could choose without the keys (the security review: with odd keys,
+  /// (a, b) and (a + 2^63, b + 2^63) always had the same hash) do not share a slot's tag.
+  func testIdsChosenWithoutTheKeysDoNotCollide() {
+    var collisions = 0
+    for _ in 0..<64 {
+      let a = BlobID.random()
+      let (high, low) = a.words
+      let b = BlobID(high: high ^ (1 << 63), low: low ^ (1 << 63))
+      var index = PositionIndex()
+      let ids = [a]
+      XCTAssertNil(index.insert(a, at: 0) { ids[$0] })
+      var reads = 0
+      XCTAssertNil(
+        index.position(of: b) {
+          reads += 1
+          return ids[$0]
+        })
+      if reads > 0 { collisions += 1 }
+    }
+    XCTAssertEqual(collisions, 0, "pairs whose full hashes collide")
+  }
+
+  /// A family of chosen ids (equal words, multiples of 2^52) made clusters of equal hashes,
+  /// each insert reading every earlier member from the list.
+  func testAFamilyOfChosenIdsDoesNotMakeInsertsReadTheList() {
+    var ids: [BlobID] = []
+    var index = PositionIndex()
+    var reads = 0
+    index.reserveCapacity(2 * 4096) { ids[$0] }
+    for j in 0..<UInt64(4096) {
+      let id = BlobID(high: j << 52, low: j << 52)
+      XCTAssertNil(
+        index.insert(id, at: ids.count) {
+          reads += 1
+          return ids[$0]
+        })
+      ids.append(id)
+    }
+    XCTAssertLessThan(reads, 64, "list reads while inserting 4,096 chosen ids")
+  }
 }

@@ -113,6 +113,13 @@ final class HardeningTests: XCTestCase {
       try vault.run(["select", "1,,2"]).stderr.hasPrefix("error: '1,,2': an empty item in the list"))
     XCTAssertEqual(try vault.run(["select", "--all"]).status, 0)
     XCTAssertEqual(try vault.run(["unselect", "--all"]).stdout, "0 of 2 photos selected\n")
+    // The largest count there is lists what there is (the security review: it overflowed).
+    for selected in [[], ["--selected"]] {
+      let huge = try vault.run(["list", "--from", "2", "--count", String(Int.max)] + selected)
+      XCTAssertEqual(huge.status, 0, huge.stderr)
+    }
+    XCTAssertEqual(
+      try vault.listJSON(["--from", "2", "--count", String(Int.max)]).count, 1, "photo 2 of 2")
   }
 
   /// A photo reported exported into a folder export made survives a power cut only if
