@@ -1,6 +1,7 @@
 // The `snapshot` target: a differential check of how a space applies its snapshots (photos
-// listed undecoded, read through a position index, checked in slices then applied in
-// place) against plain decoding and applying of the same entries. Input: up to three
+// listed undecoded, read through a position index, checked first or on another thread as
+// the bytes arrive, then applied in place) against plain decoding and applying of the same
+// entries. Input: up to three
 // snapshot plaintexts, each after a 2-byte big-endian length (two snapshots side by side
 // are a union sync's). Any difference traps. After the security review's harness.
 import Foundation
@@ -21,20 +22,28 @@ private func framedSnapshots(_ bytes: [UInt8]) -> [[UInt8]] {
 
 func checkSnapshotDifference(_ bytes: [UInt8]) {
   var eager = SpaceState()
-  var inTurn = SpaceState()
-  var inSlices = SpaceState()
+  var checkedHere = SpaceState()
+  var checkedAlongside = SpaceState()
   for plaintext in framedSnapshots(bytes) {
+    // Plain decoding, and the padding a snapshot must have.
     var decoded = eager
     let eagerLength = plaintext.withUnsafeBytes { buffer in
       try? JournalEntry.decodeAll(buffer) { decoded.apply($0) }
     }
-    if eagerLength != nil { eager = decoded }
-    let snapshot = SnapshotBytes(plaintext)
-    let turnLength = try? inTurn.applySnapshot(snapshot, slices: 1)
-    let sliceLength = try? inSlices.applySnapshot(snapshot, slices: 3)
-    precondition(eagerLength == turnLength && turnLength == sliceLength, "the paths read different lengths")
+    let sound = eagerLength.map { plaintext.count == Padme.paddedLength($0) } ?? false
+    if sound { eager = decoded }
+    // As a space applies them: checked before applying, or checked on another thread as the
+    // bytes arrive (a step taken from the input), as a big snapshot is while decrypted.
+    let step = 1 + Int(plaintext.first ?? 0) % 64
+    let here = (try? SnapshotBytes(plaintext)).flatMap { try? checkedHere.applySnapshot($0) } != nil
+    let alongside =
+      (try? SnapshotBytes(plaintext, checkedInSteps: step)).flatMap {
+        try? checkedAlongside.applySnapshot($0)
+      }
+      != nil
+    precondition(sound == here && here == alongside, "the paths took different snapshots")
   }
-  for state in [inTurn, inSlices] {
+  for state in [checkedHere, checkedAlongside] {
     let (expected, entries) = (eager.entries(), state.entries())
     precondition(expected == entries, "the photos differ")
     for position in entries.indices {

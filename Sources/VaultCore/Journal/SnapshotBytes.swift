@@ -14,15 +14,16 @@ final class SnapshotBytes: @unchecked Sendable {
   let checkedLength: Int?
 
   /// The rest of `reader`'s plaintext, decrypted straight into memory of this object's own
-  /// (no copy to wipe); more than `limit` bytes is damage. When `checking`, its entries are
-  /// checked meanwhile on another thread (see `SnapshotChecker`): a malformed one throws
-  /// its `JournalDecodingError`.
-  init(reading reader: BlobReader, limit: Int, checking: Bool = false) throws {
+  /// (no copy to wipe); more than `limit` bytes is damage. From `checkingFrom` bytes of
+  /// file on, its entries are checked meanwhile on another thread (see `SnapshotChecker`): a
+  /// malformed one throws its `JournalDecodingError`.
+  init(reading reader: BlobReader, limit: Int, checkingFrom checkedSize: Int = .max) throws {
     // The file's size bounds the plaintext: address space only, its pages are made as the
     // chunks authenticate (a junk file of 1 GiB would otherwise cost 1 GiB of memory).
-    let memory = try Self.map(min(reader.remainingFileBytes, limit))
+    let fileBytes = reader.remainingFileBytes
+    let memory = try Self.map(min(fileBytes, limit))
     mapping = memory
-    let checker = checking ? SnapshotChecker(buffer: UnsafeRawBufferPointer(memory)) : nil
+    let checker = fileBytes >= checkedSize ? SnapshotChecker(buffer: UnsafeRawBufferPointer(memory)) : nil
     var written = 0
     do {
       let count = try reader.readRemaining(into: memory) { count in
@@ -42,12 +43,27 @@ final class SnapshotBytes: @unchecked Sendable {
     }
   }
 
-  /// The entries given (for tests).
-  init(_ bytes: [UInt8]) {
-    mapping = try! Self.map(bytes.count)
-    mapping.copyBytes(from: bytes)
-    checkedLength = nil
-    buffer = UnsafeMutableRawBufferPointer(rebasing: mapping[0..<bytes.count])
+  /// The plaintext `bytes` as a read would hold it (for tests and the fuzz target): when
+  /// `checkedInSteps` is given, checked on another thread as it arrives that many bytes at
+  /// a time, as `init(reading:)` checks a big snapshot while decrypting it.
+  init(_ bytes: [UInt8], checkedInSteps step: Int? = nil) throws {
+    let memory = try Self.map(bytes.count)
+    mapping = memory
+    memory.copyBytes(from: bytes)
+    buffer = UnsafeMutableRawBufferPointer(rebasing: memory[0..<bytes.count])
+    guard let step else {
+      checkedLength = nil
+      return
+    }
+    let checker = SnapshotChecker(buffer: UnsafeRawBufferPointer(memory))
+    for count in stride(from: step, to: bytes.count, by: max(1, step)) { checker.decrypted(count) }
+    do {
+      checkedLength = try checker.finish(count: bytes.count)
+    } catch {
+      Sodium.zero(memory.baseAddress, count: memory.count)
+      munmap(memory.baseAddress, memory.count)
+      throw error
+    }
   }
 
   deinit {

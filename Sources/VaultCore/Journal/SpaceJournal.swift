@@ -19,7 +19,7 @@ final class SpaceJournal {
   /// `smallSpaceSegmentCount` segments.
   static let smallSpaceBytes = 256 << 10
   static let smallSpaceSegmentCount = 8
-  /// Snapshots from this size on are read on several threads.
+  /// Snapshots from this size on are checked on another thread as they are decrypted.
   static let parallelDecodingSize = 1 << 20
 
   let directory: String
@@ -137,35 +137,23 @@ final class SpaceJournal {
       }
       // A big snapshot is checked on another thread as it is decrypted.
       snapshot = try SnapshotBytes(
-        reading: reader, limit: Self.snapshotSizeLimit,
-        checking: reader.remainingFileBytes >= Self.parallelDecodingSize)
+        reading: reader, limit: Self.snapshotSizeLimit, checkingFrom: Self.parallelDecodingSize)
     } catch VaultError.damagedBlob(_, let reason) {
       throw VaultError.damagedIndex(path: path, reason: reason)
     } catch let error as JournalDecodingError {
       throw VaultError.damagedIndex(path: path, reason: "entry \(error.entry) \(error.reason)")
     }
-    func paddingChecked(_ entriesLength: Int) throws {
-      guard snapshot.count == Padme.paddedLength(entriesLength) else {
-        throw VaultError.damagedIndex(path: path, reason: "it is not padded as snapshots are")
-      }
-    }
-    // Applied to a state of this function's own, not to the property (every entry applied
-    // to `self.state` was an access checked at run time), and only once the whole snapshot
-    // is known to be sound: a damaged one adds nothing, even to a salvage.
+    // Applied to a state of this function's own, not to the property: every entry applied
+    // to `self.state` was an access checked at run time.
     var state = SpaceState()
     swap(&state, &self.state)
     defer { swap(&state, &self.state) }
-    if let checked = snapshot.checkedLength {
-      try paddingChecked(checked)
-      state.applyChecked(snapshot)
-    } else {
-      var applied = state
-      do {
-        try paddingChecked(try applied.applySnapshot(snapshot, slices: 1))
-      } catch let error as JournalDecodingError {
-        throw VaultError.damagedIndex(path: path, reason: "entry \(error.entry) \(error.reason)")
-      }
-      state = applied
+    do {
+      try state.applySnapshot(snapshot)
+    } catch let error as JournalDecodingError {
+      throw VaultError.damagedIndex(path: path, reason: "entry \(error.entry) \(error.reason)")
+    } catch is SpaceState.SnapshotNotPadded {
+      throw VaultError.damagedIndex(path: path, reason: "it is not padded as snapshots are")
     }
     return fileSize(path)
   }

@@ -1,42 +1,30 @@
 /// A snapshot applied to a state: its photos listed undecoded (see `applySnapshotItem`).
 extension SpaceState {
-  /// Items of a big snapshot applied together (see `applySnapshot`).
+  /// Items of a snapshot applied together (see `applyChecked`).
   static let snapshotWindow = 64
 
-  /// Applies every entry of `snapshot` (its plaintext: entries, the end mark, padding) and
-  /// returns the entries' length with the end mark. Throws `JournalDecodingError` for the
-  /// first malformed entry, having applied nothing of the snapshot then.
-  ///
-  /// With more than one slice, the snapshot is checked on that many threads first, keeping
-  /// nothing (a list of 200,000 decoded items was most of the memory an open touched), then
-  /// applied in order, each item's few fields read in place. One slice checks and applies
-  /// each entry in turn, into a copy kept only if the whole snapshot reads.
-  mutating func applySnapshot(_ snapshot: SnapshotBytes, slices: Int) throws -> Int {
-    try snapshot.withBytes { buffer in
-      guard slices > 1 else {
-        var applied = self
-        let length = try JournalEntry.scan(
-          buffer, from: 0, to: nil, firstNumber: 1, reading: SnapshotItem.read
-        ) {
-          applied.applySnapshotItem($0, of: snapshot)
-        }
-        self = applied
-        return length
+  /// A snapshot whose entries end where Padmé padding would not: damage.
+  struct SnapshotNotPadded: Error {}
+
+  /// Applies every entry of `snapshot` (its plaintext: entries, the end mark, padding) once
+  /// the whole is known to be sound, so that a damaged snapshot adds nothing (not even to a
+  /// salvage). Its entries were checked as it was decrypted (a big one, see
+  /// `SnapshotChecker`) or are checked here first; then they are applied in order.
+  /// Throws `JournalDecodingError` for the first malformed entry, `SnapshotNotPadded`.
+  mutating func applySnapshot(_ snapshot: SnapshotBytes) throws {
+    let length =
+      try snapshot.checkedLength
+      ?? snapshot.withBytes { buffer in
+        try JournalEntry.scan(buffer, from: 0, to: nil, firstNumber: 1, reading: SnapshotItem.read) { _ in }
       }
-      let length = try JournalEntry.scanInParallel(buffer, slices: slices) {
-        type, offset, input, latestStamp throws(JournalEntry.Malformed) in
-        _ = try SnapshotItem.read(type, at: offset, from: &input, latestStamp: latestStamp)
-      } _: { _ in
-      }
-      applyChecked(snapshot)
-      return length
-    }
+    guard snapshot.count == Padme.paddedLength(length) else { throw SnapshotNotPadded() }
+    applyChecked(snapshot)
   }
 
-  /// Applies the entries of `snapshot`, checked already (by `SnapshotItem.read`, in a scan of
-  /// the whole), each item's few fields read in place. A window of items at a time: the
-  /// index's slots for its photos are read together first (`PositionIndex.warm`).
-  mutating func applyChecked(_ snapshot: SnapshotBytes) {
+  /// Applies the entries of `snapshot`, checked already, each item's few fields read in
+  /// place. A window of items at a time: the index's slots for its photos are read together
+  /// first (`PositionIndex.warm`).
+  private mutating func applyChecked(_ snapshot: SnapshotBytes) {
     snapshot.withBytes { buffer in
       var (offset, window) = (0, [SnapshotItem]())
       window.reserveCapacity(Self.snapshotWindow)

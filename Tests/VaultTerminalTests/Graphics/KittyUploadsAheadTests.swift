@@ -10,20 +10,33 @@ final class KittyUploadsAheadTests: XCTestCase {
   let key = PictureKey.thumbnail(BlobID(hex: String(repeating: "2", count: 32))!)
   let whole = PixelRect(x: 0, y: 0, width: 4, height: 3)
 
-  /// `preload` writes nothing until the upload is made (the owner is told), then the upload
-  /// (direct transmission); drawing the picture after that is a placement only.
-  func testAPictureSentAheadIsMadeInTheBackgroundThenOnlyPlaced() {
+  /// A kitty drawing in a frame whose `preload` of `key` wrote nothing, once the upload is
+  /// made in the background (the owner is told).
+  func kittyWithUploadMadeAhead() -> KittyPictureDrawing {
     let made = expectation(description: "upload made")
     let kitty = KittyPictureDrawing(madeAhead: { made.fulfill() })
     let photo = photo
     _ = kitty.beginFrame()
     XCTAssertEqual(kitty.preload(key: key) { .photo(photo) }, [])
     wait(for: [made], timeout: 60)
-    let upload = String(decoding: kitty.preload(key: key) { .photo(photo) }, as: UTF8.self)
-    XCTAssertTrue(upload.hasPrefix("\u{1B}_Ga=t,t=d,f=24,s=4,v=3,"), upload)
-    let drawn = String(
+    return kitty
+  }
+
+  func drawn(_ kitty: KittyPictureDrawing) -> String {
+    let photo = photo
+    return String(
       decoding: kitty.draw(key: key, source: whole, column: 0, row: 0, columns: 1, rows: 1) { .photo(photo) },
       as: UTF8.self)
+  }
+
+  /// `preload` writes nothing until the upload is made, then the upload (direct
+  /// transmission); drawing the picture after that is a placement only.
+  func testAPictureSentAheadIsMadeInTheBackgroundThenOnlyPlaced() {
+    let kitty = kittyWithUploadMadeAhead()
+    let photo = photo
+    let upload = String(decoding: kitty.preload(key: key) { .photo(photo) }, as: UTF8.self)
+    XCTAssertTrue(upload.hasPrefix("\u{1B}_Ga=t,t=d,f=24,s=4,v=3,"), upload)
+    let drawn = drawn(kitty)
     XCTAssertFalse(drawn.contains("a=t"), drawn)
     XCTAssertTrue(drawn.contains("\u{1B}_Ga=p,"), drawn)
   }
@@ -31,17 +44,10 @@ final class KittyUploadsAheadTests: XCTestCase {
   /// An upload made ahead and no longer wanted at the end of a frame is dropped: drawn
   /// later, the picture is uploaded then.
   func testAnUploadNoLongerWantedIsDropped() {
-    let made = expectation(description: "upload made")
-    let kitty = KittyPictureDrawing(madeAhead: { made.fulfill() })
-    let photo = photo
-    _ = kitty.beginFrame()
-    XCTAssertEqual(kitty.preload(key: key) { .photo(photo) }, [])
-    wait(for: [made], timeout: 60)
+    let kitty = kittyWithUploadMadeAhead()
     _ = kitty.endFrame(keep: [])
     _ = kitty.beginFrame()
-    let drawn = String(
-      decoding: kitty.draw(key: key, source: whole, column: 0, row: 0, columns: 1, rows: 1) { .photo(photo) },
-      as: UTF8.self)
+    let drawn = drawn(kitty)
     XCTAssertTrue(drawn.hasPrefix("\u{1B}_Ga=t,t=d,"), drawn)
   }
 }
