@@ -20,6 +20,16 @@ private func framedSnapshots(_ bytes: [UInt8]) -> [[UInt8]] {
   return snapshots
 }
 
+/// "applied", or the error that refused the snapshot `read` gives.
+private func outcome(into state: inout SpaceState, _ read: () throws -> SnapshotBytes) -> String {
+  do {
+    try state.applySnapshot(try read())
+    return "applied"
+  } catch {
+    return "\(error)"
+  }
+}
+
 func checkSnapshotDifference(_ bytes: [UInt8]) {
   var eager = SpaceState()
   var checkedHere = SpaceState()
@@ -35,13 +45,10 @@ func checkSnapshotDifference(_ bytes: [UInt8]) {
     // As a space applies them: checked before applying, or checked on another thread as the
     // bytes arrive (a step taken from the input), as a big snapshot is while decrypted.
     let step = 1 + Int(plaintext.first ?? 0) % 64
-    let here = (try? SnapshotBytes(plaintext)).flatMap { try? checkedHere.applySnapshot($0) } != nil
-    let alongside =
-      (try? SnapshotBytes(plaintext, checkedInSteps: step)).flatMap {
-        try? checkedAlongside.applySnapshot($0)
-      }
-      != nil
-    precondition(sound == here && here == alongside, "the paths took different snapshots")
+    let here = outcome(into: &checkedHere) { try SnapshotBytes(plaintext) }
+    let alongside = outcome(into: &checkedAlongside) { try SnapshotBytes(plaintext, checkedInSteps: step) }
+    precondition(here == alongside, "the two checks differ: \(here) and \(alongside)")
+    precondition(sound == (here == "applied"), "plain decoding took it: \(sound); the space: \(here)")
   }
   for state in [checkedHere, checkedAlongside] {
     let (expected, entries) = (eager.entries(), state.entries())
