@@ -6,7 +6,9 @@ extension PhotoViewer {
   func redraw() {
     let size = terminal.size
     emit(drawing.beginFrame())
-    emit(Array("\u{1B}[H\u{1B}[2J".utf8))
+    // Erased from the top-left corner down (ED 0), not as a whole screen (ED 2): kitty drops
+    // the images it holds when the screen is cleared, and placing them again shows nothing.
+    emit(Array("\u{1B}[H\u{1B}[J".utf8))
     drawnOriginal = nil
     followPhotos()
     var keep: Set<PictureKey> = []

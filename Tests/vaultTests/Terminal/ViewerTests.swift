@@ -142,8 +142,7 @@ final class ViewerTests: XCTestCase {
     XCTAssertTrue(screen.contains("exit status 0"), screen)
     XCTAssertFalse(screen.contains(status(2)), "the alternate screen is gone:\n\(screen)")
     let before = try String(contentsOfFile: folder + "/stty-before.txt", encoding: .utf8)
-    let after = try String(contentsOfFile: folder + "/stty-after.txt", encoding: .utf8)
-    XCTAssertEqual(after, before)
+    try assertSameTerminalSettings("stty-after.txt", as: "stty-before.txt", in: folder)
     XCTAssertTrue(before.contains(" echo ") && before.contains(" icanon "), before)
   }
 
@@ -254,9 +253,7 @@ final class ViewerTests: XCTestCase {
     XCTAssertTrue(screen.contains("error: the space was moved or removed"), screen)
     XCTAssertTrue(screen.contains("exit status 1"), screen)
     XCTAssertFalse(screen.contains("damaged"), screen)
-    XCTAssertEqual(
-      try String(contentsOfFile: folder + "/stty-after.txt", encoding: .utf8),
-      try String(contentsOfFile: folder + "/stty-before.txt", encoding: .utf8))
+    try assertSameTerminalSettings("stty-after.txt", as: "stty-before.txt", in: folder)
 
     // A read: paging on needs originals the viewer has not decrypted yet.
     let pager = try viewer("--mode symbols 1", environment: ["VAULT_PASSWORD": "battery staple"])
@@ -364,7 +361,7 @@ final class ViewerTests: XCTestCase {
   /// megabytes: each byte is looked at once).
   final class KittyOutput {
     enum Event: Equatable {
-      /// A frame starts (the screen is cleared).
+      /// A frame starts (the screen is erased).
       case frame
       case upload(width: Int, height: Int)
       case status(String)
@@ -391,7 +388,7 @@ final class ViewerTests: XCTestCase {
             if parts.count == 2, let value = Int(parts[1]) { fields[String(parts[0])] = value }
           }
           events.append(.upload(width: fields["s"] ?? 0, height: fields["v"] ?? 0))
-        } else if command == "\u{1B}[2J" {
+        } else if command == "\u{1B}[J" {
           events.append(.frame)
         } else if command.hasPrefix("\u{1B}[7m") {
           guard pending[end] == 0x1B else {
@@ -515,9 +512,8 @@ final class ViewerTests: XCTestCase {
     try session.type("stty -a > stty-after.txt; echo done-viewing")
     try session.send("Enter")
     screen = try session.wait(for: "done-viewing\n")
-    let before = try String(contentsOfFile: folder + "/stty-before.txt", encoding: .utf8)
-    XCTAssertEqual(try String(contentsOfFile: folder + "/stty-stopped.txt", encoding: .utf8), before)
-    XCTAssertEqual(try String(contentsOfFile: folder + "/stty-after.txt", encoding: .utf8), before)
+    try assertSameTerminalSettings("stty-stopped.txt", as: "stty-before.txt", in: folder)
+    try assertSameTerminalSettings("stty-after.txt", as: "stty-before.txt", in: folder)
   }
 
   func testSIGTERMRestoresTheTerminal() throws {
@@ -528,9 +524,7 @@ final class ViewerTests: XCTestCase {
     for pid in pids { kill(pid, SIGTERM) }
     let screen = try session.waitUntilFinished()
     XCTAssertFalse(screen.contains(status(1)), screen)
-    XCTAssertEqual(
-      try String(contentsOfFile: folder + "/stty-after.txt", encoding: .utf8),
-      try String(contentsOfFile: folder + "/stty-before.txt", encoding: .utf8))
+    try assertSameTerminalSettings("stty-after.txt", as: "stty-before.txt", in: folder)
   }
 
   func testANarrowAndAWideTerminal() throws {
