@@ -1,19 +1,23 @@
 import VaultCore
 
-/// What `vault delete` says about the photos it is about to delete, would delete
+/// What `vault delete` and the viewer's grid say about the photos it is about to delete, would delete
 /// (`--dry-run`) or deleted: each photo by the number `vault list` shows for it with the
 /// same options, and its name; and the albums the photos leave, since a photo chosen by
 /// number or selection days ago may be in an album the user cares about.
-struct DeletionText {
+public struct DeletionText {
   /// The photos, with their 0-based places in the browser's list.
-  let photos: [(index: Int, photo: PhotoModel)]
+  public let photos: [(index: Int, photo: PhotoModel)]
+
+  public init(photos: [(index: Int, photo: PhotoModel)]) {
+    self.photos = photos
+  }
 
   /// How many photos the question names before `… and N more`.
-  static let namedInQuestion = 10
+  public static let namedInQuestion = 10
 
   /// One line a photo, `limit` at most, then `… and N more` for the rest: the number
   /// right-aligned, then the name.
-  func photoLines(limit: Int? = nil) -> [String] {
+  public func photoLines(limit: Int? = nil) -> [String] {
     let shown = photos.prefix(limit ?? photos.count)
     let width = shown.map { String($0.index + 1).count }.max() ?? 0
     var lines = shown.map { item in
@@ -28,7 +32,7 @@ struct DeletionText {
 
   /// "albums they leave: 'Trip' (2 of its 5 photos), 'Family' (all 3 photos)", or
   /// nil when the photos are in no album. `size` gives an album's photo count.
-  func albumLine(size: (String) -> Int) -> String? {
+  public func albumLine(size: (String) -> Int) -> String? {
     var leaving: [String: Int] = [:]
     for item in photos {
       for album in item.photo.albums { leaving[album, default: 0] += 1 }

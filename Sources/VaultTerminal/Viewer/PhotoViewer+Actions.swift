@@ -15,11 +15,12 @@ extension PhotoViewer {
     }
   }
 
-  func delete(_ photo: PhotoModel) {
+  func delete(_ photos: [PhotoModel]) {
     do {
-      try browser.delete([photo])
-      message = "deleted '\(photo.record.name)'; \(count) left"
-      if !page.afterDeletion(count: count) {
+      try browser.delete(photos)
+      let what = photos.count == 1 ? "'\(photos[0].record.name)'" : VaultTerminal.photos(photos.count)
+      message = "deleted \(what); \(count) left"
+      if screen == .photo, !page.afterDeletion(count: count) {
         screen = .grid
       }
       cursor.clamp(count: count)
@@ -46,8 +47,10 @@ extension PhotoViewer {
     }
   }
 
-  func export(to folder: String?) {
-    guard let photo = browser.photo(at: page.index) else { return }
+  /// Exports the originals of `photos` to `folder` (a new dated folder when nil), and says
+  /// where they went and which failed.
+  func export(_ photos: [PhotoModel], to folder: String?) {
+    guard !photos.isEmpty else { return }
     do {
       let directory: String
       if let folder {
@@ -58,19 +61,34 @@ extension PhotoViewer {
       } else {
         directory = Self.absolutePath(try ExportTarget.makeDated())
       }
-      var outcome = ""
-      _ = PhotoExporter(browser: browser).export([photo], to: directory, thumbnails: false) { event in
+      var (written, failures): ([String], [String]) = ([], [])
+      _ = PhotoExporter(browser: browser).export(photos, to: directory, thumbnails: false) { event in
         switch event {
-        case .exported(_, let path): outcome = "exported \(path)"
+        case .exported(_, let path): written.append(path)
         case .failed(let name, let error):
           if (try? space.ensureInPlace()) == nil { stoppedBy = VaultError.spaceMoved }
-          outcome = "error: '\(name)' not exported: \(error.description)"
+          failures.append("'\(name)' not exported: \(error.description)")
         }
       }
-      message = outcome
+      message = Self.exportOutcome(written: written, failures: failures, of: photos.count, to: directory)
     } catch {
       report(error)
     }
+  }
+
+  /// "exported /x/a.jpg", "exported 3 photos to /x", or "error: exported 2 of 3 photos to /x;
+  /// 'b.jpg' not exported: …" (the first failure named, with how many more).
+  static func exportOutcome(written: [String], failures: [String], of total: Int, to directory: String)
+    -> String
+  {
+    if failures.isEmpty {
+      return total == 1 && written.count == 1
+        ? "exported \(written[0])" : "exported \(VaultTerminal.photos(written.count)) to \(directory)"
+    }
+    let more = failures.count > 1 ? " (and \(failures.count - 1) more failed)" : ""
+    let done =
+      total == 1 ? "" : "exported \(written.count) of \(VaultTerminal.photos(total)) to \(directory); "
+    return "error: " + done + failures[0] + more
   }
 
   /// A folder typed at the export prompt, as a shell would take it: `~` is the home

@@ -14,6 +14,8 @@ extension PhotoViewer {
     var keep: Set<PictureKey> = []
     if showsHelp {
       emit(helpScreen(columns: size.columns, rows: size.rows))
+    } else if case .confirmDeletion(let doomed) = prompt, doomed.photos.count > 1 {
+      emit(deletionScreen(doomed, columns: size.columns, rows: size.rows))
     } else if count == 0 {
       emit(
         text(

@@ -57,6 +57,8 @@ extension PhotoViewer {
     case .end, .character("G"): cursor.end(count: count)
     case .character(" "), .character("s"): toggleSelection(of: cursor.index)
     case .character("a"): ask(.albumName(""))
+    case .character("d"): ask(.confirmDeletion(DeletionText(photos: gridChoice())))
+    case .character("e"): ask(.exportFolder("", photos: gridChoice().map(\.photo)))
     case .enter:
       page = PagePosition(index: cursor.index)
       screen = .photo
@@ -88,8 +90,9 @@ extension PhotoViewer {
     case .up where zoomed || tall, .character("k") where zoomed || tall: viewport?.pan(dx: 0, dy: -1)
     case .down where zoomed || tall, .character("j") where zoomed || tall: viewport?.pan(dx: 0, dy: 1)
     case .character("s"): toggleSelection(of: page.index)
-    case .character("d"): ask(.confirmDeletion(browser.photo(at: page.index)!))
-    case .character("e"): ask(.exportFolder(""))
+    case .character("d"):
+      ask(.confirmDeletion(DeletionText(photos: [(page.index, browser.photo(at: page.index)!)])))
+    case .character("e"): ask(.exportFolder("", photos: [browser.photo(at: page.index)!]))
     case .character("i"):
       showsInfo.toggle()
       if showsInfo && terminal.size.columns < Self.infoPanelColumns {
@@ -105,6 +108,14 @@ extension PhotoViewer {
     default: break
     }
     if browser.foundDetails.count >= Self.detailsBatch { browser.storeFoundDetails() }
+  }
+
+  /// What the grid's `d`, `e` and `a` act on: the selected photos shown, else the one under
+  /// the cursor.
+  func gridChoice() -> [(index: Int, photo: PhotoModel)] {
+    let selected = browser.selectedPhotos()
+    if !selected.isEmpty { return selected }
+    return browser.photo(at: cursor.index).map { [(cursor.index, $0)] } ?? []
   }
 
   /// How many photos' details (read from originals decoded for showing, for photos
@@ -131,8 +142,8 @@ extension PhotoViewer {
     switch (current, key) {
     case (.goToNumber(let typed), .paste(let text)):
       prompt = .goToNumber(typed + text.filter { $0.isASCII && $0.isNumber })
-    case (.exportFolder(let typed), .paste(let text)):
-      prompt = .exportFolder(typed + text)
+    case (.exportFolder(let typed, let photos), .paste(let text)):
+      prompt = .exportFolder(typed + text, photos: photos)
     case (.albumName(let typed), .paste(let text)):
       prompt = .albumName(typed + text)
     case (_, .paste):
@@ -140,9 +151,9 @@ extension PhotoViewer {
       break
     case (_, .escape):
       prompt = nil
-    case (.confirmDeletion(let photo), _):
+    case (.confirmDeletion(let doomed), _):
       prompt = nil
-      confirmDeletion(of: photo, key)
+      confirmDeletion(of: doomed.photos.map(\.photo), key)
     case (.goToNumber(let typed), .enter):
       prompt = nil
       if let number = Int(typed), page.go(toNumber: number, count: count) {
@@ -154,7 +165,7 @@ extension PhotoViewer {
       prompt = .goToNumber(typed + String(character))
     case (.goToNumber(let typed), .backspace):
       prompt = .goToNumber(String(typed.dropLast()))
-    case (.exportFolder(let typed), .enter):
+    case (.exportFolder(let typed, let photos), .enter):
       // Only an Enter typed on its own writes photos out of the vault: one in a burst of
       // input (the rest of a paste) leaves the question open, and says so: ignored silently,
       // it looked as if the viewer had not heard it.
@@ -163,11 +174,11 @@ extension PhotoViewer {
         break
       }
       prompt = nil
-      export(to: typed.isEmpty ? nil : typed)
-    case (.exportFolder(let typed), .backspace):
-      prompt = .exportFolder(String(typed.dropLast()))
-    case (.exportFolder(let typed), .character(let character)):
-      prompt = .exportFolder(typed + String(character))
+      export(photos, to: typed.isEmpty ? nil : typed)
+    case (.exportFolder(let typed, let photos), .backspace):
+      prompt = .exportFolder(String(typed.dropLast()), photos: photos)
+    case (.exportFolder(let typed, let photos), .character(let character)):
+      prompt = .exportFolder(typed + String(character), photos: photos)
     case (.albumName(let typed), .enter):
       prompt = nil
       addToAlbum(typed)
@@ -182,8 +193,8 @@ extension PhotoViewer {
   /// Cuts an answer that grew past what its prompt takes.
   func limitAnswer() {
     switch prompt {
-    case .exportFolder(let typed) where typed.count > Self.answerLimit:
-      prompt = .exportFolder(String(typed.prefix(Self.answerLimit)))
+    case .exportFolder(let typed, let photos) where typed.count > Self.answerLimit:
+      prompt = .exportFolder(String(typed.prefix(Self.answerLimit)), photos: photos)
     case .albumName(let typed) where typed.count > Self.answerLimit:
       prompt = .albumName(String(typed.prefix(Self.answerLimit)))
     case .goToNumber(let typed) where typed.count > 18:
@@ -192,15 +203,15 @@ extension PhotoViewer {
     }
   }
 
-  /// Deletes `photo` when `key` is a y typed on its own.
-  func confirmDeletion(of photo: PhotoModel, _ key: Key) {
+  /// Deletes `photos` when `key` is a y typed on its own.
+  func confirmDeletion(of photos: [PhotoModel], _ key: Key) {
     guard key == .character("y") || key == .character("Y") else {
       message = "nothing deleted"
       return
     }
     // Only a y typed on its own: one that came in a burst of input was sent, not typed.
     if terminal.lastKeyWasTyped {
-      delete(photo)
+      delete(photos)
     } else {
       message = "nothing deleted: the y came with other input; press d, then y on its own"
     }

@@ -8,10 +8,16 @@ extension PhotoViewer {
     if let prompt {
       switch prompt {
       case .goToNumber(let typed): line = "go to photo number (1-\(count)), Enter: " + typed
-      case .confirmDeletion(let photo):
-        line = "Delete '\(TerminalSafeText.escaped(photo.record.name))'? This cannot be undone. [y/N]"
-      case .exportFolder(let typed):
-        line = "export to folder (Enter: a new vault-export-<date>): " + TerminalSafeText.escaped(typed)
+      case .confirmDeletion(let doomed):
+        let what =
+          doomed.photos.count == 1
+          ? "'\(TerminalSafeText.escaped(doomed.photos[0].photo.record.name))'"
+          : "the \(doomed.photos.count) photos listed"
+        line = "Delete \(what)? This cannot be undone. [y/N]"
+      case .exportFolder(let typed, let photos):
+        let what = photos.count == 1 ? "" : " \(photos.count) selected photos"
+        line =
+          "export\(what) to folder (Enter: a new vault-export-<date>): " + TerminalSafeText.escaped(typed)
       case .albumName(let typed):
         let what = browser.selectedPhotos().count
         line =
@@ -63,6 +69,8 @@ extension PhotoViewer {
     "  Home End, g G       first, last photo",
     "  space, s            select or unselect",
     "  a NAME Enter        add the selected photos (or this one) to album NAME",
+    "  d                   delete the selected photos (or this one; asks first)",
+    "  e                   export the selected photos (or this one) to a folder",
     "  Enter               open the photo",
     "",
     "Photo",
@@ -81,6 +89,24 @@ extension PhotoViewer {
     "",
     "  ?                   these keys      q   quit",
   ]
+
+  /// The photos a deletion of several would delete, each by its number and name (as `vault
+  /// delete` asks), and the albums they leave; the question itself is on the status line.
+  func deletionScreen(_ doomed: DeletionText, columns: Int, rows: Int) -> [UInt8] {
+    let albums = doomed.albumLine { space.album(named: $0)?.count ?? 0 }
+    let room = max(1, rows - 4 - (albums == nil ? 0 : 1))
+    let lines =
+      ["Delete these \(VaultTerminal.photos(doomed.photos.count))?", ""]
+      + doomed.photoLines(limit: doomed.photos.count > room ? room - 1 : room)
+      + (albums.map { ["", $0] } ?? [])
+    var bytes: [UInt8] = []
+    for (row, line) in lines.enumerated() where row < rows - 1 {
+      // Escaped before it is cut: a name's control characters take several columns shown.
+      bytes += Array("\u{1B}[\(row + 1);2H".utf8)
+      bytes += Array(DisplayWidth.truncate(TerminalSafeText.escaped(line), to: columns - 2).utf8)
+    }
+    return bytes
+  }
 
   func helpScreen(columns: Int, rows: Int) -> [UInt8] {
     var bytes: [UInt8] = []

@@ -9,8 +9,11 @@ public final class PhotoViewer {
   /// A question on the status line, and what the typed answer is for.
   enum Prompt {
     case goToNumber(String)
-    case confirmDeletion(PhotoModel)
-    case exportFolder(String)
+    /// The photos to delete, named on screen: the page's photo, or in the grid the selected
+    /// photos (else the one under the cursor).
+    case confirmDeletion(DeletionText)
+    /// The folder being typed, and the photos it is for (chosen as for a deletion).
+    case exportFolder(String, photos: [PhotoModel])
     case albumName(String)
   }
 

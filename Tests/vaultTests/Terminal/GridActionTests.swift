@@ -1,0 +1,69 @@
+import Foundation
+import VaultTestSupport
+import XCTest
+
+/// `d`, `e` and `a` in the viewer's grid act on the selected photos (else the one under the
+/// cursor), and a deletion names every photo it would delete before it asks.
+extension ViewerTests {
+  func testDInTheGridNamesTheSelectedPhotosThenDeletesThem() throws {
+    let grid = try viewer("--mode symbols")
+    try grid.wait(for: "Enter: open")
+    try grid.send("Right")
+    try grid.type(" ")
+    try grid.send("Right", "Right")
+    try grid.type(" ")
+    try grid.wait(for: "2 selected")
+    try grid.type("d")
+    var screen = try grid.wait(for: "Delete the 2 photos listed? This cannot be undone. [y/N]")
+    XCTAssertTrue(screen.contains("Delete these 2 photos?"), screen)
+    XCTAssertTrue(screen.contains(" 2 photo-2.jpg\n") && screen.contains(" 4 photo-4.jpg\n"), screen)
+    XCTAssertFalse(screen.contains("photo-3.jpg"), "only the selected photos are named:\n\(screen)")
+    try grid.type("n")
+    try grid.wait(for: "nothing deleted")
+    XCTAssertEqual(try listed().count, 6)
+    try grid.type("d")
+    try grid.wait(for: "Delete the 2 photos listed?")
+    try grid.sendOnItsOwn("y")
+    screen = try grid.wait(for: "— deleted 2 photos; 4 left")
+    try grid.type("q")
+    try grid.waitUntilFinished()
+    XCTAssertEqual(
+      try listed().compactMap { $0["name"] as? String },
+      ["photo-1.jpg", "photo-3.jpg", "photo-5.jpg", "photo-6.jpg"])
+    XCTAssertEqual(try vault.run(["verify"]).status, 0)
+  }
+
+  func testDInTheGridWithoutASelectionAsksForThePhotoUnderTheCursor() throws {
+    let grid = try viewer("--mode symbols")
+    try grid.wait(for: "Enter: open")
+    try grid.send("Right", "Right")
+    try grid.wait(for: "3 / 6  0 selected")
+    try grid.type("d")
+    try grid.wait(for: "Delete 'photo-3.jpg'? This cannot be undone. [y/N]")
+    try grid.sendOnItsOwn("y")
+    try grid.wait(for: "— deleted 'photo-3.jpg'; 5 left")
+    try grid.type("q")
+    try grid.waitUntilFinished()
+    XCTAssertEqual(try listed().count, 5)
+  }
+
+  func testEInTheGridExportsTheSelectedPhotos() throws {
+    let grid = try viewer("--mode symbols --sort imported", width: 250)
+    try grid.wait(for: "Enter: open")
+    try grid.type(" ")
+    try grid.send("Right")
+    try grid.type(" ")
+    try grid.wait(for: "2 selected")
+    try grid.type("e")
+    try grid.wait(for: "export 2 selected photos to folder")
+    try grid.type(folder + "/out")
+    try grid.sendOnItsOwn("Enter")
+    try grid.wait(for: "exported 2 photos to " + folder + "/out")
+    try grid.type("q")
+    try grid.waitUntilFinished()
+    for name in ["photo-1.jpg", "photo-2.jpg"] {
+      XCTAssertEqual(try fileBytes(folder + "/out/" + name), try fileBytes(folder + "/" + name))
+    }
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/out").count, 2)
+  }
+}
