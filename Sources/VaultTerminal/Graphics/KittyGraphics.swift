@@ -8,7 +8,9 @@ import VaultCore
 /// Pixels are always sent inside the escape codes themselves (direct transmission, `t=d`);
 /// the other media (`t=f` a file, `t=t` a temporary file, `t=s` shared memory) would put a
 /// decrypted photo's pixels where other processes can read them, so this never emits them.
-/// Every command carries `q=2`: the terminal's replies would otherwise arrive as input.
+/// Every command but a placement carries `q=2`: the terminal's replies would otherwise
+/// arrive as input. A placement carries `q=1`: kitty answers only when it fails (it no
+/// longer holds the image), and the viewer sends the image again (`KittyReply`).
 enum KittyGraphics {
   /// The most base64 bytes one escape code may carry.
   static let chunkSize = 4096
@@ -97,12 +99,12 @@ enum KittyGraphics {
   /// Shows the `source` rectangle (in the image's pixels) of image `id`, scaled into
   /// `columns`×`rows` cells whose top-left cell is the cursor's. A placement with the same
   /// `placement` id (1…2³²−1) is replaced, so zoom and pan re-place without re-sending
-  /// pixels. The cursor stays where it is (`C=1`).
+  /// pixels. The cursor stays where it is (`C=1`). Only a failure is answered (`q=1`).
   static func place(id: UInt32, placement: UInt32, source: PixelRect, columns: Int, rows: Int) -> [UInt8] {
     precondition(id > 0 && placement > 0, "kitty image and placement ids start at 1")
     return Array(
       ("\u{1B}_Ga=p,i=\(id),p=\(placement),x=\(source.x),y=\(source.y),w=\(source.width),h=\(source.height),"
-        + "c=\(columns),r=\(rows),C=1,q=2\u{1B}\\").utf8)
+        + "c=\(columns),r=\(rows),C=1,q=1\u{1B}\\").utf8)
   }
 
   /// Deletes image `id`, its placements and its pixels held by the terminal (`d=I`).

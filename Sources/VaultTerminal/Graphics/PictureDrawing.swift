@@ -64,6 +64,9 @@ final class KittyPictureDrawing: PictureDrawing {
   private var drawnThisFrame: Set<PictureKey> = []
   private var nextID: UInt32 = 1
   private let ahead: KittyUploadsAhead
+  /// How many times kitty failed to place each picture; past `resends`, it is not sent again.
+  private var refusals: [PictureKey: Int] = [:]
+  static let resends = 2
 
   /// `madeAhead` is called (on a background thread) when an upload sent ahead is made.
   init(madeAhead: @escaping @Sendable () -> Void = {}) {
@@ -79,6 +82,7 @@ final class KittyPictureDrawing: PictureDrawing {
     key: PictureKey, source: PixelRect, column: Int, row: Int, columns: Int, rows: Int,
     picture: () -> Picture
   ) -> [UInt8] {
+    if refusals[key, default: 0] > Self.resends { return [] }
     var bytes = upload(key: key, picture: picture)
     let id = sent[key]!
     drawnThisFrame.insert(key)
@@ -119,6 +123,16 @@ final class KittyPictureDrawing: PictureDrawing {
 
   func invalidate() {
     sent = [:]
+  }
+
+  /// kitty failed to place image `id` (it evicted or dropped it): it is forgotten, so the
+  /// next frame sends it again. Returns whether the drawer gives up on that picture (it
+  /// failed more than `resends` times); an id it no longer holds is ignored.
+  func placementFailed(imageID id: UInt32) -> Bool {
+    guard let key = sent.first(where: { $0.value == id })?.key else { return false }
+    sent[key] = nil
+    refusals[key, default: 0] += 1
+    return refusals[key]! > Self.resends
   }
 
   /// Images whose deletion is in the frame being sent: until it is sent, they are still

@@ -50,6 +50,21 @@ struct KeyDecoder {
   /// A longer control sequence is none the viewer knows: it is dropped.
   private static let longestParameters = 32
 
+  /// The byte that opened the string being skipped (`_` for an APC), and its first bytes.
+  private var stringIntroducer: UInt8 = 0
+  private var stringBytes: [UInt8] = []
+  /// The most of a string kept: kitty's replies are an id and a short message.
+  static let longestKeptString = 256
+
+  /// kitty's replies to graphics commands (an APC string starting with `G`), without the
+  /// `G`, in the order they came: `i=3,p=1;ENOENT:…`. Taken with `takeGraphicsReplies()`.
+  private var graphicsReplies: [String] = []
+
+  mutating func takeGraphicsReplies() -> [String] {
+    defer { graphicsReplies = [] }
+    return graphicsReplies
+  }
+
   /// The cell size the terminal reported in answer to `CSI 16 t` (`CSI 6 ; height ; width t`).
   private(set) var cellSizeReport: PixelSize?
 
@@ -120,6 +135,8 @@ struct KeyDecoder {
     case UInt8(ascii: "O"):
       state = .singleShift
     case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"):
+      stringIntroducer = byte
+      stringBytes.removeAll(keepingCapacity: true)
       state = .string
     case 0x1B:
       // ESC ESC: the first was a lone Escape; the second may start a sequence.
@@ -162,16 +179,27 @@ struct KeyDecoder {
   /// A byte of a string the viewer skips (OSC, DCS, APC, PM, SOS).
   private mutating func string(_ byte: UInt8) {
     switch byte {
-    case 0x07: state = .ground
+    case 0x07: endString()
     case 0x1B: state = .stringEscape
-    default: break
+    default: if stringBytes.count < Self.longestKeptString { stringBytes.append(byte) }
     }
+  }
+
+  /// A string ended (ST or BEL): kept if it is a reply of kitty's graphics protocol.
+  private mutating func endString() {
+    state = .ground
+    if stringIntroducer == UInt8(ascii: "_"), stringBytes.first == UInt8(ascii: "G"),
+      graphicsReplies.count < Self.longestKeptString
+    {
+      graphicsReplies.append(String(decoding: stringBytes.dropFirst(), as: UTF8.self))
+    }
+    stringBytes.removeAll(keepingCapacity: true)
   }
 
   /// The byte after ESC inside such a string.
   private mutating func stringEscape(_ byte: UInt8, into keys: inout [Key]) {
     if byte == UInt8(ascii: "\\") {
-      state = .ground
+      endString()
     } else {
       // The string was cut short by a new sequence.
       state = .escape

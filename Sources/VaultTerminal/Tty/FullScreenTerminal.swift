@@ -15,6 +15,8 @@ enum TerminalEvent: Equatable {
   case quit
   /// `wake()` was called (another thread has something to show).
   case wake
+  /// kitty answered a graphics command (only failures are asked for): `i=3,p=1;ENOENT:…`.
+  case graphicsReply(String)
 }
 
 /// The controlling terminal in raw mode on the alternate screen, for `vault view`: keys
@@ -35,6 +37,8 @@ public final class FullScreenTerminal {
   private var decoder = KeyDecoder()
   /// Keys read and not yet handled, each with whether it was typed (see `lastKeyWasTyped`).
   private var keys: [(key: Key, typed: Bool)] = []
+  /// kitty's replies read and not yet handled (at most `KeyDecoder.longestKeptString`).
+  private var graphicsReplies: [String] = []
   /// Whether the key `nextEvent` returned last came on its own: the only key of its read,
   /// read at least `typedGap` after the input before it. Pasted text and a burst of input
   /// never are: a question that changes the space (delete?) takes only a typed answer.
@@ -235,6 +239,7 @@ public final class FullScreenTerminal {
     while true {
       ScreenSignals.drainWakePipe()
       if let event = takeSignalledEvent() { return event }
+      if !graphicsReplies.isEmpty { return .graphicsReply(graphicsReplies.removeFirst()) }
       if !keys.isEmpty {
         let next = keys.removeFirst()
         lastKeyWasTyped = next.typed
@@ -304,6 +309,8 @@ public final class FullScreenTerminal {
     let alone = now - lastReadAt >= Self.typedGap
     lastReadAt = now
     let decoded = decoder.feed(Array(readBuffer[0..<count]))
+    graphicsReplies += decoder.takeGraphicsReplies().prefix(
+      max(0, KeyDecoder.longestKeptString - graphicsReplies.count))
     // A clipboard holding a forged paste end (ESC [201~) must not have the rest of it read
     // as keys: after a paste, input is dropped until a key comes on its own. The rest of a
     // paste comes with it, or in reads as full as the terminal's writes.

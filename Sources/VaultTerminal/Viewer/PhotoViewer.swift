@@ -88,6 +88,7 @@ public final class PhotoViewer {
       case .resize: break
       case .redraw: drawing.invalidate()
       case .wake: break
+      case .graphicsReply(let text): recover(from: text)
       case .quit: running = false
       }
       if running, stoppedBy == nil { redraw() }
@@ -100,6 +101,17 @@ public final class PhotoViewer {
   }
 
   var count: Int { browser.count }
+
+  /// kitty failed to place a picture: it is sent again in the next frame, or, when it
+  /// failed too often, the status line says so.
+  func recover(from reply: String) {
+    guard let kitty = drawing as? KittyPictureDrawing, let reply = KittyReply(reply), reply.isError,
+      let id = reply.imageID
+    else { return }
+    if kitty.placementFailed(imageID: id) {
+      message = "kitty does not show a picture: \(TerminalSafeText.escaped(reply.code))"
+    }
+  }
 
   /// Shows an action's failure on the status line. A space that moved (`vault passwd`
   /// elsewhere renamed its folder) ends the viewer instead: nothing it shows or does could

@@ -120,6 +120,32 @@ final class KeyDecoderTests: XCTestCase {
     decoder.clearCellSizeReport()
     XCTAssertNil(decoder.cellSizeReport)
   }
+
+  /// kitty's replies to graphics commands are kept (never keys), whole or split anywhere,
+  /// ended by ST or BEL; other strings and a reply cut short are not; a long one is cut.
+  func testKittyGraphicsRepliesAreKeptApartFromTheKeys() {
+    let input =
+      "a\u{1B}_Gi=3,p=1;ENOENT:gone\u{1B}\\b\u{1B}_Gi=4;OK\u{07}\u{1B}]0;x\u{1B}\\\u{1B}_Gi=5;cut\u{1B}[Ac"
+    var whole = KeyDecoder()
+    XCTAssertEqual(whole.feed(Array(input.utf8)), [.character("a"), .character("b"), .up, .character("c")])
+    XCTAssertEqual(whole.takeGraphicsReplies(), ["i=3,p=1;ENOENT:gone", "i=4;OK"])
+    XCTAssertEqual(whole.takeGraphicsReplies(), [])
+    var split = KeyDecoder()
+    XCTAssertEqual(Array(input.utf8).flatMap { split.feed([$0]) }.count, 4)
+    XCTAssertEqual(split.takeGraphicsReplies(), ["i=3,p=1;ENOENT:gone", "i=4;OK"])
+    var long = KeyDecoder()
+    _ = long.feed(Array(("\u{1B}_G" + String(repeating: "x", count: 5000) + "\u{1B}\\").utf8))
+    XCTAssertEqual(long.takeGraphicsReplies().map(\.count), [KeyDecoder.longestKeptString - 1])
+  }
+
+  func testKittyRepliesParse() {
+    XCTAssertEqual(KittyReply("i=3,p=1;ENOENT:no such image")?.imageID, 3)
+    XCTAssertEqual(KittyReply("i=3,p=1;ENOENT:no such image")?.message, "ENOENT:no such image")
+    XCTAssertEqual(KittyReply("i=3,p=1;ENOENT:no such image")?.code, "ENOENT")
+    XCTAssertEqual(KittyReply("i=7;OK")?.isError, false)
+    XCTAssertNil(KittyReply("i=99999999999;EINVAL")?.imageID)
+    XCTAssertNil(KittyReply("no separator"))
+  }
 }
 
 /// Bracketed paste: pasted text is one event, never keys.

@@ -111,3 +111,52 @@ final class KittyScript {
     if process.isRunning { process.terminate() }
   }
 }
+
+extension ViewerTests {
+  /// kitty answers a placement only when it fails: an image it no longer holds (evicted past
+  /// its storage quota) is sent again and placed; one it loses again and again is given up
+  /// on, and the status line says so.
+  func testKittyImagesItLostAreSentAgainThenGivenUpOn() throws {
+    let viewer = try KittyScript("view --mode kitty --sort imported 1", vault: vault, in: folder)
+    defer { viewer.stop() }
+    let events = { viewer.screen.events }
+    func uploads() -> Int { events().filter { if case .upload = $0 { true } else { false } }.count }
+    func lastPlaced() -> Int? {
+      events().last { if case .placement = $0 { true } else { false } }.flatMap {
+        if case .placement(let id) = $0 { id } else { nil }
+      }
+    }
+    viewer.read(until: "photo 1 on screen") {
+      events().contains {
+        if case .status(let text) = $0 {
+          text.hasPrefix("1 / 6  photo-1.jpg") && !text.contains("loading")
+        } else {
+          false
+        }
+      }
+    }
+    for _ in 0..<kittyResends {
+      let (before, lost) = (uploads(), try XCTUnwrap(lastPlaced()))
+      viewer.send("\u{1B}_Gi=\(lost),p=1;ENOENT:Put command refers to non-existent image\u{1B}\\")
+      viewer.read(until: "image \(lost) sent again and placed") {
+        uploads() > before && lastPlaced() != lost
+      }
+    }
+    viewer.send("\u{1B}_Gi=\(try XCTUnwrap(lastPlaced())),p=1;ENOENT:gone again\u{1B}\\")
+    viewer.read(until: "the status line says the picture is not shown") {
+      events().contains {
+        if case .status(let text) = $0 {
+          text.contains("kitty does not show a picture: ENOENT")
+        } else {
+          false
+        }
+      }
+    }
+    viewer.send("q")
+    XCTAssertEqual(viewer.waitForExit(), 0)
+  }
+}
+
+/// `KittyPictureDrawing.resends`, as the viewer's tests see it (the executable's tests do not
+/// import VaultTerminal's internals).
+let kittyResends = 2

@@ -364,6 +364,8 @@ final class ViewerTests: XCTestCase {
       /// A frame starts (the screen is erased).
       case frame
       case upload(width: Int, height: Int)
+      /// A placement of image `id`.
+      case placement(id: Int)
       case status(String)
     }
     private(set) var events: [Event] = []
@@ -388,6 +390,9 @@ final class ViewerTests: XCTestCase {
             if parts.count == 2, let value = Int(parts[1]) { fields[String(parts[0])] = value }
           }
           events.append(.upload(width: fields["s"] ?? 0, height: fields["v"] ?? 0))
+        } else if command.hasPrefix("\u{1B}_Ga=p,i=") {
+          let id = command.dropFirst(9).prefix { $0.isNumber }
+          events.append(.placement(id: Int(id) ?? 0))
         } else if command == "\u{1B}[J" {
           events.append(.frame)
         } else if command.hasPrefix("\u{1B}[7m") {
