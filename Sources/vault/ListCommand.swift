@@ -97,7 +97,6 @@ struct ListCommand: ParsableCommand {
   ) {
     let cellRows = layout.cellRows(
       characterWidth: graphics.characterWidth, characterHeight: graphics.characterHeight)
-    let renderer = ChafaRenderer(graphics: graphics, columns: layout.rowWidth, rows: cellRows)
     let margin = String(repeating: " ", count: layout.margin)
     let gutter = String(repeating: " ", count: layout.gutter)
     let style = graphics.selectedLabelStyle
@@ -108,7 +107,9 @@ struct ListCommand: ParsableCommand {
       ) { _, error in
         Diagnostics.warning("\(error); drawn as a gray cell")
       }
-      for line in renderer.render(image) { printRaw(margin + line) }
+      for line in graphics.printable(image, columns: layout.rowWidth, rows: cellRows, indent: layout.margin) {
+        printRaw(line)
+      }
       let labels = row.map { item -> String in
         let text = DisplayWidth.pad(
           layout.label(number: item.index + 1, name: item.photo.record.name, selected: item.photo.isSelected),
