@@ -51,19 +51,27 @@ extension TerminalGraphics {
   var drawsSixel: Bool { pixelMode == CHAFA_PIXEL_MODE_SIXELS }
 
   /// The tiles a `columns`×`rows` picture is drawn in: one, but for sixel images larger
-  /// than the terminal shows (see `SixelTiles`).
-  func tiles(columns: Int, rows: Int) -> [CellRect] {
+  /// than the terminal shows (see `SixelTiles`), or (`screenRows`) taller than the screen
+  /// less a line, where output that scrolls draws tiles side by side.
+  func tiles(columns: Int, rows: Int, screenRows: Int? = nil) -> [CellRect] {
     guard drawsSixel else { return [CellRect(column: 0, row: 0, columns: columns, rows: rows)] }
+    var largest = largestSixel
+    if let screenRows {
+      largest.height = min(
+        largest.height, max(1, screenRows - 1) * characterHeight + SixelTiles.bandHeight - 1)
+    }
     return SixelTiles.tiles(
       columns: columns, rows: rows, cell: PixelSize(width: characterWidth, height: characterHeight),
-      largest: largestSixel)
+      largest: largest)
   }
 
   /// `pixels` drawn into `columns`×`rows` cells, tile by tile: each tile's text and where
   /// it goes.
-  func render(_ pixels: PicturePixels, columns: Int, rows: Int) -> [(tile: CellRect, lines: [String])] {
+  func render(_ pixels: PicturePixels, columns: Int, rows: Int, screenRows: Int? = nil) -> [(
+    tile: CellRect, lines: [String]
+  )] {
     let whole = PixelRect(x: 0, y: 0, width: pixels.size.width, height: pixels.size.height)
-    let tiles = tiles(columns: columns, rows: rows)
+    let tiles = tiles(columns: columns, rows: rows, screenRows: screenRows)
     return tiles.map { tile in
       let renderer = ChafaRenderer(graphics: self, columns: tile.columns, rows: tile.rows)
       guard tiles.count > 1 else { return (tile, renderer.render(pixels)) }
@@ -88,20 +96,25 @@ extension TerminalGraphics {
   }
 
   private func printable(_ pixels: PicturePixels, columns: Int, rows: Int, indent: Int) -> [String] {
-    let drawn = render(pixels, columns: columns, rows: rows)
+    let drawn = render(pixels, columns: columns, rows: rows, screenRows: Terminal.rows)
     let margin = String(repeating: " ", count: indent)
     guard drawn.count > 1 else { return drawn.first?.lines.map { margin + $0 } ?? [] }
-    // Room is made first (the screen scrolls now, not while the tiles are drawn), then each
-    // tile is drawn from the row's top-left corner, saved and restored around it.
+    // Band by band (tiles of the same rows), room is made first (the screen scrolls now,
+    // not while the tiles are drawn), then each tile is drawn from the band's top-left
+    // corner, saved and restored around it; a band is never taller than the screen.
     let escape = "\u{1B}"
-    var text = String(repeating: "\n", count: rows) + "\(escape)[\(rows)A"
-    for (tile, lines) in drawn {
-      text += "\(escape)7"
-      if tile.row > 0 { text += "\(escape)[\(tile.row)B" }
-      if indent + tile.column > 0 { text += "\(escape)[\(indent + tile.column)C" }
-      text += lines.joined() + "\(escape)8"
+    var text = ""
+    for band in Dictionary(grouping: drawn, by: { $0.tile.row }).sorted(by: { $0.key < $1.key }) {
+      let height = band.value[0].tile.rows
+      text += String(repeating: "\n", count: height) + "\(escape)[\(height)A"
+      for (tile, lines) in band.value {
+        text += "\(escape)7"
+        if indent + tile.column > 0 { text += "\(escape)[\(indent + tile.column)C" }
+        text += lines.joined() + "\(escape)8"
+      }
+      text += "\(escape)[\(height)B"
     }
-    if rows > 1 { text += "\(escape)[\(rows - 1)B" }
-    return [text]
+    // On the picture's last line: the newline printed after it goes under it.
+    return [text + "\(escape)[A"]
   }
 }

@@ -80,10 +80,16 @@ public final class TerminalGraphics {
   /// Gives libchafa's palette all its colour registers where the terminal has fewer in use
   /// and allows more (XTSMGRAPHICS set).
   private static func useSixelRegisters(_ answers: TerminalAnswers) {
+    if let count = sixelRegistersToSet(answers) { TerminalProbe.setColourRegisters(count) }
+  }
+
+  /// The number of colour registers to ask for: libchafa's palette where the terminal
+  /// has fewer in use and allows more, else nil (leave them).
+  static func sixelRegistersToSet(_ answers: TerminalAnswers) -> Int? {
     guard let current = answers.colourRegisters, current < sixelRegisters,
       let maximum = answers.maximumColourRegisters, maximum > current
-    else { return }
-    TerminalProbe.setColourRegisters(min(maximum, sixelRegisters))
+    else { return nil }
+    return min(maximum, sixelRegisters)
   }
 
   /// Whether pictures go through kitty's graphics protocol (the viewer speaks it itself).

@@ -121,4 +121,30 @@ final class SixelTilesDrawingTests: XCTestCase {
     XCTAssertTrue(text.hasPrefix("\u{1B}[2;3H\u{1B}P"))
     XCTAssertTrue(text.contains("\u{1B}[2;\(3 + columns / 2)H\u{1B}P"))
   }
+
+  /// Output that scrolls (`list`, `show`) draws a picture taller than the screen in bands
+  /// each shorter than the screen, so that the tiles of a band can be drawn side by side.
+  func testBandsAreShorterThanTheScreen() throws {
+    let graphics = try XCTUnwrap(TerminalGraphics.resolve(.sixel))
+    let tiles = graphics.tiles(columns: 10, rows: 30, screenRows: 10)
+    XCTAssertGreaterThan(tiles.count, 1)
+    for tile in tiles { XCTAssertLessThanOrEqual(tile.rows, 9) }
+    XCTAssertEqual(tiles.map(\.rows).reduce(0, +), 30)
+  }
+
+  /// The colour registers asked for: libchafa's 256 where the terminal uses fewer and
+  /// allows more; none where it uses enough or allows no more.
+  func testColourRegistersToSet() {
+    func answers(_ current: Int?, _ maximum: Int?) -> TerminalAnswers {
+      var answers = TerminalAnswers()
+      answers.colourRegisters = current
+      answers.maximumColourRegisters = maximum
+      return answers
+    }
+    XCTAssertEqual(TerminalGraphics.sixelRegistersToSet(answers(16, 1024)), 256)
+    XCTAssertEqual(TerminalGraphics.sixelRegistersToSet(answers(16, 64)), 64)
+    XCTAssertNil(TerminalGraphics.sixelRegistersToSet(answers(1024, 1024)))
+    XCTAssertNil(TerminalGraphics.sixelRegistersToSet(answers(16, 16)))
+    XCTAssertNil(TerminalGraphics.sixelRegistersToSet(answers(16, nil)))
+  }
 }
