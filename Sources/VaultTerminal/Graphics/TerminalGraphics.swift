@@ -57,16 +57,20 @@ public final class TerminalGraphics {
     let database = chafa_term_db_get_default()
     guard let info = chafa_term_db_detect(database, environ) else { return nil }
     let answers = TerminalProbe.ask()
-    let choice = GraphicsChoice(
-      environment: environment, answers: answers,
-      database: GraphicsChoice.Database(info: info))
-    let pixelMode = choice.pixelMode(mode)
-    // The modes are chosen here, from the terminal's answers too: the sequences they need
-    // are added where libchafa's entry for TERM lacks them (plain TERM=xterm has no sixel).
-    if let fallback = chafa_term_db_get_fallback_info(database) {
+    // The sequences a mode needs are added where libchafa's entry for TERM lacks them:
+    // before the choice for a forced mode (so it draws in true colour, as it always did),
+    // after it for `auto`, whose choice reads the entry as it is (and the terminal's
+    // answers: plain TERM=xterm has no sixel in libchafa's database).
+    func supplement() {
+      guard let fallback = chafa_term_db_get_fallback_info(database) else { return }
       chafa_term_info_supplement(info, fallback)
       chafa_term_info_unref(fallback)
     }
+    if mode != .auto { supplement() }
+    let choice = GraphicsChoice(
+      environment: environment, answers: answers, database: GraphicsChoice.Database(info: info))
+    let pixelMode = choice.pixelMode(mode)
+    if mode == .auto { supplement() }
     if pixelMode == CHAFA_PIXEL_MODE_SIXELS, let answers { useSixelRegisters(answers) }
     let cell = Terminal.windowCellSize() ?? answers?.cellSize ?? PixelSize(width: 8, height: 16)
     return TerminalGraphics(
