@@ -30,16 +30,27 @@ public enum TerminalProbe {
     return text + "\u{1B}[c"
   }
 
+  /// Whether kitty's query (an APC string) may be sent: the Linux console prints it as
+  /// text, and tmux and GNU screen take it for a title (a pane named `Gi=31,…`).
+  static func asksKitty(_ environment: [String: String]) -> Bool {
+    let term = environment["TERM"] ?? ""
+    let multiplexed =
+      !(environment["TMUX"] ?? "").isEmpty || term.hasPrefix("screen") || term.hasPrefix("tmux")
+    return term != "linux" && !multiplexed
+  }
+
   /// Asks the terminal stdout shows, through the controlling terminal; nil when stdout is
   /// not that terminal. Keys typed during the probe are given back to the terminal's input
   /// (TIOCSTI), where the kernel allows it.
   public static func ask() -> TerminalAnswers? {
-    guard Terminal.stdoutIsTerminal, stdoutIsControllingTerminal, let tty = ControllingTerminal() else {
+    guard Terminal.stdoutIsTerminal, stdoutIsControllingTerminal, let tty = ControllingTerminal(),
+      // A job in the background would be stopped (SIGTTIN) reading its answers.
+      tcgetpgrp(tty.descriptor) == getpgrp()
+    else {
       return nil
     }
-    let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
     let reader = tty.with({ $0.c_lflag &= ~tcflag_t(ICANON | ECHO) }, flush: false) {
-      tty.write(queries(kitty: term != "linux"))
+      tty.write(queries(kitty: asksKitty(ProcessInfo.processInfo.environment)))
       return read(tty.descriptor)
     }
     giveBack(reader.typed, to: tty.descriptor)

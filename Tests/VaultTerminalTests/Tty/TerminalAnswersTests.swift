@@ -120,4 +120,15 @@ final class TerminalAnswersTests: XCTestCase {
     XCTAssertTrue(TerminalProbe.queries(kitty: true).contains("\u{1B}_G"))
     XCTAssertFalse(TerminalProbe.queries(kitty: false).contains("\u{1B}_G"))
   }
+
+  /// kitty's query is not sent where it would show: as text on the Linux console, as a
+  /// title in tmux or GNU screen.
+  func testKittysQueryOnlyWhereItIsHarmless() {
+    XCTAssertTrue(TerminalProbe.asksKitty(["TERM": "xterm-256color"]))
+    XCTAssertTrue(TerminalProbe.asksKitty(["TERM": "xterm-kitty"]))
+    XCTAssertFalse(TerminalProbe.asksKitty(["TERM": "linux"]))
+    XCTAssertFalse(TerminalProbe.asksKitty(["TERM": "xterm-256color", "TMUX": "/tmp/tmux-0/default,1,0"]))
+    XCTAssertFalse(TerminalProbe.asksKitty(["TERM": "screen.xterm-256color"]))
+    XCTAssertFalse(TerminalProbe.asksKitty(["TERM": "tmux-256color"]))
+  }
 }

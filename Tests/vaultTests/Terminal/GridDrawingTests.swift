@@ -68,6 +68,19 @@ final class GridDrawingTests: XCTestCase {
     XCTAssertNil(screen.escaped.range(of: "[34]8;5;[0-9]+", options: .regularExpression), "256 colours")
   }
 
+  /// Asking the terminal what it can do leaves nothing behind in tmux: kitty's query (an
+  /// APC string) would become the pane's title there.
+  func testTheProbeLeavesTmuxsTitleAlone() throws {
+    let variables = ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse", "TERM": "tmux-256color"]
+    let session = try TmuxSession(
+      "\(VaultRunner.binary) list --per-row 4 --count 4", in: folder, environment: variables)
+    try session.waitUntilFinished()
+    let output = folder + "/title"
+    _ = try TmuxSession.runTool(["-L", session.socket, "display", "-p", "#{pane_title}"], output: output)
+    let title = try String(contentsOfFile: output, encoding: .utf8)
+    XCTAssertFalse(title.contains("Gi="), title)
+  }
+
   /// Under each cell's number and name, the day the photo was taken (else imported,
   /// marked *), as the text layout's last line has it, where the cell is wide enough.
   func testEachCellShowsItsDateWhereItFits() throws {
