@@ -19,7 +19,8 @@ struct ListCommand: ParsableCommand {
       each only when known.
 
       With --per-row on a terminal, draws each photo's thumbnail in a grid (kitty, iTerm2 \
-      or sixel graphics where the terminal has them, else coloured Unicode symbols). Only \
+      or sixel graphics where the terminal says it has them, else coloured Unicode symbols; \
+      inside tmux, symbols in true colour, as 'vault view --help' says). Only \
       the thumbnails being drawn are decrypted, row by row, in memory. Piped output, \
       NO_COLOR and TERM=dumb get the text layout.
       """)
@@ -97,7 +98,6 @@ struct ListCommand: ParsableCommand {
   ) {
     let cellRows = layout.cellRows(
       characterWidth: graphics.characterWidth, characterHeight: graphics.characterHeight)
-    let renderer = ChafaRenderer(graphics: graphics, columns: layout.rowWidth, rows: cellRows)
     let margin = String(repeating: " ", count: layout.margin)
     let gutter = String(repeating: " ", count: layout.gutter)
     let style = graphics.selectedLabelStyle
@@ -108,7 +108,9 @@ struct ListCommand: ParsableCommand {
       ) { _, error in
         Diagnostics.warning("\(error); drawn as a gray cell")
       }
-      for line in renderer.render(image) { printRaw(margin + line) }
+      for line in graphics.printable(image, columns: layout.rowWidth, rows: cellRows, indent: layout.margin) {
+        printRaw(line)
+      }
       let labels = row.map { item -> String in
         let text = DisplayWidth.pad(
           layout.label(number: item.index + 1, name: item.photo.record.name, selected: item.photo.isSelected),

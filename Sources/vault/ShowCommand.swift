@@ -73,8 +73,9 @@ struct ShowCommand: ParsableCommand {
           at: item.index,
           minimumSize: PixelSize(width: fitted.columns * cell.width, height: fitted.rows * cell.height))
         browser.noteDetails(of: record, in: decoded)
-        let renderer = ChafaRenderer(graphics: graphics, columns: fitted.columns, rows: fitted.rows)
-        for line in renderer.render(decoded.image) { printRaw(line) }
+        for line in graphics.printable(decoded.image, columns: fitted.columns, rows: fitted.rows) {
+          printRaw(line)
+        }
         printLine(label())
       } catch {
         failed += 1

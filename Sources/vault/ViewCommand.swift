@@ -15,7 +15,10 @@ struct ViewCommand: ParsableCommand {
       zoomed, n and p (or → and ←) page, s selects, d deletes, e exports, i shows details \
       (date taken, camera, sizes), \
       Esc goes back to the grid, ? lists every key, q quits. Draws with kitty, iTerm2 or \
-      sixel graphics where the terminal has them, else coloured Unicode symbols. vault \
+      sixel graphics where the terminal has them (asked of the terminal itself: kitty by \
+      TERM=xterm-kitty or its answer to kitty's query, sixel by its device attributes), \
+      else coloured Unicode symbols; inside tmux, symbols in true colour (vault does not \
+      use tmux's allow-passthrough). vault \
       writes nothing decrypted to disk; kitty itself keeps the images it is sent in a disk \
       cache until vault deletes them (use --mode symbols or sixel to avoid that). Other \
       vault commands can use the space meanwhile: view locks it only while it reads or \

@@ -184,29 +184,27 @@ final class ChafaPictureDrawing: PictureDrawing {
     key: PictureKey, source: PixelRect, column: Int, row: Int, columns: Int, rows: Int,
     picture: () -> Picture
   ) -> [UInt8] {
-    let renderer = ChafaRenderer(graphics: graphics, columns: columns, rows: rows)
-    let lines: [String]
+    var pixels: PicturePixels
     switch picture() {
-    case .photo(let image):
-      var part = image.cropped(to: source)
-      defer { part.pixels.wipe() }
-      lines = renderer.render(part)
+    case .photo(let image): pixels = PicturePixels.rgb(image).cropped(to: source)
     case .shrunk(let image):
       defer { image.pixels.wipeShared() }
-      var part = image.cropped(to: source)
-      defer { part.pixels.wipe() }
-      lines = renderer.render(part)
-    case .gridRow(let row): lines = renderer.render(row)
+      pixels = PicturePixels.rgb(image).cropped(to: source)
+    case .gridRow(let row): pixels = .rgba(pixels: row.pixels, width: row.width, height: row.height)
     }
+    defer { if case .rgb = pixels { pixels.wipe() } }
     var bytes: [UInt8] = []
-    if graphics.pixelMode == CHAFA_PIXEL_MODE_SYMBOLS {
-      for (offset, line) in lines.enumerated() where offset < rows {
-        bytes += Array("\u{1B}[\(row + offset + 1);\(column + 1)H".utf8)
+    // A sixel picture larger than the terminal shows is drawn as several, each placed.
+    for (tile, lines) in graphics.render(pixels, columns: columns, rows: rows) {
+      if graphics.pixelMode != CHAFA_PIXEL_MODE_SYMBOLS {
+        bytes += Array("\u{1B}[\(row + tile.row + 1);\(column + tile.column + 1)H".utf8)
+        bytes += Array(lines.joined().utf8)
+        continue
+      }
+      for (offset, line) in lines.enumerated() where offset < tile.rows {
+        bytes += Array("\u{1B}[\(row + tile.row + offset + 1);\(column + tile.column + 1)H".utf8)
         bytes += Array(line.utf8)
       }
-    } else {
-      bytes += Array("\u{1B}[\(row + 1);\(column + 1)H".utf8)
-      bytes += Array(lines.joined().utf8)
     }
     return bytes
   }

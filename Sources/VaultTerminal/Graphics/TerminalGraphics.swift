@@ -7,9 +7,10 @@ public enum DisplayMode: String, CaseIterable, Sendable {
   case auto, kitty, iterm2, sixel, symbols, text
 }
 
-/// What the terminal can show, as libchafa sees it, and the size of a character cell.
-/// libchafa 1.12 picks no colour mode by itself and ignores TERM=dumb, so both are decided
-/// here.
+/// What the terminal can show and the size of a character cell: asked of the terminal
+/// itself (`TerminalProbe`), with libchafa's database of terminals (from TERM and the
+/// environment) for what the terminal does not answer. libchafa 1.12 picks no colour mode
+/// by itself and ignores TERM=dumb, so both are decided here.
 public final class TerminalGraphics {
   let pixelMode: ChafaPixelMode
   let canvasMode: ChafaCanvasMode
@@ -17,21 +18,30 @@ public final class TerminalGraphics {
   let termInfo: OpaquePointer
   public let characterWidth: Int
   public let characterHeight: Int
+  /// The largest sixel image the terminal shows: larger pictures are drawn as several.
+  let largestSixel: PixelSize
 
   private init(
-    pixelMode: ChafaPixelMode, canvasMode: ChafaCanvasMode, termInfo: OpaquePointer, characterWidth: Int,
-    characterHeight: Int
+    pixelMode: ChafaPixelMode, canvasMode: ChafaCanvasMode, termInfo: OpaquePointer, cell: PixelSize,
+    largestSixel: PixelSize
   ) {
     self.pixelMode = pixelMode
     self.canvasMode = canvasMode
     self.termInfo = termInfo
-    self.characterWidth = characterWidth
-    self.characterHeight = characterHeight
+    self.characterWidth = cell.width
+    self.characterHeight = cell.height
+    self.largestSixel = largestSixel
   }
 
   deinit {
     chafa_term_info_unref(termInfo)
   }
+
+  /// xterm's default largest sixel image, taken for a terminal that does not say its own.
+  static let defaultLargestSixel = PixelSize(width: 1000, height: 1000)
+  /// Sixel colour registers libchafa 1.12 uses at most (its palette has 256 entries, one
+  /// of them transparent).
+  static let sixelRegisters = 256
 
   /// The graphics to draw with, or nil for the text layout: `auto` means text when stdout
   /// is not a terminal, or with `NO_COLOR` or `TERM=dumb`; other modes are drawn as asked.
@@ -46,45 +56,44 @@ public final class TerminalGraphics {
     }
     let database = chafa_term_db_get_default()
     guard let info = chafa_term_db_detect(database, environ) else { return nil }
-    func has(_ sequence: ChafaTermSeq) -> Bool { chafa_term_info_have_seq(info, sequence) != 0 }
-    let pixelMode: ChafaPixelMode
-    switch mode {
-    case .kitty: pixelMode = CHAFA_PIXEL_MODE_KITTY
-    case .iterm2: pixelMode = CHAFA_PIXEL_MODE_ITERM2
-    case .sixel: pixelMode = CHAFA_PIXEL_MODE_SIXELS
-    case .symbols: pixelMode = CHAFA_PIXEL_MODE_SYMBOLS
-    default:
-      if has(CHAFA_TERM_SEQ_BEGIN_KITTY_IMMEDIATE_IMAGE_V1) {
-        pixelMode = CHAFA_PIXEL_MODE_KITTY
-      } else if has(CHAFA_TERM_SEQ_BEGIN_ITERM2_IMAGE) {
-        pixelMode = CHAFA_PIXEL_MODE_ITERM2
-      } else if has(CHAFA_TERM_SEQ_BEGIN_SIXELS) {
-        pixelMode = CHAFA_PIXEL_MODE_SIXELS
-      } else {
-        pixelMode = CHAFA_PIXEL_MODE_SYMBOLS
-      }
+    let answers = TerminalProbe.ask()
+    // The sequences a mode needs are added where libchafa's entry for TERM lacks them:
+    // before the choice for a forced mode (so it draws in true colour, as it always did),
+    // after it for `auto`, whose choice reads the entry as it is (and the terminal's
+    // answers: plain TERM=xterm has no sixel in libchafa's database).
+    func supplement() {
+      guard let fallback = chafa_term_db_get_fallback_info(database) else { return }
+      chafa_term_info_supplement(info, fallback)
+      chafa_term_info_unref(fallback)
     }
-    if mode != .auto {
-      // A forced mode gets the sequences its terminal did not declare.
-      if let fallback = chafa_term_db_get_fallback_info(database) {
-        chafa_term_info_supplement(info, fallback)
-        chafa_term_info_unref(fallback)
-      }
-    }
-    let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
-    let canvasMode: ChafaCanvasMode
-    if colorTerm == "truecolor" || colorTerm == "24bit" || has(CHAFA_TERM_SEQ_SET_COLOR_FG_DIRECT) {
-      canvasMode = CHAFA_CANVAS_MODE_TRUECOLOR
-    } else if has(CHAFA_TERM_SEQ_SET_COLOR_FG_256) {
-      canvasMode = CHAFA_CANVAS_MODE_INDEXED_256
-    } else {
-      canvasMode = CHAFA_CANVAS_MODE_INDEXED_16
-    }
-    let cell = Terminal.characterPixelSize(query: pixelMode != CHAFA_PIXEL_MODE_SYMBOLS)
+    if mode != .auto { supplement() }
+    let choice = GraphicsChoice(
+      environment: environment, answers: answers, database: GraphicsChoice.Database(info: info))
+    let pixelMode = choice.pixelMode(mode)
+    if mode == .auto { supplement() }
+    if pixelMode == CHAFA_PIXEL_MODE_SIXELS, let answers { useSixelRegisters(answers) }
+    let cell = Terminal.windowCellSize() ?? answers?.cellSize ?? PixelSize(width: 8, height: 16)
     return TerminalGraphics(
-      pixelMode: pixelMode, canvasMode: canvasMode, termInfo: info,
-      characterWidth: min(cell?.width ?? 8, FullScreenTerminal.largestCell),
-      characterHeight: min(cell?.height ?? 16, FullScreenTerminal.largestCell))
+      pixelMode: pixelMode, canvasMode: choice.canvasMode, termInfo: info,
+      cell: PixelSize(
+        width: min(cell.width, FullScreenTerminal.largestCell),
+        height: min(cell.height, FullScreenTerminal.largestCell)),
+      largestSixel: answers?.largestSixel ?? defaultLargestSixel)
+  }
+
+  /// Gives libchafa's palette all its colour registers where the terminal has fewer in use
+  /// and allows more (XTSMGRAPHICS set).
+  private static func useSixelRegisters(_ answers: TerminalAnswers) {
+    if let count = sixelRegistersToSet(answers) { TerminalProbe.setColourRegisters(count) }
+  }
+
+  /// The number of colour registers to ask for: libchafa's palette where the terminal
+  /// has fewer in use and allows more, else nil (leave them).
+  static func sixelRegistersToSet(_ answers: TerminalAnswers) -> Int? {
+    guard let current = answers.colourRegisters, current < sixelRegisters,
+      let maximum = answers.maximumColourRegisters, maximum > current
+    else { return nil }
+    return min(maximum, sixelRegisters)
   }
 
   /// Whether pictures go through kitty's graphics protocol (the viewer speaks it itself).
@@ -116,6 +125,11 @@ public final class ChafaRenderer {
     chafa_canvas_config_set_cell_geometry(config, Int32(cell.width), Int32(cell.height))
     chafa_canvas_config_set_pixel_mode(config, graphics.pixelMode)
     chafa_canvas_config_set_canvas_mode(config, graphics.canvasMode)
+    if graphics.pixelMode == CHAFA_PIXEL_MODE_SIXELS {
+      // libchafa's sixel palette has 256 colours, and sixel colours 101 levels a channel:
+      // undithered, smooth gradients come out in bands.
+      chafa_canvas_config_set_dither_mode(config, CHAFA_DITHER_MODE_DIFFUSION)
+    }
     canvas = chafa_canvas_new(config)
     chafa_canvas_config_unref(config)
   }
@@ -144,6 +158,16 @@ public final class ChafaRenderer {
     render(
       row.pixels, type: CHAFA_PIXEL_RGBA8_UNASSOCIATED, width: row.width, height: row.height,
       stride: row.width * 4)
+  }
+
+  /// Pixels of either kind scaled into the canvas, as text to print.
+  func render(_ pixels: PicturePixels) -> [String] {
+    switch pixels {
+    case .rgb(let image): return render(image)
+    case .rgba(let bytes, let width, let height):
+      return render(
+        bytes, type: CHAFA_PIXEL_RGBA8_UNASSOCIATED, width: width, height: height, stride: width * 4)
+    }
   }
 
   /// A photo (or a part of one) scaled into the canvas, as text to print.

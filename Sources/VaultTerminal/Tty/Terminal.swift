@@ -49,34 +49,15 @@ public enum Terminal {
     return Int(size.ws_col)
   }
 
-  /// The size in pixels of one character cell: from the terminal's window size, else (with
-  /// `query`) by asking the terminal (`CSI 16 t`, answered within 200 ms or not at all).
-  public static func characterPixelSize(query: Bool) -> (width: Int, height: Int)? {
+  /// The size in pixels of one character cell, from the window size of the terminal stdout
+  /// writes to, when it has pixels (else `TerminalProbe` asks the terminal).
+  public static func windowCellSize() -> PixelSize? {
     var size = winsize()
-    if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0,
-      size.ws_xpixel > 0, size.ws_ypixel > 0
-    {
-      return (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row))
-    }
-    guard query, stdinIsTerminal, stdoutIsTerminal, let tty = ControllingTerminal() else { return nil }
-    let reply = tty.with({ $0.c_lflag &= ~tcflag_t(ICANON | ECHO) }, flush: false) { () -> [UInt8] in
-      tty.write("\u{1B}[16t")
-      var reply: [UInt8] = []
-      var poller = pollfd(fd: tty.descriptor, events: Int16(POLLIN), revents: 0)
-      while reply.count < 32, poll(&poller, 1, 200) > 0 {
-        var byte: UInt8 = 0
-        guard read(tty.descriptor, &byte, 1) == 1 else { break }
-        reply.append(byte)
-        if byte == UInt8(ascii: "t") { break }
-      }
-      return reply
-    }
-    // The answer is ESC [ 6 ; height ; width t
-    let text = String(decoding: reply, as: UTF8.self)
-    guard text.hasPrefix("\u{1B}[6;"), text.hasSuffix("t") else { return nil }
-    let numbers = text.dropFirst(4).dropLast().split(separator: ";").compactMap { Int($0) }
-    guard numbers.count == 2, numbers[0] > 0, numbers[1] > 0 else { return nil }
-    return (numbers[1], numbers[0])
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0,
+      size.ws_xpixel >= size.ws_col, size.ws_ypixel >= size.ws_row
+    else { return nil }
+    return PixelSize(
+      width: Int(size.ws_xpixel) / Int(size.ws_col), height: Int(size.ws_ypixel) / Int(size.ws_row))
   }
 
   /// What a prompt got from the terminal.

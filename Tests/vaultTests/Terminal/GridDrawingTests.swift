@@ -56,6 +56,31 @@ final class GridDrawingTests: XCTestCase {
     XCTAssertFalse(screen.plain.contains("[x] 3"), "the text layout was printed instead")
   }
 
+  /// Inside tmux without COLORTERM, the grid is drawn in true colour: tmux takes RGB
+  /// colours whatever the terminal outside has (256 colours gave thumbnails a colour cast).
+  /// TERM is tmux's own, whose terminfo (Debian's) says nothing of RGB.
+  func testInsideTmuxWithoutColorTermTheColoursAreTrue() throws {
+    let screen = try onTerminal(
+      "\(VaultRunner.binary) list --per-row 4 --count 4", environment: ["TERM": "tmux-256color"])
+    XCTAssertTrue(
+      screen.escaped.range(of: "[34]8;2;[0-9]+;[0-9]+;[0-9]+", options: .regularExpression) != nil,
+      "no true colour:\n\(screen.escaped)")
+    XCTAssertNil(screen.escaped.range(of: "[34]8;5;[0-9]+", options: .regularExpression), "256 colours")
+  }
+
+  /// Asking the terminal what it can do leaves nothing behind in tmux: kitty's query (an
+  /// APC string) would become the pane's title there.
+  func testTheProbeLeavesTmuxsTitleAlone() throws {
+    let variables = ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse", "TERM": "tmux-256color"]
+    let session = try TmuxSession(
+      "\(VaultRunner.binary) list --per-row 4 --count 4", in: folder, environment: variables)
+    try session.waitUntilFinished()
+    let output = folder + "/title"
+    _ = try TmuxSession.runTool(["-L", session.socket, "display", "-p", "#{pane_title}"], output: output)
+    let title = try String(contentsOfFile: output, encoding: .utf8)
+    XCTAssertFalse(title.contains("Gi="), title)
+  }
+
   /// Under each cell's number and name, the day the photo was taken (else imported,
   /// marked *), as the text layout's last line has it, where the cell is wide enough.
   func testEachCellShowsItsDateWhereItFits() throws {

@@ -1,0 +1,71 @@
+import CChafa
+
+/// How pictures and colours are drawn, chosen from what the terminal answered, the
+/// environment and libchafa's database of terminals, in that order of trust.
+struct GraphicsChoice {
+  /// What libchafa's database says the terminal has (from TERM and the environment).
+  struct Database {
+    var kitty = false
+    var iterm2 = false
+    var sixel = false
+    var directColour = false
+    var colours256 = false
+  }
+
+  let environment: [String: String]
+  /// nil when the terminal could not be asked (stdout is not the controlling terminal).
+  let answers: TerminalAnswers?
+  let database: Database
+
+  /// Inside tmux, which draws every pane itself: it passes no graphics on unless told to
+  /// (allow-passthrough, which vault does not use yet), and it takes direct RGB colours
+  /// whatever the terminal outside has, turning them into what that one shows.
+  var insideTmux: Bool { !(environment["TMUX"] ?? "").isEmpty }
+
+  /// `auto`: kitty graphics where the terminal is kitty (or answers kitty's query), else
+  /// iTerm2's where libchafa knows the terminal has them, else sixel where the device
+  /// attributes say 4 (or, unasked, libchafa's database says so), else symbols.
+  func pixelMode(_ mode: DisplayMode) -> ChafaPixelMode {
+    switch mode {
+    case .kitty: return CHAFA_PIXEL_MODE_KITTY
+    case .iterm2: return CHAFA_PIXEL_MODE_ITERM2
+    case .sixel: return CHAFA_PIXEL_MODE_SIXELS
+    case .symbols, .text: return CHAFA_PIXEL_MODE_SYMBOLS
+    case .auto: break
+    }
+    if insideTmux { return CHAFA_PIXEL_MODE_SYMBOLS }
+    // The terminal's own answers, when it gave them, count over the database's guess.
+    let answered = answers?.deviceAttributes != nil
+    if environment["TERM"] == "xterm-kitty" || answers?.kittyGraphics == true || (database.kitty && !answered)
+    {
+      return CHAFA_PIXEL_MODE_KITTY
+    }
+    if database.iterm2 { return CHAFA_PIXEL_MODE_ITERM2 }
+    let sixel = answered ? answers?.sixel == true : database.sixel
+    return sixel ? CHAFA_PIXEL_MODE_SIXELS : CHAFA_PIXEL_MODE_SYMBOLS
+  }
+
+  /// True colour where the terminal has it (COLORTERM, inside tmux, its answer, or
+  /// libchafa's database), else 256 colours, else 16.
+  var canvasMode: ChafaCanvasMode {
+    let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
+    if colorTerm == "truecolor" || colorTerm == "24bit" || insideTmux || answers?.directColour == true
+      || database.directColour
+    {
+      return CHAFA_CANVAS_MODE_TRUECOLOR
+    }
+    return database.colours256 ? CHAFA_CANVAS_MODE_INDEXED_256 : CHAFA_CANVAS_MODE_INDEXED_16
+  }
+}
+
+extension GraphicsChoice.Database {
+  /// What `info` (libchafa's description of the terminal) declares.
+  init(info: OpaquePointer) {
+    func has(_ sequence: ChafaTermSeq) -> Bool { chafa_term_info_have_seq(info, sequence) != 0 }
+    kitty = has(CHAFA_TERM_SEQ_BEGIN_KITTY_IMMEDIATE_IMAGE_V1)
+    iterm2 = has(CHAFA_TERM_SEQ_BEGIN_ITERM2_IMAGE)
+    sixel = has(CHAFA_TERM_SEQ_BEGIN_SIXELS)
+    directColour = has(CHAFA_TERM_SEQ_SET_COLOR_FG_DIRECT)
+    colours256 = has(CHAFA_TERM_SEQ_SET_COLOR_FG_256)
+  }
+}

@@ -1,0 +1,66 @@
+import CChafa
+import XCTest
+
+@testable import VaultCore
+@testable import VaultTerminal
+
+/// How `auto` chooses the way to draw, from recorded answers and the environment.
+final class GraphicsChoiceTests: XCTestCase {
+  func answers(_ text: String) -> TerminalAnswers {
+    var reader = TerminalAnswerReader()
+    reader.feed(Array(text.utf8))
+    return reader.answers
+  }
+
+  let xtermVT340 =
+    "\u{1B}[?1;0;1024S\u{1B}[?1;0;1024S\u{1B}[?2;0;720;520S\u{1B}[?2;0;1000;1000S"
+    + "\u{1B}P1$r0;38:2::1:2:3m\u{1B}\\\u{1B}[?63;1;2;4;6;9;15;16;22;28c"
+
+  /// `xterm -ti vt340` gets sixel without --mode, whatever libchafa's database says of
+  /// TERM=xterm; plain xterm gets symbols, both in true colour.
+  func testXtermGetsSixelWhenItSaysSo() {
+    let xterm = GraphicsChoice(
+      environment: ["TERM": "xterm"], answers: answers(xtermVT340),
+      database: .init(colours256: true))
+    XCTAssertEqual(xterm.pixelMode(.auto), CHAFA_PIXEL_MODE_SIXELS)
+    XCTAssertEqual(xterm.canvasMode, CHAFA_CANVAS_MODE_TRUECOLOR)
+    let plain = GraphicsChoice(
+      environment: ["TERM": "xterm"], answers: answers("\u{1B}[?64;1;2;6;22c"), database: .init(sixel: true))
+    XCTAssertEqual(plain.pixelMode(.auto), CHAFA_PIXEL_MODE_SYMBOLS)
+    XCTAssertEqual(plain.pixelMode(.sixel), CHAFA_PIXEL_MODE_SIXELS)
+  }
+
+  /// kitty by its TERM or by its answer (over ssh TERM may say otherwise).
+  func testKitty() {
+    let byTerm = GraphicsChoice(
+      environment: ["TERM": "xterm-kitty"], answers: answers("\u{1B}[?62;c"), database: .init())
+    XCTAssertEqual(byTerm.pixelMode(.auto), CHAFA_PIXEL_MODE_KITTY)
+    let byAnswer = GraphicsChoice(
+      environment: ["TERM": "xterm-256color"], answers: answers("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c"),
+      database: .init())
+    XCTAssertEqual(byAnswer.pixelMode(.auto), CHAFA_PIXEL_MODE_KITTY)
+  }
+
+  /// Inside tmux: symbols (no passthrough), in true colour though tmux answers no colour
+  /// query and COLORTERM is unset: tmux turns RGB into what the terminal outside shows.
+  func testInsideTmux() {
+    let tmux = GraphicsChoice(
+      environment: ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"],
+      answers: answers("\u{1B}[?1;2c"), database: .init(sixel: true, colours256: true))
+    XCTAssertEqual(tmux.pixelMode(.auto), CHAFA_PIXEL_MODE_SYMBOLS)
+    XCTAssertEqual(tmux.canvasMode, CHAFA_CANVAS_MODE_TRUECOLOR)
+  }
+
+  /// Unasked (stdout is not the terminal), libchafa's database decides; 256 colours
+  /// without a sign of more.
+  func testUnaskedTerminals() {
+    let unasked = GraphicsChoice(
+      environment: ["TERM": "mlterm"], answers: nil, database: .init(sixel: true, colours256: true))
+    XCTAssertEqual(unasked.pixelMode(.auto), CHAFA_PIXEL_MODE_SIXELS)
+    XCTAssertEqual(unasked.canvasMode, CHAFA_CANVAS_MODE_INDEXED_256)
+    let colorTerm = GraphicsChoice(
+      environment: ["TERM": "xterm", "COLORTERM": "truecolor"], answers: nil,
+      database: .init(colours256: true))
+    XCTAssertEqual(colorTerm.canvasMode, CHAFA_CANVAS_MODE_TRUECOLOR)
+  }
+}
