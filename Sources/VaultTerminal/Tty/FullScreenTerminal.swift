@@ -39,6 +39,10 @@ public final class FullScreenTerminal {
   private var keys: [(key: Key, typed: Bool)] = []
   /// kitty's replies read and not yet handled (at most `KeyDecoder.longestKeptString`).
   private var graphicsReplies: [String] = []
+
+  /// Whether keys or replies already read wait to be handled: a frame drawn now would be
+  /// drawn again at once (a typed-ahead or pasted burst is one frame, not one a key).
+  var hasWaitingInput: Bool { !keys.isEmpty || !graphicsReplies.isEmpty }
   /// Whether the key `nextEvent` returned last came on its own: the only key of its read,
   /// read at least `typedGap` after the input before it. Pasted text and a burst of input
   /// never are: a question that changes the space (delete?) takes only a typed answer.

@@ -91,7 +91,7 @@ public final class PhotoViewer {
       case .graphicsReply(let text): recover(from: text)
       case .quit: running = false
       }
-      if running, stoppedBy == nil { redraw() }
+      if running, stoppedBy == nil, !terminal.hasWaitingInput { redraw() }
     }
     preloader.want([])
     if stoppedBy == nil { browser.storeFoundDetails() }

@@ -160,3 +160,29 @@ extension ViewerTests {
 /// `KittyPictureDrawing.resends`, as the viewer's tests see it (the executable's tests do not
 /// import VaultTerminal's internals).
 let kittyResends = 2
+
+extension ViewerTests {
+  /// Keys that arrive together (typed ahead, or a terminal without bracketed paste pasting
+  /// a folder's name) are handled together, then drawn once: a frame a key redrew the grid
+  /// for every character of a pasted path, a second each in a debug build.
+  func testKeysThatArriveTogetherAreDrawnOnce() throws {
+    let viewer = try KittyScript("view --mode kitty --sort imported", vault: vault, in: folder)
+    defer { viewer.stop() }
+    let events = { viewer.screen.events }
+    viewer.read(until: "the grid") {
+      events().contains {
+        if case .status(let text) = $0 { text.hasPrefix("1 / 6  0 selected") } else { false }
+      }
+    }
+    let start = events().count
+    viewer.send("lllll")
+    viewer.read(until: "the cursor on the last photo") {
+      events()[start...].contains {
+        if case .status(let text) = $0 { text.hasPrefix("6 / 6") } else { false }
+      }
+    }
+    XCTAssertEqual(events()[start...].filter { $0 == .frame }.count, 1, "\(events()[start...])")
+    viewer.send("q")
+    XCTAssertEqual(viewer.waitForExit(), 0)
+  }
+}

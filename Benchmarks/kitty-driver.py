@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Times `vault view` as a real kitty shows it (`Benchmarks/view-kitty`, `make bench-view`).
+
+vault view runs on a pseudo-terminal of this driver's; its output goes on to a real kitty
+(through Benchmarks/kitty-relay.py, running inside kitty), and kitty's replies come back to
+it. A photo is on screen once kitty has taken the frame that shows it: right after the
+frame's status line (without "loading…"), the driver asks kitty for a status report
+(`CSI 5 n`); kitty answers (`CSI 0 n`, kept from vault) only once it has processed every
+byte before it, the photo's upload and placement included.
+
+Measured, each against `vault list --count 1` on the same vault in the same run
+(alternating, medians of RUNS):
+  - first photo fitted on screen after the key derivation (target <= 150 ms);
+  - next photo when sent ahead: `n` to photo 2 on screen (target <= 50 ms);
+  - bytes vault writes a page while paging through every photo, against the pixels of the
+    screen (target: bytes a page <= pixels on screen).
+A screenshot of the display with the first photo is kept as bench-output/kitty-view.png.
+Usage: kitty-driver.py SOCKET VAULT_BINARY COUNT RUNS   (VAULT_DIR, VAULT_PASSWORD, DISPLAY set)"""
+import fcntl
+import importlib.util
+import os
+import re
+import select
+import socket
+import statistics
+import subprocess
+import sys
+import termios
+import time
+
+_spec = importlib.util.spec_from_file_location(
+    "view_driver", os.path.join(os.path.dirname(os.path.abspath(__file__)), "view-driver.py"))
+view_driver = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(view_driver)
+
+STATUS = view_driver.STATUS
+REPORT_QUERY, REPORT = b"\x1b[5n", b"\x1b[0n"
+
+
+class KittyViewer:
+    """vault view on a pty of ours, its output shown by the real kitty behind `relay`."""
+
+    def __init__(self, relay, window_size, vault, arguments, environment):
+        self.relay = relay
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, window_size)
+        self.start = time.monotonic()
+        self.process = subprocess.Popen(
+            [vault, "view"] + arguments, stdin=slave, stdout=slave, stderr=slave, env=environment,
+            start_new_session=True, preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
+        os.close(slave)
+        self.tail = b""
+        self.from_kitty = b""
+        self.written = 0
+        self.reports_seen = 0
+        self.shown = []  # (time kitty took it, status text), for frames asked about
+
+    def pump(self, timeout):
+        """Copies what is ready both ways for at most `timeout` seconds; False once vault ended."""
+        ready, _, _ = select.select([self.master, self.relay], [], [], timeout)
+        if self.master in ready:
+            try:
+                chunk = os.read(self.master, 1 << 20)
+            except OSError:
+                return False
+            self.written += len(chunk)
+            self.forward(chunk)
+        if self.relay in ready:
+            self.take_replies(self.relay.recv(1 << 16))
+        return True
+
+    def forward(self, chunk):
+        """Sends vault's bytes to kitty, with a status report asked right after each status line."""
+        search = self.tail + chunk
+        # A status line cut between two reads is found in the old tail and the new chunk;
+        # one wholly in the old tail was found before.
+        sent = len(self.tail)
+        for match in STATUS.finditer(search):
+            if match.end() <= len(self.tail):
+                continue
+            self.relay.sendall(search[sent:match.end()])
+            sent = match.end()
+            self.relay.sendall(REPORT_QUERY)
+            self.shown.append([None, match.group(1).decode("utf-8", "replace")])
+        self.relay.sendall(search[sent:])
+        self.tail = search[-1024:]
+
+    def take_replies(self, data):
+        """Keeps kitty's answers to our status reports; the rest goes to vault."""
+        self.from_kitty += data
+        while REPORT in self.from_kitty:
+            before, self.from_kitty = self.from_kitty.split(REPORT, 1)
+            os.write(self.master, before)
+            self.shown[self.reports_seen][0] = time.monotonic()
+            self.reports_seen += 1
+        # What may be the start of a report waits for the rest.
+        keep = len(self.from_kitty) if self.from_kitty.endswith(b"\x1b") else 0
+        for length in range(1, len(REPORT)):
+            if self.from_kitty.endswith(REPORT[:length]):
+                keep = length
+        if len(self.from_kitty) > keep:
+            os.write(self.master, self.from_kitty[:len(self.from_kitty) - keep])
+            self.from_kitty = self.from_kitty[len(self.from_kitty) - keep:]
+
+    def wait_for(self, pattern, after=0, timeout=120):
+        """The time kitty took the first frame after frame `after` whose status matches
+        `pattern` without "loading…"; and that frame's index."""
+        regex = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for index in range(after, len(self.shown)):
+                when, text = self.shown[index]
+                if when is not None and regex.search(text) and "loading" not in text:
+                    return when, index + 1
+            if not self.pump(0.5):
+                break
+        raise RuntimeError("kitty never showed %r" % pattern)
+
+    def drain(self, seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and self.pump(max(0, end - time.monotonic())):
+            pass
+
+    def send(self, keys):
+        sent = time.monotonic()
+        os.write(self.master, keys)
+        return sent, len(self.shown)
+
+    def quit(self):
+        os.write(self.master, b"q")
+        while True:
+            pid, status, _ = os.wait4(self.process.pid, os.WNOHANG)
+            if pid:
+                break
+            self.pump(0.05)
+        self.drain(0.2)
+        os.close(self.master)
+        return os.waitstatus_to_exitcode(status)
+
+
+def main():
+    path, vault, count, runs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(1)
+    listener.settimeout(60)
+    relay, _ = listener.accept()
+    window_size = relay.recv(8)
+    rows, columns, width, height = (int.from_bytes(window_size[i:i + 2], "little") for i in (0, 2, 4, 6))
+    print("kitty window: %d x %d cells, %d x %d pixels" % (columns, rows, width, height))
+    environment = dict(os.environ, TERM="xterm-kitty", COLORTERM="truecolor")
+    base, first, following = [], [], []
+    for run in range(runs):
+        base.append(view_driver.baseline(vault, environment)[0])
+        viewer = KittyViewer(relay, window_size, vault, ["1"], environment)
+        shown, seen = viewer.wait_for(r"^ *1 / %d " % count)
+        first.append(shown - viewer.start)
+        for number in range(2, 5):
+            viewer.drain(1.5)  # the neighbour is decoded and sent ahead meanwhile
+            if run == 0 and number == 2:
+                # Taken once kitty has painted (it takes frames first and paints them later).
+                subprocess.run(["import", "-window", "root", "bench-output/kitty-view.png"], check=False)
+            sent, seen = viewer.send(b"n")
+            shown, seen = viewer.wait_for(r"^ *%d / %d " % (number, count), after=seen)
+            following.append(shown - sent)
+        if viewer.quit() != 0:
+            sys.exit("error: vault view failed in kitty")
+        base.append(view_driver.baseline(vault, environment)[0])
+    kdf = statistics.median(base)
+    print("vault list --count 1 (start, key derivation, open): %s" % view_driver.milliseconds(base))
+    print("first photo fitted on screen in kitty: %s, %s after the key derivation (target <= 150 ms)"
+          % (view_driver.milliseconds(first), view_driver.milliseconds([value - kdf for value in first])))
+    print("next photo when sent ahead, in kitty: %s (target <= 50 ms)" % view_driver.milliseconds(following))
+
+    viewer = KittyViewer(relay, window_size, vault, ["1"], environment)
+    _, seen = viewer.wait_for(r"^ *1 / %d " % count)
+    viewer.drain(1.0)
+    start_bytes, start = viewer.written, time.monotonic()
+    for number in range(2, count + 1):
+        _, seen = viewer.send(b"n")
+        _, seen = viewer.wait_for(r"^ *%d / %d " % (number, count), after=seen)
+    pages, written = count - 1, viewer.written - start_bytes
+    seconds = time.monotonic() - start
+    viewer.quit()
+    print("paging through %d photos in kitty: %.0f ms a page, %.2f MB written a page; the screen is "
+          "%.2f M pixels: %.2f bytes a pixel (target <= 1)" % (
+              count, seconds * 1000 / pages, written / pages / 1e6, width * height / 1e6,
+              written / pages / (width * height)))
+    relay.close()
+
+
+if __name__ == "__main__":
+    main()
