@@ -30,6 +30,7 @@ bench-scale:
 # paging through 200 12-megapixel photos, against `vault list --count 1` in the same run.
 bench-view:
 	Benchmarks/view
+	Benchmarks/view-kitty
 
 # Regenerates Fixtures/ (needs cjpeg from libjpeg-turbo-progs).
 fixtures:

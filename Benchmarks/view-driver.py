@@ -61,6 +61,10 @@ class Viewer:
             # A pty hands over a few kB a read, and a kitty frame is megabytes: only the new
             # bytes and the tail that may hold the start of a status line are searched.
             self.pending += chunk
+            # vault asks the terminal what it can do, ending with DA1 (CSI c): answered as
+            # kitty does, or it would wait for an answer that never comes.
+            if b"\x1b[c" in self.pending[-len(chunk) - 3:]:
+                os.write(self.master, b"\x1b[?62;c")
             for keys in KITTY_KEYS.findall(self.pending[-len(chunk) - 64:]):
                 fields = dict(field.split(b"=", 1) for field in keys.split(b",") if b"=" in field)
                 if fields.get(b"a") in (b"t", b"T"):

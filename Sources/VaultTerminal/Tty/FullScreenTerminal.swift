@@ -347,7 +347,7 @@ public final class FullScreenTerminal {
     return .quit
   }
 
-  private static func now() -> Double {
+  static func now() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9

@@ -54,7 +54,7 @@ extension PhotoViewer {
         return
       }
       emit(text("\(failure)", row: area.rows / 2, column: 1))
-    } else if let image = standInThumbnail(photo, atLeast: placement) {
+    } else if standInIsDue(record.id), let image = standInThumbnail(photo, atLeast: placement) {
       let size = PixelSize(width: image.width, height: image.height)
       emit(
         drawing.draw(
@@ -126,6 +126,16 @@ extension PhotoViewer {
       PixelSize(width: width, height: height),
       { .shrunk(image.aspectFilled(width: width, height: height)) }
     )
+  }
+
+  /// Whether the page has waited `standInDelay` for the original of `id`; the first time it
+  /// is asked, the viewer is woken when that time is up.
+  func standInIsDue(_ id: BlobID) -> Bool {
+    let now = FullScreenTerminal.now()
+    if let waiting = waitingForOriginal, waiting.id == id { return now >= waiting.since + Self.standInDelay }
+    waitingForOriginal = (id, now)
+    DispatchQueue.global().asyncAfter(deadline: .now() + Self.standInDelay) { FullScreenTerminal.wake() }
+    return false
   }
 
   /// The current photo's thumbnail, decoded once (as finely as the cells it fills need)

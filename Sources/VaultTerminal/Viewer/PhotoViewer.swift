@@ -39,6 +39,13 @@ public final class PhotoViewer {
   var message: String?
   /// The photo whose thumbnail stands in while its original decodes.
   var standIn: (id: BlobID, image: RGBImage)?
+  /// The photo whose original the page has waited for, and since when (monotonic seconds):
+  /// its thumbnail stands in only after `standInDelay`.
+  var waitingForOriginal: (id: BlobID, since: Double)?
+  /// How long a page waits for its original before its thumbnail stands in. Most originals
+  /// decode sooner; a thumbnail drawn meanwhile is a picture the terminal must take before
+  /// the original (kitty: a megabyte, a tenth of a second), which only delays it.
+  static let standInDelay = 0.1
   /// The photo whose original this frame drew (nil: its thumbnail stands in, or the grid):
   /// the status line says `loading…` until then, and nothing is sent ahead before it.
   var drawnOriginal: BlobID?
