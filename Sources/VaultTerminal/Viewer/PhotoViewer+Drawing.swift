@@ -32,6 +32,10 @@ extension PhotoViewer {
     if screen == .photo, !showsHelp, count > 0 { sendDecodedAhead(keep: &keep) }
     emit(drawing.endFrame(keep: keep))
     sendFrame()
+    // Now that the photo is on screen, its neighbours are decoded.
+    if screen == .photo, !showsHelp, count > 0, let viewport {
+      requestOriginals(around: page.index, viewport: viewport)
+    }
   }
 
   /// Adds `bytes` to the frame. A picture (kitty's upload of a photo is megabytes of its

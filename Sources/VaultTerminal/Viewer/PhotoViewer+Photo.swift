@@ -170,9 +170,15 @@ extension PhotoViewer {
       return fitViewport(photo, like: viewport)
     }
     var requests: [OriginalPreloader.Request] = []
-    if let current = request(index, denominatorFor: viewport) { requests.append(current) }
+    guard let current = request(index, denominatorFor: viewport) else { return }
+    requests.append(current)
+    // Neighbours are decoded once the current photo is on screen (those already decoded are
+    // kept): decoded at the same time, they took the cores its shrinking and sending needed.
+    let shown = drawnOriginal == current.record.id || preloader.failure(current.record.id) != nil
     for neighbour in [index + 1, index - 1] {
-      if let view = fitView(neighbour), let next = request(neighbour, denominatorFor: view) {
+      if let view = fitView(neighbour), let next = request(neighbour, denominatorFor: view),
+        shown || preloader.decoded(next.record.id) != nil
+      {
         requests.append(next)
       }
     }
