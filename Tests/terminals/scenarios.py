@@ -1,0 +1,80 @@
+"""What a person does with `vault view` and `vault list --per-row 4` in a terminal, and what
+they must see after each key; each terminal's test file runs these in its own terminal."""
+from case import arranged, shows_all_upright, shows_fitted, shows_none
+from photos import LANDSCAPE, PHOTOS, PORTRAIT, THIRD
+
+
+class ViewScenarios:
+    """Mixed into a TerminalTestCase that names the terminal."""
+
+    def open_photo(self, number=1):
+        terminal = self.start("view", *self.mode, str(number))
+        area = self.photo_area(terminal)
+        photo = PHOTOS[number - 1]
+        self.look(terminal, f"photo {number} fitted", shows_fitted(photo, area, [p for p in PHOTOS if p is not photo]))
+        return terminal, area
+
+    def test_photo_stays_after_a_redraw(self):
+        # kitty drew the photo for one frame, then dropped it: the help screen and back is a
+        # later redraw that comes for sure, after which the photo must show again.
+        terminal, area = self.open_photo(1)
+        terminal.keys("question")
+        self.look(terminal, "help hides the photo", shows_none(PHOTOS))
+        terminal.keys("question")
+        self.look(terminal, "photo 1 again after the help", shows_fitted(LANDSCAPE, area, [PORTRAIT, THIRD]))
+
+    def test_next_and_previous_photo(self):
+        terminal, area = self.open_photo(1)
+        terminal.keys("n")
+        self.look(terminal, "photo 2 after n", shows_fitted(PORTRAIT, area, [LANDSCAPE, THIRD]))
+        terminal.keys("n")
+        self.look(terminal, "photo 3 after n", shows_fitted(THIRD, area, [LANDSCAPE, PORTRAIT]))
+        terminal.keys("p", "p")
+        self.look(terminal, "photo 1 after p p", shows_fitted(LANDSCAPE, area, [PORTRAIT, THIRD]))
+
+    def test_zoom_then_pan(self):
+        terminal, area = self.open_photo(1)
+        _, fitted = self.look(terminal, "photo 1 before zoom", shows_fitted(LANDSCAPE, area))
+        before = [fitted.count([name]) for name in LANDSCAPE.quadrants]
+        terminal.keys("plus")
+        _, zoomed = self.look(terminal, "zoomed in", zoomed_in(before))
+        after_zoom = zoomed.blocks_of(["red"])
+        terminal.keys("Right")
+        self.look(terminal, "panned right", panned_right(max(c for c, _ in after_zoom)))
+
+    def test_grid_after_escape_then_quit(self):
+        terminal, _ = self.open_photo(1)
+        terminal.keys("Escape")
+        self.look(terminal, "grid after escape", shows_all_upright(PHOTOS))
+        terminal.keys("q")
+        status = self.wait_for_exit(terminal)
+        self.look(terminal, "nothing after q", shows_none(PHOTOS))
+        self.assertEqual(status, 0)
+
+    def test_list_draws_thumbnails(self):
+        terminal = self.start("list", "--per-row", "4", *self.mode)
+        status = self.wait_for_exit(terminal)
+        self.assertEqual(status, 0)
+        self.look(terminal, "list thumbnails", shows_all_upright(PHOTOS))
+
+
+def zoomed_in(fitted_counts):
+    """The condition after `+`: every quadrant of photo 1 still in its place around the others
+    (the zoom keeps the centre), each showing more than when fitted."""
+    def condition(image, blocks):
+        ok, counts = arranged(LANDSCAPE, blocks)
+        grown = all(count > 1.15 * before for count, before in zip(counts, fitted_counts))
+        return ok and grown, f"blocks of each quadrant {counts}, fitted {fitted_counts}, in place: {ok}"
+    return condition
+
+
+def panned_right(red_right_edge):
+    """The condition after →: the photo moved left under the window (more of its right half
+    shows), its quadrants still in place."""
+    def condition(image, blocks):
+        ok, counts = arranged(LANDSCAPE, blocks)
+        red = blocks.blocks_of(["red"])
+        edge = max(c for c, _ in red) if red else None
+        moved = edge is not None and edge < red_right_edge
+        return ok and moved, f"red ends at block {edge} (was {red_right_edge}); in place: {ok}; blocks {counts}"
+    return condition
