@@ -23,7 +23,7 @@ def xterm_command(title, columns=120, rows=48):
     """xterm as a VT340 (sixel graphics) with an outline font big enough that 160 columns are
     wider than xterm's largest sixel image (1000 pixels by default), as on a desktop."""
     return ["xterm", "-ti", "vt340", "-title", title, "-geometry", f"{columns}x{rows}+0+0",
-            "-fa", "Monospace", "-fs", "10", "-bg", "black", "-fg", "white",
+            "-fa", "Monospace", "-fs", "8", "-bg", "black", "-fg", "white",
             "-xrm", "XTerm*allowTitleOps: false", "-xrm", "XTerm*allowSendEvents: true",
             "-xrm", "XTerm*cursorBlink: false", "-e"]
 
@@ -60,9 +60,12 @@ class Terminal:
     def _find_window(self):
         if self.process.poll() is not None:
             raise AssertionError(f"{self.title} exited with status {self.process.returncode}; see {self.log.name}")
-        found = self._xdotool("search", "--name", f"^{self.title}$").stdout.split()
-        # The window is ready for keys once it is mapped and has its size.
-        return found[0] if found and self._xdotool("getwindowgeometry", found[0]).returncode == 0 else None
+        found = self._xdotool("search", "--onlyvisible", "--name", f"^{self.title}$").stdout.split()
+        if not found:
+            return None
+        # The window is ready once it is mapped and has the size the terminal asked for.
+        self.window = found[0]
+        return found[0] if self._geometry()[2] > 100 and self._geometry()[3] > 100 else None
 
     def _geometry(self):
         values = dict(line.split("=") for line in self._xdotool("getwindowgeometry", "--shell", self.window).stdout.split())
