@@ -51,17 +51,20 @@ class TerminalTestCase(unittest.TestCase):
         return terminal
 
     def look(self, terminal, step, condition, limit=HANG_LIMIT):
-        """Polls screenshots of `terminal` until `condition(image, blocks)` returns (True, _);
-        saves the last one as the step's PNG. On failure the message says what the last
+        """Polls screenshots of `terminal` until `condition(image, blocks)` returns (True, _)
+        for two in a row; saves the last one as the step's PNG. On failure the message says what the last
         screenshot showed and where the screenshots are kept."""
         self.steps += 1
-        last = {}
+        last = {"in a row": 0}
 
+        # Seen in two screenshots in a row: kitty showed the photo for one frame before it
+        # dropped it, and one screenshot can catch that frame.
         def holds():
             last["image"] = terminal.screenshot()
             last["blocks"] = BlockMap(last["image"])
             ok, last["seen"] = condition(last["image"], last["blocks"])
-            return ok
+            last["in a row"] = last["in a row"] + 1 if ok else 0
+            return last["in a row"] >= 2
 
         name = f"{self.steps:02d}-{re.sub(r'[^a-z0-9]+', '-', step.lower()).strip('-')}.png"
         try:
@@ -110,6 +113,22 @@ def shows_fitted(photo, area, others=()):
         seen = f"{photo.name}: {found} where {expected[0]:.0f}×{expected[1]:.0f} fits above y {area[1]}"
         return ok, seen + (f"; also {', '.join(strays)}" if strays else "")
     return condition
+
+
+def status_line(image, area):
+    """The pixels of the rows below the photo area: vault's status line."""
+    return image.crop(0, area[1], image.width, image.height - area[1]).pixels
+
+
+def after_status_change(before, area, condition):
+    """`condition` once the status line differs from the screenshot `before`: the key that
+    changes it has been handled and the screen drawn again."""
+    def changed(image, blocks):
+        ok, seen = condition(image, blocks)
+        if status_line(image, area) == status_line(before, area):
+            return False, f"the status line as before; {seen}"
+        return ok, seen
+    return changed
 
 
 def shows_none(photos):

@@ -110,3 +110,12 @@ def boundary_steps(image, found, above, below):
         return 0.0
     moves = sum(1 for a, b in zip(positions, positions[1:]) if a != b)
     return moves / (len(positions) - 1)
+
+
+def extent(blocks, names):
+    """The rectangle the blocks of these colours span, or None (no quadrants to judge)."""
+    own = blocks.blocks_of(names)
+    if not own:
+        return None
+    return Found(min(c for c, _ in own) * BLOCK, min(r for _, r in own) * BLOCK,
+                 (max(c for c, _ in own) + 1) * BLOCK, (max(r for _, r in own) + 1) * BLOCK, ())

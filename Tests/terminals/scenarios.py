@@ -1,6 +1,6 @@
 """What a person does with `vault view` and `vault list --per-row 4` in a terminal, and what
 they must see after each key; each terminal's test file runs these in its own terminal."""
-from case import arranged, shows_all_upright, shows_fitted, shows_none
+from case import after_status_change, arranged, shows_all_upright, shows_fitted, shows_none
 from photos import LANDSCAPE, PHOTOS, PORTRAIT, THIRD
 
 
@@ -11,20 +11,25 @@ class ViewScenarios:
         terminal = self.start("view", *self.mode, str(number))
         area = self.photo_area(terminal)
         photo = PHOTOS[number - 1]
-        self.look(terminal, f"photo {number} fitted", shows_fitted(photo, area, [p for p in PHOTOS if p is not photo]))
-        return terminal, area
+        image, _ = self.look(terminal, f"photo {number} fitted",
+                             shows_fitted(photo, area, [p for p in PHOTOS if p is not photo]))
+        return terminal, area, image
 
     def test_photo_stays_after_a_redraw(self):
-        # kitty drew the photo for one frame, then dropped it: the help screen and back is a
-        # later redraw that comes for sure, after which the photo must show again.
-        terminal, area = self.open_photo(1)
+        # kitty showed the photo, then dropped it at the next frame that placed it again:
+        # s (select, then unselect) draws the screen again, as its status line shows.
+        terminal, area, image = self.open_photo(1)
+        for step in ("selected", "unselected"):
+            terminal.keys("s")
+            image, _ = self.look(terminal, f"photo 1 still there once {step}",
+                                 after_status_change(image, area, shows_fitted(LANDSCAPE, area)))
         terminal.keys("question")
         self.look(terminal, "help hides the photo", shows_none(PHOTOS))
         terminal.keys("question")
         self.look(terminal, "photo 1 again after the help", shows_fitted(LANDSCAPE, area, [PORTRAIT, THIRD]))
 
     def test_next_and_previous_photo(self):
-        terminal, area = self.open_photo(1)
+        terminal, area, _ = self.open_photo(1)
         terminal.keys("n")
         self.look(terminal, "photo 2 after n", shows_fitted(PORTRAIT, area, [LANDSCAPE, THIRD]))
         terminal.keys("n")
@@ -33,7 +38,7 @@ class ViewScenarios:
         self.look(terminal, "photo 1 after p p", shows_fitted(LANDSCAPE, area, [PORTRAIT, THIRD]))
 
     def test_zoom_then_pan(self):
-        terminal, area = self.open_photo(1)
+        terminal, area, _ = self.open_photo(1)
         _, blocks = self.look(terminal, "photo 1 before zoom", shows_fitted(LANDSCAPE, area))
         # Zoom in until the photo is wider than the window, so that → has something to show.
         for step in range(1, 5):
@@ -48,9 +53,12 @@ class ViewScenarios:
         self.look(terminal, "panned right", panned_right(max(c for c, _ in red)))
 
     def test_grid_after_escape_then_quit(self):
-        terminal, _ = self.open_photo(1)
+        terminal, area, _ = self.open_photo(1)
         terminal.keys("Escape")
-        self.look(terminal, "grid after escape", shows_all_upright(PHOTOS))
+        image, _ = self.look(terminal, "grid after escape", shows_all_upright(PHOTOS))
+        # kitty dropped every thumbnail at the grid's next frame.
+        terminal.keys("Right")
+        self.look(terminal, "grid after a move", after_status_change(image, area, shows_all_upright(PHOTOS)))
         terminal.keys("q")
         status = self.wait_for_exit(terminal)
         self.look(terminal, "nothing after q", shows_none(PHOTOS))

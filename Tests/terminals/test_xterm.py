@@ -4,6 +4,7 @@ under Xvfb, at 120 columns and at 160 (wider than the largest sixel image xterm 
 import unittest
 
 from case import TerminalTestCase, shows_all_upright
+from display import KNOWN_FAILURE_LIMIT
 from photos import PHOTOS
 from scenarios import ViewScenarios
 from terminal import xterm_command
@@ -30,14 +31,14 @@ class WideXtermTests(TerminalTestCase):
     @unittest.expectedFailure
     def test_grid_shows_thumbnails(self):
         terminal = self.start("view", "--mode", "sixel")
-        self.look(terminal, "grid", shows_all_upright(PHOTOS))
+        self.look(terminal, "grid", shows_all_upright(PHOTOS), KNOWN_FAILURE_LIMIT)
 
     # The same.
     @unittest.expectedFailure
     def test_list_draws_thumbnails(self):
         terminal = self.start("list", "--per-row", "4", "--mode", "sixel")
         self.assertEqual(self.wait_for_exit(terminal), 0)
-        self.look(terminal, "list thumbnails", shows_all_upright(PHOTOS))
+        self.look(terminal, "list thumbnails", shows_all_upright(PHOTOS), KNOWN_FAILURE_LIMIT)
 
 
 if __name__ == "__main__":
