@@ -29,8 +29,9 @@ def xterm_command(title, columns=120, rows=48):
 
 
 def mlterm_command(title, columns=120, rows=40):
+    """mlterm (sixel graphics), without its scroll bar."""
     return ["mlterm", "--title", title, "--geometry", f"{columns}x{rows}+0+0", "--fontsize", "14",
-            "--bg", "black", "--fg", "white", "-e"]
+            "--bg", "black", "--fg", "white", "--sbmod", "none", "-e"]
 
 
 class Terminal:

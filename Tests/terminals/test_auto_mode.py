@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Which graphics vault chooses by itself in `xterm -ti vt340`, told from the screen: a photo
+"""Which graphics vault chooses by itself in `xterm -ti vt340` and mlterm, told from the screen: a photo
 with a diagonal edge is drawn in pixels (sixel) when its edge moves on almost every pixel row,
 and with text symbols when it moves only in steps of a text cell's parts."""
 import unittest
@@ -8,7 +8,7 @@ from case import TerminalTestCase
 from display import KNOWN_FAILURE_LIMIT
 from looks import boundary_steps, extent
 from photos import make_diagonal, make_vault
-from terminal import xterm_command
+from terminal import mlterm_command, xterm_command
 
 # A diagonal edge drawn in pixels moves on about every row; symbols, a few times per text
 # row of 16 pixels at most.
@@ -52,6 +52,17 @@ class XtermAutoModeTests(TerminalTestCase):
     def test_the_check_sees_symbols(self):
         terminal, area = self.view_diagonal("--mode", "symbols")
         self.look(terminal, "drawn with symbols", diagonal_drawn(False, area))
+
+
+
+class MltermAutoModeTests(TerminalTestCase):
+    launcher = staticmethod(mlterm_command)
+    tools = ("mlterm",)
+
+    def test_auto_mode_draws_pixels(self):
+        vault = make_vault(self.folder, [make_diagonal(self.folder)])
+        terminal = self.start("view", "1", vault=vault)
+        self.look(terminal, "drawn in pixels", diagonal_drawn(True, self.photo_area(terminal)))
 
 
 if __name__ == "__main__":
