@@ -7,7 +7,6 @@ condition holds, and gives up only after HANG_LIMIT, which only a hang reaches."
 import os
 import shutil
 import subprocess
-import tempfile
 import time
 import unittest
 
@@ -16,9 +15,6 @@ BINARY = os.environ.get("VAULT_BINARY") or os.path.join(ROOT, ".build", "debug",
 PASSWORD = "correct horse battery"
 # Long enough for a loaded 2-core CI machine; a test that passes never waits this long.
 HANG_LIMIT = float(os.environ.get("TERMINAL_TESTS_HANG_LIMIT", "60"))
-# For a check marked unittest.expectedFailure, which waits this long each run: giving up
-# early can only turn an unexpected success into an expected failure, never hide a bug.
-KNOWN_FAILURE_LIMIT = 20
 # The X screen holds the largest window the tests open (xterm at 160 columns).
 SCREEN_SIZE = (1600, 1000)
 TOOLS = ("Xvfb", "xdotool", "import", "convert")

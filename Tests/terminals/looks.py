@@ -89,7 +89,8 @@ def find_photo(blocks, quadrants):
         columns = range(left, math.floor(middle_x)) if index % 2 == 0 else range(math.ceil(middle_x), right)
         rows = range(top, math.floor(middle_y)) if index < 2 else range(math.ceil(middle_y), bottom)
         # Blocks next to the edges between quadrants may straddle them.
-        inner = [(c, r) for c in columns for r in rows if abs(c + 0.5 - middle_x) > 1.5 and abs(r + 0.5 - middle_y) > 1.5]
+        inner = [(c, r) for c in columns for r in rows
+                 if abs(c + 0.5 - middle_x) > 1.5 and abs(r + 0.5 - middle_y) > 1.5]
         matching = sum(1 for c, r in inner if blocks.names[r][c] == name)
         fills.append(matching / len(inner) if inner else 0.0)
     return Found(left * BLOCK, top * BLOCK, right * BLOCK, bottom * BLOCK, fills)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Remakes the README's screenshots of vault in real terminals (docs/screens/*.png): kitty
-showing a photo and the grid, xterm -ti vt340 the grid in sixel. Run from the repository: `python3 Tests/terminals/make_screenshots.py`
-(VAULT_BINARY as for the tests; needs what the tests need)."""
+showing a photo and the grid, xterm -ti vt340 the grid in sixel. Run from the repository:
+`python3 Tests/terminals/make_screenshots.py` (VAULT_BINARY as for the tests; needs what
+the tests need)."""
 import os
 import shutil
 import subprocess
@@ -60,7 +61,8 @@ def shoot(display, folder, vault, launcher, name, arguments, photos_drawn, lit=0
         raw = os.path.join(folder, f"{name}.png")
         image.save_png(raw)
         target = os.path.join(TARGET, f"{name}.png")
-        subprocess.run(["convert", raw, "-resize", f"{WIDTH}x", "+dither", "-colors", "256", "-strip", target], check=True)
+        subprocess.run(["convert", raw, "-resize", f"{WIDTH}x", "+dither", "-colors", "256", "-strip", target],
+                       check=True)
         print(f"{target}: {os.path.getsize(target) // 1024} KB")
     finally:
         terminal.close()
@@ -75,7 +77,7 @@ def main():
         vault = make_vault(folder, make_pictures(folder))
         shoot(display, folder, vault, kitty_command, "kitty-photo", ["view", "1"], [], lit=0.5)
         shoot(display, folder, vault, kitty_command, "kitty-grid", ["view"], PHOTOS)
-        shoot(display, folder, vault, xterm_command, "xterm-sixel-grid", ["view", "--mode", "sixel"], PHOTOS)
+        shoot(display, folder, vault, xterm_command, "xterm-sixel-grid", ["view"], PHOTOS)
     finally:
         display.close()
         shutil.rmtree(folder, ignore_errors=True)

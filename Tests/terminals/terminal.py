@@ -69,7 +69,8 @@ class Terminal:
         return found[0] if self._geometry()[2] > 100 and self._geometry()[3] > 100 else None
 
     def _geometry(self):
-        values = dict(line.split("=") for line in self._xdotool("getwindowgeometry", "--shell", self.window).stdout.split())
+        shell = self._xdotool("getwindowgeometry", "--shell", self.window).stdout
+        values = dict(line.split("=") for line in shell.split())
         return int(values["X"]), int(values["Y"]), int(values["WIDTH"]), int(values["HEIGHT"])
 
     def keys(self, *names):

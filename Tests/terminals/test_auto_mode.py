@@ -5,7 +5,6 @@ and with text symbols when it moves only in steps of a text cell's parts."""
 import unittest
 
 from case import TerminalTestCase
-from display import KNOWN_FAILURE_LIMIT
 from looks import boundary_steps, extent
 from photos import make_diagonal, make_vault
 from terminal import mlterm_command, xterm_command
@@ -38,12 +37,9 @@ class XtermAutoModeTests(TerminalTestCase):
         terminal = self.start("view", *mode, "1", vault=vault)
         return terminal, self.photo_area(terminal)
 
-    # vault does not yet detect sixel in xterm (DA1 attribute 4; issue 21): it draws symbols.
-    # Remove the marker when the detection lands, and drop --mode sixel from test_xterm.py.
-    @unittest.expectedFailure
     def test_auto_mode_is_sixel(self):
         terminal, area = self.view_diagonal()
-        self.look(terminal, "drawn in pixels", diagonal_drawn(True, area), KNOWN_FAILURE_LIMIT)
+        self.look(terminal, "drawn in pixels", diagonal_drawn(True, area))
 
     def test_the_check_sees_sixel_pixels(self):
         terminal, area = self.view_diagonal("--mode", "sixel")
