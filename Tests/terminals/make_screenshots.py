@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Remakes the README's screenshots of vault in real terminals (docs/screens/*.png): kitty
-showing a photo and the grid, xterm -ti vt340 the grid in sixel. Run from the repository:
+showing a photo and the grid, xterm -ti vt340 the grid in sixel, mlterm `vault list
+--per-row 4`. Run from the repository:
 `python3 Tests/terminals/make_screenshots.py` (VAULT_BINARY as for the tests; needs what
 the tests need)."""
 import os
@@ -13,7 +14,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from display import ROOT, Display, require_tools, wait_until  # noqa: E402
 from looks import BlockMap, find_photo  # noqa: E402
 from photos import PHOTOS, make_vault, vault_environment  # noqa: E402
-from terminal import Terminal, kitty_command, xterm_command  # noqa: E402
+from terminal import Terminal, kitty_command, mlterm_command, xterm_command  # noqa: E402
 
 TARGET = os.path.join(ROOT, "docs", "screens")
 # Each screenshot is scaled to this width and kept under 150 KB.
@@ -69,7 +70,7 @@ def shoot(display, folder, vault, launcher, name, arguments, photos_drawn, lit=0
 
 
 def main():
-    require_tools("kitty", "xterm")
+    require_tools("kitty", "xterm", "mlterm")
     os.makedirs(TARGET, exist_ok=True)
     folder = tempfile.mkdtemp(prefix="vault-screens-")
     display = Display()
@@ -78,6 +79,7 @@ def main():
         shoot(display, folder, vault, kitty_command, "kitty-photo", ["view", "1"], [], lit=0.5)
         shoot(display, folder, vault, kitty_command, "kitty-grid", ["view"], PHOTOS)
         shoot(display, folder, vault, xterm_command, "xterm-sixel-grid", ["view"], PHOTOS)
+        shoot(display, folder, vault, mlterm_command, "mlterm-list", ["list", "--per-row", "4"], PHOTOS)
     finally:
         display.close()
         shutil.rmtree(folder, ignore_errors=True)
