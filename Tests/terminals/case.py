@@ -21,8 +21,8 @@ class TerminalTestCase(unittest.TestCase):
     # black and a zoomed one shows more of each quadrant.
     rows = 32
     columns = 120
-    # Added to every vault command that draws (e.g. --mode sixel), for terminals vault does
-    # not yet recognise by itself.
+    # Added to every vault command the scenarios run (e.g. ("--mode", "sixel")); none: the
+    # graphics vault chooses by itself, as a user gets.
     mode = ()
 
     def setUp(self):
@@ -52,8 +52,8 @@ class TerminalTestCase(unittest.TestCase):
 
     def look(self, terminal, step, condition, limit=HANG_LIMIT):
         """Polls screenshots of `terminal` until `condition(image, blocks)` returns (True, _)
-        for two in a row; saves the last one as the step's PNG. On failure the message says what the last
-        screenshot showed and where the screenshots are kept."""
+        for two in a row; saves the last one as the step's PNG. On failure the message says
+        what the last screenshot showed and where the screenshots are kept."""
         self.steps += 1
         last = {"in a row": 0}
 
