@@ -90,4 +90,12 @@ void vault_imaging_free(void *pointer);
 void vault_average_columns(const float *sums, const int64_t *starts, const float *weights, int taps,
                            int width, uint8_t *output);
 
+/* PNG writing, for kitty (f=100): what `vault_png_encode` may write at most for a picture
+ * of that size, and the encoding of 8-bit RGB (channels 3) or RGBA (4) pixels, rows
+ * packed, into `output`: its length, or -1 when it failed or did not fit. libpng's own
+ * buffers are freed unwiped; `output` is the caller's to wipe. */
+size_t vault_png_encoded_capacity(uint32_t width, uint32_t height, int channels);
+long vault_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                      uint8_t *output, size_t capacity);
+
 #endif

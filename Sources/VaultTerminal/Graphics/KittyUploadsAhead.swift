@@ -94,7 +94,7 @@ final class KittyUploadsAhead: Sendable {
         return job
       }
       guard let job = next else { return }
-      let bytes = Self.upload(id: job.id, job.picture())
+      let bytes = Self.compressedUpload(id: job.id, job.picture())
       let kept = state.withLock { state -> Bool in
         guard state.making == job.key else { return false }
         state.making = nil
@@ -115,5 +115,23 @@ final class KittyUploadsAhead: Sendable {
       return KittyGraphics.transmit(id: id, image: image)
     case .gridRow(let row): return KittyGraphics.transmit(id: id, rgba: row)
     }
+  }
+
+  /// The upload of a picture sent ahead: as PNG, half the bytes of its raw pixels (what a
+  /// page costs in kitty, and over ssh), compressed here in the background; raw if libpng
+  /// fails.
+  static func compressedUpload(id: UInt32, _ picture: Picture) -> [UInt8] {
+    let (pixels, size, channels): ([UInt8], PixelSize, Int)
+    switch picture {
+    case .photo(let image), .shrunk(let image): (pixels, size, channels) = (image.pixels, picture.size, 3)
+    case .gridRow(let row): (pixels, size, channels) = (row.pixels, picture.size, 4)
+    }
+    guard var png = PNGEncoder.encode(pixels, width: size.width, height: size.height, channels: channels)
+    else {
+      return upload(id: id, picture)
+    }
+    defer { png.wipe() }
+    if case .shrunk(let image) = picture { image.pixels.wipeShared() }
+    return KittyGraphics.transmit(id: id, png: png, width: size.width, height: size.height)
   }
 }

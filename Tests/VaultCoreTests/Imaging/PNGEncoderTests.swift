@@ -1,0 +1,40 @@
+import XCTest
+
+@testable import VaultCore
+
+/// PNG written for kitty reads back as the same pixels, RGB and RGBA, noisy or flat.
+final class PNGEncoderTests: XCTestCase {
+  func decodedRGBA(_ png: [UInt8]) throws -> (width: Int, height: Int, pixels: [UInt8]) {
+    let decoder = try PNGDecoder(bytes: png, name: "encoded")
+    var pixels: [UInt8] = []
+    try decoder.decode { row in pixels += UnsafeBufferPointer(start: row, count: decoder.width * 4) }
+    return (decoder.width, decoder.height, pixels)
+  }
+
+  func testPixelsComeBackTheSame() throws {
+    var generator = SystemRandomNumberGenerator()
+    for (width, height, channels) in [(1, 1, 3), (37, 11, 3), (64, 48, 4), (5, 300, 4)] {
+      let pixels = (0..<(width * height * channels)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+      let png = try XCTUnwrap(PNGEncoder.encode(pixels, width: width, height: height, channels: channels))
+      let decoded = try decodedRGBA(png)
+      XCTAssertEqual(decoded.width, width)
+      XCTAssertEqual(decoded.height, height)
+      let expected =
+        channels == 4
+        ? pixels : stride(from: 0, to: pixels.count, by: 3).flatMap { Array(pixels[$0..<($0 + 3)]) + [255] }
+      XCTAssertEqual(decoded.pixels, expected, "\(width)×\(height)×\(channels)")
+    }
+  }
+
+  /// A smooth picture (a photo's gradients) is sent in well under half its raw bytes.
+  func testASmoothPictureShrinks() throws {
+    let (width, height) = (640, 480)
+    let pixels = (0..<(width * height)).flatMap { index -> [UInt8] in
+      let (x, y) = (index % width, index / width)
+      return [UInt8(x * 255 / width), UInt8(y * 255 / height), UInt8((x + y) % 256)]
+    }
+    let png = try XCTUnwrap(PNGEncoder.encode(pixels, width: width, height: height, channels: 3))
+    XCTAssertLessThan(png.count, pixels.count / 2)
+    XCTAssertEqual(try decodedRGBA(png).pixels.count, width * height * 4)
+  }
+}
