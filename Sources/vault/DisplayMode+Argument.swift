@@ -1,5 +1,28 @@
 import ArgumentParser
+import VaultCore
 import VaultTerminal
 
 /// `--mode`, read by the argument parser from its raw value.
 extension DisplayMode: ExpressibleByArgument {}
+
+extension TerminalGraphics {
+  /// The graphics `--mode` asks for, refused inside tmux (it shows no such pictures and
+  /// takes kitty's commands for the pane's title), with a warning on stderr when the
+  /// terminal did not say it draws them.
+  static func forOption(_ mode: DisplayMode) throws -> TerminalGraphics? {
+    let graphics: TerminalGraphics?
+    do {
+      graphics = try resolve(mode)
+    } catch ForcedModeDoubt.insideTmux {
+      throw VaultError.invalidArgument(
+        "--mode \(mode.rawValue) draws nothing inside tmux (vault does not use its passthrough, and tmux takes "
+          + "kitty's commands for the pane's title); use --mode symbols, or leave --mode out")
+    }
+    if graphics?.doubt == .notDeclared {
+      Diagnostics.warning(
+        "this terminal did not say it shows \(mode.rawValue) pictures; if text fills the screen, "
+          + "use --mode symbols, or leave --mode out")
+    }
+    return graphics
+  }
+}

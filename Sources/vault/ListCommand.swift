@@ -84,7 +84,7 @@ struct ListCommand: ParsableCommand {
     }
     let layout = try GridLayout.forOption(columns: columns, perRow: perRow)
     let rows = browser.rows(of: photos)
-    guard let graphics = TerminalGraphics.resolve(mode) else {
+    guard let graphics = try TerminalGraphics.forOption(mode) else {
       for line in PhotoListing.grid(rows, layout: layout) { printLine(line) }
       return
     }

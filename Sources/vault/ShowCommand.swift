@@ -46,7 +46,7 @@ struct ShowCommand: ParsableCommand {
     let space = try options.unlock(.read)
     let browser = try scope.browser(for: space)
     let photos = try browser.photos(chosenBy: try choice.choice, action: "showing")
-    let graphics = TerminalGraphics.resolve(mode)
+    let graphics = try TerminalGraphics.forOption(mode)
     let columns = min(width ?? Terminal.columns, Self.largestSide)
     let rows = min(height ?? max(1, (Terminal.rows ?? 25) - 2), Self.largestSide)
     var failed = 0

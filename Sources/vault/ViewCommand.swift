@@ -10,7 +10,8 @@ struct ViewCommand: ParsableCommand {
     abstract: "Browse the photos full screen: a grid, and each photo with zoom and pan.",
     discussion: """
       Starts in the grid (arrows or hjkl move, space selects, a adds the selected photos \
-      to an album, Enter opens a photo), or on photo N; with --album, --since, --until or \
+      to an album, d deletes them after naming them, e exports them; none selected: the \
+      photo under the cursor; Enter opens a photo), or on photo N; with --album, --since, --until or \
       --sort, only those photos, numbered within them. In a photo: + and - zoom, z switches between fit and 1:1, arrows pan when \
       zoomed, n and p (or → and ←) page, s selects, d deletes, e exports, i shows details \
       (date taken, camera, sizes), \
@@ -18,9 +19,9 @@ struct ViewCommand: ParsableCommand {
       sixel graphics where the terminal has them (asked of the terminal itself: kitty by \
       TERM=xterm-kitty or its answer to kitty's query, sixel by its device attributes), \
       else coloured Unicode symbols; inside tmux, symbols in true colour (vault does not \
-      use tmux's allow-passthrough). vault \
+      use tmux's allow-passthrough, and refuses --mode kitty, iterm2 or sixel there). vault \
       writes nothing decrypted to disk; kitty itself keeps the images it is sent in a disk \
-      cache until vault deletes them (use --mode symbols or sixel to avoid that). Other \
+      cache until vault deletes them (use --mode symbols to avoid that). Other \
       vault commands can use the space meanwhile: view locks it only while it reads or \
       changes it. A photo imported before vault read dates gets its date taken from its \
       original as it is shown; it is stored when you go back to the grid or quit, unless \
@@ -88,7 +89,7 @@ struct ViewCommand: ParsableCommand {
     if let photo {
       start = try browser.photos(chosenBy: .photos(parsedTerms(photo)), action: "viewing").first?.index
     }
-    guard let graphics = TerminalGraphics.resolve(mode) else {
+    guard let graphics = try TerminalGraphics.forOption(mode) else {
       throw VaultError.invalidArgument(
         "vault view draws in colour, and NO_COLOR or TERM=dumb says not to; pass --mode symbols to draw anyway, or use 'vault list'"
       )

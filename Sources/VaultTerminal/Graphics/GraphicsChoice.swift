@@ -45,6 +45,23 @@ struct GraphicsChoice {
     return sixel ? CHAFA_PIXEL_MODE_SIXELS : CHAFA_PIXEL_MODE_SYMBOLS
   }
 
+  /// Why a mode given with `--mode` may not draw here, or nil: kitty's, iTerm2's and sixel
+  /// pictures never show inside tmux (kitty's commands become the pane's title there, with
+  /// their Base64 of the pixels); kitty's or sixel pictures the terminal did not declare
+  /// come out as text or nothing.
+  func doubt(about mode: DisplayMode) -> ForcedModeDoubt? {
+    switch mode {
+    case .kitty, .iterm2, .sixel: if insideTmux { return .insideTmux }
+    default: return nil
+    }
+    guard let answers, answers.deviceAttributes != nil else { return nil }
+    if mode == .kitty, environment["TERM"] != "xterm-kitty", answers.kittyGraphics != true {
+      return .notDeclared
+    }
+    if mode == .sixel, !answers.sixel { return .notDeclared }
+    return nil
+  }
+
   /// True colour where the terminal has it (COLORTERM, inside tmux, its answer, or
   /// libchafa's database), else 256 colours, else 16.
   var canvasMode: ChafaCanvasMode {

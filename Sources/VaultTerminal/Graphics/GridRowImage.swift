@@ -29,6 +29,23 @@ public struct GridRowImage: Sendable {
   /// Stands in for a thumbnail that cannot be read.
   public static let missingColour: (UInt8, UInt8, UInt8) = (0x40, 0x40, 0x40)
 
+  /// The most pixels a row picture may have (RGBA: 32 MB). A terminal that reports huge
+  /// cells (an answer to `CSI 16 t` is anyone's to send) made a row of one photo at 160
+  /// columns take gigabytes; past this the characters are taken smaller, keeping their
+  /// shape: the terminal scales the picture to its cells anyway.
+  public static let pixelLimit = 4096 * 2048
+
+  /// The character size a row of `layout`, `rows` characters tall, is drawn with:
+  /// `character`, shrunk to keep the row within `pixelLimit`.
+  public static func characterSize(layout: GridLayout, rows: Int, character: PixelSize) -> PixelSize {
+    let pixels = Double(layout.rowWidth * character.width) * Double(rows * character.height)
+    guard pixels > Double(pixelLimit) else { return character }
+    let shrink = (Double(pixelLimit) / pixels).squareRoot()
+    return PixelSize(
+      width: max(1, Int(Double(character.width) * shrink)),
+      height: max(1, Int(Double(character.height) * shrink)))
+  }
+
   /// Lays `cells` out as `layout` says, each `layout.cellWidth` characters wide and `rows`
   /// characters tall, a character being `characterWidth`×`characterHeight` pixels.
   public init(cells: [Cell], layout: GridLayout, rows: Int, characterWidth: Int, characterHeight: Int) {

@@ -9,7 +9,9 @@ extension PhotoBrowser {
     _ row: [(index: Int, photo: PhotoModel)], layout: GridLayout, cellRows: Int, characterWidth: Int,
     characterHeight: Int, failure: (Int, Error) -> Void
   ) -> GridRowImage {
-    let cellSize = PixelSize(width: layout.cellWidth * characterWidth, height: cellRows * characterHeight)
+    let character = GridRowImage.characterSize(
+      layout: layout, rows: cellRows, character: PixelSize(width: characterWidth, height: characterHeight))
+    let cellSize = PixelSize(width: layout.cellWidth * character.width, height: cellRows * character.height)
     var cells = row.map { item in
       var thumbnail: RGBImage?
       do {
@@ -23,7 +25,7 @@ extension PhotoBrowser {
       for position in cells.indices { cells[position].thumbnail?.pixels.wipe() }
     }
     return GridRowImage(
-      cells: cells, layout: layout, rows: cellRows, characterWidth: characterWidth,
-      characterHeight: characterHeight)
+      cells: cells, layout: layout, rows: cellRows, characterWidth: character.width,
+      characterHeight: character.height)
   }
 }

@@ -17,10 +17,14 @@ enum PicturePixels {
   func cropped(to rect: PixelRect) -> PicturePixels {
     switch self {
     case .rgb(let image):
-      let part = image.cropped(to: rect)
+      var part = image.cropped(to: rect)
       // `cropped` returns the image itself when the rectangle is all of it: copied into
       // a buffer of its own, so that the caller may zero its image in place (a shrunk one).
-      return .rgb(RGBImage(width: part.width, height: part.height, pixels: Array(part.pixels[...])))
+      // A part is a copy already, let go after its copy is made: wiped first.
+      let isWhole = part.width == image.width && part.height == image.height
+      let copy = RGBImage(width: part.width, height: part.height, pixels: Array(part.pixels[...]))
+      if !isWhole { part.pixels.wipe() }
+      return .rgb(copy)
     case .rgba(let pixels, let width, let height):
       let left = min(max(0, rect.x), width - 1)
       let top = min(max(0, rect.y), height - 1)

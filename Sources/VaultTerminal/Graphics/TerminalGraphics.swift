@@ -20,11 +20,14 @@ public final class TerminalGraphics {
   public let characterHeight: Int
   /// The largest sixel image the terminal shows: larger pictures are drawn as several.
   let largestSixel: PixelSize
+  /// Set when the mode was asked for by name and the terminal did not declare it.
+  public let doubt: ForcedModeDoubt?
 
   private init(
     pixelMode: ChafaPixelMode, canvasMode: ChafaCanvasMode, termInfo: OpaquePointer, cell: PixelSize,
-    largestSixel: PixelSize
+    largestSixel: PixelSize, doubt: ForcedModeDoubt?
   ) {
+    self.doubt = doubt
     self.pixelMode = pixelMode
     self.canvasMode = canvasMode
     self.termInfo = termInfo
@@ -45,7 +48,9 @@ public final class TerminalGraphics {
 
   /// The graphics to draw with, or nil for the text layout: `auto` means text when stdout
   /// is not a terminal, or with `NO_COLOR` or `TERM=dumb`; other modes are drawn as asked.
-  public static func resolve(_ mode: DisplayMode) -> TerminalGraphics? {
+  /// Throws `ForcedModeDoubt.insideTmux` for a pictures mode inside tmux; a mode the
+  /// terminal did not declare is drawn as asked, with `doubt` set.
+  public static func resolve(_ mode: DisplayMode) throws -> TerminalGraphics? {
     let environment = ProcessInfo.processInfo.environment
     if mode == .text { return nil }
     if mode == .auto {
@@ -71,6 +76,11 @@ public final class TerminalGraphics {
       environment: environment, answers: answers, database: GraphicsChoice.Database(info: info))
     let pixelMode = choice.pixelMode(mode)
     if mode == .auto { supplement() }
+    let doubt = choice.doubt(about: mode)
+    if doubt == .insideTmux {
+      chafa_term_info_unref(info)
+      throw doubt!
+    }
     if pixelMode == CHAFA_PIXEL_MODE_SIXELS, let answers { useSixelRegisters(answers) }
     let cell = Terminal.windowCellSize() ?? answers?.cellSize ?? PixelSize(width: 8, height: 16)
     return TerminalGraphics(
@@ -78,7 +88,7 @@ public final class TerminalGraphics {
       cell: PixelSize(
         width: min(cell.width, FullScreenTerminal.largestCell),
         height: min(cell.height, FullScreenTerminal.largestCell)),
-      largestSixel: answers?.largestSixel ?? defaultLargestSixel)
+      largestSixel: answers?.largestSixel ?? defaultLargestSixel, doubt: doubt)
   }
 
   /// Gives libchafa's palette all its colour registers where the terminal has fewer in use

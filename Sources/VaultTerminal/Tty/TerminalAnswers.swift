@@ -38,6 +38,8 @@ struct TerminalAnswerReader {
   private(set) var typed: [UInt8] = []
   /// The device attributes came: every answer the terminal gives comes before them.
   var finished: Bool { answers.deviceAttributes != nil }
+  /// In the middle of a sequence: its end is on the way.
+  var isInSequence: Bool { state != .ground }
 
   private enum State {
     case ground, escape, csi, string
@@ -68,6 +70,11 @@ struct TerminalAnswerReader {
         typed.append(byte)
       }
     case .escape:
+      if byte == 0x1B {
+        // A lone Escape typed before an answer: a key; the new ESC starts the answer.
+        typed.append(byte)
+        return
+      }
       sequence.append(byte)
       switch byte {
       case UInt8(ascii: "["): state = .csi
@@ -78,6 +85,12 @@ struct TerminalAnswerReader {
         state = .ground
       }
     case .csi:
+      if byte == 0x1B {
+        // Cut short by a new sequence: what was read of it is dropped, never given back.
+        sequence = [byte]
+        state = .escape
+        return
+      }
       sequence.append(byte)
       if (0x40...0x7E).contains(byte) {
         if !readControlSequence() { typed += sequence }
@@ -94,7 +107,12 @@ struct TerminalAnswerReader {
         state = .skippingString
       }
     case .skippingControlSequence:
-      if (0x40...0x7E).contains(byte) { state = .ground }
+      if byte == 0x1B {
+        sequence = [byte]
+        state = .escape
+      } else if (0x40...0x7E).contains(byte) {
+        state = .ground
+      }
     case .skippingString:
       if sequence.last == 0x1B && byte == UInt8(ascii: "\\") { state = .ground }
       sequence = [byte]

@@ -74,13 +74,22 @@ public enum TerminalProbe {
     for var byte in typed { _ = ioctl(descriptor, UInt(TIOCSTI), &byte) }
   }
 
+  /// How much longer an answer that has begun may take to end, past `timeout`: cut off,
+  /// its rest would reach the shell as typed text.
+  static let answerEndTimeout = 0.2
+
   /// Reads answers until the device attributes came, `timeout` passed or `longestInput`
-  /// bytes were read.
+  /// bytes were read; an answer under way is read to its end (`answerEndTimeout` more).
   private static func read(_ descriptor: Int32) -> TerminalAnswerReader {
     var reader = TerminalAnswerReader()
     var total = 0
-    let deadline = Date().addingTimeInterval(timeout)
+    var deadline = Date().addingTimeInterval(timeout)
+    var extended = false
     while !reader.finished, total < longestInput {
+      if !extended, reader.isInSequence, deadline.timeIntervalSinceNow < answerEndTimeout {
+        deadline = Date().addingTimeInterval(answerEndTimeout)
+        extended = true
+      }
       let remaining = deadline.timeIntervalSinceNow
       guard remaining > 0 else { break }
       var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)

@@ -100,13 +100,16 @@ extension PhotoViewer {
     for (rowNumber, row) in browser.rows(of: photos).enumerated() {
       let top = rowNumber * (cellRows + 2)
       guard top + cellRows < rows else { break }
+      // As `gridRowImage` makes it: within its pixel limit.
+      let character = GridRowImage.characterSize(layout: layout, rows: cellRows, character: cell)
       let key = PictureKey.gridRow(
         photos: row.map(\.photo.record.id), selected: row.map(\.photo.isSelected),
-        width: layout.rowWidth * cell.width, height: cellRows * cell.height)
+        width: layout.rowWidth * character.width, height: cellRows * character.height)
       emit(
         drawing.draw(
           key: key,
-          source: PixelRect(x: 0, y: 0, width: layout.rowWidth * cell.width, height: cellRows * cell.height),
+          source: PixelRect(
+            x: 0, y: 0, width: layout.rowWidth * character.width, height: cellRows * character.height),
           column: layout.margin, row: top, columns: layout.rowWidth, rows: cellRows
         ) {
           .gridRow(

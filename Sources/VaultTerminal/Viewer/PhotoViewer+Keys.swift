@@ -58,7 +58,7 @@ extension PhotoViewer {
     case .character(" "), .character("s"): toggleSelection(of: cursor.index)
     case .character("a"): ask(.albumName(""))
     case .character("d"): ask(.confirmDeletion(DeletionText(photos: gridChoice())))
-    case .character("e"): ask(.exportFolder("", photos: gridChoice().map(\.photo)))
+    case .character("e"): ask(.exportFolder("", photos: gridChoice()))
     case .enter:
       page = PagePosition(index: cursor.index)
       screen = .photo
@@ -92,7 +92,7 @@ extension PhotoViewer {
     case .character("s"): toggleSelection(of: page.index)
     case .character("d"):
       ask(.confirmDeletion(DeletionText(photos: [(page.index, browser.photo(at: page.index)!)])))
-    case .character("e"): ask(.exportFolder("", photos: [browser.photo(at: page.index)!]))
+    case .character("e"): ask(.exportFolder("", photos: [(page.index, browser.photo(at: page.index)!)]))
     case .character("i"):
       showsInfo.toggle()
       if showsInfo && terminal.size.columns < Self.infoPanelColumns {
@@ -174,7 +174,7 @@ extension PhotoViewer {
         break
       }
       prompt = nil
-      export(photos, to: typed.isEmpty ? nil : typed)
+      export(photos.map(\.photo), to: typed.isEmpty ? nil : typed)
     case (.exportFolder(let typed, let photos), .backspace):
       prompt = .exportFolder(String(typed.dropLast()), photos: photos)
     case (.exportFolder(let typed, let photos), .character(let character)):

@@ -11,11 +11,16 @@ extension PhotoViewer {
       case .confirmDeletion(let doomed):
         let what =
           doomed.photos.count == 1
-          ? "'\(TerminalSafeText.escaped(doomed.photos[0].photo.record.name))'"
+          ? selectedInGrid(doomed.photos[0])
+            + "'\(TerminalSafeText.escaped(doomed.photos[0].photo.record.name))'"
           : "the \(doomed.photos.count) photos listed"
         line = "Delete \(what)? This cannot be undone. [y/N]"
       case .exportFolder(let typed, let photos):
-        let what = photos.count == 1 ? "" : " \(photos.count) selected photos"
+        let single = photos.count == 1 ? selectedInGrid(photos[0]) : ""
+        let what =
+          photos.count > 1
+          ? " \(photos.count) selected photos"
+          : single.isEmpty ? "" : " " + single + "'\(TerminalSafeText.escaped(photos[0].photo.record.name))'"
         line =
           "export\(what) to folder (Enter: a new vault-export-<date>): " + TerminalSafeText.escaped(typed)
       case .albumName(let typed):
@@ -58,6 +63,13 @@ extension PhotoViewer {
     return Array("\u{1B}[\(row + 1);1H\u{1B}[2K\u{1B}[7m".utf8)
       + Array(DisplayWidth.pad(DisplayWidth.truncate(line, to: columns), to: columns).utf8)
       + Array("\u{1B}[27m".utf8)
+  }
+
+  /// "the selected photo 2 " when the grid's `d` or `e` acts on a selected photo (which may
+  /// not be the one under the cursor, nor on screen), else nothing: the number tells two
+  /// photos of the same name apart.
+  func selectedInGrid(_ item: (index: Int, photo: PhotoModel)) -> String {
+    screen == .grid && item.photo.isSelected ? "the selected photo \(item.index + 1) " : ""
   }
 
   static let helpLines = [

@@ -13,7 +13,7 @@ public final class PhotoViewer {
     /// photos (else the one under the cursor).
     case confirmDeletion(DeletionText)
     /// The folder being typed, and the photos it is for (chosen as for a deletion).
-    case exportFolder(String, photos: [PhotoModel])
+    case exportFolder(String, photos: [(index: Int, photo: PhotoModel)])
     case albumName(String)
   }
 

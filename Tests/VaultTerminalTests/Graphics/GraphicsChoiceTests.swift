@@ -63,4 +63,28 @@ final class GraphicsChoiceTests: XCTestCase {
       database: .init(colours256: true))
     XCTAssertEqual(colorTerm.canvasMode, CHAFA_CANVAS_MODE_TRUECOLOR)
   }
+
+  /// A mode asked for by name: refused inside tmux; doubted where the terminal answered and
+  /// did not declare it (kitty shows no sixel); trusted where it said so or was not asked.
+  func testDoubtsAboutAModeAskedForByName() {
+    let kitty = GraphicsChoice(
+      environment: ["TERM": "xterm-kitty"], answers: answers("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c"),
+      database: .init())
+    XCTAssertNil(kitty.doubt(about: .kitty))
+    XCTAssertEqual(kitty.doubt(about: .sixel), .notDeclared)
+    XCTAssertNil(kitty.doubt(about: .symbols))
+    XCTAssertNil(kitty.doubt(about: .auto))
+    let xterm = GraphicsChoice(
+      environment: ["TERM": "xterm"], answers: answers(xtermVT340), database: .init())
+    XCTAssertNil(xterm.doubt(about: .sixel))
+    XCTAssertEqual(xterm.doubt(about: .kitty), .notDeclared)
+    let unasked = GraphicsChoice(environment: ["TERM": "xterm"], answers: nil, database: .init())
+    XCTAssertNil(unasked.doubt(about: .kitty))
+    let tmux = GraphicsChoice(
+      environment: ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"],
+      answers: answers("\u{1B}[?1;2c"),
+      database: .init())
+    for mode in [DisplayMode.kitty, .iterm2, .sixel] { XCTAssertEqual(tmux.doubt(about: mode), .insideTmux) }
+    XCTAssertNil(tmux.doubt(about: .symbols))
+  }
 }

@@ -60,6 +60,29 @@ final class SixelTilesTests: XCTestCase {
     XCTAssertEqual(parts[0], PixelRect(x: 100, y: 50, width: 500, height: 300))
     XCTAssertEqual(parts[1], PixelRect(x: 600, y: 50, width: 501, height: 300))
   }
+
+  /// A terminal saying its largest image is tiny (1×1 made two photos 6000 images) is taken
+  /// to have xterm's default.
+  func testATinyLargestImageIsNotBelieved() {
+    let tiles = SixelTiles.tiles(
+      columns: 100, rows: 30, cell: PixelSize(width: 8, height: 16), largest: PixelSize(width: 1, height: 1))
+    XCTAssertEqual(tiles.count, 1)
+    XCTAssertEqual(
+      SixelTiles.believable(PixelSize(width: 4000, height: 300)), PixelSize(width: 4000, height: 300))
+  }
+
+  /// A grid row of huge reported cells (256×256 a character: one photo a row at 160 columns
+  /// was 40448×40448 pixels) is drawn within the pixel limit, keeping the cells' shape.
+  func testAGridRowOfHugeCellsStaysWithinItsLimit() throws {
+    let layout = try GridLayout(columns: 160, perRow: 1)
+    let huge = GridRowImage.characterSize(
+      layout: layout, rows: 158, character: PixelSize(width: 256, height: 256))
+    XCTAssertLessThanOrEqual(layout.rowWidth * huge.width * 158 * huge.height, GridRowImage.pixelLimit)
+    XCTAssertEqual(huge.width, huge.height)
+    let usual = PixelSize(width: 10, height: 20)
+    XCTAssertEqual(GridRowImage.characterSize(layout: layout, rows: 79, character: usual), usual)
+  }
+
 }
 
 /// What is sent: every sixel image within the largest size, each placed at its cells.

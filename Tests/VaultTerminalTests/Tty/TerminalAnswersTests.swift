@@ -131,4 +131,19 @@ final class TerminalAnswersTests: XCTestCase {
     XCTAssertFalse(TerminalProbe.asksKitty(["TERM": "screen.xterm-256color"]))
     XCTAssertFalse(TerminalProbe.asksKitty(["TERM": "tmux-256color"]))
   }
+
+  /// An answer cut short, or begun after a lone Escape, is never given back as keys (it
+  /// would reach the shell's input): the Escape is a key, the rest an answer or dropped.
+  func testAnAnswerAfterAnEscapeOrCutShortIsNotGivenBack() {
+    let afterEscape = read("\u{1B}\u{1B}[?64;4c", split: true)
+    XCTAssertEqual(afterEscape.typed, [0x1B])
+    XCTAssertEqual(afterEscape.answers.sixel, true)
+    let cut = read("\u{1B}[?1;0;10\u{1B}[?62;c")
+    XCTAssertEqual(cut.typed, [])
+    XCTAssertTrue(cut.finished)
+    let overLong = read("\u{1B}[" + String(repeating: "1;", count: 200) + "\u{1B}[?62;c")
+    XCTAssertEqual(overLong.typed, [])
+    XCTAssertTrue(overLong.finished)
+  }
+
 }

@@ -66,4 +66,25 @@ extension ViewerTests {
     }
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/out").count, 2)
   }
+
+  /// A selected photo that is not the one under the cursor is named with its number: two
+  /// photos may share a name, and the selection may be days old.
+  func testOneSelectedPhotoIsNamedByItsNumber() throws {
+    XCTAssertEqual(try vault.run(["select", "2"]).status, 0)
+    let grid = try viewer("--mode symbols")
+    try grid.wait(for: "1 / 6  1 selected")
+    try grid.type("e")
+    try grid.wait(for: "export the selected photo 2 'photo-2.jpg' to folder")
+    try grid.send("Escape")
+    // Typed only once the question is gone: an Escape with a letter right after it is Alt
+    // with that letter.
+    try grid.wait(until: "the export question gone") { !$0.contains("export the selected") }
+    try grid.type("d")
+    try grid.wait(for: "Delete the selected photo 2 'photo-2.jpg'? This cannot be undone. [y/N]")
+    try grid.type("n")
+    try grid.wait(for: "nothing deleted")
+    try grid.type("q")
+    try grid.waitUntilFinished()
+    XCTAssertEqual(try listed().count, 6)
+  }
 }

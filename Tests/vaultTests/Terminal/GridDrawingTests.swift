@@ -81,6 +81,22 @@ final class GridDrawingTests: XCTestCase {
     XCTAssertFalse(title.contains("Gi="), title)
   }
 
+  /// Inside tmux, kitty's pictures asked for by name are refused, not sent: tmux took their
+  /// commands for the pane's title, which then showed Base64 of the photo's pixels.
+  func testKittyPicturesAskedForInsideTmuxAreRefused() throws {
+    let variables = ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse", "TERM": "tmux-256color"]
+    let session = try TmuxSession(
+      "\(VaultRunner.binary) list --per-row 4 --count 4 --mode kitty; echo \"exit status $?\"", in: folder,
+      environment: variables)
+    let screen = try session.waitUntilFinished()
+    XCTAssertTrue(screen.contains("error: --mode kitty draws nothing inside tmux"), screen)
+    XCTAssertTrue(screen.contains("exit status 1"), screen)
+    let output = folder + "/title"
+    _ = try TmuxSession.runTool(["-L", session.socket, "display", "-p", "#{pane_title}"], output: output)
+    let title = try String(contentsOfFile: output, encoding: .utf8)
+    XCTAssertFalse(title.contains("Ga=") || title.contains("Gq="), title)
+  }
+
   /// Under each cell's number and name, the day the photo was taken (else imported,
   /// marked *), as the text layout's last line has it, where the cell is wide enough.
   func testEachCellShowsItsDateWhereItFits() throws {
