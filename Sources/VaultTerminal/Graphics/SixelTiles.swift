@@ -18,9 +18,8 @@ enum SixelTiles {
 
   /// The tiles of a `columns`×`rows` area of `cell`-sized cells, each at most `largest`
   /// pixels, in rows from the top-left; the tiles of a row share out its columns evenly.
-  static func tiles(columns: Int, rows: Int, cell: PixelSize, largest reported: PixelSize) -> [CellRect] {
+  static func tiles(columns: Int, rows: Int, cell: PixelSize, largest: PixelSize) -> [CellRect] {
     guard columns > 0, rows > 0 else { return [] }
-    let largest = believable(reported)
     let widest = max(1, largest.width / max(1, cell.width))
     let tallest = max(1, (largest.height - (bandHeight - 1)) / max(1, cell.height))
     let across = spans(columns, longest: widest)
@@ -32,7 +31,7 @@ enum SixelTiles {
     }
   }
 
-  /// The smallest largest image believed: a terminal that says less (an answer is anyone's
+  /// The smallest largest image believed of a terminal: one that says less (an answer is anyone's
   /// to send: 1×1 made a grid of two photos 6000 images and 23 MB) is taken to have
   /// xterm's default.
   static let smallestLargest = 256

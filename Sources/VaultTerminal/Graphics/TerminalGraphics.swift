@@ -88,7 +88,7 @@ public final class TerminalGraphics {
       cell: PixelSize(
         width: min(cell.width, FullScreenTerminal.largestCell),
         height: min(cell.height, FullScreenTerminal.largestCell)),
-      largestSixel: answers?.largestSixel ?? defaultLargestSixel, doubt: doubt)
+      largestSixel: answers?.largestSixel.map(SixelTiles.believable) ?? defaultLargestSixel, doubt: doubt)
   }
 
   /// Gives libchafa's palette all its colour registers where the terminal has fewer in use

@@ -64,9 +64,10 @@ final class SixelTilesTests: XCTestCase {
   /// A terminal saying its largest image is tiny (1×1 made two photos 6000 images) is taken
   /// to have xterm's default.
   func testATinyLargestImageIsNotBelieved() {
-    let tiles = SixelTiles.tiles(
-      columns: 100, rows: 30, cell: PixelSize(width: 8, height: 16), largest: PixelSize(width: 1, height: 1))
-    XCTAssertEqual(tiles.count, 1)
+    XCTAssertEqual(
+      SixelTiles.believable(PixelSize(width: 1, height: 1)), TerminalGraphics.defaultLargestSixel)
+    XCTAssertEqual(
+      SixelTiles.believable(PixelSize(width: 4000, height: 100)), TerminalGraphics.defaultLargestSixel)
     XCTAssertEqual(
       SixelTiles.believable(PixelSize(width: 4000, height: 300)), PixelSize(width: 4000, height: 300))
   }
