@@ -16,7 +16,6 @@ Measured, each against `vault list --count 1` on the same vault in the same run
     screen (target: bytes a page <= pixels on screen).
 A screenshot of the display with the first photo is kept as bench-output/kitty-view.png.
 Usage: kitty-driver.py SOCKET VAULT_BINARY COUNT RUNS   (VAULT_DIR, VAULT_PASSWORD, DISPLAY set)"""
-import fcntl
 import importlib.util
 import os
 import re
@@ -25,7 +24,6 @@ import socket
 import statistics
 import subprocess
 import sys
-import termios
 import time
 
 _spec = importlib.util.spec_from_file_location(
@@ -42,13 +40,7 @@ class KittyViewer:
 
     def __init__(self, relay, window_size, vault, arguments, environment):
         self.relay = relay
-        self.master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, window_size)
-        self.start = time.monotonic()
-        self.process = subprocess.Popen(
-            [vault, "view"] + arguments, stdin=slave, stdout=slave, stderr=slave, env=environment,
-            start_new_session=True, preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
-        os.close(slave)
+        self.master, self.process, self.start = view_driver.start_view(vault, arguments, environment, window_size)
         self.tail = b""
         self.from_kitty = b""
         self.written = 0

@@ -34,16 +34,23 @@ KITTY_UPLOADS = {"direct": 0, "other": 0}
 COLUMNS, ROWS, CELL_WIDTH, CELL_HEIGHT = 160, 48, 10, 20
 
 
+def start_view(vault, arguments, environment, window_size):
+    """`vault view ARGUMENTS` on a new pty of `window_size` (struct winsize) as its controlling
+    terminal: (the pty's master, the process, the time it was started)."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, window_size)
+    start = time.monotonic()
+    process = subprocess.Popen(
+        [vault, "view"] + arguments, stdin=slave, stdout=slave, stderr=slave, env=environment,
+        start_new_session=True, preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
+    os.close(slave)
+    return master, process, start
+
+
 class Viewer:
     def __init__(self, vault, arguments, environment):
-        self.master, slave = os.openpty()
         size = struct.pack("HHHH", ROWS, COLUMNS, COLUMNS * CELL_WIDTH, ROWS * CELL_HEIGHT)
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, size)
-        self.start = time.monotonic()
-        self.process = subprocess.Popen(
-            [vault, "view"] + arguments, stdin=slave, stdout=slave, stderr=slave, env=environment,
-            start_new_session=True, preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
-        os.close(slave)
+        self.master, self.process, self.start = start_view(vault, arguments, environment, size)
         self.pending = b""
 
     def statuses(self, timeout=120):

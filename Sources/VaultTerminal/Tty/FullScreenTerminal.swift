@@ -177,7 +177,7 @@ public final class FullScreenTerminal {
 
   /// Whether a key is waiting: a frame then leaves out what only later frames need.
   var hasPendingInput: Bool {
-    if !keys.isEmpty { return true }
+    if hasWaitingInput { return true }
     var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
     return poll(&poller, 1, 0) > 0 && poller.revents & Int16(POLLIN) != 0
   }
