@@ -103,6 +103,9 @@ final class SnapshotBytes: @unchecked Sendable {
     _ = madvise(mapping.baseAddress! + start, min(step, mapping.count - start), 23)
   }
 
+  /// The most bytes it can hold: its file's size (or the size limit).
+  var capacity: Int { mapping.count }
+
   func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
     try body(UnsafeRawBufferPointer(rebasing: mapping[0..<count]))
   }

@@ -30,7 +30,7 @@ extension SpaceState {
     /// Where the next entry starts, and its number (for errors).
     private var offset = 0
     private var number = 1
-    private var window: [SnapshotItem] = []
+    private var window: [SnapshotPhotoItem] = []
 
     init(applyingTo state: SpaceState) {
       self.state = state
@@ -44,18 +44,33 @@ extension SpaceState {
         let available = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
         let end = isFinal ? nil : Self.endOfWholeEntries(in: available, from: offset)
         if let end, end == offset { return }
+        if offset == 0 { reserveForPhotos(in: snapshot) }
         var read = 0
         let reached = try JournalEntry.scan(
           available, from: offset, to: end, firstNumber: number, reading: SnapshotItem.read
         ) { item in
           read += 1
-          window.append(item)
+          switch item {
+          case .added(let id, let order, let at): window.append(SnapshotPhotoItem(.added, id, order, at))
+          case .details(let id, let stamp, let at): window.append(SnapshotPhotoItem(.details, id, stamp, at))
+          case .other(let entry):
+            // In the snapshot's order.
+            flush(snapshot)
+            state.apply(entry)
+          }
           if window.count == SpaceState.snapshotWindow { flush(snapshot) }
         }
         flush(snapshot)
         (offset, number) = (reached, number + read)
         if isFinal, snapshot.count != Padme.paddedLength(reached) { throw SnapshotNotPadded() }
       }
+    }
+
+    /// Room for as many photos as the snapshot can hold, made once its first bytes came (they
+    /// authenticated, so it is the space's): the list and its index then never grow again
+    /// while it is read, each growth a copy (and the index's a rehash of every photo).
+    private mutating func reserveForPhotos(in snapshot: SnapshotBytes) {
+      state.reserveCapacity(state.photoCount + snapshot.capacity / JournalEntry.addedFixedLength)
     }
 
     /// Where the entries that are whole in `bytes` from `start` end (an entry's length is in
@@ -77,5 +92,22 @@ extension SpaceState {
       for item in window { state.applySnapshotItem(item, of: snapshot) }
       window.removeAll(keepingCapacity: true)
     }
+  }
+}
+
+/// A snapshot's `added` or `details` entry as read, located in its bytes: a plain value
+/// (`SnapshotItem` is not, for its other entries), so that a window of them is copied
+/// without a retain or a release.
+struct SnapshotPhotoItem {
+  enum Kind { case added, details }
+  let kind: Kind
+  let id: BlobID
+  /// An `added` entry's order, a `details` entry's stamp.
+  let orderOrStamp: Int64
+  /// Where its type byte is in the snapshot.
+  let offset: Int
+
+  init(_ kind: Kind, _ id: BlobID, _ orderOrStamp: Int64, _ offset: Int) {
+    (self.kind, self.id, self.orderOrStamp, self.offset) = (kind, id, orderOrStamp, offset)
   }
 }
