@@ -18,14 +18,15 @@ final class SnapshotBytes: @unchecked Sendable {
   }
 
   /// The rest of `reader`'s plaintext, decrypted straight into memory of a new object's own
-  /// (no copy to wipe); more than `limit` bytes is damage. `consume` is handed the object
-  /// each time more of it is decrypted (`count` bytes so far), last with `isFinal` true: from
-  /// `alongsideFrom` bytes of file on, the bytes are decrypted on another thread meanwhile
-  /// (see `SnapshotDecryption`), smaller snapshots whole first. What `consume` throws is
-  /// thrown, once nothing writes the memory any more.
+  /// (no copy to wipe); more than `limit` bytes is damage. Its entries are read as they
+  /// come (see `SnapshotScanner`) and handed to `consume` in order, with the object whose
+  /// `count` bytes are there; from `alongsideFrom` bytes of file on, decrypting and reading
+  /// go on on another thread meanwhile (see `SnapshotDecryption`), smaller snapshots are
+  /// decrypted whole first. Throws what reading or `consume` threw, once nothing writes the
+  /// memory any more.
   static func read(
     from reader: BlobReader, limit: Int, alongsideFrom parallelSize: Int = .max,
-    consume: (SnapshotBytes, _ isFinal: Bool) throws -> Void
+    consume: (SnapshotBytes, [SnapshotItem]) throws -> Void
   ) throws -> SnapshotBytes {
     // The file's size bounds the plaintext: address space only, its pages are made as the
     // chunks authenticate (a junk file of 1 GiB would otherwise cost 1 GiB of memory).
@@ -38,13 +39,16 @@ final class SnapshotBytes: @unchecked Sendable {
         Self.makePages(of: snapshot.mapping, from: snapshot.written, to: count)
         snapshot.written = count
       }
-      try consume(snapshot, true)
+      var scanner = SnapshotScanner()
+      try consume(snapshot, try snapshot.withBytes { try scanner.scan($0, isFinal: true) })
     }
     return snapshot
   }
 
-  /// Decrypts on another thread, handing each new part to `consume` on this one.
-  private func readAlongside(_ reader: BlobReader, consume: (SnapshotBytes, Bool) throws -> Void) throws {
+  /// Decrypts and reads on another thread, handing what was read to `consume` on this one.
+  private func readAlongside(_ reader: BlobReader, consume: (SnapshotBytes, [SnapshotItem]) throws -> Void)
+    throws
+  {
     nonisolated(unsafe) let mapping = mapping
     let decryption = SnapshotDecryption(reading: reader, into: mapping) { count in
       // Only the decrypting thread makes pages; `count` grows a chunk at a time.
@@ -52,10 +56,9 @@ final class SnapshotBytes: @unchecked Sendable {
     }
     do {
       while true {
-        let (decrypted, isFinal) = try decryption.wait(beyond: count)
-        count = decrypted
-        written = decrypted
-        try consume(self, isFinal)
+        let (decrypted, read, isFinal) = try decryption.take()
+        (count, written) = (decrypted, decrypted)
+        for items in read { try consume(self, items) }
         if isFinal { break }
       }
       decryption.finish()

@@ -137,11 +137,12 @@ final class SpaceJournal {
         throw VaultError.damagedIndex(
           path: path, reason: "unsupported snapshot version \(reader.version)")
       }
-      // A big snapshot is decrypted on another thread while its entries are applied here.
+      // A big snapshot is decrypted and read on another thread while its entries are
+      // applied here.
       _ = try SnapshotBytes.read(
         from: reader, limit: Self.snapshotSizeLimit, alongsideFrom: Self.parallelDecodingSize
-      ) { snapshot, isFinal in
-        try application.take(snapshot, upTo: snapshot.count, isFinal: isFinal)
+      ) { snapshot, items in
+        application.apply(items, of: snapshot)
       }
     } catch VaultError.damagedBlob(_, let reason) {
       throw VaultError.damagedIndex(path: path, reason: reason)

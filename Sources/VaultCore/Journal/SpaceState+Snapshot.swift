@@ -8,81 +8,60 @@ extension SpaceState {
 
   /// Applies every entry of `snapshot` (its plaintext whole: entries, the end mark,
   /// padding), or none: a damaged snapshot adds nothing (not even to a salvage). With
-  /// `step`, its bytes are taken that many at a time, as a big snapshot's are while it is
+  /// `step`, its bytes are read that many at a time, as a big snapshot's are while it is
   /// decrypted (for tests and the fuzz target). Throws `JournalDecodingError` for the first
   /// malformed entry, `SnapshotNotPadded`.
   mutating func applySnapshot(_ snapshot: SnapshotBytes, inSteps step: Int? = nil) throws {
-    var application = SnapshotApplication(applyingTo: self)
-    if let step {
-      for count in stride(from: max(1, step), to: snapshot.count, by: max(1, step)) {
-        try application.take(snapshot, upTo: count, isFinal: false)
+    var (scanner, application) = (SnapshotScanner(), SnapshotApplication(applyingTo: self))
+    try snapshot.withBytes { bytes in
+      if let step {
+        for count in stride(from: max(1, step), to: bytes.count, by: max(1, step)) {
+          application.apply(
+            try scanner.scan(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), isFinal: false), of: snapshot
+          )
+        }
       }
+      application.apply(try scanner.scan(bytes, isFinal: true), of: snapshot)
     }
-    try application.take(snapshot, upTo: snapshot.count, isFinal: true)
     self = application.state
   }
 
-  /// A snapshot's entries read and applied as its bytes come (see `SnapshotDecryption`) to a
-  /// state of its own, a copy of the one it started from: the copy is the outcome only once
-  /// the whole snapshot read well, its end mark and padding too.
+  /// A snapshot's entries applied as they are read (see `SnapshotScanner`) to a state of its
+  /// own, a copy of the one it started from: the copy is the outcome only once the whole
+  /// snapshot read well, its end mark and padding too.
   struct SnapshotApplication {
     private(set) var state: SpaceState
-    /// Where the next entry starts, and its number (for errors).
-    private var offset = 0
-    private var number = 1
     private var window: [SnapshotPhotoItem] = []
+    private var hasReserved = false
 
     init(applyingTo state: SpaceState) {
       self.state = state
       window.reserveCapacity(SpaceState.snapshotWindow)
     }
 
-    /// Reads and applies the entries that are whole in the first `count` bytes of
-    /// `snapshot`; with `isFinal`, every entry to the end mark, and checks the padding.
-    mutating func take(_ snapshot: SnapshotBytes, upTo count: Int, isFinal: Bool) throws {
-      try snapshot.withBytes { buffer in
-        let available = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-        let end = isFinal ? nil : Self.endOfWholeEntries(in: available, from: offset)
-        if let end, end == offset { return }
-        if offset == 0 { reserveForPhotos(in: snapshot) }
-        var read = 0
-        let reached = try JournalEntry.scan(
-          available, from: offset, to: end, firstNumber: number, reading: SnapshotItem.read
-        ) { item in
-          read += 1
-          switch item {
-          case .added(let id, let order, let at): window.append(SnapshotPhotoItem(.added, id, order, at))
-          case .details(let id, let stamp, let at): window.append(SnapshotPhotoItem(.details, id, stamp, at))
-          case .other(let entry):
-            // In the snapshot's order.
-            flush(snapshot)
-            state.apply(entry)
-          }
-          if window.count == SpaceState.snapshotWindow { flush(snapshot) }
+    /// Applies `items`, read from `snapshot`'s bytes that are there (`count`), in order.
+    mutating func apply(_ items: [SnapshotItem], of snapshot: SnapshotBytes) {
+      if !hasReserved { reserveForPhotos(in: snapshot) }
+      for item in items {
+        switch item {
+        case .added(let id, let order, let at): window.append(SnapshotPhotoItem(.added, id, order, at))
+        case .details(let id, let stamp, let at): window.append(SnapshotPhotoItem(.details, id, stamp, at))
+        case .other(let entry):
+          // In the snapshot's order.
+          flush(snapshot)
+          state.apply(entry)
         }
-        flush(snapshot)
-        (offset, number) = (reached, number + read)
-        if isFinal, snapshot.count != Padme.paddedLength(reached) { throw SnapshotNotPadded() }
+        if window.count == SpaceState.snapshotWindow { flush(snapshot) }
       }
+      flush(snapshot)
     }
 
     /// Room for as many photos as the snapshot can hold, made once its first bytes came (they
     /// authenticated, so it is the space's): the list and its index then never grow again
     /// while it is read, each growth a copy (and the index's a rehash of every photo).
     private mutating func reserveForPhotos(in snapshot: SnapshotBytes) {
+      hasReserved = true
       state.reserveCapacity(state.photoCount + snapshot.capacity / JournalEntry.addedFixedLength)
-    }
-
-    /// Where the entries that are whole in `bytes` from `start` end (an entry's length is in
-    /// its first bytes).
-    private static func endOfWholeEntries(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
-      var end = start
-      while end < bytes.count, let length = JournalEntry.encodedLength(at: end, in: bytes),
-        end + length <= bytes.count
-      {
-        end += length
-      }
-      return end
     }
 
     /// Applies the items read so far; the index's slots for their photos are read together
