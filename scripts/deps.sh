@@ -40,5 +40,6 @@ BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-
 # HEIC that test uploads; GNU time to read a command's peak memory; keyctl (keyutils) to run the tests, and each
 # test of `vault unlock`, in a session keyring of their own; for the tests in real terminals
 # (Tests/terminals), a private X display (xvfb), kitty, xterm and mlterm, xdotool to type in
-# them and ImageMagick to take and read screenshots.
-TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick)
+# them and ImageMagick to take and read screenshots (and to make the GIF, WebP and AVIF
+# files the import tests add, with ffmpeg for an animated WebP).
+TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick ffmpeg)

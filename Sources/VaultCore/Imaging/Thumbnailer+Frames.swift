@@ -15,8 +15,8 @@ extension Thumbnailer {
       throw VaultError.decodeFailed(
         path: decoder.path,
         reason:
-          "its \(decoder.frameCount) frames of \(decoder.width)×\(decoder.height) come to more than "
-          + "\(animationPixelLimit / 1_000_000) million pixels")
+          "its \(decoder.frameCount) frames of \(decoder.width)×\(decoder.height) pixels are over the "
+          + "limit of \(animationPixelLimit / 1_000_000) megapixels for an animation")
     }
   }
 
