@@ -84,7 +84,8 @@ let package = Package(
       providers: [.apt(["libkeyutils-dev"])]
     ),
     // libjpeg and libpng report fatal errors with longjmp, which must never cross Swift
-    // frames; this C target keeps every setjmp/longjmp pair inside C.
+    // frames; this C target keeps every setjmp/longjmp pair inside C. It also keeps dav1d
+    // (under libavif) from printing lines of its own on a damaged AVIF.
     .target(
       name: "CVaultImaging",
       dependencies: ["CJPEG", "CPNG"]

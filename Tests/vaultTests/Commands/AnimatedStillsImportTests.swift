@@ -147,6 +147,21 @@ final class AnimatedStillsImportTests: XCTestCase {
       try writeBytes(Array(bytes.prefix(bytes.count * 2 / 3)), to: work + "/truncated-" + name)
       bad.append(("truncated-" + name, "the file ends too early (truncated)"))
     }
+    // Damaged picture data, whole files: the decoders (dav1d too) must say nothing of their own.
+    var avifData = try fileBytes(work + "/still.avif")
+    let mdat = try XCTUnwrap(
+      (0..<avifData.count - 4).first { avifData[$0..<$0 + 4].elementsEqual("mdat".utf8) })
+    for index in (mdat + 4)..<avifData.count { avifData[index] ^= 0x5A }
+    try writeBytes(avifData, to: work + "/damaged.avif")
+    bad.append(("damaged.avif", "decoding of color planes failed"))
+    var webpData = try fileBytes(work + "/lossy.webp")
+    for index in 40..<webpData.count { webpData[index] ^= 0x5A }
+    try writeBytes(webpData, to: work + "/damaged.webp")
+    bad.append(("damaged.webp", "damaged WebP"))
+    var gifData = try fileBytes(work + "/still.gif")
+    for index in (gifData.count - 20)..<(gifData.count - 2) { gifData[index] ^= 0x33 }
+    try writeBytes(gifData, to: work + "/damaged.gif")
+    bad.append(("damaged.gif", "cannot decode image"))
     // A screen of 60000×60000 in the GIF's header.
     var gif = try fileBytes(work + "/still.gif")
     gif.replaceSubrange(6..<10, with: [0x60, 0xEA, 0x60, 0xEA])
