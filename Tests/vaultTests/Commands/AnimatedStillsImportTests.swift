@@ -139,6 +139,21 @@ final class AnimatedStillsImportTests: XCTestCase {
     }
   }
 
+  /// An interlaced GIF's rows (stored every 8th from 0, every 8th from 4, every 4th from 2,
+  /// then every 2nd from 1) land where a plain GIF of the same picture puts them.
+  func testAnInterlacedGIFDecodesAsAPlainOne() throws {
+    try tool(
+      Self.convert, ["-size", "64x48", "-seed", "3", "plasma:", "+dither", "-colors", "256", "plasma.png"])
+    try tool(Self.convert, ["plasma.png", "-interlace", "none", "plain.gif"])
+    try tool(Self.convert, ["plasma.png", "-interlace", "GIF", "interlaced.gif"])
+    let plain = try GIFDecoder(pinned: PinnedBytes(try fileBytes(work + "/plain.gif")), name: "plain")
+    let interlaced = try GIFDecoder(
+      pinned: PinnedBytes(try fileBytes(work + "/interlaced.gif")), name: "interlaced")
+    XCTAssertNotEqual(try fileBytes(work + "/plain.gif"), try fileBytes(work + "/interlaced.gif"))
+    let (plainFrame, interlacedFrame) = (try plain.decodeFirstFrame(), try interlaced.decodeFirstFrame())
+    XCTAssertEqual(Array(plainFrame.pixels), Array(interlacedFrame.pixels))
+  }
+
   /// Broken and hostile files, each with what its one line must say.
   func makeBadFiles() throws -> [(name: String, reason: String)] {
     var bad: [(String, String)] = []
