@@ -41,5 +41,6 @@ BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-
 # test of `vault unlock`, in a session keyring of their own; for the tests in real terminals
 # (Tests/terminals), a private X display (xvfb), kitty, xterm and mlterm, xdotool to type in
 # them and ImageMagick to take and read screenshots (and to make the GIF, WebP and AVIF
-# files the import tests add, with ffmpeg for an animated WebP).
-TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick ffmpeg)
+# files the import tests add, with ffmpeg for an animated WebP and libavif's avifenc for an
+# AVIF turned by its irot and imir boxes).
+TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick ffmpeg libavif-bin)

@@ -42,11 +42,20 @@ enum FrameDecoders {
     }
   }
 
-  /// Opens a file through its descriptor. These libraries decode from memory only, so the
-  /// file is read whole first, unless it alone is more than one photo may hold.
-  static func open(_ file: SourceFile, format: ImageFormat, memoryLimit: Int) throws -> FrameDecoder {
-    guard file.size <= Int64(memoryLimit) else {
-      throw VaultError.tooMuchMemory(path: file.path, bytes: Int(file.size), limit: memoryLimit)
+  /// The largest file opened through its descriptor: these libraries decode from memory
+  /// only, so the file is read whole before its header says what decoding takes, and so
+  /// before an import reserves memory for it. As much as an import holds of any photo
+  /// (`PhotoImporter.inMemoryFileLimit`).
+  static let fileSizeLimit = 64 << 20
+
+  /// Opens a file through its descriptor: reads it whole first, unless it is larger than
+  /// `fileSizeLimit`.
+  static func open(_ file: SourceFile, format: ImageFormat) throws -> FrameDecoder {
+    guard file.size <= Int64(fileSizeLimit) else {
+      throw VaultError.decodeFailed(
+        path: file.path,
+        reason: "a \(format.displayName) file of more than \(fileSizeLimit >> 20) MiB is not imported "
+          + "(it is decoded from memory)")
     }
     return try open(file.readAll(), name: file.path, format: format)
   }

@@ -56,7 +56,7 @@ public struct Thumbnailer: Sendable {
     case .png: return try opened(.png(PNGDecoder(file: file)))
     case .heic: return try opened(.heif(HEIFDecoder(file: file)))
     case .gif, .webp, .avif:
-      return try opened(.frames(FrameDecoders.open(file, format: format, memoryLimit: memoryLimit)))
+      return try opened(.frames(FrameDecoders.open(file, format: format)))
     }
   }
 

@@ -13,6 +13,7 @@ final class AnimatedStillsImportTests: XCTestCase {
   static let convert = "/usr/bin/convert"
   static let ffmpeg = "/usr/bin/ffmpeg"
   static let heifEnc = "/usr/bin/heif-enc"
+  static let avifenc = "/usr/bin/avifenc"
 
   var folder = ""
   var vault: VaultRunner!
@@ -139,6 +140,50 @@ final class AnimatedStillsImportTests: XCTestCase {
     }
   }
 
+  /// An AVIF is shown as its irot (quarter turns anti-clockwise) and then its imir (mode 0:
+  /// top and bottom exchanged; 1: left and right) say, written by libavif's own encoder.
+  func testAVIFIsTurnedAsItsIrotAndImirSay() throws {
+    try requireTool(Self.avifenc)
+    _ = try makeGoodFiles()
+    typealias Quadrants = [[Character]]
+    func turnedAntiClockwise(_ q: Quadrants) -> Quadrants { [[q[0][1], q[1][1]], [q[0][0], q[1][0]]] }
+    var expected: [String: (size: [Int], quadrants: Quadrants)] = [:]
+    for turns in 0...3 {
+      for mirror in [-1, 0, 1] {
+        let name = "turned-\(turns)-\(mirror).avif"
+        var arguments = ["--irot", "\(turns)"]
+        if mirror >= 0 { arguments += ["--imir", "\(mirror)"] }
+        try tool(Self.avifenc, arguments + ["quad.png", name])
+        var quadrants: Quadrants = [["R", "G"], ["B", "W"]]
+        for _ in 0..<turns { quadrants = turnedAntiClockwise(quadrants) }
+        if mirror == 0 { quadrants.reverse() }
+        if mirror == 1 { quadrants = quadrants.map { $0.reversed() } }
+        expected[name] = (turns % 2 == 0 ? [48, 32] : [32, 48], quadrants)
+      }
+    }
+    let run = try vault.run(["add"] + copyToPhotos(expected.keys.sorted()))
+    XCTAssertEqual(run.status, 0, run.stderr)
+    let entries = Dictionary(uniqueKeysWithValues: try vault.listJSON().map { ($0["name"] as! String, $0) })
+    XCTAssertEqual(try vault.run(["export", "--all", "--thumbs", "--to", "thumbs"]).status, 0)
+    let colours: [Character: [Int]] = [
+      "R": [255, 0, 0], "G": [0, 255, 0], "B": [0, 0, 255], "W": [255, 255, 255],
+    ]
+    for (name, (size, quadrants)) in expected {
+      XCTAssertEqual(
+        [entries[name]?["width"] as? Int ?? 0, entries[name]?["height"] as? Int ?? 0], size, name)
+      let jpeg = try fileBytes(folder + "/thumbs/" + (name as NSString).deletingPathExtension + ".jpg")
+      let image = try RGBImage.decodeJPEG(jpeg, name: name)
+      XCTAssertEqual([image.width, image.height], size, name)
+      for (row, column) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+        let (x, y) = (image.width * (1 + 2 * column) / 4, image.height * (1 + 2 * row) / 4)
+        let pixel = image.pixels[(y * image.width + x) * 3..<(y * image.width + x) * 3 + 3].map(Int.init)
+        let wanted = colours[quadrants[row][column]]!
+        XCTAssertTrue(
+          zip(pixel, wanted).allSatisfy { abs($0 - $1) < 40 }, "\(name) at \(row),\(column): \(pixel)")
+      }
+    }
+  }
+
   /// An interlaced GIF's rows (stored every 8th from 0, every 8th from 4, every 4th from 2,
   /// then every 2nd from 1) land where a plain GIF of the same picture puts them.
   func testAnInterlacedGIFDecodesAsAPlainOne() throws {
@@ -196,6 +241,9 @@ final class AnimatedStillsImportTests: XCTestCase {
     webp.replaceSubrange(24..<30, with: [0x5F, 0xEA, 0x00, 0x5F, 0xEA, 0x00])
     try writeBytes(webp, to: work + "/huge.webp")
     bad.append(("huge.webp", "image of 60000×60000 pixels is over the limit of 200 megapixels"))
+    // A GIF too large to be read into memory before its header is checked.
+    try writeBytes(still + [UInt8](repeating: 0, count: 64 << 20), to: work + "/long.gif")
+    bad.append(("long.gif", "a GIF file of more than 64 MiB is not imported"))
     // The AVIF's ispe box saying 60000×60000.
     var avif = try fileBytes(work + "/still.avif")
     let ispe = try XCTUnwrap((0..<avif.count - 4).first { avif[$0..<$0 + 4].elementsEqual("ispe".utf8) })
