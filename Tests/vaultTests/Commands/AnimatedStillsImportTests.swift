@@ -64,10 +64,21 @@ final class AnimatedStillsImportTests: XCTestCase {
       Self.ffmpeg,
       ["-v", "error", "-i", "animated.gif", "-c:v", "libwebp_anim", "-loop", "0", "animated.webp"])
     try tool(Self.convert, ["quad.png", "still.avif"])
+    // An AVIF image sequence (brand avis), AV1 through libaom.
+    try tool(
+      Self.ffmpeg,
+      [
+        "-v", "error", "-i", "animated.gif", "-fps_mode", "passthrough", "-pix_fmt", "yuv420p", "-c:v",
+        "libaom-av1", "-cpu-used", "8",
+        "animated.avif",
+      ])
     // A camera's EXIF block (2024:06:01 14:03:22, +02:00), carried over from a JPEG.
     try tool(Self.convert, [fixturesPath + "/taken-offset.jpg", "taken.webp"])
     try tool(Self.heifEnc, ["-A", fixturesPath + "/taken-offset.jpg", "-o", "taken.avif"])
-    return ["still.gif", "animated.gif", "lossy.webp", "lossless.webp", "animated.webp", "still.avif"]
+    return [
+      "still.gif", "animated.gif", "lossy.webp", "lossless.webp", "animated.webp", "still.avif",
+      "animated.avif",
+    ]
   }
 
   func copyToPhotos(_ names: [String]) throws -> [String] {
@@ -122,7 +133,7 @@ final class AnimatedStillsImportTests: XCTestCase {
     _ = try makeGoodFiles()
     let frames = [
       "still.gif": 1, "animated.gif": 2, "lossy.webp": 1, "lossless.webp": 1, "animated.webp": 2,
-      "still.avif": 1,
+      "still.avif": 1, "animated.avif": 2,
     ]
     for (name, count) in frames {
       let bytes = PinnedBytes(try fileBytes(work + "/" + name))
@@ -244,6 +255,18 @@ final class AnimatedStillsImportTests: XCTestCase {
     // A GIF too large to be read into memory before its header is checked.
     try writeBytes(still + [UInt8](repeating: 0, count: 64 << 20), to: work + "/long.gif")
     bad.append(("long.gif", "a GIF file of more than 64 MiB is not imported"))
+    // The animated WebP on a 10000×10000 canvas (within the pixel limit), its frames
+    // repeated to 12: 1.2 gigapixels to play.
+    var frames = try fileBytes(work + "/animated.webp")
+    let anmf = try XCTUnwrap((0..<frames.count - 4).first { frames[$0..<$0 + 4].elementsEqual("ANMF".utf8) })
+    let anmfLength = 8 + frames[anmf + 4..<anmf + 8].reversed().reduce(0) { $0 << 8 | Int($1) }
+    let chunk = Array(frames[anmf..<anmf + anmfLength + anmfLength % 2])
+    frames.replaceSubrange(24..<30, with: [0x0F, 0x27, 0x00, 0x0F, 0x27, 0x00])
+    frames += Array([[UInt8]](repeating: chunk, count: 10).joined())
+    let riff = UInt32(frames.count - 8)
+    frames.replaceSubrange(4..<8, with: (0..<4).map { UInt8(truncatingIfNeeded: riff >> (8 * $0)) })
+    try writeBytes(frames, to: work + "/frames.webp")
+    bad.append(("frames.webp", "its 12 frames of 10000×10000 pixels are over the limit of 1000 megapixels"))
     // The AVIF's ispe box saying 60000×60000.
     var avif = try fileBytes(work + "/still.avif")
     let ispe = try XCTUnwrap((0..<avif.count - 4).first { avif[$0..<$0 + 4].elementsEqual("ispe".utf8) })
