@@ -28,6 +28,9 @@ struct GIFStructure {
     var largest = 0
     var first: PixelRect?
     walk: while true {
+      // Some encoders leave out the trailer: a file that ends between blocks, after a
+      // whole frame, is read as browsers read it. One cut inside a block is truncated.
+      if offset >= bytes.count && frames > 0 { break walk }
       guard offset < bytes.count else { throw Damage.truncated }
       switch bytes[offset] {
       case 0x2C:

@@ -308,6 +308,23 @@ final class AnimatedStillsImportTests: XCTestCase {
     XCTAssertEqual(try vault.listJSON().count, good.count)
   }
 
+  /// A GIF whose encoder left out the trailer (the last byte, 0x3B) is read as browsers
+  /// read it; one cut inside its picture data is truncated.
+  func testAGIFWithoutItsTrailerIsAGIF() throws {
+    _ = try makeGoodFiles()
+    let gif = try fileBytes(work + "/animated.gif")
+    XCTAssertEqual(gif.last, 0x3B)
+    try writeBytes(Array(gif.dropLast()), to: photos + "/no-trailer.gif")
+    try writeBytes(Array(gif.dropLast(3)), to: photos + "/cut.gif")
+    let run = try vault.run(["add", photos + "/no-trailer.gif", photos + "/cut.gif"])
+    XCTAssertEqual(run.status, 1)
+    XCTAssertEqual(
+      run.stderr,
+      "error: '\(photos)/cut.gif': cannot decode image: the file ends too early (truncated)\n"
+        + "error: 1 file could not be imported\n")
+    XCTAssertEqual(try vault.listJSON().map { $0["name"] as? String }, ["no-trailer.gif"])
+  }
+
   func testAddMoveMovesThem() throws {
     let good = try makeGoodFiles()
     let paths = try copyToPhotos(good)
