@@ -5,9 +5,15 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   case png
   /// HEIF with HEVC-coded images: what iPhones shoot.
   case heic
+  /// GIF, a still or an animation.
+  case gif
+  /// WebP, lossy or lossless, a still or an animation.
+  case webp
+  /// HEIF with AV1-coded images, a still or an image sequence.
+  case avif
 
   /// How people name the format.
-  public var displayName: String { rawValue.uppercased() }
+  public var displayName: String { self == .webp ? "WebP" : rawValue.uppercased() }
 
   /// The formats vault imports, for messages: "JPEG, PNG or HEIC".
   public static func displayNames(joinedBy conjunction: String) -> String {
@@ -18,7 +24,9 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   /// The name extensions of these formats, in lower case. A file named so whose bytes are
   /// no such image is damaged (a cloud placeholder, an error page saved as a photo), not
   /// merely another kind of file.
-  public static let nameExtensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif"]
+  public static let nameExtensions: Set<String> = [
+    "jpg", "jpeg", "png", "heic", "heif", "gif", "webp", "avif",
+  ]
 
   /// Whether `path`'s name ends in one of `nameExtensions`, in any case.
   public static func nameSaysPhoto(_ path: String) -> Bool {
@@ -35,15 +43,25 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
     if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return .jpeg }
     if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-    if let brands = isoBrands(bytes), heifCodec(brands: brands) == .hevc { return .heic }
+    if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return .gif }
+    if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), bytes[8..<12].elementsEqual("WEBP".utf8) {
+      return .webp
+    }
+    if let brands = isoBrands(bytes) {
+      switch heifCodec(brands: brands) {
+      case .hevc: return .heic
+      case .av1: return .avif
+      case nil: break
+      }
+    }
     return nil
   }
 
   /// What codes the images of a HEIF file.
   enum HEIFCodec {
     case hevc
-    /// AVIF. libheif decodes it too, but Debian's build lets dav1d print its own lines on
-    /// damaged data (and leak a little memory), so it is named, not imported.
+    /// AVIF, decoded through libavif (libheif decodes it too, but Debian's build lets dav1d
+    /// print its own lines on damaged data, and leak a little memory).
     case av1
   }
 
@@ -86,11 +104,6 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   /// The name of an image format vault recognises but does not import, or nil for a file
   /// that is no image vault knows of.
   public static func unsupportedImage(_ bytes: [UInt8]) -> String? {
-    if let brands = isoBrands(bytes), heifCodec(brands: brands) == .av1 { return "AVIF" }
-    if bytes.starts(with: Array("GIF8".utf8)) { return "GIF" }
-    if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), bytes[8..<12].elementsEqual("WEBP".utf8) {
-      return "WebP"
-    }
     if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
       return "TIFF"
     }

@@ -22,6 +22,10 @@ public struct Thumbnailer: Sendable {
   public var quality = 80
   /// Images declaring more pixels than this are refused before anything is allocated.
   public var pixelLimit = 200_000_000
+  /// Animations whose frames come to more pixels than this, all counted at the size of
+  /// their canvas, are refused from their header: only the first frame is decoded on
+  /// import, but playing one must not take minutes.
+  public var animationPixelLimit = 1_000_000_000
   /// Interlaced PNGs up to this many pixels are assembled whole (4 bytes a pixel).
   public var wholeInterlacedPixelLimit = 4_000_000
   /// The gray that transparent pixels are composited over.
@@ -51,6 +55,8 @@ public struct Thumbnailer: Sendable {
     case .jpeg: return try opened(.jpeg(JPEGDecoder(file: file)))
     case .png: return try opened(.png(PNGDecoder(file: file)))
     case .heic: return try opened(.heif(HEIFDecoder(file: file)))
+    case .gif, .webp, .avif:
+      return try opened(.frames(FrameDecoders.open(file, format: format)))
     }
   }
 
@@ -60,6 +66,7 @@ public struct Thumbnailer: Sendable {
     case .jpeg: return try opened(.jpeg(JPEGDecoder(pinned: bytes, name: name)))
     case .png: return try opened(.png(PNGDecoder(pinned: bytes, name: name)))
     case .heic: return try opened(.heif(HEIFDecoder(pinned: bytes, name: name)))
+    case .gif, .webp, .avif: return try opened(.frames(FrameDecoders.open(bytes, name: name, format: format)))
     }
   }
 
@@ -69,6 +76,7 @@ public struct Thumbnailer: Sendable {
     case .jpeg(let decoder): return try jpegThumbnail(decoder, memoryLimit: image.memoryNeeded)
     case .png(let decoder): return try pngThumbnail(decoder)
     case .heif(let decoder): return try heifThumbnail(decoder)
+    case .frames(let decoder): return try frameThumbnail(decoder)
     }
   }
 
@@ -103,6 +111,11 @@ public struct Thumbnailer: Sendable {
       // scaling); then ours: an RGB row, the resampler's sums and weights.
       memory = heif.decodingBytes + heif.width * (3 + 24 + 4) + Self.fixedMemory
       try checkMemory(path: heif.path, bytes: memory)
+    case .frames(let frames):
+      try checkFrames(frames)
+      // The decoder's, then ours: an RGB row, the resampler's sums and weights.
+      memory = frames.decodingBytes + frames.width * (3 + 24 + 4) + Self.fixedMemory
+      try checkMemory(path: frames.path, bytes: memory)
     }
     return OpenedImage(decoder: decoder, memoryNeeded: memory)
   }
@@ -245,6 +258,8 @@ final class OpenedImage {
     case jpeg(JPEGDecoder)
     case png(PNGDecoder)
     case heif(HEIFDecoder)
+    /// A GIF, WebP or AVIF.
+    case frames(FrameDecoder)
   }
 
   let decoder: Decoder

@@ -1,13 +1,16 @@
 /// How journal entries are laid out as bytes (docs/FORMAT.md, "Journal entries"): the
 /// codes, lengths and flags the decoder shares, and the encoder.
 extension JournalEntry {
-  static let formatCodes: [ImageFormat: UInt8] = [.jpeg: 1, .png: 2, .heic: 3]
+  static let formatCodes: [ImageFormat: UInt8] = [.jpeg: 1, .png: 2, .heic: 3, .gif: 4, .webp: 5, .avif: 6]
 
   static func format(code: UInt8) -> ImageFormat? {
     switch code {
     case 1: return .jpeg
     case 2: return .png
     case 3: return .heic
+    case 4: return .gif
+    case 5: return .webp
+    case 6: return .avif
     default: return nil
     }
   }

@@ -324,28 +324,32 @@ final class HardeningTests: XCTestCase {
       [0, 0, 0, 24] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isommp41".utf8)
         + Array(repeating: 7, count: 80),
       to: photos + "/DCIM/clip.mp4")
-    try writeBytes(Array("GIF89a".utf8) + Array(repeating: 0, count: 20), to: photos + "/b.gif")
+    // A TIFF is an image vault knows of but does not import.
+    try writeBytes([0x49, 0x49, 0x2A, 0x00] + Array(repeating: 0, count: 20), to: photos + "/b.tif")
     let run = try vault.run(["add", photos])
     XCTAssertEqual(run.status, 0, run.stderr)
     XCTAssertEqual(run.stderr, "")
     XCTAssertTrue(run.stdout.contains("added 1, skipped 0 duplicates, failed 0\n"), run.stdout)
-    XCTAssertTrue(run.stdout.contains("skipped 3 files that are not JPEG, PNG or HEIC"), run.stdout)
+    XCTAssertTrue(
+      run.stdout.contains("skipped 3 files that are not JPEG, PNG, HEIC, GIF, WebP or AVIF"), run.stdout)
 
     let verbose = try vault.run(["add", "--verbose", photos])
     XCTAssertTrue(
-      verbose.stdout.contains("skipped '\(photos)/README': not a JPEG, PNG or HEIC image"),
+      verbose.stdout.contains("skipped '\(photos)/README': not a JPEG, PNG, HEIC, GIF, WebP or AVIF image"),
       verbose.stdout)
     XCTAssertTrue(
       verbose.stdout.contains(
-        "skipped '\(photos)/b.gif': GIF images are not supported (vault imports JPEG, PNG and HEIC)"),
+        "skipped '\(photos)/b.tif': TIFF images are not supported (vault imports JPEG, PNG, HEIC, GIF, WebP and AVIF)"
+      ),
       verbose.stdout)
     XCTAssertTrue(verbose.stdout.contains("skipped '\(photos)/DCIM/clip.mp4': not a JPEG"), verbose.stdout)
 
-    let named = try vault.run(["add", photos + "/b.gif", photos + "/README"])
+    let named = try vault.run(["add", photos + "/b.tif", photos + "/README"])
     XCTAssertEqual(named.status, 1)
-    XCTAssertTrue(named.stderr.contains("'\(photos)/b.gif': GIF images are not supported"), named.stderr)
+    XCTAssertTrue(named.stderr.contains("'\(photos)/b.tif': TIFF images are not supported"), named.stderr)
     XCTAssertTrue(
-      named.stderr.contains("'\(photos)/README': not a JPEG, PNG or HEIC image"), named.stderr)
+      named.stderr.contains("'\(photos)/README': not a JPEG, PNG, HEIC, GIF, WebP or AVIF image"),
+      named.stderr)
   }
 
   /// A file named as a photo whose bytes are not one is damaged, not another kind of file:
@@ -372,10 +376,13 @@ final class HardeningTests: XCTestCase {
     let run = try vault.run(["add", "--move", photos])
     XCTAssertEqual(run.status, 1, run.stderr)
     XCTAssertTrue(run.stdout.contains("added 1, skipped 0 duplicates, failed 4"), run.stdout)
-    XCTAssertTrue(run.stdout.contains("skipped 1 file that is not JPEG, PNG or HEIC"), run.stdout)
+    XCTAssertTrue(
+      run.stdout.contains("skipped 1 file that is not JPEG, PNG, HEIC, GIF, WebP or AVIF"), run.stdout)
     XCTAssertTrue(run.stderr.contains("error: 4 files could not be imported"), run.stderr)
     for name in damaged {
-      XCTAssertTrue(run.stderr.contains("'\(photos)/\(name)': not a JPEG, PNG or HEIC image"), run.stderr)
+      XCTAssertTrue(
+        run.stderr.contains("'\(photos)/\(name)': not a JPEG, PNG, HEIC, GIF, WebP or AVIF image"), run.stderr
+      )
       XCTAssertTrue(FileManager.default.fileExists(atPath: photos + "/" + name), "\(name) was removed")
     }
     XCTAssertTrue(FileManager.default.fileExists(atPath: photos + "/README"))
