@@ -1,12 +1,14 @@
 // A libFuzzer target over every parser of untrusted bytes. Build and run with `make fuzz`
-// (swift build -sanitize=fuzzer); FUZZ_TARGET picks the parser: blob, index, header, exif,
-// details, journal, jpeg, png or heic (libheif itself is not instrumented: the fuzzer learns
+// (swift build -sanitize=fuzzer); FUZZ_TARGET picks the parser: blob, seekable, index,
+// header, exif, details, journal, jpeg, png or heic (libheif itself is not instrumented: the fuzzer learns
 // little of its paths, but a crash or a leak in them is still caught). `exif` reads an APP1
 // segment and a bare TIFF structure with the one EXIF reader; `details` finds the EXIF
 // block in a whole JPEG, PNG or HEIC file (the first byte picks which) and reads it;
 // `journal` decodes journal entries (details entries among them), whole and in slices;
 // `snapshot` applies snapshots as a space opens them and checks the result against plain
 // decoding (see SnapshotDifference.swift);
+// `seekable` opens a version-3 (seekable) original, reads ranges of it and reads it whole
+// (see SeekableFuzzing.swift);
 // `space` opens a whole space made of fuzzed files (see SpaceFiles.swift) and works out its
 // summary, listing and albums, as `vault info` and `vault list` do.
 import Foundation
@@ -14,7 +16,7 @@ import Foundation
 @testable import VaultCore
 
 private enum Target: String {
-  case blob, index, header, exif, details, journal, snapshot, space, jpeg, png, heic
+  case blob, seekable, index, header, exif, details, journal, snapshot, space, jpeg, png, heic
 }
 
 private let target: Target = {
@@ -48,6 +50,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     {
       try? reader.readContent { _ in }
     }
+  case .seekable:
+    readFuzzedSeekableBlob(bytes)
   case .header:
     _ = try? VaultHeader.decode(bytes, path: "vault.json")
   case .exif:
@@ -124,6 +128,7 @@ public func fuzzMain(
 /// Every target's seeds that the fuzzer cannot find by itself.
 private func writeAllSeeds(into folder: String) {
   writeSeeds(into: folder)
+  writeSeekableSeeds(into: folder)
   writeSpaceSeed(into: folder)
   writeSnapshotSeeds(into: folder)
 }

@@ -138,9 +138,15 @@ final class SeekableBlobReader {
   /// Checks that the blob's length is the one a `payloadLength`-byte payload gets: Padmé
   /// of payload, trailer and its length, no more, no less.
   func checkLength(payloadLength: Int) throws {
+    guard (0...trailerOffset).contains(payloadLength) else {
+      throw VaultError.damagedBlob(
+        what: what, reason: "holds \(plaintextLength) bytes, too few for a \(payloadLength)-byte payload")
+    }
+    // Padmé never shrinks a length, so with the right length the payload ends before the
+    // trailer starts.
     let expected = SeekableBlobFormat.plaintextLength(
       payloadLength: payloadLength, trailerLength: trailer.count)
-    guard payloadLength >= 0, payloadLength <= trailerOffset, plaintextLength == expected else {
+    guard plaintextLength == expected else {
       throw VaultError.damagedBlob(
         what: what,
         reason: "holds \(plaintextLength) bytes, a \(payloadLength)-byte payload and "

@@ -218,10 +218,10 @@ final class SeekableBlobTests: XCTestCase {
     try check(
       body + zeros.dropLast() + trailer + length,
       "holds \(padded - 1) bytes, a 70000-byte payload and \(trailer.count)-byte trailer get \(padded)")
+    try check(good, payloadLength: padded, "holds \(padded) bytes, too few for a \(padded)-byte payload")
     try check(
-      good, payloadLength: padded,
-      "holds \(padded) bytes, a \(padded)-byte payload and \(trailer.count)-byte trailer get \(Padme.paddedLength(padded + trailer.count + 4))"
-    )
+      good, payloadLength: 69_000,
+      "holds \(padded) bytes, a 69000-byte payload and \(trailer.count)-byte trailer get 69632")
     let tooLong = LengthPrefixedPayload.lengthBytes(padded)
     let opening = { (plaintext: [UInt8]) in
       let path = self.folder + "/bad-length"
