@@ -39,30 +39,38 @@ final class SeekableBlobReader {
     } catch VaultError.io(_, let reason) {
       throw VaultError.damagedBlob(what: what, reason: fileExists(path) ? reason : "its file is missing")
     }
+    let lengths: (plaintext: Int, chunks: Int)
     do {
       let header = try Self.readHeader(descriptor, kind: kind, what: what)
       cipher = ChunkCipher(
         key: key, noncePrefix: Array(header[BlobFormat.prefixLength...]),
         additionalData: Array(header[0..<BlobFormat.prefixLength]))
-      var info = stat()
-      guard fstat(descriptor, &info) == 0 else {
-        throw VaultError.damagedBlob(what: what, reason: "cannot stat")
-      }
-      guard let (plaintext, chunks) = SeekableBlobFormat.plaintextLength(fileLength: Int(info.st_size)) else {
-        throw VaultError.damagedBlob(what: what, reason: "truncated: its last chunk is cut short")
-      }
-      plaintextLength = plaintext
-      chunkCount = chunks
-      lastSealedLength =
-        plaintext - (chunks - 1) * SeekableBlobFormat.chunkSize + SeekableBlobFormat.tagLength
-      // The first chunk authenticates at once, as a version-2 blob's does on opening: a
-      // quick check (headers only) finds a changed header or start.
-      _ = try decryptChunk(0)
-      trailer = try readTrailer(limit: trailerLimit)
+      lengths = try Self.lengths(descriptor, what: what)
     } catch {
       close(descriptor)
       throw error
     }
+    plaintextLength = lengths.plaintext
+    chunkCount = lengths.chunks
+    lastSealedLength =
+      lengths.plaintext - (lengths.chunks - 1) * SeekableBlobFormat.chunkSize + SeekableBlobFormat.tagLength
+    // Initialized from here on: if this throws, deinit runs and closes the descriptor.
+    // The first chunk authenticates at once, as a version-2 blob's does on opening: a
+    // quick check (headers only) finds a changed header or start.
+    _ = try decryptChunk(0)
+    trailer = try readTrailer(limit: trailerLimit)
+  }
+
+  /// The plaintext length and chunk count the file's size gives.
+  private static func lengths(_ descriptor: Int32, what: String) throws -> (plaintext: Int, chunks: Int) {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      throw VaultError.damagedBlob(what: what, reason: String(cString: strerror(errno)))
+    }
+    guard let lengths = SeekableBlobFormat.plaintextLength(fileLength: Int(info.st_size)) else {
+      throw VaultError.damagedBlob(what: what, reason: "truncated: its last chunk is cut short")
+    }
+    return lengths
   }
 
   deinit {

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 @testable import VaultCore
@@ -252,5 +253,49 @@ final class SeekableBlobTests: XCTestCase {
     XCTAssertEqual(
       SeekableBlobFormat.nonce(prefix: prefix, index: 0, last: false),
       prefix + [UInt8](repeating: 0, count: 8))
+  }
+
+  /// A blob refused while opening closes its descriptor once: closed twice, the number
+  /// may by then belong to a file another thread opened (verify reads on every core).
+  func testARefusedBlobClosesItsDescriptorOnce() throws {
+    let (_, header, chunks) = try fourChunks()
+    var damaged = chunks
+    damaged[0][100] ^= 1
+    let path = folder + "/damaged"
+    try writeBytes(header + damaged.joined(), to: path)
+    let watcher = DescriptorWatcher()
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      watcher.run()
+      done.signal()
+    }
+    for _ in 0..<5000 {
+      XCTAssertThrowsError(try open(path))
+    }
+    watcher.stop()
+    done.wait()
+    XCTAssertEqual(watcher.closedUnderneath, 0, "another thread's descriptor was closed")
+  }
+}
+
+/// Opens /dev/null again and again on its own thread, counting the times its descriptor
+/// was closed by someone else while it held it.
+final class DescriptorWatcher: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stopped = false
+  private var count = 0
+
+  var closedUnderneath: Int { lock.withLock { count } }
+
+  func stop() { lock.withLock { stopped = true } }
+
+  func run() {
+    while !lock.withLock({ stopped }) {
+      let descriptor = Glibc.open("/dev/null", O_RDONLY)
+      for _ in 0..<50 where fcntl(descriptor, F_GETFD) == -1 {
+        lock.withLock { count += 1 }
+      }
+      close(descriptor)
+    }
   }
 }
