@@ -21,24 +21,40 @@ final class SeekableBlobReader {
   private var chunkInBuffer: Int?
   private var sealed = [UInt8](repeating: 0, count: SeekableBlobFormat.sealedChunkSize)
 
-  /// Whether the blob at `path` says it is seekable; anything else (an unreadable file
-  /// among it) is left for `BlobReader` to open and report.
-  static func isSeekable(path: String) -> Bool {
-    guard let descriptor = try? openVaultFile(path) else { return false }
-    defer { close(descriptor) }
+  /// The reader of the blob at `path` if it says it is seekable (version 3), opening the
+  /// file once; nil for anything else (an unreadable file among it), left for `BlobReader`
+  /// to open and report.
+  static func openIfSeekable(
+    path: String, kind: BlobKind, key: SecureBytes, what: String, trailerLimit: Int
+  ) throws -> SeekableBlobReader? {
+    guard let descriptor = try? openVaultFile(path) else { return nil }
     var prefix = [UInt8](repeating: 0, count: BlobFormat.prefixLength)
-    return readFully(descriptor, into: &prefix, count: prefix.count) == prefix.count
-      && Array(prefix[0..<4]) == BlobFormat.magic && prefix[4] == SeekableBlobFormat.version
+    guard pread(descriptor, &prefix, prefix.count, 0) == prefix.count,
+      Array(prefix[0..<4]) == BlobFormat.magic, prefix[4] == SeekableBlobFormat.version
+    else {
+      close(descriptor)
+      return nil
+    }
+    return try SeekableBlobReader(
+      descriptor: descriptor, kind: kind, key: key, what: what, trailerLimit: trailerLimit)
   }
 
   /// Opens the blob and reads its trailer (at most `trailerLimit` bytes).
-  init(path: String, kind: BlobKind, key: SecureBytes, what: String, trailerLimit: Int) throws {
-    self.what = what
+  convenience init(path: String, kind: BlobKind, key: SecureBytes, what: String, trailerLimit: Int) throws {
+    let descriptor: Int32
     do {
       descriptor = try openVaultFile(path)
     } catch VaultError.io(_, let reason) {
       throw VaultError.damagedBlob(what: what, reason: fileExists(path) ? reason : "its file is missing")
     }
+    try self.init(descriptor: descriptor, kind: kind, key: key, what: what, trailerLimit: trailerLimit)
+  }
+
+  /// Reads the blob open at `descriptor`, which it owns from here (and closes, even when
+  /// this throws), and its trailer.
+  private init(descriptor: Int32, kind: BlobKind, key: SecureBytes, what: String, trailerLimit: Int) throws {
+    self.what = what
+    self.descriptor = descriptor
     let lengths: (plaintext: Int, chunks: Int)
     do {
       let header = try Self.readHeader(descriptor, kind: kind, what: what)
@@ -84,7 +100,7 @@ final class SeekableBlobReader {
   /// The prefix and nonce prefix, once the magic, version and kind are checked.
   private static func readHeader(_ descriptor: Int32, kind: BlobKind, what: String) throws -> [UInt8] {
     var header = [UInt8](repeating: 0, count: SeekableBlobFormat.headerLength)
-    guard readFully(descriptor, into: &header, count: header.count) == header.count else {
+    guard pread(descriptor, &header, header.count, 0) == header.count else {
       throw VaultError.damagedBlob(what: what, reason: "truncated header")
     }
     guard Array(header[0..<4]) == BlobFormat.magic else {

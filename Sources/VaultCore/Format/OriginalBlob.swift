@@ -51,9 +51,9 @@ final class OriginalBlobReader {
     self.master = master
     self.what = what
     let key = master.blobKey(kind: .original, id: id)
-    if SeekableBlobReader.isSeekable(path: path) {
-      let reader = try SeekableBlobReader(
-        path: path, kind: .original, key: key, what: what, trailerLimit: OriginalBlob.recordSizeLimit)
+    if let reader = try SeekableBlobReader.openIfSeekable(
+      path: path, kind: .original, key: key, what: what, trailerLimit: OriginalBlob.recordSizeLimit)
+    {
       record = try Self.decodeRecord(reader.trailer, id: id, what: what)
       try reader.checkLength(payloadLength: Int(record.bytes))
       source = .seekable(reader)
