@@ -1,6 +1,6 @@
 // A libFuzzer target over every parser of untrusted bytes. Build and run with `make fuzz`
-// (swift build -sanitize=fuzzer); FUZZ_TARGET picks the parser: blob, index, header, exif,
-// details, journal, jpeg, png, heic, gif, webp or avif (libheif, giflib, libwebp, libavif and
+// (swift build -sanitize=fuzzer); FUZZ_TARGET picks the parser: blob, seekable, index,
+// header, exif, details, journal, snapshot, space, jpeg, png, heic, gif, webp or avif (libheif, giflib, libwebp, libavif and
 // dav1d themselves are not instrumented: the fuzzer learns little of their paths, but a crash
 // or a leak in them is still caught; vault's own walk of a GIF's blocks is). `gif`, `webp` and
 // `avif` read the header, check the limits and decode the first frame into a thumbnail, as
@@ -10,6 +10,8 @@
 // `journal` decodes journal entries (details entries among them), whole and in slices;
 // `snapshot` applies snapshots as a space opens them and checks the result against plain
 // decoding (see SnapshotDifference.swift);
+// `seekable` opens a version-3 (seekable) original, reads ranges of it and reads it whole
+// (see SeekableFuzzing.swift);
 // `space` opens a whole space made of fuzzed files (see SpaceFiles.swift) and works out its
 // summary, listing and albums, as `vault info` and `vault list` do.
 import Foundation
@@ -17,7 +19,7 @@ import Foundation
 @testable import VaultCore
 
 private enum Target: String {
-  case blob, index, header, exif, details, journal, snapshot, space, jpeg, png, heic, gif, webp, avif
+  case blob, seekable, index, header, exif, details, journal, snapshot, space, jpeg, png, heic, gif, webp, avif
 }
 
 private let target: Target = {
@@ -51,6 +53,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     {
       try? reader.readContent { _ in }
     }
+  case .seekable:
+    readFuzzedSeekableBlob(bytes)
   case .header:
     _ = try? VaultHeader.decode(bytes, path: "vault.json")
   case .exif:
@@ -128,6 +132,7 @@ public func fuzzMain(
 /// Every target's seeds that the fuzzer cannot find by itself.
 private func writeAllSeeds(into folder: String) {
   writeSeeds(into: folder)
+  writeSeekableSeeds(into: folder)
   writeSpaceSeed(into: folder)
   writeSnapshotSeeds(into: folder)
 }
