@@ -1,14 +1,20 @@
 /// Reads big-endian fields; every read returns nil past the end instead of trapping.
+///
+/// Every read is inlined where it is used: a big space's open reads some 200,000 journal
+/// entries of a dozen fields each, and a call per field was a fifth of reading them.
 struct ByteReader {
   private let buffer: UnsafeRawBufferPointer
   private(set) var offset = 0
 
   init(_ buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
 
+  @inline(__always)
   var remaining: Int { buffer.count - offset }
 
+  @inline(__always)
   mutating func skip(_ count: Int) { offset = min(buffer.count, offset + count) }
 
+  @inline(__always)
   mutating func byte() -> UInt8? {
     guard remaining >= 1 else { return nil }
     defer { offset += 1 }
@@ -16,17 +22,20 @@ struct ByteReader {
   }
 
   /// The next `count` bytes, in place (valid as long as the buffer).
+  @inline(__always)
   mutating func slice(_ count: Int) -> UnsafeRawBufferPointer? {
     guard count >= 0, remaining >= count else { return nil }
     defer { offset += count }
     return UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count])
   }
 
+  @inline(__always)
   mutating func blobID() -> BlobID? {
     guard let high = integer(UInt64.self), let low = integer(UInt64.self) else { return nil }
     return BlobID(high: high, low: low)
   }
 
+  @inline(__always)
   private mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
     let width = MemoryLayout<T>.size
     guard remaining >= width else { return nil }
@@ -34,8 +43,11 @@ struct ByteReader {
     return T(bigEndian: buffer.loadUnaligned(fromByteOffset: offset, as: T.self))
   }
 
+  @inline(__always)
   mutating func uint16() -> UInt16? { integer(UInt16.self) }
+  @inline(__always)
   mutating func uint32() -> UInt32? { integer(UInt32.self) }
+  @inline(__always)
   mutating func int64() -> Int64? { integer(Int64.self) }
 
   func remainingAreZero() -> Bool {
