@@ -88,17 +88,12 @@ final class SnapshotBytes: @unchecked Sendable {
     guard let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
       address != MAP_FAILED
     else { throw VaultError.io(path: "the snapshot", reason: String(cString: strerror(errno))) }
-    // Huge pages where the kernel has them (MADV_HUGEPAGE): a 16 MB snapshot is then made of
-    // 8 pages, not 4,000, each a fault and an entry of the page table to make and undo.
-    if length >= hugePageSize { _ = madvise(address, length, 14) }
     return UnsafeMutableRawBufferPointer(start: address, count: length)
   }
 
-  private static let hugePageSize = 2 << 20
-
   /// Pages are made a step at a time as the plaintext grows, each step once the bytes before
   /// it authenticated: a 13 MB snapshot faulted its 3,300 pages in one at a time.
-  static let populatedStep = hugePageSize
+  static let populatedStep = 1 << 20
 
   /// After the bytes from `written` to `count` were written: when `count` entered a new
   /// step (or at the first chunk), that step's pages are made at once for the chunks to come.
