@@ -220,12 +220,15 @@ final class BlobReader {
         what: what, reason: "chunk \(chunkNumber) does not authenticate (changed, truncated or swapped)")
     }
     chunkNumber += 1
+    // A chunk whose tag is wrong for its place was decrypted all the same: wiped first.
     if count == fullLength {
       guard tag == BlobFormat.tagMessage else {
+        Sodium.zero(output, count: Int(length))
         throw VaultError.damagedBlob(what: what, reason: "unexpected chunk tag \(tag)")
       }
     } else {
       guard tag == BlobFormat.tagFinal else {
+        Sodium.zero(output, count: Int(length))
         throw VaultError.damagedBlob(what: what, reason: "truncated: the final chunk is missing")
       }
       reachedEnd = true

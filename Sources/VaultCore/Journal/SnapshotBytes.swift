@@ -2,8 +2,9 @@ import Foundation
 
 /// A snapshot's decrypted entries, kept while the photos it lists are: a photo's record is
 /// decoded from them only when a command asks for it, so that opening a big space makes
-/// no record at all. Never changed once made (so it is shared freely, and read through one
-/// pointer without an array's checks at every field); wiped when released.
+/// no record at all. Its bytes never change once decrypted (so it is shared freely, and read
+/// through one pointer without an array's checks at every field); while it is read, only the
+/// reading thread holds it and sets `count`. Wiped when released.
 final class SnapshotBytes: @unchecked Sendable {
   /// The memory mapped for it (its length is a page or more).
   private let mapping: UnsafeMutableRawBufferPointer

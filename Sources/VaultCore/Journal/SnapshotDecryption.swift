@@ -13,6 +13,8 @@ import Synchronization
 final class SnapshotDecryption: @unchecked Sendable {
   private struct Progress {
     var decrypted = 0
+    /// The bytes written into the buffer, read or not (to wipe them all).
+    var written = 0
     /// Entries read and not yet taken, in order.
     var read: [[SnapshotItem]] = []
     /// Set when decrypting and reading ended: the plaintext's length, or why they failed.
@@ -43,6 +45,8 @@ final class SnapshotDecryption: @unchecked Sendable {
       let outcome = Result { () throws -> Int in
         let count = try reader.readRemaining(into: buffer) { count in
           written(count)
+          // Counted before the entries are read: reading them may throw.
+          self.progress.withLock { $0.written = count }
           try self.publish(
             count, try scanner.scan(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), isFinal: false))
         }
@@ -86,13 +90,14 @@ final class SnapshotDecryption: @unchecked Sendable {
     join()
   }
 
-  /// The calling thread gives up, or decrypting failed: the decrypting thread stops after
-  /// its chunk, and this returns once it no longer writes. The count of bytes written.
+  /// The calling thread gives up, or decrypting or reading failed: the decrypting thread
+  /// stops after its chunk, and this returns once it no longer writes. The count of bytes
+  /// written, read or not.
   @discardableResult
   func abandon() -> Int {
     progress.withLock { $0.isAbandoned = true }
     join()
-    return progress.withLock { $0.decrypted }
+    return progress.withLock { $0.written }
   }
 
   private func join() {

@@ -32,16 +32,19 @@ extension SpaceState {
   struct SnapshotApplication {
     private(set) var state: SpaceState
     private var window: [SnapshotPhotoItem] = []
-    private var hasReserved = false
+    /// The photos the state listed before, and those it has room for.
+    private let listedBefore: Int
+    private var reserved = 0
 
     init(applyingTo state: SpaceState) {
       self.state = state
+      listedBefore = state.photoCount
       window.reserveCapacity(SpaceState.snapshotWindow)
     }
 
     /// Applies `items`, read from `snapshot`'s bytes that are there (`count`), in order.
     mutating func apply(_ items: [SnapshotItem], of snapshot: SnapshotBytes) {
-      if !hasReserved { reserveForPhotos(in: snapshot) }
+      reserveForPhotos(in: snapshot)
       for item in items {
         switch item {
         case .added(let id, let order, let at): window.append(SnapshotPhotoItem(.added, id, order, at))
@@ -56,12 +59,16 @@ extension SpaceState {
       flush(snapshot)
     }
 
-    /// Room for as many photos as the snapshot can hold, made once its first bytes came (they
-    /// authenticated, so it is the space's): the list and its index then never grow again
-    /// while it is read, each growth a copy (and the index's a rehash of every photo).
+    /// Room for the photos the snapshot can hold, judged from its bytes decrypted so far
+    /// (they authenticated; its file's size did not: a file grown by anyone who can write the
+    /// folder made every open reserve room for millions), and made four times that each time
+    /// they outgrow it: the list and its index grow and rehash a few times, not at every
+    /// doubling.
     private mutating func reserveForPhotos(in snapshot: SnapshotBytes) {
-      hasReserved = true
-      state.reserveCapacity(state.photoCount + snapshot.capacity / JournalEntry.addedFixedLength)
+      let held = snapshot.count / JournalEntry.addedFixedLength
+      guard listedBefore + held > reserved else { return }
+      reserved = listedBefore + min(snapshot.capacity, 4 * snapshot.count) / JournalEntry.addedFixedLength
+      state.reserveCapacity(reserved)
     }
 
     /// Applies the items read so far; the index's slots for their photos are read together
