@@ -59,7 +59,10 @@ while written < count {
       width: thumbnail.width, height: thumbnail.height, orientation: 1, modifiedAt: .now(),
       importedAt: .now(),
       contentHash: hasher.finish())
-    try writeBlob(kind: .thumbnail, id: id, in: space.thumbDirectory, [thumbnail.jpeg])
+    // A thumbnail blob holds its JPEG after its length, as ThumbnailBlob writes it.
+    try writeBlob(
+      kind: .thumbnail, id: id, in: space.thumbDirectory,
+      [LengthPrefixedPayload.lengthBytes(thumbnail.jpeg.count), thumbnail.jpeg])
     try writeBlob(
       kind: .original, id: id, in: space.photoDirectory, [try OriginalBlob.header(for: record), original])
     records.append(record)
