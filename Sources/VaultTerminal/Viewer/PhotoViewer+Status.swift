@@ -6,29 +6,7 @@ extension PhotoViewer {
   func statusLine(columns: Int, row: Int) -> [UInt8] {
     var line: String
     if let prompt {
-      switch prompt {
-      case .goToNumber(let typed): line = "go to photo number (1-\(count)), Enter: " + typed
-      case .confirmDeletion(let doomed):
-        let what =
-          doomed.photos.count == 1
-          ? selectedInGrid(doomed.photos[0])
-            + "'\(TerminalSafeText.escaped(doomed.photos[0].photo.record.name))'"
-          : "the \(doomed.photos.count) photos listed"
-        line = "Delete \(what)? This cannot be undone. [y/N]"
-      case .exportFolder(let typed, let photos):
-        let single = photos.count == 1 ? selectedInGrid(photos[0]) : ""
-        let what =
-          photos.count > 1
-          ? " \(photos.count) selected photos"
-          : single.isEmpty ? "" : " " + single + "'\(TerminalSafeText.escaped(photos[0].photo.record.name))'"
-        line =
-          "export\(what) to folder (Enter: a new vault-export-<date>): " + TerminalSafeText.escaped(typed)
-      case .albumName(let typed):
-        let what = browser.selectedPhotos().count
-        line =
-          "add \(what == 0 ? "this photo" : what == 1 ? "1 selected photo" : "\(what) selected photos") to album (Esc: cancel): "
-          + TerminalSafeText.escaped(typed)
-      }
+      line = promptText(prompt)
     } else if count == 0 || showsHelp {
       line = showsHelp ? "any key: back" : "q: quit"
     } else if screen == .grid {
@@ -63,6 +41,33 @@ extension PhotoViewer {
     return Array("\u{1B}[\(row + 1);1H\u{1B}[2K\u{1B}[7m".utf8)
       + Array(DisplayWidth.pad(DisplayWidth.truncate(line, to: columns), to: columns).utf8)
       + Array("\u{1B}[27m".utf8)
+  }
+
+  /// The question a prompt asks, with what was typed so far.
+  private func promptText(_ prompt: Prompt) -> String {
+    switch prompt {
+    case .goToNumber(let typed): return "go to photo number (1-\(count)), Enter: " + typed
+    case .confirmDeletion(let doomed):
+      let what =
+        doomed.photos.count == 1
+        ? selectedInGrid(doomed.photos[0])
+          + "'\(TerminalSafeText.escaped(doomed.photos[0].photo.record.name))'"
+        : "the \(doomed.photos.count) photos listed"
+      return "Delete \(what)? This cannot be undone. [y/N]"
+    case .exportFolder(let typed, let photos):
+      let single = photos.count == 1 ? selectedInGrid(photos[0]) : ""
+      let what =
+        photos.count > 1
+        ? " \(photos.count) selected photos"
+        : single.isEmpty ? "" : " " + single + "'\(TerminalSafeText.escaped(photos[0].photo.record.name))'"
+      return
+        "export\(what) to folder (Enter: a new vault-export-<date>): " + TerminalSafeText.escaped(typed)
+    case .albumName(let typed):
+      let what = browser.selectedPhotos().count
+      return
+        "add \(what == 0 ? "this photo" : what == 1 ? "1 selected photo" : "\(what) selected photos") to album (Esc: cancel): "
+        + TerminalSafeText.escaped(typed)
+    }
   }
 
   /// "the selected photo 2 " when the grid's `d` or `e` acts on a selected photo (which may
