@@ -66,6 +66,13 @@ let package = Package(
       pkgConfig: "libkeyutils",
       providers: [.apt(["libkeyutils-dev"])]
     ),
+    // FFmpeg's demuxers, decoders and scaler, for videos (Debian's FFmpeg 5.1). One module
+    // over the four libraries, which go together; libavformat's pkg-config gives the path.
+    .systemLibrary(
+      name: "CFFmpeg",
+      pkgConfig: "libavformat",
+      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]
+    ),
     // libjpeg and libpng report fatal errors with longjmp, which must never cross Swift
     // frames; this C target keeps every setjmp/longjmp pair inside C.
     .target(
@@ -76,7 +83,7 @@ let package = Package(
     .target(name: "CVaultSystem"),
     .target(
       name: "VaultCore",
-      dependencies: ["CSodium", "CVaultImaging", "CVaultSystem", "CHeif", "CKeyutils"],
+      dependencies: ["CSodium", "CVaultImaging", "CVaultSystem", "CHeif", "CKeyutils", "CFFmpeg"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
     // The terminal UI: tty and signals, key input, graphics protocols, text layout and the

@@ -1,10 +1,17 @@
-/// The image formats vault imports, recognised by their first bytes, not their names. The
-/// raw value is what a photo's record stores (docs/FORMAT.md).
+/// The image and video formats vault imports, recognised by their first bytes, not their
+/// names. The raw value is what a photo's record stores (docs/FORMAT.md).
 public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   case jpeg
   case png
   /// HEIF with HEVC-coded images: what iPhones shoot.
   case heic
+  /// An MP4 video (M4V too): ISO media of MP4's brands.
+  case mp4
+  /// A QuickTime movie: what iPhones film.
+  case mov
+
+  /// Whether the format holds a video rather than a still.
+  public var isVideo: Bool { self == .mp4 || self == .mov }
 
   /// How people name the format.
   public var displayName: String { rawValue.uppercased() }
@@ -18,7 +25,9 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   /// The name extensions of these formats, in lower case. A file named so whose bytes are
   /// no such image is damaged (a cloud placeholder, an error page saved as a photo), not
   /// merely another kind of file.
-  public static let nameExtensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif"]
+  public static let nameExtensions: Set<String> = [
+    "jpg", "jpeg", "png", "heic", "heif", "mp4", "m4v", "mov",
+  ]
 
   /// Whether `path`'s name ends in one of `nameExtensions`, in any case.
   public static func nameSaysPhoto(_ path: String) -> Bool {
@@ -35,9 +44,28 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
     if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return .jpeg }
     if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-    if let brands = isoBrands(bytes), heifCodec(brands: brands) == .hevc { return .heic }
+    if let brands = isoBrands(bytes) {
+      if heifCodec(brands: brands) == .hevc { return .heic }
+      if brands[0] == quickTimeBrand { return .mov }
+      if mp4Brands.contains(brands[0]) { return .mp4 }
+      return nil
+    }
+    // A QuickTime movie older than the `ftyp` box starts with one of these atoms.
+    if bytes.count >= 8, quickTimeLeadingAtoms.contains(String(decoding: bytes[4..<8], as: UTF8.self)) {
+      return .mov
+    }
     return nil
   }
+
+  /// The major brand of QuickTime movies.
+  private static let quickTimeBrand = "qt  "
+  /// Major brands of MP4 videos: ISO's, MP4's, H.264's, Apple's M4V, 3GPP's (phones), and
+  /// Sony's XAVC. Audio-only brands (`M4A `) are not videos.
+  private static let mp4Brands: Set = [
+    "isom", "iso2", "iso3", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "M4V ", "M4VH", "M4VP", "3gp4",
+    "3gp5", "3gp6", "3g2a", "mmp4", "MSNV", "XAVC", "f4v ",
+  ]
+  private static let quickTimeLeadingAtoms: Set = ["moov", "mdat", "wide"]
 
   /// What codes the images of a HEIF file.
   enum HEIFCodec {

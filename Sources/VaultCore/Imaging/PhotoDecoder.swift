@@ -24,6 +24,11 @@ enum PhotoDecoder {
       return try decodeHEIF(
         HEIFDecoder(pinned: plaintext.pinned, name: name), compressedBytes: plaintext.count,
         minimumSize: minimumSize, limits: limits)
+    case .mp4, .mov:
+      return try decodeVideo(
+        VideoProbe(VideoInput(.memory(plaintext.pinned), path: name), limits: limits),
+        minimumSize: minimumSize,
+        limits: limits)
     }
   }
 

@@ -12,6 +12,16 @@ public struct Thumbnail: Sendable {
   public var orientation: Int
   /// A non-fatal decoder complaint (e.g. premature end of data), if any.
   public var warning: String?
+  /// A video's duration in microseconds and codec, from its container; nil for a still.
+  public var durationMicroseconds: Int64? = nil
+  public var codec: String? = nil
+
+  /// `record` with the video's duration and codec that made this thumbnail.
+  func videoFactsApplied(to record: PhotoRecord) -> PhotoRecord {
+    var record = record
+    (record.durationMicroseconds, record.codec) = (durationMicroseconds, codec)
+    return record
+  }
 }
 
 /// Makes thumbnails: long side `longSide` pixels (never enlarged), area-averaged, EXIF
@@ -24,6 +34,11 @@ public struct Thumbnailer: Sendable {
   public var pixelLimit = 200_000_000
   /// Interlaced PNGs up to this many pixels are assembled whole (4 bytes a pixel).
   public var wholeInterlacedPixelLimit = 4_000_000
+  /// How long reading one video's header, and then decoding its thumbnail's pictures, may
+  /// take each (seconds): a file built to make FFmpeg spin is stopped there.
+  public var videoTimeLimit = 60.0
+  /// Videos whose header claims a longer duration (seconds) are refused: three days.
+  public var videoDurationLimit = 72.0 * 3600
   /// The gray that transparent pixels are composited over.
   public var background: UInt8 = 128
 
@@ -51,6 +66,7 @@ public struct Thumbnailer: Sendable {
     case .jpeg: return try opened(.jpeg(JPEGDecoder(file: file)))
     case .png: return try opened(.png(PNGDecoder(file: file)))
     case .heic: return try opened(.heif(HEIFDecoder(file: file)))
+    case .mp4, .mov: return try openedVideo(VideoInput(.file(file), path: file.path))
     }
   }
 
@@ -60,6 +76,7 @@ public struct Thumbnailer: Sendable {
     case .jpeg: return try opened(.jpeg(JPEGDecoder(pinned: bytes, name: name)))
     case .png: return try opened(.png(PNGDecoder(pinned: bytes, name: name)))
     case .heic: return try opened(.heif(HEIFDecoder(pinned: bytes, name: name)))
+    case .mp4, .mov: return try openedVideo(VideoInput(.memory(bytes), path: name))
     }
   }
 
@@ -69,6 +86,7 @@ public struct Thumbnailer: Sendable {
     case .jpeg(let decoder): return try jpegThumbnail(decoder, memoryLimit: image.memoryNeeded)
     case .png(let decoder): return try pngThumbnail(decoder)
     case .heif(let decoder): return try heifThumbnail(decoder)
+    case .video(let probe): return try videoThumbnail(probe)
     }
   }
 
@@ -103,6 +121,9 @@ public struct Thumbnailer: Sendable {
       // scaling); then ours: an RGB row, the resampler's sums and weights.
       memory = heif.decodingBytes + heif.width * (3 + 24 + 4) + Self.fixedMemory
       try checkMemory(path: heif.path, bytes: memory)
+    case .video(let probe):
+      // The probe checked its size and memory from the header.
+      memory = probe.memoryNeeded(limits: self)
     }
     return OpenedImage(decoder: decoder, memoryNeeded: memory)
   }
@@ -226,7 +247,7 @@ public struct Thumbnailer: Sendable {
     }
   }
 
-  private func finish(_ image: RGBImage, width: Int, height: Int, orientation: Int, warning: String?) throws
+  func finish(_ image: RGBImage, width: Int, height: Int, orientation: Int, warning: String?) throws
     -> Thumbnail
   {
     let oriented = image.oriented(orientation)
@@ -245,6 +266,7 @@ final class OpenedImage {
     case jpeg(JPEGDecoder)
     case png(PNGDecoder)
     case heif(HEIFDecoder)
+    case video(VideoProbe)
   }
 
   let decoder: Decoder
