@@ -16,7 +16,7 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   /// How people name the format.
   public var displayName: String { rawValue.uppercased() }
 
-  /// The formats vault imports, for messages: "JPEG, PNG or HEIC".
+  /// The formats vault imports, for messages: "JPEG, PNG, HEIC, MP4 or MOV".
   public static func displayNames(joinedBy conjunction: String) -> String {
     let names = allCases.map(\.displayName)
     return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last!
