@@ -49,7 +49,7 @@ torture:
 # -rss_limit_mb is the 512 MiB the README promises an import: an input that needs more is a
 # crash to fix, not a run to let pass.
 FUZZ_SECONDS ?= 180
-FUZZ_TARGETS ?= blob index header exif details journal snapshot space jpeg png heic
+FUZZ_TARGETS ?= blob index header exif details journal snapshot space jpeg png heic video
 fuzz:
 	VAULT_FUZZ=1 swift build --product vault-fuzz --scratch-path .build-fuzz --sanitize=fuzzer \
 	  --sanitize=address -Xswiftc -enable-testing

@@ -6,7 +6,8 @@
 // block in a whole JPEG, PNG or HEIC file (the first byte picks which) and reads it;
 // `journal` decodes journal entries (details entries among them), whole and in slices;
 // `snapshot` applies snapshots as a space opens them and checks the result against plain
-// decoding (see SnapshotDifference.swift);
+// decoding (see SnapshotDifference.swift); `video` probes an MP4 or QuickTime movie with
+// FFmpeg and makes its thumbnail (FFmpeg itself is not instrumented either);
 // `space` opens a whole space made of fuzzed files (see SpaceFiles.swift) and works out its
 // summary, listing and albums, as `vault info` and `vault list` do.
 import Foundation
@@ -14,7 +15,7 @@ import Foundation
 @testable import VaultCore
 
 private enum Target: String {
-  case blob, index, header, exif, details, journal, snapshot, space, jpeg, png, heic
+  case blob, index, header, exif, details, journal, snapshot, space, jpeg, png, heic, video
 }
 
 private let target: Target = {
@@ -69,6 +70,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     checkSnapshotDifference(bytes)
   case .space:
     openFuzzedSpace(bytes)
+  case .video:
+    var thumbnailer = Thumbnailer()
+    thumbnailer.pixelLimit = 4_000_000
+    thumbnailer.memoryLimit = 64 << 20
+    // A stall is what the time budget is for: it must end each run well within libFuzzer's
+    // own timeout, which then stands out as a hang the budget did not stop.
+    thumbnailer.videoTimeLimit = 2
+    let format: ImageFormat = bytes.count > 8 && bytes[8...].starts(with: Array("qt  ".utf8)) ? .mov : .mp4
+    _ = try? thumbnailer.makeThumbnail(bytes: bytes, name: "fuzz", format: format)
+    _ = PhotoDetailsReader.read(PinnedBytes(bytes), format: format)
   case .jpeg, .png, .heic:
     var thumbnailer = Thumbnailer()
     thumbnailer.pixelLimit = 4_000_000  // keep each run small; the limit itself is tested elsewhere
