@@ -8,13 +8,15 @@ test:
 
 # Import speed and memory against vipsthumbnail, export against cp -p + sync, verify (and
 # verify --quick) against cat and cp -p, each measured in the same run; then what padding
-# costs on the same photos; last, `vault list` with a session key against the moderate KDF.
+# costs on the same photos; `vault list` with a session key against the moderate KDF; last,
+# video thumbnails against ffmpegthumbnailer -s 512.
 bench:
 	Benchmarks/run
 	Benchmarks/export
 	Benchmarks/verify
 	Benchmarks/padding-overhead
 	Benchmarks/session-unlock
+	Benchmarks/video-thumbs
 
 # `vault list` with the session key of `vault unlock` against the password with the
 # moderate KDF, alternating, medians of 9 (in a session keyring of its own).
