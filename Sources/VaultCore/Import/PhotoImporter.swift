@@ -178,7 +178,6 @@ public final class PhotoImporter {
           id: id, name: (path as NSString).lastPathComponent, bytes: source.size, format: format,
           width: made.width, height: made.height, orientation: made.orientation,
           modifiedAt: source.modifiedAt, importedAt: .now(), contentHash: contentHash)))
-
     return .photo(
       try PreparedPhoto(
         record: record, thumbnail: made, in: space, source: path, flusher: flusher
