@@ -83,6 +83,16 @@ public enum TestVideos {
     try writeBytes(bytes, to: path)
   }
 
+  /// `source` (an H.264 MP4) with its sync sample table (`stss`) claiming 2^28
+  /// keyframes in a few bytes: a header built to make the demuxer allocate 1 GiB.
+  public static func claimingHugeTables(_ source: String, to path: String) throws {
+    var bytes = try fileBytes(source)
+    guard let table = find("stss", in: bytes) else { throw TestFailure("\(source) has no stss box") }
+    // After the type: version and flags (4), then the entry count (4).
+    bytes.replaceSubrange(table + 8..<table + 12, with: [0x10, 0x00, 0x00, 0x00])
+    try writeBytes(bytes, to: path)
+  }
+
   static func find(_ type: String, in bytes: [UInt8], from start: Int = 0) -> Int? {
     let pattern = Array(type.utf8)
     return (start..<max(start, bytes.count - 4)).first { bytes[$0..<$0 + 4].elementsEqual(pattern) }

@@ -95,6 +95,11 @@ final class VideoProbe {
       return .videoUnreadable(
         path: input.path, reason: "reading it took too long; it may be built to stall readers")
     }
+    if status == -ENOMEM {
+      let limit = FFmpegLog.allocationLimit >> 20
+      return .videoUnreadable(
+        path: input.path, reason: "\(what): its header claims a table or picture over \(limit) MiB")
+    }
     var text = [CChar](repeating: 0, count: 128)
     av_strerror(status, &text, text.count)
     let words = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -174,7 +179,18 @@ final class VideoProbe {
   }
 }
 
-/// FFmpeg prints its complaints to stderr by default; VaultCore never prints.
+/// FFmpeg's process-wide settings, made once before it is first used.
 enum FFmpegLog {
-  static let silence: Void = av_log_set_level(AV_LOG_QUIET)
+  /// FFmpeg prints its complaints to stderr by default; VaultCore never prints. And no
+  /// single allocation of FFmpeg's may pass `allocationLimit`: the MP4 demuxer allocates
+  /// the tables a header announces (a 2 KiB file claiming 400 million keyframes asked for
+  /// 1.7 GB) before it finds the file too short to hold them.
+  static let silence: Void = {
+    av_log_set_level(AV_LOG_QUIET)
+    av_max_alloc(allocationLimit)
+  }()
+
+  /// 64 MiB: more than any plane of a picture within `Thumbnailer.memoryLimit` (a 4K
+  /// 10-bit one's luma plane takes 17 MB), and than the sample tables of hours of video.
+  static let allocationLimit = 64 << 20
 }

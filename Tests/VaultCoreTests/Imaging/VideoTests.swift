@@ -97,6 +97,8 @@ final class VideoTests: XCTestCase {
     try TestVideos.truncated(good, to: truncated)
     let huge = folder + "/huge.mp4"
     try TestVideos.claimingHugePictures(good, to: huge)
+    let tables = folder + "/tables.mp4"
+    try TestVideos.claimingHugeTables(good, to: tables)
     var shortLimit = Thumbnailer()
     shortLimit.videoDurationLimit = 1
     var noTime = Thumbnailer()
@@ -104,6 +106,11 @@ final class VideoTests: XCTestCase {
     let cases: [(String, Thumbnailer, String)] = [
       (truncated, Thumbnailer(), "cannot read video: its container cannot be read"),
       (huge, Thumbnailer(), "image of 65535×65535 pixels is over the limit of 200 megapixels"),
+      // Refused before the allocation, not after it (the file is too short to fill it).
+      (
+        tables, Thumbnailer(),
+        "cannot read video: its container cannot be read: its header claims a table or picture over 64 MiB"
+      ),
       (good, shortLimit, "cannot read video: its header claims a duration over 0 hours"),
       (good, noTime, "cannot read video: reading it took too long"),
     ]
