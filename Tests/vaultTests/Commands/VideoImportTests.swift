@@ -81,7 +81,9 @@ final class VideoImportTests: XCTestCase {
     XCTAssertEqual(try vault.listJSON().count, 0)
   }
 
+  /// The pixel at (x, y); black outside the picture (a size already found wrong).
   func pixel(_ image: RGBImage, x: Int, y: Int) -> [UInt8] {
+    guard x < image.width, y < image.height else { return [0, 0, 0] }
     let offset = (y * image.width + x) * 3
     return Array(image.pixels[offset..<offset + 3])
   }
