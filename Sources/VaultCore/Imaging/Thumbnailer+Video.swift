@@ -3,8 +3,7 @@
 extension Thumbnailer {
   /// Reads a video's header from `input`, checking its size, duration and memory.
   func openedVideo(_ input: VideoInput) throws -> OpenedImage {
-    let probe = try VideoProbe(input, limits: self)
-    return OpenedImage(decoder: .video(probe), memoryNeeded: probe.memoryNeeded(limits: self))
+    try opened(.video(VideoProbe(input, limits: self)))
   }
 
   /// The thumbnail of a probed video, decoded within the time budget.

@@ -90,7 +90,7 @@ public struct Thumbnailer: Sendable {
     }
   }
 
-  private func opened(_ decoder: OpenedImage.Decoder) throws -> OpenedImage {
+  func opened(_ decoder: OpenedImage.Decoder) throws -> OpenedImage {
     let memory: Int
     switch decoder {
     case .jpeg(let jpeg):
