@@ -337,7 +337,8 @@ final class HardeningTests: XCTestCase {
       verbose.stdout)
     XCTAssertTrue(
       verbose.stdout.contains(
-        "skipped '\(photos)/b.gif': GIF images are not supported (vault imports JPEG, PNG, HEIC, MP4 and MOV)"),
+        "skipped '\(photos)/b.gif': GIF images are not supported (vault imports JPEG, PNG, HEIC, MP4 and MOV)"
+      ),
       verbose.stdout)
     XCTAssertTrue(verbose.stdout.contains("skipped '\(photos)/DCIM/voice.m4a': not a JPEG"), verbose.stdout)
 
@@ -375,7 +376,8 @@ final class HardeningTests: XCTestCase {
     XCTAssertTrue(run.stdout.contains("skipped 1 file that is not JPEG, PNG, HEIC, MP4 or MOV"), run.stdout)
     XCTAssertTrue(run.stderr.contains("error: 4 files could not be imported"), run.stderr)
     for name in damaged {
-      XCTAssertTrue(run.stderr.contains("'\(photos)/\(name)': not a JPEG, PNG, HEIC, MP4 or MOV image"), run.stderr)
+      XCTAssertTrue(
+        run.stderr.contains("'\(photos)/\(name)': not a JPEG, PNG, HEIC, MP4 or MOV image"), run.stderr)
       XCTAssertTrue(FileManager.default.fileExists(atPath: photos + "/" + name), "\(name) was removed")
     }
     XCTAssertTrue(FileManager.default.fileExists(atPath: photos + "/README"))

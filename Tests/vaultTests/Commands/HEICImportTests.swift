@@ -43,7 +43,8 @@ final class HEICImportTests: XCTestCase {
     XCTAssertTrue(run.stdout.contains("added \(good.count), skipped 0 duplicates, failed 1"), run.stdout)
     XCTAssertTrue(
       run.stdout.contains(
-        "skipped '\(photos)/quad.avif': AVIF images are not supported (vault imports JPEG, PNG, HEIC, MP4 and MOV)"),
+        "skipped '\(photos)/quad.avif': AVIF images are not supported (vault imports JPEG, PNG, HEIC, MP4 and MOV)"
+      ),
       run.stdout)
     // One line names the broken file and why; nothing else is named.
     XCTAssertEqual(
