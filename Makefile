@@ -51,7 +51,7 @@ torture:
 # -rss_limit_mb is the 512 MiB the README promises an import: an input that needs more is a
 # crash to fix, not a run to let pass.
 FUZZ_SECONDS ?= 180
-FUZZ_TARGETS ?= blob index header exif details journal snapshot space jpeg png heic video
+FUZZ_TARGETS ?= blob seekable index header exif details journal snapshot space jpeg png heic gif webp avif video
 fuzz:
 	VAULT_FUZZ=1 swift build --product vault-fuzz --scratch-path .build-fuzz --sanitize=fuzzer \
 	  --sanitize=address -Xswiftc -enable-testing

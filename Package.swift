@@ -43,6 +43,23 @@ let package = Package(
       pkgConfig: "libheif",
       providers: [.apt(["libheif-dev"])]
     ),
+    // GIF, WebP (with its demuxer, for animations) and AVIF stills and animations.
+    .systemLibrary(
+      name: "CGif",
+      pkgConfig: "libgif",
+      providers: [.apt(["libgif-dev"])]
+    ),
+    .systemLibrary(
+      name: "CWebP",
+      pkgConfig: "libwebpdemux",
+      providers: [.apt(["libwebp-dev"])]
+    ),
+    // No pkgConfig: libavif.pc gives -DAVIF_DLL, which SwiftPM refuses with a warning on
+    // every build (as libutf8proc's does); the header is in /usr/include.
+    .systemLibrary(
+      name: "CAvif",
+      providers: [.apt(["libavif-dev"])]
+    ),
     .systemLibrary(
       name: "CChafa",
       pkgConfig: "chafa",
@@ -74,7 +91,8 @@ let package = Package(
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]
     ),
     // libjpeg and libpng report fatal errors with longjmp, which must never cross Swift
-    // frames; this C target keeps every setjmp/longjmp pair inside C.
+    // frames; this C target keeps every setjmp/longjmp pair inside C. It also keeps dav1d
+    // (under libavif) from printing lines of its own on a damaged AVIF.
     .target(
       name: "CVaultImaging",
       dependencies: ["CJPEG", "CPNG"]
@@ -83,7 +101,10 @@ let package = Package(
     .target(name: "CVaultSystem"),
     .target(
       name: "VaultCore",
-      dependencies: ["CSodium", "CVaultImaging", "CVaultSystem", "CHeif", "CKeyutils", "CFFmpeg"],
+      dependencies: [
+        "CSodium", "CVaultImaging", "CVaultSystem", "CHeif", "CKeyutils", "CGif", "CWebP", "CAvif",
+        "CFFmpeg",
+      ],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
     // The terminal UI: tty and signals, key input, graphics protocols, text layout and the

@@ -25,7 +25,7 @@ Every picture is drawn here, so the fixtures carry no one else's content:
   primary image. alpha.heic: the quadrants with the right half transparent.
   odd-size.heic: 45x29 quadrants (coded larger, cropped by a clap box).
   quad-12mp.heic: 4032x3024 quadrants, a 12-megapixel photo's size in a few KiB.
-  quad.avif: the 64x48 quadrants as AVIF (AV1 in HEIF), which vault names but does not import.
+  quad.avif: the 64x48 quadrants as AVIF (AV1 in HEIF), imported through libavif.
 - taken-*.jpg, taken-*.png, taken.heic: the 48x32 quadrants with an EXIF date taken and
   camera (see dated_fixtures): taken-offset.jpg says 2024:06:01 14:03:22, +02:00, sub-seconds
   25, Canon / Canon EOS R5 (little-endian); taken-no-offset.jpg 2019:12:31 23:59:59 and a

@@ -30,7 +30,7 @@ ensure_python_packages() {
 }
 
 # What building vault needs.
-BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-dev libchafa-dev libglib2.0-dev libqrencode-dev libkeyutils-dev libutf8proc-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev)
+BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-dev libchafa-dev libglib2.0-dev libqrencode-dev libkeyutils-dev libutf8proc-dev libgif-dev libwebp-dev libavif-dev libdav1d-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev)
 # What its tests need besides: chattr (a read-only folder even for root), the reference
 # thumbnailer the quality test compares with, tmux to run vault on a terminal, strace
 # to see which folders are flushed (and to kill vault at a chosen step), rsync and
@@ -40,6 +40,8 @@ BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-
 # HEIC that test uploads; GNU time to read a command's peak memory; keyctl (keyutils) to run the tests, and each
 # test of `vault unlock`, in a session keyring of their own; for the tests in real terminals
 # (Tests/terminals), a private X display (xvfb), kitty, xterm and mlterm, xdotool to type in
-# them and ImageMagick to take and read screenshots; ffmpeg to make the videos the tests
-# import, and ffmpegthumbnailer, the reference `make bench` times video thumbnails against.
-TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick ffmpeg ffmpegthumbnailer)
+# them and ImageMagick to take and read screenshots (and to make the GIF, WebP and AVIF
+# files the import tests add, with ffmpeg for an animated WebP and libavif's avifenc for an
+# AVIF turned by its irot and imir boxes); ffmpeg also makes the videos the tests import, and
+# ffmpegthumbnailer is the reference `make bench` times video thumbnails against.
+TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick ffmpeg libavif-bin ffmpegthumbnailer)

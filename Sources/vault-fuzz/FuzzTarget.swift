@@ -1,13 +1,18 @@
 // A libFuzzer target over every parser of untrusted bytes. Build and run with `make fuzz`
-// (swift build -sanitize=fuzzer); FUZZ_TARGET picks the parser: blob, index, header, exif,
-// details, journal, jpeg, png or heic (libheif itself is not instrumented: the fuzzer learns
-// little of its paths, but a crash or a leak in them is still caught). `exif` reads an APP1
+// (swift build -sanitize=fuzzer); FUZZ_TARGET picks the parser: blob, seekable, index,
+// header, exif, details, journal, snapshot, space, jpeg, png, heic, gif, webp, avif or video (libheif, giflib, libwebp, libavif and
+// dav1d themselves are not instrumented: the fuzzer learns little of their paths, but a crash
+// or a leak in them is still caught; vault's own walk of a GIF's blocks is). `gif`, `webp` and
+// `avif` read the header, check the limits and decode the first frame into a thumbnail, as
+// an import does. `exif` reads an APP1
 // segment and a bare TIFF structure with the one EXIF reader; `details` finds the EXIF
-// block in a whole JPEG, PNG or HEIC file (the first byte picks which) and reads it;
+// block in a whole JPEG, PNG, HEIC, GIF, WebP or AVIF file (the first byte picks which) and reads it;
 // `journal` decodes journal entries (details entries among them), whole and in slices;
 // `snapshot` applies snapshots as a space opens them and checks the result against plain
-// decoding (see SnapshotDifference.swift); `video` probes an MP4 or QuickTime movie with
-// FFmpeg and makes its thumbnail (FFmpeg itself is not instrumented either);
+// decoding (see SnapshotDifference.swift);
+// `seekable` opens a version-3 (seekable) original, reads ranges of it and reads it whole
+// (see SeekableFuzzing.swift); `video` probes an MP4 or QuickTime movie with FFmpeg and
+// makes its thumbnail (FFmpeg itself is not instrumented either);
 // `space` opens a whole space made of fuzzed files (see SpaceFiles.swift) and works out its
 // summary, listing and albums, as `vault info` and `vault list` do.
 import Foundation
@@ -15,7 +20,8 @@ import Foundation
 @testable import VaultCore
 
 private enum Target: String {
-  case blob, index, header, exif, details, journal, snapshot, space, jpeg, png, heic, video
+  case blob, seekable, index, header, exif, details, journal, snapshot, space, jpeg, png, heic, gif, webp, avif,
+    video
 }
 
 private let target: Target = {
@@ -49,6 +55,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     {
       try? reader.readContent { _ in }
     }
+  case .seekable:
+    readFuzzedSeekableBlob(bytes)
   case .header:
     _ = try? VaultHeader.decode(bytes, path: "vault.json")
   case .exif:
@@ -58,7 +66,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
   case .details:
     guard let first = bytes.first else { return 0 }
-    let formats: [ImageFormat] = [.jpeg, .png, .heic]
+    let formats: [ImageFormat] = [.jpeg, .png, .heic, .gif, .webp, .avif]
     _ = PhotoDetailsReader.read(
       PinnedBytes(Array(bytes.dropFirst())), format: formats[Int(first) % formats.count])
   case .journal:
@@ -80,13 +88,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let format: ImageFormat = bytes.count > 8 && bytes[8...].starts(with: Array("qt  ".utf8)) ? .mov : .mp4
     _ = try? thumbnailer.makeThumbnail(bytes: bytes, name: "fuzz", format: format)
     _ = PhotoDetailsReader.read(PinnedBytes(bytes), format: format)
-  case .jpeg, .png, .heic:
+  case .jpeg, .png, .heic, .gif, .webp, .avif:
     var thumbnailer = Thumbnailer()
     thumbnailer.pixelLimit = 4_000_000  // keep each run small; the limit itself is tested elsewhere
+    thumbnailer.animationPixelLimit = 16_000_000
     // As small: what is let through must decode well within -rss_limit_mb, ASan's own
     // overhead included, so that an input whose estimate is wrong stands out as an OOM.
     thumbnailer.memoryLimit = 64 << 20
-    let format: ImageFormat = target == .jpeg ? .jpeg : target == .png ? .png : .heic
+    let format = ImageFormat(rawValue: target.rawValue)!
     _ = try? thumbnailer.makeThumbnail(bytes: bytes, name: "fuzz", format: format)
   }
   return 0
@@ -135,6 +144,7 @@ public func fuzzMain(
 /// Every target's seeds that the fuzzer cannot find by itself.
 private func writeAllSeeds(into folder: String) {
   writeSeeds(into: folder)
+  writeSeekableSeeds(into: folder)
   writeSpaceSeed(into: folder)
   writeSnapshotSeeds(into: folder)
 }

@@ -1,6 +1,6 @@
 // The `snapshot` target: a differential check of how a space applies its snapshots (photos
-// listed undecoded, read through a position index, checked first or on another thread as
-// the bytes arrive, then applied in place) against plain decoding and applying of the same
+// listed undecoded, read through a position index, read and applied whole or a part at a
+// time as the bytes arrive while decrypted) against plain decoding and applying of the same
 // entries. Input: up to three
 // snapshot plaintexts, each after a 2-byte big-endian length (two snapshots side by side
 // are a union sync's). Any difference traps. After the security review's harness.
@@ -20,10 +20,11 @@ private func framedSnapshots(_ bytes: [UInt8]) -> [[UInt8]] {
   return snapshots
 }
 
-/// "applied", or the error that refused the snapshot `read` gives.
-private func outcome(into state: inout SpaceState, _ read: () throws -> SnapshotBytes) -> String {
+/// "applied", or the error that refused the snapshot `plaintext`, taken `step` bytes at a
+/// time when given.
+private func outcome(into state: inout SpaceState, _ plaintext: [UInt8], inSteps step: Int? = nil) -> String {
   do {
-    try state.applySnapshot(try read())
+    try state.applySnapshot(try SnapshotBytes(plaintext), inSteps: step)
     return "applied"
   } catch {
     return "\(error)"
@@ -42,11 +43,11 @@ func checkSnapshotDifference(_ bytes: [UInt8]) {
     }
     let sound = eagerLength.map { plaintext.count == Padme.paddedLength($0) } ?? false
     if sound { eager = decoded }
-    // As a space applies them: checked before applying, or checked on another thread as the
-    // bytes arrive (a step taken from the input), as a big snapshot is while decrypted.
+    // As a space applies them: whole, or a part at a time as the bytes arrive (a step taken
+    // from the input), as a big snapshot's are while decrypted.
     let step = 1 + Int(plaintext.first ?? 0) % 64
-    let here = outcome(into: &checkedHere) { try SnapshotBytes(plaintext) }
-    let alongside = outcome(into: &checkedAlongside) { try SnapshotBytes(plaintext, checkedInSteps: step) }
+    let here = outcome(into: &checkedHere, plaintext)
+    let alongside = outcome(into: &checkedAlongside, plaintext, inSteps: step)
     precondition(here == alongside, "the two checks differ: \(here) and \(alongside)")
     precondition(sound == (here == "applied"), "plain decoding took it: \(sound); the space: \(here)")
   }

@@ -68,12 +68,12 @@ struct ViewCommand: ParsableCommand {
     }
   }
 
+  private static let otherwise = "to see photos otherwise use 'vault show N', 'vault list' or 'vault export'"
+
   func run() throws {
     // Checked before the password is asked for.
     guard Terminal.stdoutIsTerminal, ControllingTerminal() != nil else {
-      throw VaultError.invalidArgument(
-        "vault view needs a terminal; to see photos otherwise use 'vault show N', 'vault list' or 'vault export'"
-      )
+      throw VaultError.invalidArgument("vault view needs a terminal; " + Self.otherwise)
     }
     if (try? GridLayout(columns: Terminal.columns, perRow: perRow)) == nil {
       throw ValidationError(
@@ -100,10 +100,17 @@ struct ViewCommand: ParsableCommand {
     // A line about waiting for the space would land in the middle of the picture; a
     // change that waits too long fails with its own message in the status line.
     Space.onLockWait(nil)
-    let terminal = try FullScreenTerminal()
+    let terminal: FullScreenTerminal
+    do {
+      terminal = try FullScreenTerminal()
+    } catch let unavailable as FullScreenTerminal.Unavailable {
+      throw VaultError.invalidArgument(
+        "vault view needs a terminal, and \(unavailable.reason); " + Self.otherwise)
+    }
     defer { terminal.restore() }
     let viewer = PhotoViewer(
-      space: space, browser: browser, terminal: terminal, graphics: graphics, start: start)
+      space: space, browser: browser, terminal: terminal, graphics: graphics, start: start,
+      emptyHint: "add some with 'vault add PATH'")
     if let signal = viewer.run() {
       // As a shell reports a command ended by a signal.
       throw ExitCode(128 + signal)

@@ -173,7 +173,8 @@ final class BlobReader {
   /// Decrypts the rest of the blob straight into `buffer`, chunk by chunk (nothing is
   /// copied, so nothing is left to wipe); the count of bytes. More than fits is damage.
   /// `progress` is told the count of bytes authenticated and decrypted after each chunk.
-  func readRemaining(into buffer: UnsafeMutableRawBufferPointer, progress: (Int) -> Void = { _ in }) throws
+  func readRemaining(into buffer: UnsafeMutableRawBufferPointer, progress: (Int) throws -> Void = { _ in })
+    throws
     -> Int
   {
     precondition(chunkOffset == chunkLength, "bytes handed out already are read first")
@@ -188,7 +189,7 @@ final class BlobReader {
       filled += chunkLength
       position += chunkLength
       chunkOffset = chunkLength
-      progress(filled)
+      try progress(filled)
     }
     return filled
   }

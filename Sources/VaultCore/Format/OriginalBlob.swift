@@ -1,16 +1,27 @@
 import Foundation
 
-/// The plaintext of an original's blob: a 4-byte big-endian length, the photo's record as
-/// JSON, then the original file byte for byte, and in version 2 the padding (docs/FORMAT.md,
-/// "Photo blobs"). The record's `bytes` says where the original ends and the padding begins.
+/// The plaintext of an original's blob (docs/FORMAT.md, "Photo blobs"). Version 3, what
+/// vault writes: the original file byte for byte, padding, then the photo's record as JSON
+/// and its length (the blob's trailer), so that a file is encrypted as it arrives and its
+/// record, with the hash computed meanwhile, is written last. Versions 1 and 2, still read:
+/// a 4-byte big-endian length, the record, the original, and in version 2 the padding. The
+/// record's `bytes` says where the original ends and the padding begins.
 enum OriginalBlob {
   /// Records are small; a larger length is damage, not a record.
   static let recordSizeLimit = 1 << 20
 
-  static func header(for record: PhotoRecord) throws -> [UInt8] {
+  /// The record as the JSON a blob holds.
+  static func recordJSON(_ record: PhotoRecord) throws -> [UInt8] {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     var json = try encoder.encode(record)
+    defer { json.wipe() }
+    return Array(json)
+  }
+
+  /// The record as versions 1 and 2 begin with it: its length, then its JSON.
+  static func header(for record: PhotoRecord) throws -> [UInt8] {
+    var json = try recordJSON(record)
     defer { json.wipe() }
     var header = [UInt8]()
     header.reserveCapacity(LengthPrefixedPayload.lengthSize + json.count)  // never grown, so never copied
@@ -20,21 +31,57 @@ enum OriginalBlob {
   }
 }
 
-/// Reads an original's blob: first its record, then its content, chunk by chunk.
+/// Reads an original's blob: its record first, then its content, whole (checked against
+/// the record's size and hash) or any range of it (`read(at:into:)`).
 final class OriginalBlobReader {
   let record: PhotoRecord
-  private let reader: BlobReader
+  let what: String
   private let master: MasterKey
+  private var source: Source
+
+  private enum Source {
+    /// Version 3: any chunk decrypts on its own.
+    case seekable(SeekableBlobReader)
+    /// Versions 1 and 2, a secretstream read from its start; `reopen` gives a new one at
+    /// the content's first byte, and `contentStart` is that byte's place in the plaintext.
+    case stream(BlobReader, contentStart: Int, reopen: () throws -> BlobReader)
+  }
 
   init(path: String, id: BlobID, master: MasterKey, what: String) throws {
     self.master = master
-    reader = try BlobReader(
-      path: path, kind: .original, key: master.blobKey(kind: .original, id: id), what: what)
+    self.what = what
+    let key = master.blobKey(kind: .original, id: id)
+    if let reader = try SeekableBlobReader.openIfSeekable(
+      path: path, kind: .original, key: key, what: what, trailerLimit: OriginalBlob.recordSizeLimit)
+    {
+      record = try Self.decodeRecord(reader.trailer, id: id, what: what)
+      try reader.checkLength(payloadLength: Int(record.bytes))
+      source = .seekable(reader)
+    } else {
+      let open = { () throws -> (BlobReader, PhotoRecord) in
+        let reader = try BlobReader(path: path, kind: .original, key: key, what: what)
+        return (reader, try Self.readRecordFirst(from: reader, id: id))
+      }
+      let (reader, record) = try open()
+      self.record = record
+      source = .stream(reader, contentStart: reader.position, reopen: { try open().0 })
+    }
+  }
+
+  /// Versions 1 and 2 begin with the record's length and JSON.
+  private static func readRecordFirst(from reader: BlobReader, id: BlobID) throws -> PhotoRecord {
     let length = try LengthPrefixedPayload.readLength(from: reader)
     guard length > 0, length <= OriginalBlob.recordSizeLimit else {
-      throw VaultError.damagedBlob(what: what, reason: "bad record length \(length)")
+      throw VaultError.damagedBlob(what: reader.what, reason: "bad record length \(length)")
     }
     var json = try reader.readExactly(length)
+    defer { json.wipe() }
+    return try decodeRecord(json, id: id, what: reader.what)
+  }
+
+  /// The record in `json`, which must be one vault writes, of the photo `id`.
+  private static func decodeRecord(_ json: [UInt8], id: BlobID, what: String) throws -> PhotoRecord {
+    var json = json
     defer { json.wipe() }
     let record: PhotoRecord
     do {
@@ -56,15 +103,34 @@ final class OriginalBlobReader {
     if let problem = record.outOfRange {
       throw VaultError.damagedBlob(what: what, reason: "its record is not one vault writes: \(problem)")
     }
-    self.record = record
+    return record
   }
 
   /// Hands the original's bytes to `consume` chunk by chunk, then checks that the blob
-  /// ended properly (after canonical padding, in version 2) and that size and content hash
-  /// match the record. `consume` must treat anything it received as unconfirmed until this
-  /// returns.
+  /// ended properly (after canonical padding, in versions 2 and 3) and that size and
+  /// content hash match the record. `consume` must treat anything it received as
+  /// unconfirmed until this returns.
   func readContent(_ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
     let hasher = ContentHasher(key: master.contentHashKey())
+    switch source {
+    case .seekable(let reader):
+      let count = Int(record.bytes)
+      try reader.forEachPiece(of: 0..<count) { piece in
+        hasher.update(piece)
+        try consume(piece)
+      }
+      try reader.checkPadding(payloadLength: count)
+    case .stream(let reader, _, _):
+      try readStreamContent(reader, hasher: hasher, consume)
+    }
+    guard hasher.finish() == record.contentHash else {
+      throw VaultError.damagedBlob(what: what, reason: "its content does not match its hash")
+    }
+  }
+
+  private func readStreamContent(
+    _ reader: BlobReader, hasher: ContentHasher, _ consume: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
     // A version-1 blob ends with the original, so all of it is read to learn its size; in
     // version 2 the record's size is where the padding starts.
     let padded = reader.version == BlobFormat.paddedVersion
@@ -78,11 +144,49 @@ final class OriginalBlobReader {
     }
     guard total == record.bytes else {
       throw VaultError.damagedBlob(
-        what: reader.what, reason: "holds \(total) bytes, its record says \(record.bytes)")
+        what: what, reason: "holds \(total) bytes, its record says \(record.bytes)")
     }
     if padded { try reader.readPadding() }
-    guard hasher.finish() == record.contentHash else {
-      throw VaultError.damagedBlob(what: reader.what, reason: "its content does not match its hash")
+  }
+
+  /// Copies up to `buffer.count` bytes of the original from `offset` into `buffer`; the
+  /// count copied, short only at the original's end (0 from there on). In version 3 only
+  /// the chunks that cover the range are read, each authenticated as the chunk of its place
+  /// in this blob; versions 1 and 2 are read from the start (again, for an `offset` behind
+  /// the last read). The content hash is not checked here: that takes the whole original.
+  func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    precondition(offset >= 0, "a place in the original")
+    let count = Int(clamping: max(0, min(Int64(buffer.count), record.bytes - offset)))
+    guard count > 0 else { return 0 }
+    let target = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
+    switch source {
+    case .seekable(let reader):
+      try reader.read(at: Int(offset), into: target)
+    case .stream(var reader, let contentStart, let reopen):
+      if reader.position - contentStart > offset {
+        reader = try reopen()
+        source = .stream(reader, contentStart: contentStart, reopen: reopen)
+      }
+      try readStream(reader, from: contentStart + Int(offset), into: target)
+    }
+    return count
+  }
+
+  /// Skips `reader` forward to plaintext place `start`, then fills `buffer`.
+  private func readStream(_ reader: BlobReader, from start: Int, into buffer: UnsafeMutableRawBufferPointer)
+    throws
+  {
+    var filled = 0
+    while filled < buffer.count {
+      let skipping = reader.position < start
+      let wanted = skipping ? start - reader.position : buffer.count - filled
+      guard let bytes = try reader.nextBytes(atMost: wanted) else {
+        throw VaultError.damagedBlob(what: what, reason: "ends too early")
+      }
+      if !skipping {
+        (buffer.baseAddress! + filled).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        filled += bytes.count
+      }
     }
   }
 }

@@ -5,6 +5,12 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   case png
   /// HEIF with HEVC-coded images: what iPhones shoot.
   case heic
+  /// GIF, a still or an animation.
+  case gif
+  /// WebP, lossy or lossless, a still or an animation.
+  case webp
+  /// HEIF with AV1-coded images, a still or an image sequence.
+  case avif
   /// An MP4 video (M4V too): ISO media of MP4's brands.
   case mp4
   /// A QuickTime movie: what iPhones film.
@@ -14,9 +20,9 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   public var isVideo: Bool { self == .mp4 || self == .mov }
 
   /// How people name the format.
-  public var displayName: String { rawValue.uppercased() }
+  public var displayName: String { self == .webp ? "WebP" : rawValue.uppercased() }
 
-  /// The formats vault imports, for messages: "JPEG, PNG, HEIC, MP4 or MOV".
+  /// The formats vault imports, for messages: "JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV".
   public static func displayNames(joinedBy conjunction: String) -> String {
     let names = allCases.map(\.displayName)
     return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last!
@@ -26,7 +32,7 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   /// no such image is damaged (a cloud placeholder, an error page saved as a photo), not
   /// merely another kind of file.
   public static let nameExtensions: Set<String> = [
-    "jpg", "jpeg", "png", "heic", "heif", "mp4", "m4v", "mov",
+    "jpg", "jpeg", "png", "heic", "heif", "gif", "webp", "avif", "mp4", "m4v", "mov",
   ]
 
   /// Whether `path`'s name ends in one of `nameExtensions`, in any case.
@@ -44,8 +50,17 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
     if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF { return .jpeg }
     if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+    if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return .gif }
+    if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), bytes[8..<12].elementsEqual("WEBP".utf8) {
+      return .webp
+    }
     if let brands = isoBrands(bytes) {
-      if heifCodec(brands: brands) == .hevc { return .heic }
+      // HEIF's brands (heic, avif, mif1 and the like) and MP4's and QuickTime's do not overlap.
+      switch heifCodec(brands: brands) {
+      case .hevc: return .heic
+      case .av1: return .avif
+      case nil: break
+      }
       if brands[0] == quickTimeBrand { return .mov }
       if mp4Brands.contains(brands[0]) { return .mp4 }
       return nil
@@ -70,8 +85,8 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   /// What codes the images of a HEIF file.
   enum HEIFCodec {
     case hevc
-    /// AVIF. libheif decodes it too, but Debian's build lets dav1d print its own lines on
-    /// damaged data (and leak a little memory), so it is named, not imported.
+    /// AVIF, decoded through libavif (libheif decodes it too, but Debian's build lets dav1d
+    /// print its own lines on damaged data, and leak a little memory).
     case av1
   }
 
@@ -114,11 +129,6 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   /// The name of an image format vault recognises but does not import, or nil for a file
   /// that is no image vault knows of.
   public static func unsupportedImage(_ bytes: [UInt8]) -> String? {
-    if let brands = isoBrands(bytes), heifCodec(brands: brands) == .av1 { return "AVIF" }
-    if bytes.starts(with: Array("GIF8".utf8)) { return "GIF" }
-    if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), bytes[8..<12].elementsEqual("WEBP".utf8) {
-      return "WebP"
-    }
     if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
       return "TIFF"
     }

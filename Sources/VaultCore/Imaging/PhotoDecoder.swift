@@ -1,5 +1,6 @@
 /// Decodes originals held in memory for showing: a JPEG at the DCT scale a size needs, a PNG
-/// whole, a HEIC whole then averaged down as a JPEG would be scaled, all under the
+/// whole, a HEIC (and a GIF's, WebP's or AVIF's first frame) whole then averaged down as a
+/// JPEG would be scaled, all under the
 /// thumbnailer's pixel and memory limits (refused with the same errors as on import),
 /// straight into their shown orientation, with the details their files give.
 enum PhotoDecoder {
@@ -23,6 +24,10 @@ enum PhotoDecoder {
     case .heic:
       return try decodeHEIF(
         HEIFDecoder(pinned: plaintext.pinned, name: name), compressedBytes: plaintext.count,
+        minimumSize: minimumSize, limits: limits)
+    case .gif, .webp, .avif:
+      return try decodeFrames(
+        FrameDecoders.open(plaintext.pinned, name: name, format: format), compressedBytes: plaintext.count,
         minimumSize: minimumSize, limits: limits)
     case .mp4, .mov:
       return try decodeVideo(

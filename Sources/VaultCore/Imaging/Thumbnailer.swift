@@ -32,6 +32,10 @@ public struct Thumbnailer: Sendable {
   public var quality = 80
   /// Images declaring more pixels than this are refused before anything is allocated.
   public var pixelLimit = 200_000_000
+  /// Animations whose frames come to more pixels than this, all counted at the size of
+  /// their canvas, are refused from their header: only the first frame is decoded on
+  /// import, but playing one must not take minutes.
+  public var animationPixelLimit = 1_000_000_000
   /// Interlaced PNGs up to this many pixels are assembled whole (4 bytes a pixel).
   public var wholeInterlacedPixelLimit = 4_000_000
   /// How long reading one video's header, and then decoding its thumbnail's pictures, may
@@ -66,6 +70,8 @@ public struct Thumbnailer: Sendable {
     case .jpeg: return try opened(.jpeg(JPEGDecoder(file: file)))
     case .png: return try opened(.png(PNGDecoder(file: file)))
     case .heic: return try opened(.heif(HEIFDecoder(file: file)))
+    case .gif, .webp, .avif:
+      return try opened(.frames(FrameDecoders.open(file, format: format)))
     case .mp4, .mov: return try openedVideo(VideoInput(.file(file), path: file.path))
     }
   }
@@ -76,6 +82,7 @@ public struct Thumbnailer: Sendable {
     case .jpeg: return try opened(.jpeg(JPEGDecoder(pinned: bytes, name: name)))
     case .png: return try opened(.png(PNGDecoder(pinned: bytes, name: name)))
     case .heic: return try opened(.heif(HEIFDecoder(pinned: bytes, name: name)))
+    case .gif, .webp, .avif: return try opened(.frames(FrameDecoders.open(bytes, name: name, format: format)))
     case .mp4, .mov: return try openedVideo(VideoInput(.memory(bytes), path: name))
     }
   }
@@ -86,6 +93,7 @@ public struct Thumbnailer: Sendable {
     case .jpeg(let decoder): return try jpegThumbnail(decoder, memoryLimit: image.memoryNeeded)
     case .png(let decoder): return try pngThumbnail(decoder)
     case .heif(let decoder): return try heifThumbnail(decoder)
+    case .frames(let decoder): return try frameThumbnail(decoder)
     case .video(let probe): return try videoThumbnail(probe)
     }
   }
@@ -121,6 +129,11 @@ public struct Thumbnailer: Sendable {
       // scaling); then ours: an RGB row, the resampler's sums and weights.
       memory = heif.decodingBytes + heif.width * (3 + 24 + 4) + Self.fixedMemory
       try checkMemory(path: heif.path, bytes: memory)
+    case .frames(let frames):
+      try checkFrames(frames)
+      // The decoder's, then ours: an RGB row, the resampler's sums and weights.
+      memory = frames.decodingBytes + frames.width * (3 + 24 + 4) + Self.fixedMemory
+      try checkMemory(path: frames.path, bytes: memory)
     case .video(let probe):
       // The probe checked its size and memory from the header.
       memory = probe.memoryNeeded(limits: self)
@@ -266,6 +279,8 @@ final class OpenedImage {
     case jpeg(JPEGDecoder)
     case png(PNGDecoder)
     case heif(HEIFDecoder)
+    /// A GIF, WebP or AVIF.
+    case frames(FrameDecoder)
     case video(VideoProbe)
   }
 

@@ -128,10 +128,10 @@ public final class PhotoImporter {
   ///
   /// The file is opened once, and everything comes from that descriptor. A file of up to
   /// `inMemoryFileLimit` is read once into memory, and hashed, decoded and encrypted from
-  /// those very bytes. A larger one is not held whole: it is read once to hash it (the
-  /// record holding the hash comes first in the blob, so the hash must be known before
-  /// encrypting), decoded through the descriptor, and read again to encrypt it, hashed
-  /// again only to prove that what is stored is what the record describes.
+  /// those very bytes. A larger one is not held whole: it is read once to hash it (so that
+  /// a duplicate costs a read, not the writing of a blob to be thrown away), decoded
+  /// through the descriptor, and read again to encrypt it, hashed again only to prove that
+  /// what is stored is what the record describes.
   private func prepare(_ path: String, unlocked: UnlockedSpace) throws -> PreparedImport {
     let source = try SourceFile(path: path)
     let signature = try source.readPrefix(ImageFormat.signatureLength)

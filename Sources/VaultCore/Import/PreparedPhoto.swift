@@ -9,29 +9,29 @@ final class PreparedPhoto {
   /// Nil when the blobs are flushed as they are moved into place.
   private let flush: PendingFlush?
 
-  /// Encrypts the original (its record, then what `writeContent` writes, which must be
-  /// exactly the record's `bytes`) and the thumbnail into temporary files in `space`.
+  /// Encrypts the original (what `writeContent` writes, which must be exactly the record's
+  /// `bytes`, then the record) and the thumbnail into temporary files in `space`.
   /// `source` names the photo in errors. With a `flusher`, both files are flushed in the
   /// background: a flush waits on the disk, and a decode thread waiting leaves its core
   /// idle.
   init(
     record: PhotoRecord, thumbnail: Thumbnail, in space: Space, source: String, flusher: BackgroundFlusher?,
-    writeContent: (BlobWriter) throws -> Void
+    writeContent: (SeekableBlobWriter) throws -> Void
   ) throws {
     self.record = record
     warning = thumbnail.warning
     do {
       photoFile = try TemporaryFile(in: space.photoDirectory)
-      let photoWriter = try BlobWriter(
+      let photoWriter = try SeekableBlobWriter(
         kind: .original, key: space.master.blobKey(kind: .original, id: record.id), output: photoFile)
-      let header = try OriginalBlob.header(for: record)
-      try photoWriter.write(header)
       try writeContent(photoWriter)
       // What is stored is exactly what the record describes.
-      guard photoWriter.payloadLength == header.count + Int(record.bytes) else {
+      guard photoWriter.payloadLength == Int(record.bytes) else {
         throw VaultError.io(path: source, reason: "file changed while it was being imported")
       }
-      try photoWriter.finish()
+      var json = try OriginalBlob.recordJSON(record)
+      defer { json.wipe() }
+      try photoWriter.finish(trailer: json)
       thumbFile = try space.sealThumbnail(thumbnail.jpeg, id: record.id, flush: false)
     } catch VaultError.io(let folder, let reason) where folder.hasPrefix(space.directory) {
       // Name the photo, not the vault folder the write failed in.

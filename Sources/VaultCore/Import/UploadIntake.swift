@@ -5,8 +5,8 @@ import Foundation
 /// Thread-safe. The space is opened to read, with its lock released; every commit goes
 /// through `Space.change` (a short-lived writer holding the lock only while it commits).
 ///
-/// Memory: an upload's bytes are held whole (the thumbnail is made from them, and the
-/// original is encrypted once its hash, which its record holds, is known); together they
+/// Memory: an upload's bytes are held whole (the thumbnail is made from them; the blob
+/// format would let them be encrypted as they arrive, its record written last); together they
 /// stay within `memoryBudget`, and the decodes running at once within the thumbnailer's
 /// `memoryLimit`.
 public final class UploadIntake: @unchecked Sendable {

@@ -3,13 +3,18 @@
 extension JournalEntry {
   /// Stills take codes from 1, videos from 16. A video's `added` entry ends with its
   /// duration and codec (`videoTailLength`).
-  static let formatCodes: [ImageFormat: UInt8] = [.jpeg: 1, .png: 2, .heic: 3, .mp4: 16, .mov: 17]
+  static let formatCodes: [ImageFormat: UInt8] = [
+    .jpeg: 1, .png: 2, .heic: 3, .gif: 4, .webp: 5, .avif: 6, .mp4: 16, .mov: 17,
+  ]
 
   static func format(code: UInt8) -> ImageFormat? {
     switch code {
     case 1: return .jpeg
     case 2: return .png
     case 3: return .heic
+    case 4: return .gif
+    case 5: return .webp
+    case 6: return .avif
     case 16: return .mp4
     case 17: return .mov
     default: return nil

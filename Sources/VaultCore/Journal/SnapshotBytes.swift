@@ -5,70 +5,80 @@ import Foundation
 /// no record at all. Never changed once made (so it is shared freely, and read through one
 /// pointer without an array's checks at every field); wiped when released.
 final class SnapshotBytes: @unchecked Sendable {
-  private let buffer: UnsafeMutableRawBufferPointer
   /// The memory mapped for it (its length is a page or more).
   private let mapping: UnsafeMutableRawBufferPointer
+  /// The bytes decrypted so far (all of them once read): what `withBytes` hands out. Set by
+  /// the thread that reads the entries, never by the one that decrypts.
+  private(set) var count = 0
+  /// The bytes written into `mapping`, to wipe.
+  private var written = 0
 
-  /// When the snapshot was checked as it was decrypted: the length of its entries with the
-  /// end mark.
-  let checkedLength: Int?
+  private init(mapping: UnsafeMutableRawBufferPointer) {
+    self.mapping = mapping
+  }
 
-  /// The rest of `reader`'s plaintext, decrypted straight into memory of this object's own
-  /// (no copy to wipe); more than `limit` bytes is damage. From `checkingFrom` bytes of
-  /// file on, its entries are checked meanwhile on another thread (see `SnapshotChecker`): a
-  /// malformed one throws its `JournalDecodingError`.
-  init(reading reader: BlobReader, limit: Int, checkingFrom checkedSize: Int = .max) throws {
+  /// The rest of `reader`'s plaintext, decrypted straight into memory of a new object's own
+  /// (no copy to wipe); more than `limit` bytes is damage. Its entries are read as they
+  /// come (see `SnapshotScanner`) and handed to `consume` in order, with the object whose
+  /// `count` bytes are there; from `alongsideFrom` bytes of file on, decrypting and reading
+  /// go on on another thread meanwhile (see `SnapshotDecryption`), smaller snapshots are
+  /// decrypted whole first. Throws what reading or `consume` threw, once nothing writes the
+  /// memory any more.
+  static func read(
+    from reader: BlobReader, limit: Int, alongsideFrom parallelSize: Int = .max,
+    consume: (SnapshotBytes, [SnapshotItem]) throws -> Void
+  ) throws -> SnapshotBytes {
     // The file's size bounds the plaintext: address space only, its pages are made as the
     // chunks authenticate (a junk file of 1 GiB would otherwise cost 1 GiB of memory).
     let fileBytes = reader.remainingFileBytes
-    let memory = try Self.map(min(fileBytes, limit))
-    mapping = memory
-    let checker = fileBytes >= checkedSize ? SnapshotChecker(buffer: UnsafeRawBufferPointer(memory)) : nil
-    var written = 0
-    do {
-      let count = try reader.readRemaining(into: memory) { count in
-        Self.makePages(of: memory, from: written, to: count)
-        written = count
-        checker?.decrypted(count)
+    let snapshot = SnapshotBytes(mapping: try map(min(fileBytes, limit)))
+    if fileBytes >= parallelSize {
+      try snapshot.readAlongside(reader, consume: consume)
+    } else {
+      snapshot.count = try reader.readRemaining(into: snapshot.mapping) { count in
+        Self.makePages(of: snapshot.mapping, from: snapshot.written, to: count)
+        snapshot.written = count
       }
-      written = count
-      checkedLength = try checker?.finish(count: count)
-      buffer = UnsafeMutableRawBufferPointer(rebasing: memory[0..<count])
+      var scanner = SnapshotScanner()
+      try consume(snapshot, try snapshot.withBytes { try scanner.scan($0, isFinal: true) })
+    }
+    return snapshot
+  }
+
+  /// Decrypts and reads on another thread, handing what was read to `consume` on this one.
+  private func readAlongside(_ reader: BlobReader, consume: (SnapshotBytes, [SnapshotItem]) throws -> Void)
+    throws
+  {
+    nonisolated(unsafe) let mapping = mapping
+    let decryption = SnapshotDecryption(reading: reader, into: mapping) { count in
+      // Only the decrypting thread makes pages; `count` grows a chunk at a time.
+      Self.makePages(of: mapping, from: count - min(count, BlobFormat.chunkSize), to: count)
+    }
+    do {
+      while true {
+        let (decrypted, read, isFinal) = try decryption.take()
+        (count, written) = (decrypted, decrypted)
+        for items in read { try consume(self, items) }
+        if isFinal { break }
+      }
+      decryption.finish()
     } catch {
-      // The checker reads the memory until it is told to stop.
-      checker?.abandon()
-      Sodium.zero(memory.baseAddress, count: written)
-      munmap(memory.baseAddress, memory.count)
+      written = decryption.abandon()
       throw error
     }
   }
 
-  /// The plaintext `bytes` as a read would hold it (for tests and the fuzz target): when
-  /// `checkedInSteps` is given, checked on another thread as it arrives that many bytes at
-  /// a time, as `init(reading:)` checks a big snapshot while decrypting it.
-  init(_ bytes: [UInt8], checkedInSteps step: Int? = nil) throws {
-    let memory = try Self.map(bytes.count)
-    mapping = memory
-    memory.copyBytes(from: bytes)
-    buffer = UnsafeMutableRawBufferPointer(rebasing: memory[0..<bytes.count])
-    guard let step else {
-      checkedLength = nil
-      return
-    }
-    let checker = SnapshotChecker(buffer: UnsafeRawBufferPointer(memory))
-    for count in stride(from: step, to: bytes.count, by: max(1, step)) { checker.decrypted(count) }
-    do {
-      checkedLength = try checker.finish(count: bytes.count)
-    } catch {
-      Sodium.zero(memory.baseAddress, count: memory.count)
-      munmap(memory.baseAddress, memory.count)
-      throw error
-    }
+  /// The plaintext `bytes` as a read would hold it, whole (for tests and the fuzz target).
+  init(_ bytes: [UInt8]) throws {
+    mapping = try Self.map(bytes.count)
+    mapping.copyBytes(from: bytes)
+    count = bytes.count
+    written = bytes.count
   }
 
   deinit {
-    // Pages past the plaintext were never written.
-    Sodium.zero(buffer.baseAddress, count: buffer.count)
+    // Pages past what was written were never made.
+    Sodium.zero(mapping.baseAddress, count: written)
     munmap(mapping.baseAddress, mapping.count)
   }
 
@@ -78,12 +88,17 @@ final class SnapshotBytes: @unchecked Sendable {
     guard let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
       address != MAP_FAILED
     else { throw VaultError.io(path: "the snapshot", reason: String(cString: strerror(errno))) }
+    // Huge pages where the kernel has them (MADV_HUGEPAGE): a 16 MB snapshot is then made of
+    // 8 pages, not 4,000, each a fault and an entry of the page table to make and undo.
+    if length >= hugePageSize { _ = madvise(address, length, 14) }
     return UnsafeMutableRawBufferPointer(start: address, count: length)
   }
 
+  private static let hugePageSize = 2 << 20
+
   /// Pages are made a step at a time as the plaintext grows, each step once the bytes before
   /// it authenticated: a 13 MB snapshot faulted its 3,300 pages in one at a time.
-  static let populatedStep = 1 << 20
+  static let populatedStep = hugePageSize
 
   /// After the bytes from `written` to `count` were written: when `count` entered a new
   /// step (or at the first chunk), that step's pages are made at once for the chunks to come.
@@ -96,10 +111,11 @@ final class SnapshotBytes: @unchecked Sendable {
     _ = madvise(mapping.baseAddress! + start, min(step, mapping.count - start), 23)
   }
 
-  var count: Int { buffer.count }
+  /// The most bytes it can hold: its file's size (or the size limit).
+  var capacity: Int { mapping.count }
 
   func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-    try body(UnsafeRawBufferPointer(buffer))
+    try body(UnsafeRawBufferPointer(rebasing: mapping[0..<count]))
   }
 
   /// The record of the `added` entry whose type byte is at `added`, with the details of
@@ -133,10 +149,10 @@ final class SnapshotBytes: @unchecked Sendable {
   func importedAt(added: Int) -> Timestamp {
     let start = added + Self.importedAtOffset
     return Timestamp(
-      seconds: Int64(bigEndian: buffer.loadUnaligned(fromByteOffset: start, as: Int64.self)),
+      seconds: Int64(bigEndian: mapping.loadUnaligned(fromByteOffset: start, as: Int64.self)),
       nanoseconds: Int32(
         truncatingIfNeeded: UInt32(
-          bigEndian: buffer.loadUnaligned(fromByteOffset: start + 8, as: UInt32.self))))
+          bigEndian: mapping.loadUnaligned(fromByteOffset: start + 8, as: UInt32.self))))
   }
 
   /// When the photo was taken, read alone from the `details` entry at `offset` (for
@@ -144,11 +160,11 @@ final class SnapshotBytes: @unchecked Sendable {
   func taken(details offset: Int) -> CaptureTime? {
     // The flags, seconds, nanoseconds and UTC offset follow the type, id and stamp.
     let start = offset + 1 + BlobID.length + 8
-    let flags = buffer[start]
+    let flags = mapping[start]
     guard flags & JournalEntry.DetailsFlag.taken != 0 else { return nil }
-    let seconds = Int64(bigEndian: buffer.loadUnaligned(fromByteOffset: start + 1, as: Int64.self))
-    let nanoseconds = UInt32(bigEndian: buffer.loadUnaligned(fromByteOffset: start + 9, as: UInt32.self))
-    let utcOffset = UInt16(bigEndian: buffer.loadUnaligned(fromByteOffset: start + 13, as: UInt16.self))
+    let seconds = Int64(bigEndian: mapping.loadUnaligned(fromByteOffset: start + 1, as: Int64.self))
+    let nanoseconds = UInt32(bigEndian: mapping.loadUnaligned(fromByteOffset: start + 9, as: UInt32.self))
+    let utcOffset = UInt16(bigEndian: mapping.loadUnaligned(fromByteOffset: start + 13, as: UInt16.self))
     return CaptureTime(
       localSeconds: seconds, nanoseconds: Int32(truncatingIfNeeded: nanoseconds),
       utcOffsetMinutes: flags & JournalEntry.DetailsFlag.utcOffset != 0 ? Int16(bitPattern: utcOffset) : nil)
@@ -159,46 +175,12 @@ final class SnapshotBytes: @unchecked Sendable {
   static let importedAtOffset = 1 + 16 + 8 + 32 + 8 + 1 + 4 + 4 + 1 + 8 + 4
 }
 
-/// An entry of a snapshot as it is first read: photos and their details are checked and
-/// located, not decoded (see `SnapshotBytes`); anything else is decoded.
+/// An entry of a snapshot as it is read: photos and their details are checked and located,
+/// not decoded (see `SnapshotBytes`); anything else is decoded.
 enum SnapshotItem {
   case added(BlobID, order: Int64, at: Int)
   case details(BlobID, stamp: Int64, at: Int)
   indirect case other(JournalEntry)
-
-  /// The item whose type byte is at `offset` in `bytes`, checked already by `read` (by a
-  /// scan of the whole snapshot), with its length; nil at the end mark. Only the fields an
-  /// item holds are read, at their fixed places.
-  static func checked(at offset: Int, in bytes: UnsafeRawBufferPointer) -> (item: SnapshotItem, length: Int)?
-  {
-    func id() -> BlobID {
-      BlobID(
-        high: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 1, as: UInt64.self)),
-        low: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 9, as: UInt64.self)))
-    }
-    // Both an `added` entry's order and a `details` entry's stamp follow the type and id.
-    func afterID() -> Int64 {
-      Int64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 1 + BlobID.length, as: Int64.self))
-    }
-    guard bytes[offset] != JournalEntry.TypeCode.end.rawValue,
-      let length = JournalEntry.encodedLength(at: offset, in: bytes)
-    else { return nil }
-    switch bytes[offset] {
-    case JournalEntry.TypeCode.added.rawValue: return (.added(id(), order: afterID(), at: offset), length)
-    case JournalEntry.TypeCode.details.rawValue: return (.details(id(), stamp: afterID(), at: offset), length)
-    default:
-      var input = ByteReader(bytes)
-      input.skip(offset + 1)
-      guard
-        let entry = try? JournalEntry.decodeEntry(
-          JournalEntry.TypeCode(rawValue: bytes[offset])!, at: offset, from: &input,
-          // Checked already against the clock of the check: a clock set back since
-          // must not make the same entry fail now.
-          latestStamp: .max)
-      else { preconditionFailure("a snapshot's entries were checked when it was read") }
-      return (.other(entry), length)
-    }
-  }
 
   /// The item of type `type` whose type byte is at `offset`, read as `JournalEntry.scan`
   /// reads entries, with the same errors.

@@ -19,7 +19,8 @@ final class SpaceJournal {
   /// `smallSpaceSegmentCount` segments.
   static let smallSpaceBytes = 256 << 10
   static let smallSpaceSegmentCount = 8
-  /// Snapshots from this size on are checked on another thread as they are decrypted.
+  /// Snapshots from this size on are decrypted on another thread while their entries are
+  /// applied.
   static let parallelDecodingSize = 1 << 20
 
   let directory: String
@@ -123,9 +124,10 @@ final class SpaceJournal {
   }
 
   private func readSnapshot(path: String, id: BlobID) throws -> Int {
-    // Kept (and wiped when the last photo it lists goes): its records are decoded only
-    // when asked for.
-    let snapshot: SnapshotBytes
+    // Applied to a copy of the state, which becomes the state only if the whole snapshot
+    // reads well (a damaged one adds nothing). The snapshot is kept (and wiped when the last
+    // photo it lists goes): its records are decoded only when asked for.
+    var application = SpaceState.SnapshotApplication(applyingTo: state)
     do {
       let reader = try BlobReader(
         path: path, kind: .snapshot, key: master.blobKey(kind: .snapshot, id: id),
@@ -135,26 +137,21 @@ final class SpaceJournal {
         throw VaultError.damagedIndex(
           path: path, reason: "unsupported snapshot version \(reader.version)")
       }
-      // A big snapshot is checked on another thread as it is decrypted.
-      snapshot = try SnapshotBytes(
-        reading: reader, limit: Self.snapshotSizeLimit, checkingFrom: Self.parallelDecodingSize)
+      // A big snapshot is decrypted and read on another thread while its entries are
+      // applied here.
+      _ = try SnapshotBytes.read(
+        from: reader, limit: Self.snapshotSizeLimit, alongsideFrom: Self.parallelDecodingSize
+      ) { snapshot, items in
+        application.apply(items, of: snapshot)
+      }
     } catch VaultError.damagedBlob(_, let reason) {
       throw VaultError.damagedIndex(path: path, reason: reason)
-    } catch let error as JournalDecodingError {
-      throw VaultError.damagedIndex(path: path, reason: "entry \(error.entry) \(error.reason)")
-    }
-    // Applied to a state of this function's own, not to the property: every entry applied
-    // to `self.state` was an access checked at run time.
-    var state = SpaceState()
-    swap(&state, &self.state)
-    defer { swap(&state, &self.state) }
-    do {
-      try state.applySnapshot(snapshot)
     } catch let error as JournalDecodingError {
       throw VaultError.damagedIndex(path: path, reason: "entry \(error.entry) \(error.reason)")
     } catch is SpaceState.SnapshotNotPadded {
       throw VaultError.damagedIndex(path: path, reason: "it is not padded as snapshots are")
     }
+    state = application.state
     return fileSize(path)
   }
 

@@ -1,44 +1,92 @@
 /// A snapshot applied to a state: its photos listed undecoded (see `applySnapshotItem`).
 extension SpaceState {
-  /// Items of a snapshot applied together (see `applyChecked`).
+  /// Items of a snapshot applied together (see `SnapshotApplication.flush`).
   static let snapshotWindow = 64
 
   /// A snapshot whose entries end where Padmé padding would not: damage.
   struct SnapshotNotPadded: Error {}
 
-  /// Applies every entry of `snapshot` (its plaintext: entries, the end mark, padding) once
-  /// the whole is known to be sound, so that a damaged snapshot adds nothing (not even to a
-  /// salvage). Its entries were checked as it was decrypted (a big one, see
-  /// `SnapshotChecker`) or are checked here first; then they are applied in order.
-  /// Throws `JournalDecodingError` for the first malformed entry, `SnapshotNotPadded`.
-  mutating func applySnapshot(_ snapshot: SnapshotBytes) throws {
-    let length =
-      try snapshot.checkedLength
-      ?? snapshot.withBytes { buffer in
-        try JournalEntry.scan(buffer, from: 0, to: nil, firstNumber: 1, reading: SnapshotItem.read) { _ in }
+  /// Applies every entry of `snapshot` (its plaintext whole: entries, the end mark,
+  /// padding), or none: a damaged snapshot adds nothing (not even to a salvage). With
+  /// `step`, its bytes are read that many at a time, as a big snapshot's are while it is
+  /// decrypted (for tests and the fuzz target). Throws `JournalDecodingError` for the first
+  /// malformed entry, `SnapshotNotPadded`.
+  mutating func applySnapshot(_ snapshot: SnapshotBytes, inSteps step: Int? = nil) throws {
+    var (scanner, application) = (SnapshotScanner(), SnapshotApplication(applyingTo: self))
+    try snapshot.withBytes { bytes in
+      if let step {
+        for count in stride(from: max(1, step), to: bytes.count, by: max(1, step)) {
+          application.apply(
+            try scanner.scan(UnsafeRawBufferPointer(rebasing: bytes[0..<count]), isFinal: false), of: snapshot
+          )
+        }
       }
-    guard snapshot.count == Padme.paddedLength(length) else { throw SnapshotNotPadded() }
-    applyChecked(snapshot)
+      application.apply(try scanner.scan(bytes, isFinal: true), of: snapshot)
+    }
+    self = application.state
   }
 
-  /// Applies the entries of `snapshot`, checked already, each item's few fields read in
-  /// place. A window of items at a time: the index's slots for its photos are read together
-  /// first (`PositionIndex.warm`).
-  private mutating func applyChecked(_ snapshot: SnapshotBytes) {
-    snapshot.withBytes { buffer in
-      var (offset, window) = (0, [SnapshotItem]())
-      window.reserveCapacity(Self.snapshotWindow)
-      repeat {
-        window.removeAll(keepingCapacity: true)
-        while window.count < Self.snapshotWindow,
-          let (item, itemLength) = SnapshotItem.checked(at: offset, in: buffer)
-        {
-          window.append(item)
-          offset += itemLength
-        }
-        warmIndex(for: window)
-        for item in window { applySnapshotItem(item, of: snapshot) }
-      } while !window.isEmpty
+  /// A snapshot's entries applied as they are read (see `SnapshotScanner`) to a state of its
+  /// own, a copy of the one it started from: the copy is the outcome only once the whole
+  /// snapshot read well, its end mark and padding too.
+  struct SnapshotApplication {
+    private(set) var state: SpaceState
+    private var window: [SnapshotPhotoItem] = []
+    private var hasReserved = false
+
+    init(applyingTo state: SpaceState) {
+      self.state = state
+      window.reserveCapacity(SpaceState.snapshotWindow)
     }
+
+    /// Applies `items`, read from `snapshot`'s bytes that are there (`count`), in order.
+    mutating func apply(_ items: [SnapshotItem], of snapshot: SnapshotBytes) {
+      if !hasReserved { reserveForPhotos(in: snapshot) }
+      for item in items {
+        switch item {
+        case .added(let id, let order, let at): window.append(SnapshotPhotoItem(.added, id, order, at))
+        case .details(let id, let stamp, let at): window.append(SnapshotPhotoItem(.details, id, stamp, at))
+        case .other(let entry):
+          // In the snapshot's order.
+          flush(snapshot)
+          state.apply(entry)
+        }
+        if window.count == SpaceState.snapshotWindow { flush(snapshot) }
+      }
+      flush(snapshot)
+    }
+
+    /// Room for as many photos as the snapshot can hold, made once its first bytes came (they
+    /// authenticated, so it is the space's): the list and its index then never grow again
+    /// while it is read, each growth a copy (and the index's a rehash of every photo).
+    private mutating func reserveForPhotos(in snapshot: SnapshotBytes) {
+      hasReserved = true
+      state.reserveCapacity(state.photoCount + snapshot.capacity / JournalEntry.addedFixedLength)
+    }
+
+    /// Applies the items read so far; the index's slots for their photos are read together
+    /// first (`PositionIndex.warm`).
+    private mutating func flush(_ snapshot: SnapshotBytes) {
+      state.warmIndex(for: window)
+      for item in window { state.applySnapshotItem(item, of: snapshot) }
+      window.removeAll(keepingCapacity: true)
+    }
+  }
+}
+
+/// A snapshot's `added` or `details` entry as read, located in its bytes: a plain value
+/// (`SnapshotItem` is not, for its other entries), so that a window of them is copied
+/// without a retain or a release.
+struct SnapshotPhotoItem {
+  enum Kind { case added, details }
+  let kind: Kind
+  let id: BlobID
+  /// An `added` entry's order, a `details` entry's stamp.
+  let orderOrStamp: Int64
+  /// Where its type byte is in the snapshot.
+  let offset: Int
+
+  init(_ kind: Kind, _ id: BlobID, _ orderOrStamp: Int64, _ offset: Int) {
+    (self.kind, self.id, self.orderOrStamp, self.offset) = (kind, id, orderOrStamp, offset)
   }
 }

@@ -97,12 +97,8 @@ struct SpaceState {
   }
 
   /// Reads ahead the index's slots for the photos `items` add (see `PositionIndex.warm`).
-  mutating func warmIndex(for items: [SnapshotItem]) {
-    index.warm(
-      items.lazy.compactMap {
-        guard case .added(let id, _, _) = $0 else { return nil }
-        return id
-      })
+  mutating func warmIndex(for items: [SnapshotPhotoItem]) {
+    index.warm(items.lazy.filter { $0.kind == .added }.map(\.id))
   }
 
   private mutating func removeFromIndex(_ id: BlobID) -> Int? {
@@ -153,13 +149,15 @@ struct SpaceState {
     }
   }
 
-  /// An entry of the snapshot `snapshot`, as `apply` would apply it decoded. A photo not
-  /// seen before is listed undecoded (its record stays in the snapshot's bytes), and so
-  /// are its first details; anything else (a photo added twice, details read before the
-  /// photo, several snapshots) is decoded and applied as usual.
-  mutating func applySnapshotItem(_ item: SnapshotItem, of snapshot: SnapshotBytes) {
-    switch item {
-    case .added(let id, let order, let offset):
+  /// A photo's or its details' entry of the snapshot `snapshot`, as `apply` would apply it
+  /// decoded. A photo not seen before is listed undecoded (its record stays in the
+  /// snapshot's bytes), and so are its first details; anything else (a photo added twice,
+  /// details read before the photo, several snapshots) is decoded and applied as usual.
+  mutating func applySnapshotItem(_ item: SnapshotPhotoItem, of snapshot: SnapshotBytes) {
+    let (id, offset) = (item.id, item.offset)
+    switch item.kind {
+    case .added:
+      let order = item.orderOrStamp
       let plain =
         (deleted.isEmpty || !deleted.contains(id))
         && (unlistedDetailStamps.isEmpty || unlistedDetailStamps[id] == nil)
@@ -175,7 +173,8 @@ struct SpaceState {
       orders.append(order)
       detailStamps.append(nil)
       lastOrder = max(lastOrder, order)
-    case .details(let id, let stamp, let offset):
+    case .details:
+      let stamp = item.orderOrStamp
       // A snapshot lists a photo's details right after it (`compacted`): no lookup then.
       let listedLast =
         !list.isEmpty && list.id(at: list.count - 1) == id
@@ -188,8 +187,6 @@ struct SpaceState {
       detailStamps[position] = stamp
       lastStamp = max(lastStamp, stamp)
       list.setEncodedDetails(offset, at: position)
-    case .other(let entry):
-      apply(entry)
     }
   }
 

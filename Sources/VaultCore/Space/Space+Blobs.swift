@@ -56,6 +56,11 @@ extension Space {
     return plaintext
   }
 
+  /// Opens a photo's original for reading ranges of it, once its record matches `record`.
+  public func originalRanges(of record: PhotoRecord) throws -> OriginalRangeReader {
+    try readingInPlace { OriginalRangeReader(try openOriginal(record)) }
+  }
+
   /// Opens a photo's original for reading: its record is checked against `record`.
   func openOriginal(_ record: PhotoRecord) throws -> OriginalBlobReader {
     let reader = try OriginalBlobReader(

@@ -14,8 +14,8 @@ extension SpaceVerifier {
   /// `readingDetails` (at `.full` depth), the date taken and camera are read from the
   /// original as it is decrypted: the record's own when its import read them, else from
   /// the file, held whole in memory up to `PhotoImporter.inMemoryFileLimit` (larger JPEGs
-  /// and PNGs from their first bytes, as on import; a larger HEIC is left to be read when
-  /// it is shown).
+  /// and PNGs from their first bytes, as on import; a larger HEIC, GIF, WebP or AVIF is
+  /// left to be read when it is shown).
   func checkOriginal(
     id: BlobID, expected: PhotoRecord?, depth: VerifyDepth = .full, readingDetails: Bool = false
   ) -> OriginalState {
@@ -35,7 +35,7 @@ extension SpaceVerifier {
         return .intact(reader.record, details: readingDetails ? recorded : nil)
       }
       let whole = reader.record.bytes <= PhotoImporter.inMemoryFileLimit
-      if !whole && reader.record.format == .heic {
+      if !whole && ![.jpeg, .png].contains(reader.record.format) {
         try reader.readContent { _ in }
         return .intact(reader.record, details: nil)
       }

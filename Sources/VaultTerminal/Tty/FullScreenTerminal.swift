@@ -57,16 +57,15 @@ public final class FullScreenTerminal {
   private var readBuffer = [UInt8](repeating: 0, count: 4096)
   private var restored = false
 
-  /// Opens `/dev/tty` and takes it over. Throws when stdin or stdout is not a terminal.
+  /// Opens `/dev/tty` and takes it over. Throws `Unavailable` when stdin or stdout is not a
+  /// terminal.
   public convenience init() throws {
     // Keys are read from /dev/tty, not stdin, so stdin may be a pipe (a password given on
     // it with --password-file -); the screen must be what stdout shows.
     try Self.requireTerminals(stdin: true, stdout: isatty(STDOUT_FILENO) == 1)
     let descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
     guard descriptor >= 0 else {
-      throw VaultError.invalidArgument(
-        "vault view needs a terminal, and /dev/tty cannot be opened (\(String(cString: strerror(errno)))); "
-          + Self.alternatives)
+      throw Unavailable(reason: "/dev/tty cannot be opened (\(String(cString: strerror(errno))))")
     }
     try self.init(descriptor: descriptor, closesDescriptor: true)
   }
@@ -77,7 +76,7 @@ public final class FullScreenTerminal {
     guard tcgetattr(descriptor, &saved) == 0 else {
       let reason = String(cString: strerror(errno))
       if closesDescriptor { close(descriptor) }
-      throw VaultError.invalidArgument("vault view needs a terminal (\(reason)); " + Self.alternatives)
+      throw Unavailable(reason: "its settings cannot be read (\(reason))")
     }
     self.descriptor = descriptor
     self.closesDescriptor = closesDescriptor
@@ -98,14 +97,18 @@ public final class FullScreenTerminal {
     if closesDescriptor { close(descriptor) }
   }
 
-  private static let alternatives =
-    "to see photos without one, use 'vault show', 'vault list' or 'vault export'"
+  /// Why the screen cannot be taken over (the program words what to do instead).
+  public struct Unavailable: Error, CustomStringConvertible {
+    /// "stdout is not a terminal", "/dev/tty cannot be opened (…)".
+    public let reason: String
+    public var description: String { reason }
+  }
 
-  /// The one-line error for a viewer started without a terminal on both stdin and stdout.
+  /// Throws `Unavailable` unless both stdin and stdout are terminals.
   static func requireTerminals(stdin: Bool, stdout: Bool) throws {
     guard !stdin || !stdout else { return }
     let which = !stdin && !stdout ? "stdin and stdout are not" : !stdin ? "stdin is not" : "stdout is not"
-    throw VaultError.invalidArgument("vault view needs a terminal, and \(which) one; " + alternatives)
+    throw Unavailable(reason: which + " a terminal")
   }
 
   /// The settings of raw mode: no echo, no line editing, no Ctrl-V/Ctrl-O; Ctrl-S/Ctrl-Q

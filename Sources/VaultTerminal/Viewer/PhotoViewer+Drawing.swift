@@ -19,7 +19,8 @@ extension PhotoViewer {
     } else if count == 0 {
       emit(
         text(
-          browser.emptyText + (browser.scopeDescription.isEmpty ? "; add some with 'vault add PATH'" : ""),
+          browser.emptyText
+            + (browser.scopeDescription.isEmpty && !emptyHint.isEmpty ? "; " + emptyHint : ""),
           row: 0))
     } else if screen == .grid {
       gridScreen(columns: size.columns, rows: size.rows)

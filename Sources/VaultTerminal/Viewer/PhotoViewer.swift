@@ -63,10 +63,16 @@ public final class PhotoViewer {
   /// When the space was last read again after a photo failed to load.
   var lastReadAgain: Date?
 
+  /// What the screen of an empty space says after that it is empty (the program words it).
+  let emptyHint: String
+
   /// `browser` is `space`'s, made with the scope the viewer shows.
   public init(
-    space: Space, browser: PhotoBrowser, terminal: FullScreenTerminal, graphics: TerminalGraphics, start: Int?
+    space: Space, browser: PhotoBrowser, terminal: FullScreenTerminal, graphics: TerminalGraphics,
+    start: Int?,
+    emptyHint: String = ""
   ) {
+    self.emptyHint = emptyHint
     self.space = space
     self.terminal = terminal
     self.graphics = graphics

@@ -94,6 +94,8 @@ final class FormatVectorTests: XCTestCase {
   /// nobody keeps.
   static let checkedNames: Set<String> = [
     "padme", "blob key", "blob", "journal entry", "details entry", "journal record", "album entry",
+    // SeekableBlobVectorTests
+    "seekable blob",
     // SessionKeyPayloadTests
     "session key name", "session key",
     // RecoveryKeyTests

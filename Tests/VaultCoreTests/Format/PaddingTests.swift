@@ -35,7 +35,7 @@ final class PaddingTests: XCTestCase {
   }
 
   func testPhotosOfNearbySizesMakeBlobsOfOneSize() throws {
-    // Payloads (record + original) of about 16,550 and 17,250 bytes: both in the Padmé
+    // Payloads (original + record) of about 16,550 and 17,250 bytes: both in the Padmé
     // bucket of 1024 bytes that ends at 17,408.
     let sizes = [16_200, 16_900]
     var paths: [String] = []
@@ -54,11 +54,13 @@ final class PaddingTests: XCTestCase {
     for (entry, path) in zip(space.entries, paths) {
       let record = entry.record
       let blob = try fileBytes(space.photoPath(record.id)).count
-      let payload = try OriginalBlob.header(for: record).count + Int(record.bytes)
-      XCTAssertEqual(blob, BlobFormat.paddedBlobLength(payloadLength: payload))
-      XCTAssertEqual(
-        try plaintextLength(space.photoPath(record.id), kind: .original, id: record.id, space: space),
-        Padme.paddedLength(payload))
+      // Version 3: the original, padding, the record and its 4-byte length.
+      let payload = try OriginalBlob.recordJSON(record).count + 4 + Int(record.bytes)
+      XCTAssertEqual(blob, SeekableBlobFormat.blobLength(plaintextLength: Padme.paddedLength(payload)))
+      let reader = try SeekableBlobReader(
+        path: space.photoPath(record.id), kind: .original,
+        key: space.master.blobKey(kind: .original, id: record.id), what: "", trailerLimit: 1 << 20)
+      XCTAssertEqual(reader.plaintextLength, Padme.paddedLength(payload))
       blobSizes.append(blob)
 
       var exported: [UInt8] = []
@@ -71,7 +73,7 @@ final class PaddingTests: XCTestCase {
         BlobFormat.paddedBlobLength(payloadLength: LengthPrefixedPayload.lengthSize + thumbnail.count))
     }
     XCTAssertEqual(blobSizes[0], blobSizes[1], "700 bytes apart, in one bucket")
-    XCTAssertEqual(blobSizes[0], BlobFormat.blobLength(plaintextLength: 17_408))
+    XCTAssertEqual(blobSizes[0], SeekableBlobFormat.blobLength(plaintextLength: 17_408))
     XCTAssertEqual(SpaceVerifier(space: space).verify().filter(\.isProblem), [])
   }
 

@@ -4,7 +4,8 @@ import XCTest
 
 /// HEIC through libheif: recognised by its brands, shown as the file's own transformations
 /// say (and not turned again by EXIF), the primary image of several, transparency over
-/// gray, under the same pixel and memory limits as JPEG and PNG. AVIF is named, not imported.
+/// gray, under the same pixel and memory limits as JPEG and PNG. AVIF is told apart by its
+/// brands (and decoded by libavif).
 final class HEIFTests: XCTestCase {
   /// An ISO media file's first bytes: an `ftyp` box with these brands.
   func ftyp(_ major: String, _ compatible: [String] = []) -> [UInt8] {
@@ -19,8 +20,7 @@ final class HEIFTests: XCTestCase {
     XCTAssertEqual(ImageFormat.sniff(ftyp("mif1", ["mif1", "heic"])), .heic, "Nokia's samples")
     XCTAssertEqual(ImageFormat.sniff(ftyp("msf1", ["msf1", "hevc", "mif1"])), .heic, "a burst")
     for avif in [ftyp("avif", ["avif", "mif1", "miaf"]), ftyp("mif1", ["mif1", "avif"]), ftyp("avis")] {
-      XCTAssertNil(ImageFormat.sniff(avif))
-      XCTAssertEqual(ImageFormat.unsupportedImage(avif), "AVIF")
+      XCTAssertEqual(ImageFormat.sniff(avif), .avif)
     }
     XCTAssertEqual(ImageFormat.sniff(ftyp("mif1", ["mif1", "miaf"])), .heic, "no codec named: libheif says")
     XCTAssertEqual(ImageFormat.sniff(ftyp("isom", ["isom", "mp41"])), .mp4, "a video")
@@ -31,7 +31,7 @@ final class HEIFTests: XCTestCase {
     var short = ftyp("mif1", ["mif1", "avif"])
     short[3] = 20
     XCTAssertEqual(ImageFormat.sniff(short), .heic)
-    XCTAssertEqual(ImageFormat.displayNames(joinedBy: "or"), "JPEG, PNG, HEIC, MP4 or MOV")
+    XCTAssertEqual(ImageFormat.displayNames(joinedBy: "or"), "JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV")
   }
 
   /// The fixture's thumbnail, made through the file's descriptor and from bytes in memory

@@ -237,7 +237,12 @@ final class ImagingTests: XCTestCase {
   func testFormatsAreRecognisedByContent() {
     XCTAssertEqual(ImageFormat.sniff([0xFF, 0xD8, 0xFF, 0xE0]), .jpeg)
     XCTAssertEqual(ImageFormat.sniff([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), .png)
-    XCTAssertNil(ImageFormat.sniff(Array("GIF89a".utf8)))
+    XCTAssertEqual(ImageFormat.sniff(Array("GIF89a".utf8)), .gif)
+    XCTAssertEqual(ImageFormat.sniff(Array("GIF87a".utf8)), .gif)
+    XCTAssertNil(ImageFormat.sniff(Array("GIF8".utf8)))
+    XCTAssertEqual(ImageFormat.sniff(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8)), .webp)
+    XCTAssertNil(ImageFormat.sniff(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVEfmt ".utf8)), "a WAV file")
+    XCTAssertNil(ImageFormat.sniff([0x49, 0x49, 0x2A, 0x00]), "a TIFF")
     XCTAssertNil(ImageFormat.sniff([]))
   }
 

@@ -76,7 +76,7 @@ final class UploadIntakeTests: XCTestCase {
     let intake = UploadIntake(space: space, maxUploadBytes: 50 << 20)
     try vault.createSpace(password: password("second"))
     let added = try vault.unlock(password: password("second"), access: .write)
-    let names = ["orientation-6.jpg", "rgba.png", "quad-progressive.jpg"]
+    let names = ["orientation-6.jpg", "rgba.png", "quad-progressive.jpg", "quad.avif"]
     try PhotoImporter().importFiles(names.map { fixturesPath + "/" + $0 }, into: added) { _, _ in }
     let modified = Timestamp(seconds: 1_600_000_000, nanoseconds: 5)
 

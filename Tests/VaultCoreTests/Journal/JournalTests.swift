@@ -265,6 +265,33 @@ final class JournalTests: XCTestCase {
     }
   }
 
+  /// A big snapshot's entries are applied while later chunks are still being decrypted: a
+  /// chunk deep inside that does not authenticate (or a malformed entry after many good
+  /// ones) leaves the state as the snapshots read before it made it, without a photo of its.
+  func testABigSnapshotThatFailsLateAddsNothingToTheSnapshotsBeforeIt() throws {
+    let kept = record(named: "kept")
+    // Named so that it is read first.
+    try writeSnapshot([.added(kept, order: 1)], id: BlobID(hex: String(repeating: "0", count: 32))!)
+    var writer = ByteWriter()
+    for number in 0..<12_000 {
+      JournalEntry.added(record(named: "photo \(number)"), order: Int64(number + 2)).encode(into: &writer)
+    }
+    let big = BlobID(hex: String(repeating: "f", count: 32))!
+    try writeSnapshot(
+      plaintext: writer.output + [JournalEntry.TypeCode.end.rawValue], id: big, replacing: false)
+    let path = space.journalDirectory + "/" + SpaceJournal.snapshotPrefix + big.hex
+    var bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
+    XCTAssertGreaterThan(bytes.count, SpaceJournal.parallelDecodingSize)
+    // A byte of the last chunk but one.
+    bytes[bytes.count - BlobFormat.chunkSize - 100] ^= 1
+    try bytes.write(to: URL(fileURLWithPath: path))
+    let opened = try reopen()
+    guard case .damagedIndex(path, let reason)? = opened.indexDamage else { return XCTFail("not named") }
+    XCTAssertTrue(reason.contains("does not authenticate"), reason)
+    let salvaged = SpaceJournal.salvage(directory: opened.journalDirectory, master: opened.master)
+    XCTAssertEqual(salvaged.entries().map(\.record.name), ["kept"])
+  }
+
   /// A file in `Journal/` with a blob's public prefix and a size of 1 GiB (sparse: it costs
   /// no disk), which anyone who can write the folder can leave (a sync engine, a cloud
   /// folder): the open names it without making its size in memory (the security review: a

@@ -102,27 +102,45 @@ final class TamperingTests: XCTestCase {
       let payload = try OriginalBlob.header(for: record).count + Int(record.bytes)
       let padding = Padme.paddedLength(payload) - payload
       let path = space.photoPath(record.id)
-      let plaintext = try plaintext(of: path, kind: .original, id: record.id)
-      XCTAssertEqual(plaintext.count, payload + padding)
+      var content: [UInt8] = []
+      try space.openOriginal(record).readContent { content.append(contentsOf: $0) }
       let key = space.master.blobKey(kind: .original, id: record.id)
+      // Version 2, which vaults written before version 3 hold: the record first.
+      let plaintext = try OriginalBlob.header(for: record) + content + [UInt8](repeating: 0, count: padding)
+      let version2 = { (plaintext: [UInt8]) in
+        sealedBlob(plaintext, kind: .original, version: BlobFormat.paddedVersion, key: key)
+      }
       var damages: [(String, [UInt8])] = [
-        ("holds more padding than the \(padding) bytes a \(payload)-byte payload gets", plaintext + [0])
+        (
+          "holds more padding than the \(padding) bytes a \(payload)-byte payload gets",
+          version2(plaintext + [0])
+        )
       ]
+      // Version 3, what vault writes: the original, the padding, the record and its length.
+      let json = try OriginalBlob.recordJSON(record)
+      let zeros = [UInt8](repeating: 0, count: padding)
+      let trailer = json + LengthPrefixedPayload.lengthBytes(json.count)
+      let version3 = { (plaintext: [UInt8]) in sealedSeekableBlob(plaintext, kind: .original, key: key) }
+      let lengthReason = { (count: Int) in
+        "holds \(count) bytes, a \(record.bytes)-byte payload and \(json.count)-byte trailer get \(payload + padding)"
+      }
+      damages.append((lengthReason(payload + padding + 1), version3(content + zeros + [0] + trailer)))
       if padding > 0 {
         var nonZero = plaintext
         nonZero[payload + padding / 2] = 1
-        damages.append(("its padding is not all zero bytes", nonZero))
+        damages.append(("its padding is not all zero bytes", version2(nonZero)))
         damages.append(
           (
             "holds \(padding - 1) bytes of padding, a \(payload)-byte payload gets \(padding)",
-            Array(plaintext.dropLast())
+            version2(Array(plaintext.dropLast()))
           ))
+        var nonZero3 = zeros
+        nonZero3[padding / 2] = 1
+        damages.append(("its padding is not all zero bytes", version3(content + nonZero3 + trailer)))
+        damages.append((lengthReason(payload + padding - 1), version3(content + zeros.dropLast() + trailer)))
       }
       for (reason, damaged) in damages {
-        try withDamaged(
-          path, reason,
-          { _ in sealedBlob(damaged, kind: .original, version: BlobFormat.paddedVersion, key: key) }
-        ) { found, what in
+        try withDamaged(path, reason, { _ in damaged }) { found, what in
           XCTAssertEqual(
             found,
             [.damagedOriginal(number: number + 1, name: record.name, id: record.id.hex, reason: reason)], what

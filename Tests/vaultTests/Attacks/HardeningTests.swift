@@ -324,29 +324,32 @@ final class HardeningTests: XCTestCase {
       [0, 0, 0, 24] + Array("ftypM4A ".utf8) + [0, 0, 2, 0] + Array("M4A isom".utf8)
         + Array(repeating: 7, count: 80),
       to: photos + "/DCIM/voice.m4a")
-    try writeBytes(Array("GIF89a".utf8) + Array(repeating: 0, count: 20), to: photos + "/b.gif")
+    // A TIFF is an image vault knows of but does not import.
+    try writeBytes([0x49, 0x49, 0x2A, 0x00] + Array(repeating: 0, count: 20), to: photos + "/b.tif")
     let run = try vault.run(["add", photos])
     XCTAssertEqual(run.status, 0, run.stderr)
     XCTAssertEqual(run.stderr, "")
     XCTAssertTrue(run.stdout.contains("added 1, skipped 0 duplicates, failed 0\n"), run.stdout)
-    XCTAssertTrue(run.stdout.contains("skipped 3 files that are not JPEG, PNG, HEIC, MP4 or MOV"), run.stdout)
+    XCTAssertTrue(
+      run.stdout.contains("skipped 3 files that are not JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV"), run.stdout)
 
     let verbose = try vault.run(["add", "--verbose", photos])
     XCTAssertTrue(
-      verbose.stdout.contains("skipped '\(photos)/README': not a JPEG, PNG, HEIC, MP4 or MOV image"),
+      verbose.stdout.contains("skipped '\(photos)/README': not a JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV image"),
       verbose.stdout)
     XCTAssertTrue(
       verbose.stdout.contains(
-        "skipped '\(photos)/b.gif': GIF images are not supported (vault imports JPEG, PNG, HEIC, MP4 and MOV)"
+        "skipped '\(photos)/b.tif': TIFF images are not supported (vault imports JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 and MOV)"
       ),
       verbose.stdout)
     XCTAssertTrue(verbose.stdout.contains("skipped '\(photos)/DCIM/voice.m4a': not a JPEG"), verbose.stdout)
 
-    let named = try vault.run(["add", photos + "/b.gif", photos + "/README"])
+    let named = try vault.run(["add", photos + "/b.tif", photos + "/README"])
     XCTAssertEqual(named.status, 1)
-    XCTAssertTrue(named.stderr.contains("'\(photos)/b.gif': GIF images are not supported"), named.stderr)
+    XCTAssertTrue(named.stderr.contains("'\(photos)/b.tif': TIFF images are not supported"), named.stderr)
     XCTAssertTrue(
-      named.stderr.contains("'\(photos)/README': not a JPEG, PNG, HEIC, MP4 or MOV image"), named.stderr)
+      named.stderr.contains("'\(photos)/README': not a JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV image"),
+      named.stderr)
   }
 
   /// A file named as a photo whose bytes are not one is damaged, not another kind of file:
@@ -373,11 +376,13 @@ final class HardeningTests: XCTestCase {
     let run = try vault.run(["add", "--move", photos])
     XCTAssertEqual(run.status, 1, run.stderr)
     XCTAssertTrue(run.stdout.contains("added 1, skipped 0 duplicates, failed 4"), run.stdout)
-    XCTAssertTrue(run.stdout.contains("skipped 1 file that is not JPEG, PNG, HEIC, MP4 or MOV"), run.stdout)
+    XCTAssertTrue(
+      run.stdout.contains("skipped 1 file that is not JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV"), run.stdout)
     XCTAssertTrue(run.stderr.contains("error: 4 files could not be imported"), run.stderr)
     for name in damaged {
       XCTAssertTrue(
-        run.stderr.contains("'\(photos)/\(name)': not a JPEG, PNG, HEIC, MP4 or MOV image"), run.stderr)
+        run.stderr.contains("'\(photos)/\(name)': not a JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV image"), run.stderr
+      )
       XCTAssertTrue(FileManager.default.fileExists(atPath: photos + "/" + name), "\(name) was removed")
     }
     XCTAssertTrue(FileManager.default.fileExists(atPath: photos + "/README"))

@@ -1,0 +1,222 @@
+import CSodium
+import Foundation
+
+/// Reads a seekable (version 3) blob: any byte range of its plaintext, decrypting only the
+/// chunks that cover it, each authenticated as the chunk of its number (and as the last
+/// one or not) before any of its bytes are handed out. Opening it reads the trailer from
+/// the last chunk, which proves where the blob ends: a blob cut or extended at a chunk
+/// boundary fails there. Errors name `what` (docs/FORMAT.md, "Seekable blobs").
+final class SeekableBlobReader {
+  let what: String
+  /// Every plaintext byte: payload, padding, trailer and the trailer's length.
+  let plaintextLength: Int
+  let chunkCount: Int
+  /// The bytes `SeekableBlobWriter.finish(trailer:)` was given; wiped when the reader goes.
+  private(set) var trailer: [UInt8] = []
+  private let descriptor: Int32
+  private let cipher: ChunkCipher
+  private let lastSealedLength: Int
+  private let chunk = SecureBytes(count: SeekableBlobFormat.chunkSize)
+  /// The chunk whose plaintext `chunk` holds, if any.
+  private var chunkInBuffer: Int?
+  private var sealed = [UInt8](repeating: 0, count: SeekableBlobFormat.sealedChunkSize)
+
+  /// The reader of the blob at `path` if it says it is seekable (version 3), opening the
+  /// file once; nil for anything else (an unreadable file among it), left for `BlobReader`
+  /// to open and report.
+  static func openIfSeekable(
+    path: String, kind: BlobKind, key: SecureBytes, what: String, trailerLimit: Int
+  ) throws -> SeekableBlobReader? {
+    guard let descriptor = try? openVaultFile(path) else { return nil }
+    var prefix = [UInt8](repeating: 0, count: BlobFormat.prefixLength)
+    guard pread(descriptor, &prefix, prefix.count, 0) == prefix.count,
+      Array(prefix[0..<4]) == BlobFormat.magic, prefix[4] == SeekableBlobFormat.version
+    else {
+      close(descriptor)
+      return nil
+    }
+    return try SeekableBlobReader(
+      descriptor: descriptor, kind: kind, key: key, what: what, trailerLimit: trailerLimit)
+  }
+
+  /// Opens the blob and reads its trailer (at most `trailerLimit` bytes).
+  convenience init(path: String, kind: BlobKind, key: SecureBytes, what: String, trailerLimit: Int) throws {
+    let descriptor: Int32
+    do {
+      descriptor = try openVaultFile(path)
+    } catch VaultError.io(_, let reason) {
+      throw VaultError.damagedBlob(what: what, reason: fileExists(path) ? reason : "its file is missing")
+    }
+    try self.init(descriptor: descriptor, kind: kind, key: key, what: what, trailerLimit: trailerLimit)
+  }
+
+  /// Reads the blob open at `descriptor`, which it owns from here (and closes, even when
+  /// this throws), and its trailer.
+  private init(descriptor: Int32, kind: BlobKind, key: SecureBytes, what: String, trailerLimit: Int) throws {
+    self.what = what
+    self.descriptor = descriptor
+    let lengths: (plaintext: Int, chunks: Int)
+    do {
+      let header = try Self.readHeader(descriptor, kind: kind, what: what)
+      cipher = ChunkCipher(
+        key: key, noncePrefix: Array(header[BlobFormat.prefixLength...]),
+        additionalData: Array(header[0..<BlobFormat.prefixLength]))
+      lengths = try Self.lengths(descriptor, what: what)
+    } catch {
+      close(descriptor)
+      throw error
+    }
+    plaintextLength = lengths.plaintext
+    chunkCount = lengths.chunks
+    lastSealedLength =
+      lengths.plaintext - (lengths.chunks - 1) * SeekableBlobFormat.chunkSize + SeekableBlobFormat.tagLength
+    // Initialized from here on: if this throws, deinit runs and closes the descriptor.
+    // The first chunk authenticates at once, as a version-2 blob's does on opening: a
+    // quick check (headers only) finds a changed header or start.
+    _ = try decryptChunk(0)
+    trailer = try readTrailer(limit: trailerLimit)
+  }
+
+  /// The plaintext length and chunk count the file's size gives.
+  private static func lengths(_ descriptor: Int32, what: String) throws -> (plaintext: Int, chunks: Int) {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      throw VaultError.damagedBlob(what: what, reason: String(cString: strerror(errno)))
+    }
+    guard let lengths = SeekableBlobFormat.plaintextLength(fileLength: Int(info.st_size)) else {
+      throw VaultError.damagedBlob(what: what, reason: "truncated: its last chunk is cut short")
+    }
+    return lengths
+  }
+
+  deinit {
+    trailer.wipe()
+    close(descriptor)
+  }
+
+  /// Where the trailer starts in the plaintext (the padding ends there).
+  var trailerOffset: Int { plaintextLength - SeekableBlobFormat.trailerLengthSize - trailer.count }
+
+  /// The prefix and nonce prefix, once the magic, version and kind are checked.
+  private static func readHeader(_ descriptor: Int32, kind: BlobKind, what: String) throws -> [UInt8] {
+    var header = [UInt8](repeating: 0, count: SeekableBlobFormat.headerLength)
+    guard pread(descriptor, &header, header.count, 0) == header.count else {
+      throw VaultError.damagedBlob(what: what, reason: "truncated header")
+    }
+    guard Array(header[0..<4]) == BlobFormat.magic else {
+      throw VaultError.damagedBlob(what: what, reason: "not a vault blob")
+    }
+    guard header[4] == SeekableBlobFormat.version else {
+      throw VaultError.damagedBlob(what: what, reason: "unsupported blob version \(header[4])")
+    }
+    guard header[5] == kind.rawValue else {
+      throw VaultError.damagedBlob(what: what, reason: "holds a blob of another kind")
+    }
+    return header
+  }
+
+  /// The trailer: its length is the plaintext's last 4 bytes, and it ends just before them.
+  private func readTrailer(limit: Int) throws -> [UInt8] {
+    let lengthOffset = plaintextLength - SeekableBlobFormat.trailerLengthSize
+    guard lengthOffset >= 0 else {
+      throw VaultError.damagedBlob(
+        what: what, reason: "holds \(plaintextLength) bytes, too few for a trailer")
+    }
+    var length = 0
+    try forEachPiece(of: lengthOffset..<plaintextLength) { piece in
+      for byte in piece { length = length << 8 | Int(byte) }
+    }
+    guard length <= min(limit, lengthOffset) else {
+      throw VaultError.damagedBlob(what: what, reason: "its trailer length \(length) is out of range")
+    }
+    var result = [UInt8]()
+    result.reserveCapacity(length)  // never grown, so never copied
+    try forEachPiece(of: lengthOffset - length..<lengthOffset) { result.append(contentsOf: $0) }
+    return result
+  }
+
+  /// Hands the plaintext of `range` to `body` in pieces, one per chunk it covers, each
+  /// authenticated first. A piece is valid only during its call.
+  func forEachPiece(of range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    precondition(range.lowerBound >= 0 && range.upperBound <= plaintextLength, "a range inside the plaintext")
+    var offset = range.lowerBound
+    while offset < range.upperBound {
+      let index = offset / SeekableBlobFormat.chunkSize
+      let chunkStart = index * SeekableBlobFormat.chunkSize
+      let length = try decryptChunk(index)
+      let end = min(range.upperBound, chunkStart + length)
+      try body(UnsafeRawBufferPointer(start: chunk.bytes + (offset - chunkStart), count: end - offset))
+      offset = end
+    }
+  }
+
+  /// Copies the plaintext at `offset` into `buffer`, filling it.
+  func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws {
+    var filled = 0
+    try forEachPiece(of: offset..<offset + buffer.count) { piece in
+      (buffer.baseAddress! + filled).copyMemory(from: piece.baseAddress!, byteCount: piece.count)
+      filled += piece.count
+    }
+  }
+
+  /// Checks that the blob's length is the one a `payloadLength`-byte payload gets: Padmé
+  /// of payload, trailer and its length, no more, no less.
+  func checkLength(payloadLength: Int) throws {
+    guard (0...trailerOffset).contains(payloadLength) else {
+      throw VaultError.damagedBlob(
+        what: what, reason: "holds \(plaintextLength) bytes, too few for a \(payloadLength)-byte payload")
+    }
+    // Padmé never shrinks a length, so with the right length the payload ends before the
+    // trailer starts.
+    let expected = SeekableBlobFormat.plaintextLength(
+      payloadLength: payloadLength, trailerLength: trailer.count)
+    guard plaintextLength == expected else {
+      throw VaultError.damagedBlob(
+        what: what,
+        reason: "holds \(plaintextLength) bytes, a \(payloadLength)-byte payload and "
+          + "\(trailer.count)-byte trailer get \(expected)")
+    }
+  }
+
+  /// Checks the length (`checkLength`) and that the bytes between the payload and the
+  /// trailer are all zero.
+  func checkPadding(payloadLength: Int) throws {
+    try checkLength(payloadLength: payloadLength)
+    try forEachPiece(of: payloadLength..<trailerOffset) { piece in
+      guard piece.allSatisfy({ $0 == 0 }) else {
+        throw VaultError.damagedBlob(what: what, reason: "its padding is not all zero bytes")
+      }
+    }
+  }
+
+  /// Decrypts chunk `index` into `chunk` (unless it is there already); its plaintext length.
+  private func decryptChunk(_ index: Int) throws -> Int {
+    let last = index == chunkCount - 1
+    let sealedLength = last ? lastSealedLength : SeekableBlobFormat.sealedChunkSize
+    let length = sealedLength - SeekableBlobFormat.tagLength
+    if chunkInBuffer == index { return length }
+    chunkInBuffer = nil
+    let offset = SeekableBlobFormat.headerLength + index * SeekableBlobFormat.sealedChunkSize
+    let count = sealed.withUnsafeMutableBytes {
+      pread(descriptor, $0.baseAddress, sealedLength, off_t(offset))
+    }
+    guard count == sealedLength else {
+      let reason =
+        count < 0 ? String(cString: strerror(errno)) : "ends too early: it changed while it was read"
+      throw VaultError.damagedBlob(what: what, reason: reason)
+    }
+    let opened = sealed.withUnsafeBufferPointer {
+      cipher.open($0.baseAddress!, count: sealedLength, index: index, last: last, into: chunk.mutableBytes)
+    }
+    guard opened else {
+      sodium_memzero(chunk.pointer, length)
+      let reason =
+        last
+        ? "its last chunk (\(index)) does not authenticate as the end of the blob (changed, truncated or extended)"
+        : "chunk \(index) does not authenticate (changed, truncated or swapped)"
+      throw VaultError.damagedBlob(what: what, reason: reason)
+    }
+    chunkInBuffer = index
+    return length
+  }
+}

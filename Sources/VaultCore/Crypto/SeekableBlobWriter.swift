@@ -1,0 +1,86 @@
+import CSodium
+
+/// Encrypts a stream of plaintext into a seekable (version 3) blob file, chunk by chunk, as
+/// it arrives: at most one chunk of plaintext is held in memory. What describes the payload
+/// (an original's record, with the content hash computed while it streamed) is written
+/// last, by `finish(trailer:)`, after the payload's Padmé padding (docs/FORMAT.md,
+/// "Seekable blobs").
+final class SeekableBlobWriter {
+  private let output: TemporaryFile
+  private let cipher: ChunkCipher
+  private let pending = SecureBytes(count: SeekableBlobFormat.chunkSize)
+  private var pendingCount = 0
+  private var chunkIndex = 0
+  private var sealed = [UInt8](repeating: 0, count: SeekableBlobFormat.sealedChunkSize)
+  /// The bytes given to `write` so far: the payload, without padding or trailer.
+  private(set) var payloadLength = 0
+  private var finished = false
+
+  /// `noncePrefix` is random unless a known-answer test gives one.
+  init(kind: BlobKind, key: SecureBytes, output: TemporaryFile, noncePrefix: [UInt8]? = nil) throws {
+    self.output = output
+    let prefix = noncePrefix ?? Sodium.randomBytes(SeekableBlobFormat.noncePrefixLength)
+    let additionalData = BlobFormat.prefix(kind: kind, version: SeekableBlobFormat.version)
+    cipher = ChunkCipher(key: key, noncePrefix: prefix, additionalData: additionalData)
+    try output.write(additionalData + prefix)
+  }
+
+  func write(_ bytes: UnsafeRawBufferPointer) throws {
+    precondition(!finished)
+    try append(count: bytes.count) { destination, offset, take in
+      destination.copyMemory(from: bytes.baseAddress! + offset, byteCount: take)
+    }
+    payloadLength += bytes.count
+  }
+
+  func write(_ bytes: [UInt8]) throws {
+    try bytes.withUnsafeBytes { try write($0) }
+  }
+
+  /// Pads the payload with zero bytes, then writes `trailer` and its length (4 bytes,
+  /// big-endian), so that the plaintext is exactly Padmé of payload, trailer and length;
+  /// the chunk holding the end is sealed as the last.
+  func finish(trailer: [UInt8]) throws {
+    precondition(!finished)
+    let total = SeekableBlobFormat.plaintextLength(payloadLength: payloadLength, trailerLength: trailer.count)
+    let padding = total - payloadLength - trailer.count - SeekableBlobFormat.trailerLengthSize
+    try append(count: padding) { destination, _, take in
+      destination.initializeMemory(as: UInt8.self, repeating: 0, count: take)
+    }
+    let tail = trailer + LengthPrefixedPayload.lengthBytes(trailer.count)
+    try tail.withUnsafeBytes { bytes in
+      try append(count: bytes.count) { destination, offset, take in
+        destination.copyMemory(from: bytes.baseAddress! + offset, byteCount: take)
+      }
+    }
+    try seal(last: true)
+    finished = true
+  }
+
+  /// Adds `count` bytes that `fill` puts in place, a piece at a time. A full chunk is
+  /// sealed only when more bytes come: until then it may be the last.
+  private func append(
+    count: Int, fill: (_ destination: UnsafeMutableRawPointer, _ offset: Int, _ take: Int) -> Void
+  ) throws {
+    var offset = 0
+    while offset < count {
+      if pendingCount == SeekableBlobFormat.chunkSize { try seal(last: false) }
+      let take = min(SeekableBlobFormat.chunkSize - pendingCount, count - offset)
+      fill(pending.pointer + pendingCount, offset, take)
+      pendingCount += take
+      offset += take
+    }
+  }
+
+  private func seal(last: Bool) throws {
+    let length = pendingCount + SeekableBlobFormat.tagLength
+    sealed.withUnsafeMutableBufferPointer { buffer in
+      cipher.seal(
+        pending.bytes, count: pendingCount, index: chunkIndex, last: last, into: buffer.baseAddress!)
+    }
+    try sealed.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
+    sodium_memzero(pending.pointer, pendingCount)
+    pendingCount = 0
+    chunkIndex += 1
+  }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import XCTest
+
+/// A file far bigger than anything held in memory goes in and comes back out bit for bit,
+/// with the process's peak memory well below its size: `add` and `export` stream it
+/// through 64 KiB chunks (issue 22, "big files stream and seek").
+final class BigFileTests: XCTestCase {
+  /// 384 MiB of content after a small JPEG (decoders stop at its end marker).
+  static let extraBytes = 384 << 20
+  /// The key derivation (interactive: 64 MiB), the process, buffers: far below the file.
+  static let memoryBound = 160 << 20
+
+  /// Writes Fixtures/photo.jpg followed by `extraBytes` of varied bytes, a MiB at a time.
+  func makeBigFile(at path: String) throws {
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    try handle.write(contentsOf: try fileBytes(fixturesPath + "/photo.jpg"))
+    var random = SeededGenerator(seed: 22)
+    var piece = [UInt8](repeating: 0, count: 1 << 20)
+    for _ in 0..<(Self.extraBytes >> 20) {
+      for index in stride(from: 0, to: piece.count, by: 8) {
+        withUnsafeBytes(of: random.next()) { piece.replaceSubrange(index..<index + 8, with: $0) }
+      }
+      try handle.write(contentsOf: piece)
+    }
+  }
+
+  /// Runs vault through GNU time (scripts/deps.sh installs it): vault is its child, so
+  /// %M is vault's own peak resident memory, in KiB.
+  func runMeasured(_ vault: VaultRunner, _ arguments: [String]) throws -> (run: VaultRun, peakBytes: Int) {
+    let peakPath = vault.workingDirectory + "/.peak-\(UUID().uuidString)"
+    let run = try vault.run(arguments, through: ["/usr/bin/time", "-f", "%M", "-o", peakPath])
+    let last = try String(contentsOfFile: peakPath, encoding: .utf8).split(separator: "\n").last
+    let kib = try XCTUnwrap(last.flatMap { Int($0) }, "time wrote no peak")
+    return (run, kib << 10)
+  }
+
+  /// Whether two files hold the same bytes (compared a MiB at a time).
+  func sameBytes(_ first: String, _ second: String) throws -> Bool {
+    let a = try FileHandle(forReadingFrom: URL(fileURLWithPath: first))
+    let b = try FileHandle(forReadingFrom: URL(fileURLWithPath: second))
+    defer {
+      try? a.close()
+      try? b.close()
+    }
+    while true {
+      let left = try a.read(upToCount: 1 << 20) ?? Data()
+      let right = try b.read(upToCount: 1 << 20) ?? Data()
+      if left != right { return false }
+      if left.isEmpty { return true }
+    }
+  }
+
+  func testABigFileImportsAndExportsBitForBitInBoundedMemory() throws {
+    let folder = try makeTemporaryFolder(self)
+    let vault = try VaultRunner.initialized(in: folder)
+    let source = folder + "/big.jpg"
+    try makeBigFile(at: source)
+    let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: source)[.size] as? Int)
+
+    let add = try runMeasured(vault, ["add", source])
+    XCTAssertEqual(add.run.status, 0, add.run.stderr)
+    XCTAssertLessThan(add.peakBytes, Self.memoryBound, "add: peak \(add.peakBytes >> 20) MiB")
+    let id = try XCTUnwrap(try vault.listJSON().first?["id"] as? String)
+    let blob = try FileHandle(forReadingFrom: URL(fileURLWithPath: try vault.spaceFolder() + "/Photo/" + id))
+    XCTAssertEqual(Array(try blob.read(upToCount: 5) ?? Data()).last, 3, "written as a seekable blob")
+    try blob.close()
+
+    let export = try runMeasured(vault, ["export", "1", "--to", folder + "/out"])
+    XCTAssertEqual(export.run.status, 0, export.run.stderr)
+    XCTAssertLessThan(export.peakBytes, Self.memoryBound, "export: peak \(export.peakBytes >> 20) MiB")
+    XCTAssertTrue(try sameBytes(source, folder + "/out/big.jpg"), "exported bit for bit")
+    print(
+      "big file of \(size >> 20) MiB: add peak \(add.peakBytes >> 20) MiB, export peak \(export.peakBytes >> 20) MiB"
+    )
+  }
+}
