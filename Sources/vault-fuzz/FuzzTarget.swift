@@ -20,8 +20,8 @@ import Foundation
 @testable import VaultCore
 
 private enum Target: String {
-  case blob, seekable, index, header, exif, details, journal, snapshot, space, jpeg, png, heic, gif, webp, avif,
-    video
+  case blob, seekable, index, header, exif, details, journal, snapshot, space
+  case jpeg, png, heic, gif, webp, avif, video
 }
 
 private let target: Target = {

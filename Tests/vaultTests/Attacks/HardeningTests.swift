@@ -331,11 +331,13 @@ final class HardeningTests: XCTestCase {
     XCTAssertEqual(run.stderr, "")
     XCTAssertTrue(run.stdout.contains("added 1, skipped 0 duplicates, failed 0\n"), run.stdout)
     XCTAssertTrue(
-      run.stdout.contains("skipped 3 files that are not JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV"), run.stdout)
+      run.stdout.contains("skipped 3 files that are not JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV"),
+      run.stdout)
 
     let verbose = try vault.run(["add", "--verbose", photos])
     XCTAssertTrue(
-      verbose.stdout.contains("skipped '\(photos)/README': not a JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV image"),
+      verbose.stdout.contains(
+        "skipped '\(photos)/README': not a JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV image"),
       verbose.stdout)
     XCTAssertTrue(
       verbose.stdout.contains(
@@ -377,11 +379,13 @@ final class HardeningTests: XCTestCase {
     XCTAssertEqual(run.status, 1, run.stderr)
     XCTAssertTrue(run.stdout.contains("added 1, skipped 0 duplicates, failed 4"), run.stdout)
     XCTAssertTrue(
-      run.stdout.contains("skipped 1 file that is not JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV"), run.stdout)
+      run.stdout.contains("skipped 1 file that is not JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV"),
+      run.stdout)
     XCTAssertTrue(run.stderr.contains("error: 4 files could not be imported"), run.stderr)
     for name in damaged {
       XCTAssertTrue(
-        run.stderr.contains("'\(photos)/\(name)': not a JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV image"), run.stderr
+        run.stderr.contains("'\(photos)/\(name)': not a JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV image"),
+        run.stderr
       )
       XCTAssertTrue(FileManager.default.fileExists(atPath: photos + "/" + name), "\(name) was removed")
     }
