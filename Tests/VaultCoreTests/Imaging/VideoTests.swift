@@ -30,7 +30,7 @@ final class VideoTests: XCTestCase {
     XCTAssertEqual(ImageFormat.sniff([0, 0, 0, 8] + Array("wide".utf8) + [0, 0, 0, 8]), .mov)
     XCTAssertEqual(ImageFormat.sniff(ftyp("heic", "mif1", "heic")), .heic)
     XCTAssertEqual(ImageFormat.sniff(ftyp("mif1", "mif1", "heic")), .heic)
-    XCTAssertNil(ImageFormat.sniff(ftyp("avif", "mif1", "avif")))
+    XCTAssertEqual(ImageFormat.sniff(ftyp("avif", "mif1", "avif")), .avif)
     // Audio is ISO media too, and no video.
     XCTAssertNil(ImageFormat.sniff(ftyp("M4A ", "M4A ", "isom")))
     XCTAssertTrue(ImageFormat.nameSaysPhoto("/card/DCIM/IMG_0001.MOV"))
