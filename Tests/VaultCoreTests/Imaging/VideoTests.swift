@@ -164,6 +164,34 @@ final class VideoTests: XCTestCase {
     XCTAssertThrowsError(try foreign.withUnsafeBytes { _ = try JournalEntry.decodeAll($0) { _ in } })
   }
 
+  /// A video is stored as every original is, a seekable (version-3) blob with its record
+  /// last: its duration and codec travel in that record, ranges of it read back (as a player
+  /// will seek), and the whole comes back bit for bit.
+  func testAnImportedVideoIsASeekableOriginalAndReadsBackBitForBit() throws {
+    let path = folder + "/clip.mp4"
+    try TestVideos.h264MP4(path)
+    let file = try fileBytes(path)
+    let vault = try makeVault(in: folder)
+    try vault.createSpace(password: password("first"))
+    let space = try vault.unlock(password: password("first"), access: .write)
+    try PhotoImporter().importFiles([path], into: space) { _, _ in }
+    let record = try XCTUnwrap(space.entries.first?.record)
+    XCTAssertEqual([record.format.rawValue, record.codec], ["mp4", "h264"])
+    let blob = try fileBytes(space.photoPath(record.id))
+    XCTAssertEqual(
+      Array(blob[0..<6]), BlobFormat.prefix(kind: .original, version: SeekableBlobFormat.version))
+    let reader = try space.openOriginal(record)
+    XCTAssertEqual(reader.record, record, "the record after the data is the journal's")
+    var whole: [UInt8] = []
+    try reader.readContent { whole.append(contentsOf: $0) }
+    XCTAssertEqual(whole, file, "the video comes back bit for bit")
+    let ranges = try space.originalRanges(of: record)
+    var middle = [UInt8](repeating: 0, count: 1000)
+    let read = try middle.withUnsafeMutableBytes { try ranges.read(at: Int64(file.count / 2), into: $0) }
+    XCTAssertEqual(
+      Array(middle[0..<read]), Array(file[(file.count / 2)..<min(file.count, file.count / 2 + 1000)]))
+  }
+
   /// The pixel at (x, y); black outside the picture (a size already found wrong).
   func pixel(_ image: RGBImage, x: Int, y: Int) -> [UInt8] {
     guard x < image.width, y < image.height else { return [0, 0, 0] }
