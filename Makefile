@@ -8,13 +8,15 @@ test:
 
 # Import speed and memory against vipsthumbnail, export against cp -p + sync, verify (and
 # verify --quick) against cat and cp -p, each measured in the same run; then what padding
-# costs on the same photos; last, `vault list` with a session key against the moderate KDF.
+# costs on the same photos; `vault list` with a session key against the moderate KDF; last,
+# video thumbnails against ffmpegthumbnailer -s 512.
 bench:
 	Benchmarks/run
 	Benchmarks/export
 	Benchmarks/verify
 	Benchmarks/padding-overhead
 	Benchmarks/session-unlock
+	Benchmarks/video-thumbs
 
 # `vault list` with the session key of `vault unlock` against the password with the
 # moderate KDF, alternating, medians of 9 (in a session keyring of its own).
@@ -49,7 +51,7 @@ torture:
 # -rss_limit_mb is the 512 MiB the README promises an import: an input that needs more is a
 # crash to fix, not a run to let pass.
 FUZZ_SECONDS ?= 180
-FUZZ_TARGETS ?= blob seekable index header exif details journal snapshot space jpeg png heic gif webp avif
+FUZZ_TARGETS ?= blob seekable index header exif details journal snapshot space jpeg png heic gif webp avif video
 fuzz:
 	VAULT_FUZZ=1 swift build --product vault-fuzz --scratch-path .build-fuzz --sanitize=fuzzer \
 	  --sanitize=address -Xswiftc -enable-testing

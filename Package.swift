@@ -83,6 +83,13 @@ let package = Package(
       pkgConfig: "libkeyutils",
       providers: [.apt(["libkeyutils-dev"])]
     ),
+    // FFmpeg's demuxers, decoders and scaler, for videos (Debian's FFmpeg 5.1). One module
+    // over the four libraries, which go together; libavformat's pkg-config gives the path.
+    .systemLibrary(
+      name: "CFFmpeg",
+      pkgConfig: "libavformat",
+      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]
+    ),
     // libjpeg and libpng report fatal errors with longjmp, which must never cross Swift
     // frames; this C target keeps every setjmp/longjmp pair inside C. It also keeps dav1d
     // (under libavif) from printing lines of its own on a damaged AVIF.
@@ -96,6 +103,7 @@ let package = Package(
       name: "VaultCore",
       dependencies: [
         "CSodium", "CVaultImaging", "CVaultSystem", "CHeif", "CKeyutils", "CGif", "CWebP", "CAvif",
+        "CFFmpeg",
       ],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),

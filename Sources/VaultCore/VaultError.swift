@@ -32,6 +32,9 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   case unsupportedFormat(path: String, image: String? = nil)
   /// An image could not be decoded.
   case decodeFailed(path: String, reason: String)
+  /// A video could not be read: its container or its pictures are damaged, its header
+  /// claims what no camera makes, or reading it took too long.
+  case videoUnreadable(path: String, reason: String)
   /// An image declares more pixels than the allowed limit.
   case imageTooLarge(path: String, width: Int, height: Int, limit: Int)
   /// Decoding an image would take more memory than one photo may use.
@@ -111,7 +114,7 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
     case .io(let path, let reason):
       return "'\(path)': \(reason)"
     case .unsupportedFormat(let path, _), .decodeFailed(let path, _), .imageTooLarge(let path, _, _, _),
-      .tooMuchMemory(let path, _, _):
+      .tooMuchMemory(let path, _, _), .videoUnreadable(let path, _):
       return "'\(path)': \(contentProblem ?? "")"
     case .indexOutOfRange(let index, let count):
       return count == 0
@@ -176,6 +179,8 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
       return "not a \(ImageFormat.displayNames(joinedBy: "or")) image"
     case .decodeFailed(_, let reason):
       return "cannot decode image: \(reason)"
+    case .videoUnreadable(_, let reason):
+      return "cannot read video: \(reason)"
     case .imageTooLarge(_, let width, let height, let limit):
       return "image of \(width)×\(height) pixels is over the limit of \(limit / 1_000_000) megapixels"
     case .tooMuchMemory(_, let bytes, let limit):

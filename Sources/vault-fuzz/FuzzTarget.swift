@@ -1,6 +1,6 @@
 // A libFuzzer target over every parser of untrusted bytes. Build and run with `make fuzz`
 // (swift build -sanitize=fuzzer); FUZZ_TARGET picks the parser: blob, seekable, index,
-// header, exif, details, journal, snapshot, space, jpeg, png, heic, gif, webp or avif (libheif, giflib, libwebp, libavif and
+// header, exif, details, journal, snapshot, space, jpeg, png, heic, gif, webp, avif or video (libheif, giflib, libwebp, libavif and
 // dav1d themselves are not instrumented: the fuzzer learns little of their paths, but a crash
 // or a leak in them is still caught; vault's own walk of a GIF's blocks is). `gif`, `webp` and
 // `avif` read the header, check the limits and decode the first frame into a thumbnail, as
@@ -11,7 +11,8 @@
 // `snapshot` applies snapshots as a space opens them and checks the result against plain
 // decoding (see SnapshotDifference.swift);
 // `seekable` opens a version-3 (seekable) original, reads ranges of it and reads it whole
-// (see SeekableFuzzing.swift);
+// (see SeekableFuzzing.swift); `video` probes an MP4 or QuickTime movie with FFmpeg and
+// makes its thumbnail (FFmpeg itself is not instrumented either);
 // `space` opens a whole space made of fuzzed files (see SpaceFiles.swift) and works out its
 // summary, listing and albums, as `vault info` and `vault list` do.
 import Foundation
@@ -19,7 +20,8 @@ import Foundation
 @testable import VaultCore
 
 private enum Target: String {
-  case blob, seekable, index, header, exif, details, journal, snapshot, space, jpeg, png, heic, gif, webp, avif
+  case blob, seekable, index, header, exif, details, journal, snapshot, space
+  case jpeg, png, heic, gif, webp, avif, video
 }
 
 private let target: Target = {
@@ -76,6 +78,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     checkSnapshotDifference(bytes)
   case .space:
     openFuzzedSpace(bytes)
+  case .video:
+    var thumbnailer = Thumbnailer()
+    thumbnailer.pixelLimit = 4_000_000
+    thumbnailer.memoryLimit = 64 << 20
+    // A stall is what the time budget is for: it must end each run well within libFuzzer's
+    // own timeout, which then stands out as a hang the budget did not stop.
+    thumbnailer.videoTimeLimit = 2
+    let format: ImageFormat = bytes.count > 8 && bytes[8...].starts(with: Array("qt  ".utf8)) ? .mov : .mp4
+    _ = try? thumbnailer.makeThumbnail(bytes: bytes, name: "fuzz", format: format)
+    _ = PhotoDetailsReader.read(PinnedBytes(bytes), format: format)
   case .jpeg, .png, .heic, .gif, .webp, .avif:
     var thumbnailer = Thumbnailer()
     thumbnailer.pixelLimit = 4_000_000  // keep each run small; the limit itself is tested elsewhere

@@ -7,7 +7,8 @@ struct AddCommand: ParsableCommand {
     commandName: "add",
     abstract: "Import photos (files or folders, recursively) into the space.",
     discussion: """
-      JPEG, PNG and HEIC files are recognised by their content and get a thumbnail; \
+      JPEG, PNG, HEIC, GIF, WebP and AVIF photos and MP4 and MOV videos are recognised by their content and \
+      get a thumbnail; \
       photos already in the space are skipped. Files in folders that are not photos are \
       skipped and counted, except those named as photos (.jpg, .png, .heic...): they fail. Each imported file is printed as it is stored; a summary ends the \
       run, and the exit status is 1 if any file failed. With --album, the photos imported \

@@ -9,10 +9,16 @@ extension PhotoRecord {
   /// side times a side, fits in 64 bits (imports stop at `Thumbnailer.pixelLimit`).
   static let sideLimit = 1 << 30
   static let pixelLimit = 1 << 40
+  /// A video's duration, in microseconds: up to 2^40 (about 12 days), so that sums of a
+  /// million of them fit in 64 bits (imports stop at `Thumbnailer.videoDurationLimit`).
+  static let durationRange: ClosedRange<Int64> = 0...(1 << 40)
 
   /// What is out of range in the record, or nil.
   var outOfRange: String? {
     if let problem = Self.sizesOutOfRange(bytes: bytes, width: width, height: height) { return problem }
+    if let durationMicroseconds, !Self.durationRange.contains(durationMicroseconds) {
+      return "its duration is out of range"
+    }
     if let taken {
       guard JournalEntry.takenRange.contains(taken.localSeconds),
         (0..<1_000_000_000).contains(taken.nanoseconds),

@@ -58,6 +58,15 @@ public struct PhotoRecord: Equatable, Sendable {
   /// The camera's make and model (EXIF `Make`, `Model`), when the file names them.
   public var cameraMake: String? = nil
   public var cameraModel: String? = nil
+  /// A video's duration in microseconds, from its container; nil for a still.
+  public var durationMicroseconds: Int64? = nil
+  /// A video's codec, as FFmpeg names it (`h264`, `hevc`); nil for a still.
+  public var codec: String? = nil
+
+  /// Whether it is a photo or a video (its format says).
+  public var kind: MediaKind { format.isVideo ? .video : .photo }
+  /// A video's duration in seconds.
+  public var duration: Double? { durationMicroseconds.map { Double($0) / 1_000_000 } }
 
   init(
     id: BlobID, name: String, bytes: Int64, format: ImageFormat, width: Int, height: Int,
@@ -91,7 +100,7 @@ extension PhotoRecord: Codable {
   enum CodingKeys: String, CodingKey {
     case id, name, bytes, format, width, height, orientation, modifiedAt, importedAt, contentHash,
       taken,
-      cameraMake, cameraModel
+      cameraMake, cameraModel, durationMicroseconds, codec
   }
 
   public init(from decoder: Decoder) throws {
@@ -110,6 +119,8 @@ extension PhotoRecord: Codable {
       taken: try container.decodeIfPresent(CaptureTime.self, forKey: .taken),
       cameraMake: try container.decodeIfPresent(String.self, forKey: .cameraMake),
       cameraModel: try container.decodeIfPresent(String.self, forKey: .cameraModel))
+    durationMicroseconds = try container.decodeIfPresent(Int64.self, forKey: .durationMicroseconds)
+    codec = try container.decodeIfPresent(String.self, forKey: .codec)
   }
 
   public func encode(to encoder: Encoder) throws {
@@ -127,6 +138,8 @@ extension PhotoRecord: Codable {
     try container.encodeIfPresent(taken, forKey: .taken)
     try container.encodeIfPresent(cameraMake, forKey: .cameraMake)
     try container.encodeIfPresent(cameraModel, forKey: .cameraModel)
+    try container.encodeIfPresent(durationMicroseconds, forKey: .durationMicroseconds)
+    try container.encodeIfPresent(codec, forKey: .codec)
   }
 }
 
@@ -154,6 +167,12 @@ public struct CaptureTime: Codable, Equatable, Hashable, Sendable {
     let guess = Date(timeIntervalSince1970: TimeInterval(localSeconds))
     return localSeconds - Int64(zone.secondsFromGMT(for: guess))
   }
+}
+
+/// What an item of a space is.
+public enum MediaKind: String, Sendable {
+  case photo
+  case video
 }
 
 /// One line of the index: a record and whether the photo is selected.

@@ -38,7 +38,7 @@ enum FrameDecoders {
     case .gif: return try GIFDecoder(pinned: bytes, name: name)
     case .webp: return try WebPDecoder(pinned: bytes, name: name)
     case .avif: return try AVIFDecoder(pinned: bytes, name: name)
-    case .jpeg, .png, .heic: preconditionFailure("\(format.displayName) has a decoder of its own")
+    case .jpeg, .png, .heic, .mp4, .mov: preconditionFailure("\(format.displayName) has a decoder of its own")
     }
   }
 

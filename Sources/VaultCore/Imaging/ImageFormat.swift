@@ -1,5 +1,5 @@
-/// The image formats vault imports, recognised by their first bytes, not their names. The
-/// raw value is what a photo's record stores (docs/FORMAT.md).
+/// The image and video formats vault imports, recognised by their first bytes, not their
+/// names. The raw value is what a photo's record stores (docs/FORMAT.md).
 public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   case jpeg
   case png
@@ -11,11 +11,18 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   case webp
   /// HEIF with AV1-coded images, a still or an image sequence.
   case avif
+  /// An MP4 video (M4V too): ISO media of MP4's brands.
+  case mp4
+  /// A QuickTime movie: what iPhones film.
+  case mov
+
+  /// Whether the format holds a video rather than a still.
+  public var isVideo: Bool { self == .mp4 || self == .mov }
 
   /// How people name the format.
   public var displayName: String { self == .webp ? "WebP" : rawValue.uppercased() }
 
-  /// The formats vault imports, for messages: "JPEG, PNG or HEIC".
+  /// The formats vault imports, for messages: "JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV".
   public static func displayNames(joinedBy conjunction: String) -> String {
     let names = allCases.map(\.displayName)
     return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last!
@@ -25,7 +32,7 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
   /// no such image is damaged (a cloud placeholder, an error page saved as a photo), not
   /// merely another kind of file.
   public static let nameExtensions: Set<String> = [
-    "jpg", "jpeg", "png", "heic", "heif", "gif", "webp", "avif",
+    "jpg", "jpeg", "png", "heic", "heif", "gif", "webp", "avif", "mp4", "m4v", "mov",
   ]
 
   /// Whether `path`'s name ends in one of `nameExtensions`, in any case.
@@ -48,14 +55,32 @@ public enum ImageFormat: String, Codable, Sendable, CaseIterable {
       return .webp
     }
     if let brands = isoBrands(bytes) {
+      // HEIF's brands (heic, avif, mif1 and the like) and MP4's and QuickTime's do not overlap.
       switch heifCodec(brands: brands) {
       case .hevc: return .heic
       case .av1: return .avif
       case nil: break
       }
+      if brands[0] == quickTimeBrand { return .mov }
+      if mp4Brands.contains(brands[0]) { return .mp4 }
+      return nil
+    }
+    // A QuickTime movie older than the `ftyp` box starts with one of these atoms.
+    if bytes.count >= 8, quickTimeLeadingAtoms.contains(String(decoding: bytes[4..<8], as: UTF8.self)) {
+      return .mov
     }
     return nil
   }
+
+  /// The major brand of QuickTime movies.
+  private static let quickTimeBrand = "qt  "
+  /// Major brands of MP4 videos: ISO's, MP4's, H.264's, Apple's M4V, 3GPP's (phones), and
+  /// Sony's XAVC. Audio-only brands (`M4A `) are not videos.
+  private static let mp4Brands: Set = [
+    "isom", "iso2", "iso3", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "M4V ", "M4VH", "M4VP", "3gp4",
+    "3gp5", "3gp6", "3g2a", "mmp4", "MSNV", "XAVC", "f4v ",
+  ]
+  private static let quickTimeLeadingAtoms: Set = ["moov", "mdat", "wide"]
 
   /// What codes the images of a HEIF file.
   enum HEIFCodec {

@@ -29,6 +29,11 @@ enum PhotoDecoder {
       return try decodeFrames(
         FrameDecoders.open(plaintext.pinned, name: name, format: format), compressedBytes: plaintext.count,
         minimumSize: minimumSize, limits: limits)
+    case .mp4, .mov:
+      return try decodeVideo(
+        VideoProbe(VideoInput(.memory(plaintext.pinned), path: name), limits: limits),
+        minimumSize: minimumSize,
+        limits: limits)
     }
   }
 

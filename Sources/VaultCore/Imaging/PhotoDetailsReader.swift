@@ -2,7 +2,8 @@
 /// the first APP1 segment holding EXIF before the image data; in a PNG, its `eXIf` chunk,
 /// with its `tIME` chunk as the date when EXIF gives none; in a HEIC, the primary image's
 /// `Exif` item (through libheif); in a WebP, its `EXIF` chunk; in an AVIF, its primary
-/// image's `Exif` item (through libavif); a GIF carries none. The JPEG and PNG walkers read only the bytes they are
+/// image's `Exif` item (through libavif); a GIF carries none; in a video, its container's
+/// date (`VideoProbe`). The JPEG and PNG walkers read only the bytes they are
 /// given, bounds-checked: a prefix of a file gives what that prefix holds.
 public enum PhotoDetailsReader {
   /// How much of a file too large to hold in memory is read for its details: EXIF sits in
@@ -16,6 +17,7 @@ public enum PhotoDetailsReader {
     switch image.decoder {
     case .heif(let decoder): return decoder.details()
     case .frames(let decoder): return decoder.details()
+    case .video(let probe): return probe.details
     case .jpeg, .png:
       let format: ImageFormat = if case .jpeg = image.decoder { .jpeg } else { .png }
       if let file { return read(file, format: format) }
@@ -35,6 +37,9 @@ public enum PhotoDetailsReader {
     case .heic: return (try? HEIFDecoder(pinned: file, name: "").details()) ?? PhotoDetails()
     case .gif, .webp, .avif:
       return (try? FrameDecoders.open(file, name: "", format: format).details()) ?? PhotoDetails()
+    case .mp4, .mov:
+      let probe = try? VideoProbe(VideoInput(.memory(file), path: ""), limits: Thumbnailer())
+      return probe?.details ?? PhotoDetails()
     }
   }
 

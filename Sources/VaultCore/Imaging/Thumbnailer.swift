@@ -12,6 +12,16 @@ public struct Thumbnail: Sendable {
   public var orientation: Int
   /// A non-fatal decoder complaint (e.g. premature end of data), if any.
   public var warning: String?
+  /// A video's duration in microseconds and codec, from its container; nil for a still.
+  public var durationMicroseconds: Int64? = nil
+  public var codec: String? = nil
+
+  /// `record` with the video's duration and codec that made this thumbnail.
+  func videoFactsApplied(to record: PhotoRecord) -> PhotoRecord {
+    var record = record
+    (record.durationMicroseconds, record.codec) = (durationMicroseconds, codec)
+    return record
+  }
 }
 
 /// Makes thumbnails: long side `longSide` pixels (never enlarged), area-averaged, EXIF
@@ -28,6 +38,11 @@ public struct Thumbnailer: Sendable {
   public var animationPixelLimit = 1_000_000_000
   /// Interlaced PNGs up to this many pixels are assembled whole (4 bytes a pixel).
   public var wholeInterlacedPixelLimit = 4_000_000
+  /// How long reading one video's header, and then decoding its thumbnail's pictures, may
+  /// take each (seconds): a file built to make FFmpeg spin is stopped there.
+  public var videoTimeLimit = 60.0
+  /// Videos whose header claims a longer duration (seconds) are refused: three days.
+  public var videoDurationLimit = 72.0 * 3600
   /// The gray that transparent pixels are composited over.
   public var background: UInt8 = 128
 
@@ -57,6 +72,7 @@ public struct Thumbnailer: Sendable {
     case .heic: return try opened(.heif(HEIFDecoder(file: file)))
     case .gif, .webp, .avif:
       return try opened(.frames(FrameDecoders.open(file, format: format)))
+    case .mp4, .mov: return try openedVideo(VideoInput(.file(file), path: file.path))
     }
   }
 
@@ -67,6 +83,7 @@ public struct Thumbnailer: Sendable {
     case .png: return try opened(.png(PNGDecoder(pinned: bytes, name: name)))
     case .heic: return try opened(.heif(HEIFDecoder(pinned: bytes, name: name)))
     case .gif, .webp, .avif: return try opened(.frames(FrameDecoders.open(bytes, name: name, format: format)))
+    case .mp4, .mov: return try openedVideo(VideoInput(.memory(bytes), path: name))
     }
   }
 
@@ -77,10 +94,11 @@ public struct Thumbnailer: Sendable {
     case .png(let decoder): return try pngThumbnail(decoder)
     case .heif(let decoder): return try heifThumbnail(decoder)
     case .frames(let decoder): return try frameThumbnail(decoder)
+    case .video(let probe): return try videoThumbnail(probe)
     }
   }
 
-  private func opened(_ decoder: OpenedImage.Decoder) throws -> OpenedImage {
+  func opened(_ decoder: OpenedImage.Decoder) throws -> OpenedImage {
     let memory: Int
     switch decoder {
     case .jpeg(let jpeg):
@@ -116,6 +134,9 @@ public struct Thumbnailer: Sendable {
       // The decoder's, then ours: an RGB row, the resampler's sums and weights.
       memory = frames.decodingBytes + frames.width * (3 + 24 + 4) + Self.fixedMemory
       try checkMemory(path: frames.path, bytes: memory)
+    case .video(let probe):
+      // The probe checked its size and memory from the header.
+      memory = probe.memoryNeeded(limits: self)
     }
     return OpenedImage(decoder: decoder, memoryNeeded: memory)
   }
@@ -239,7 +260,7 @@ public struct Thumbnailer: Sendable {
     }
   }
 
-  private func finish(_ image: RGBImage, width: Int, height: Int, orientation: Int, warning: String?) throws
+  func finish(_ image: RGBImage, width: Int, height: Int, orientation: Int, warning: String?) throws
     -> Thumbnail
   {
     let oriented = image.oriented(orientation)
@@ -260,6 +281,7 @@ final class OpenedImage {
     case heif(HEIFDecoder)
     /// A GIF, WebP or AVIF.
     case frames(FrameDecoder)
+    case video(VideoProbe)
   }
 
   let decoder: Decoder

@@ -172,12 +172,12 @@ public final class PhotoImporter {
     let made = try thumbnail ?? thumbnailer.makeThumbnail(image)
     let id = BlobID.random()
     let details = try PhotoDetailsReader.read(image, file: bytes, source: source)
-    let record = details.applied(
-      to: PhotoRecord(
-        id: id, name: (path as NSString).lastPathComponent, bytes: source.size, format: format,
-        width: made.width, height: made.height, orientation: made.orientation,
-        modifiedAt: source.modifiedAt, importedAt: .now(), contentHash: contentHash))
-
+    let record = made.videoFactsApplied(
+      to: details.applied(
+        to: PhotoRecord(
+          id: id, name: (path as NSString).lastPathComponent, bytes: source.size, format: format,
+          width: made.width, height: made.height, orientation: made.orientation,
+          modifiedAt: source.modifiedAt, importedAt: .now(), contentHash: contentHash)))
     return .photo(
       try PreparedPhoto(
         record: record, thumbnail: made, in: space, source: path, flusher: flusher

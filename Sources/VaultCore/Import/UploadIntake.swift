@@ -114,11 +114,12 @@ public final class UploadIntake: @unchecked Sendable {
         guard !writer.entries.contains(where: { $0.record.contentHash == contentHash }) else {
           return .duplicate
         }
-        let record = details.applied(
-          to: PhotoRecord(
-            id: .random(), name: name, bytes: Int64(bytes.count), format: format, width: thumbnail.width,
-            height: thumbnail.height, orientation: thumbnail.orientation, modifiedAt: modifiedAt ?? .now(),
-            importedAt: .now(), contentHash: contentHash))
+        let record = thumbnail.videoFactsApplied(
+          to: details.applied(
+            to: PhotoRecord(
+              id: .random(), name: name, bytes: Int64(bytes.count), format: format, width: thumbnail.width,
+              height: thumbnail.height, orientation: thumbnail.orientation, modifiedAt: modifiedAt ?? .now(),
+              importedAt: .now(), contentHash: contentHash)))
         let photo = try PreparedPhoto(
           record: record, thumbnail: thumbnail, in: writer, source: name, flusher: nil
         ) {

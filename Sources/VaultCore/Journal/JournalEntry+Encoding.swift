@@ -1,7 +1,11 @@
 /// How journal entries are laid out as bytes (docs/FORMAT.md, "Journal entries"): the
 /// codes, lengths and flags the decoder shares, and the encoder.
 extension JournalEntry {
-  static let formatCodes: [ImageFormat: UInt8] = [.jpeg: 1, .png: 2, .heic: 3, .gif: 4, .webp: 5, .avif: 6]
+  /// Stills take codes from 1, videos from 16. A video's `added` entry ends with its
+  /// duration and codec (`videoTailLength`).
+  static let formatCodes: [ImageFormat: UInt8] = [
+    .jpeg: 1, .png: 2, .heic: 3, .gif: 4, .webp: 5, .avif: 6, .mp4: 16, .mov: 17,
+  ]
 
   static func format(code: UInt8) -> ImageFormat? {
     switch code {
@@ -11,9 +15,19 @@ extension JournalEntry {
     case 4: return .gif
     case 5: return .webp
     case 6: return .avif
+    case 16: return .mp4
+    case 17: return .mov
     default: return nil
     }
   }
+
+  /// Where an `added` entry's format code lies, from its type byte: after the id, order,
+  /// content hash and size.
+  static let addedFormatOffset = 1 + BlobID.length + 8 + 32 + 8
+  /// Bytes after a video's name besides its codec: the duration (8) and the codec's length (1).
+  static let videoTailLength = 9
+  /// The most bytes of a codec's name kept (FFmpeg's are a few letters: `h264`, `hevc`).
+  static let codecLimit = 32
 
   /// Bytes of an `added` entry before its name, type byte included; the name's length is
   /// the last two of them.
@@ -41,7 +55,9 @@ extension JournalEntry {
   /// The bytes `encode` writes.
   var encodedLength: Int {
     switch self {
-    case .added(let record, _): return Self.addedFixedLength + min(record.name.utf8.count, Int(UInt16.max))
+    case .added(let record, _):
+      return Self.addedFixedLength + min(record.name.utf8.count, Int(UInt16.max))
+        + (record.format.isVideo ? Self.videoTailLength + Self.codecBytes(record.codec).count : 0)
     case .deleted: return 1 + BlobID.length
     case .selection: return Self.selectionLength
     case .albumNamed(_, let name, _):
@@ -127,6 +143,17 @@ extension JournalEntry {
     let name = Array(record.name.utf8)
     output.uint16(UInt16(clamping: name.count))
     output.bytes(name.prefix(Int(UInt16.max)))
+    guard record.format.isVideo else { return }
+    output.int64(record.durationMicroseconds ?? 0)
+    let codec = codecBytes(record.codec)
+    output.byte(UInt8(codec.count))
+    output.bytes(codec)
+  }
+
+  /// A codec's name as an `added` entry keeps it: ASCII, at most `codecLimit` bytes.
+  static func codecBytes(_ codec: String?) -> ArraySlice<UInt8> {
+    guard let codec, codec.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else { return [] }
+    return Array(codec.utf8).prefix(codecLimit)
   }
 
   private static func encodeDetails(

@@ -15,6 +15,9 @@ extension JournalEntry {
     let modifiedAt: Timestamp
     let importedAt: Timestamp
     let name: UnsafeRawBufferPointer
+    /// A video's duration (microseconds) and codec, which its entry ends with; nil for a still.
+    let durationMicroseconds: Int64?
+    let codec: UnsafeRawBufferPointer?
 
     /// Nil when the entry is cut short, or a field has no meaning (an unknown format, an
     /// orientation out of 1...8, nanoseconds past a second); `isValid` checks the rest.
@@ -33,6 +36,14 @@ extension JournalEntry {
       (self.width, self.height, self.orientation, self.name) = (width, height, orientation, name)
       modifiedAt = Timestamp(seconds: modifiedSeconds, nanoseconds: Int32(modifiedNanoseconds))
       importedAt = Timestamp(seconds: importedSeconds, nanoseconds: Int32(importedNanoseconds))
+      guard format.isVideo else {
+        (durationMicroseconds, codec) = (nil, nil)
+        return
+      }
+      guard let duration = input.int64(), let codecLength = input.byte(),
+        let codec = input.slice(Int(codecLength))
+      else { return nil }
+      (durationMicroseconds, self.codec) = (duration, codec)
     }
 
     /// Whether the record is one vault accepts: its name is UTF-8 and its numbers are in
@@ -40,15 +51,20 @@ extension JournalEntry {
     var isValid: Bool {
       JournalEntry.isUTF8(name)
         && PhotoRecord.sizesOutOfRange(bytes: bytes, width: Int(width), height: Int(height)) == nil
+        && durationMicroseconds.map(PhotoRecord.durationRange.contains) ?? true
+        && codec.map { $0.count <= JournalEntry.codecLimit && $0.allSatisfy((0x21...0x7E).contains) } ?? true
     }
 
     /// The record, or nil when it is not valid.
     var record: PhotoRecord? {
       guard isValid, let name = JournalEntry.utf8String(name) else { return nil }
-      return PhotoRecord(
+      var record = PhotoRecord(
         id: id, name: name, bytes: bytes, format: format, width: Int(width), height: Int(height),
         orientation: Int(orientation), modifiedAt: modifiedAt, importedAt: importedAt,
         hash: ContentHash(bytes: hash))
+      record.durationMicroseconds = durationMicroseconds
+      if let codec, !codec.isEmpty { record.codec = String(decoding: codec, as: UTF8.self) }
+      return record
     }
   }
 

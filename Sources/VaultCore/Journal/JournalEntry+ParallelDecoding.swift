@@ -71,7 +71,14 @@ extension JournalEntry {
       return Int(bytes[offset + fixed - 2]) << 8 | Int(bytes[offset + fixed - 1])
     }
     switch bytes[offset] {
-    case TypeCode.added.rawValue: return lengthField(addedFixedLength).map { addedFixedLength + $0 }
+    case TypeCode.added.rawValue:
+      guard let nameLength = lengthField(addedFixedLength) else { return nil }
+      guard format(code: bytes[offset + addedFormatOffset])?.isVideo == true else {
+        return addedFixedLength + nameLength
+      }
+      let codecLengthAt = offset + addedFixedLength + nameLength + videoTailLength - 1
+      guard codecLengthAt < bytes.count else { return nil }
+      return addedFixedLength + nameLength + videoTailLength + Int(bytes[codecLengthAt])
     case TypeCode.deleted.rawValue: return 1 + BlobID.length
     case TypeCode.selection.rawValue: return selectionLength
     case TypeCode.albumNamed.rawValue:

@@ -14,8 +14,8 @@ extension SpaceVerifier {
   /// `readingDetails` (at `.full` depth), the date taken and camera are read from the
   /// original as it is decrypted: the record's own when its import read them, else from
   /// the file, held whole in memory up to `PhotoImporter.inMemoryFileLimit` (larger JPEGs
-  /// and PNGs from their first bytes, as on import; a larger HEIC, GIF, WebP or AVIF is
-  /// left to be read when it is shown).
+  /// and PNGs from their first bytes, as on import; a larger HEIC, GIF, WebP, AVIF or video
+  /// is left to be read when it is shown).
   func checkOriginal(
     id: BlobID, expected: PhotoRecord?, depth: VerifyDepth = .full, readingDetails: Bool = false
   ) -> OriginalState {

@@ -71,15 +71,17 @@ public enum PhotoListing {
     return lines
   }
 
-  /// A JSON array of objects: index, id, name, bytes, width, height, format, orientation,
-  /// importedAt, modifiedAt (ISO 8601, UTC), selected, albums (names, in name order); and when the photo's file gives
-  /// them, taken (ISO 8601 as the camera's clock read, with its UTC offset when known:
-  /// `CaptureTime.iso8601`), cameraMake and cameraModel.
+  /// A JSON array of objects: index, id, name, kind (photo or video), bytes, width, height,
+  /// format, orientation, importedAt, modifiedAt (ISO 8601, UTC), selected, albums (names, in
+  /// name order); for a video, duration (seconds, a number) and codec; and when the photo's
+  /// file gives them, taken (ISO 8601 as the camera's clock read, with its UTC offset when
+  /// known: `CaptureTime.iso8601`), cameraMake and cameraModel.
   public static func json(_ photos: [(index: Int, photo: PhotoModel)]) throws -> String {
     struct Item: Encodable {
       var index: Int
       var id: String
       var name: String
+      var kind: String
       var bytes: Int64
       var width: Int
       var height: Int
@@ -92,15 +94,19 @@ public enum PhotoListing {
       var taken: String?
       var cameraMake: String?
       var cameraModel: String?
+      var duration: Double?
+      var codec: String?
     }
     let items = photos.map { item in
       let record = item.photo.record
       return Item(
-        index: item.index + 1, id: record.id.hex, name: record.name, bytes: record.bytes, width: record.width,
+        index: item.index + 1, id: record.id.hex, name: record.name, kind: record.kind.rawValue,
+        bytes: record.bytes, width: record.width,
         height: record.height, format: record.format.rawValue, orientation: record.orientation,
         importedAt: iso8601(record.importedAt), modifiedAt: iso8601(record.modifiedAt),
         selected: item.photo.isSelected, albums: item.photo.albums, taken: record.taken?.iso8601,
-        cameraMake: record.cameraMake, cameraModel: record.cameraModel)
+        cameraMake: record.cameraMake, cameraModel: record.cameraModel, duration: record.duration,
+        codec: record.codec)
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -110,7 +116,21 @@ public enum PhotoListing {
 
   static func mark(_ selected: Bool) -> String { selected ? "[x]" : "[ ]" }
 
-  static func pixelSize(_ record: PhotoRecord) -> String { "\(record.width)×\(record.height)" }
+  /// The size in pixels, and a video's duration after it: "1920×1080 0:12".
+  static func pixelSize(_ record: PhotoRecord) -> String {
+    let size = "\(record.width)×\(record.height)"
+    guard let duration = record.duration else { return size }
+    return size + " " + clockDuration(duration)
+  }
+
+  /// A duration as a clock shows it, rounded to the second: "0:07", "12:30", "1:02:03".
+  public static func clockDuration(_ seconds: Double) -> String {
+    let total = Int(seconds.rounded())
+    let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
+    let secondsText = rest < 10 ? "0\(rest)" : "\(rest)"
+    if hours == 0 { return "\(minutes):\(secondsText)" }
+    return "\(hours):\(minutes < 10 ? "0" : "")\(minutes):\(secondsText)"
+  }
 
   /// Marks an import date shown where the date taken is unknown.
   public static let importDateMark = "*"

@@ -199,16 +199,20 @@ final class FormatVectorTests: XCTestCase {
       let number = { (name: String) in try numbersField(vector, name) }
       let modified = try number("modified")
       let imported = try number("imported")
-      let record = PhotoRecord(
+      var record = PhotoRecord(
         id: try XCTUnwrap(BlobID(hex: hexString(try hexField(vector, "id")))),
         name: try field(vector, "file-name"),
         bytes: Int64(try number("bytes")[0]),
-        format: try XCTUnwrap([1: ImageFormat.jpeg, 2: .png][try number("format")[0]]),
+        format: try XCTUnwrap(JournalEntry.format(code: UInt8(try number("format")[0]))),
         width: try number("width")[0], height: try number("height")[0],
         orientation: try number("orientation")[0],
         modifiedAt: Timestamp(seconds: Int64(modified[0]), nanoseconds: Int32(modified[1])),
         importedAt: Timestamp(seconds: Int64(imported[0]), nanoseconds: Int32(imported[1])),
         contentHash: hexString(try hexField(vector, "content-hash")))
+      if record.format.isVideo {
+        record.durationMicroseconds = Int64(try number("duration-microseconds")[0])
+        record.codec = try field(vector, "codec")
+      }
       let entry = JournalEntry.added(record, order: Int64(try number("order")[0]))
       var writer = ByteWriter()
       entry.encode(into: &writer)

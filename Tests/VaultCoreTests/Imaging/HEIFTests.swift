@@ -23,15 +23,15 @@ final class HEIFTests: XCTestCase {
       XCTAssertEqual(ImageFormat.sniff(avif), .avif)
     }
     XCTAssertEqual(ImageFormat.sniff(ftyp("mif1", ["mif1", "miaf"])), .heic, "no codec named: libheif says")
-    XCTAssertNil(ImageFormat.sniff(ftyp("isom", ["isom", "mp41"])), "a video")
+    XCTAssertEqual(ImageFormat.sniff(ftyp("isom", ["isom", "mp41"])), .mp4, "a video")
     XCTAssertNil(ImageFormat.unsupportedImage(ftyp("isom", ["isom", "mp41"])))
-    XCTAssertNil(ImageFormat.sniff(ftyp("qt  ")), "a QuickTime movie")
+    XCTAssertEqual(ImageFormat.sniff(ftyp("qt  ")), .mov, "a QuickTime movie")
     XCTAssertNil(ImageFormat.sniff(Array(ftyp("heic").prefix(11))))
     // Brands past the box's own length belong to the next box.
     var short = ftyp("mif1", ["mif1", "avif"])
     short[3] = 20
     XCTAssertEqual(ImageFormat.sniff(short), .heic)
-    XCTAssertEqual(ImageFormat.displayNames(joinedBy: "or"), "JPEG, PNG, HEIC, GIF, WebP or AVIF")
+    XCTAssertEqual(ImageFormat.displayNames(joinedBy: "or"), "JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV")
   }
 
   /// The fixture's thumbnail, made through the file's descriptor and from bytes in memory

@@ -49,7 +49,8 @@ final class VaultEndToEndTests: XCTestCase {
     XCTAssertTrue(run.stdout.contains("added \(goodNames.count), skipped 0 duplicates, failed 3"), run.stdout)
     // A text file found in a folder is no photo: skipped and counted, not failed.
     XCTAssertTrue(
-      run.stdout.contains("skipped 1 file that is not JPEG, PNG, HEIC, GIF, WebP or AVIF"), run.stdout)
+      run.stdout.contains("skipped 1 file that is not JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV"),
+      run.stdout)
     for name in badNames where name != "notes.txt" {
       XCTAssertTrue(run.stderr.contains("nested/\(name)'"), "\(name) not named in: \(run.stderr)")
     }

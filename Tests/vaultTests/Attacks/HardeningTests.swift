@@ -319,11 +319,11 @@ final class HardeningTests: XCTestCase {
     try FileManager.default.createDirectory(atPath: photos + "/DCIM", withIntermediateDirectories: true)
     try FileManager.default.copyItem(atPath: fixturesPath + "/photo.jpg", toPath: photos + "/DCIM/a.jpg")
     try "notes".write(toFile: photos + "/README", atomically: true, encoding: .utf8)
-    // A video is an ISO media file too, like HEIC, but of other brands.
+    // Audio is an ISO media file too, like HEIC and videos, but of other brands.
     try writeBytes(
-      [0, 0, 0, 24] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isommp41".utf8)
+      [0, 0, 0, 24] + Array("ftypM4A ".utf8) + [0, 0, 2, 0] + Array("M4A isom".utf8)
         + Array(repeating: 7, count: 80),
-      to: photos + "/DCIM/clip.mp4")
+      to: photos + "/DCIM/voice.m4a")
     // A TIFF is an image vault knows of but does not import.
     try writeBytes([0x49, 0x49, 0x2A, 0x00] + Array(repeating: 0, count: 20), to: photos + "/b.tif")
     let run = try vault.run(["add", photos])
@@ -331,24 +331,26 @@ final class HardeningTests: XCTestCase {
     XCTAssertEqual(run.stderr, "")
     XCTAssertTrue(run.stdout.contains("added 1, skipped 0 duplicates, failed 0\n"), run.stdout)
     XCTAssertTrue(
-      run.stdout.contains("skipped 3 files that are not JPEG, PNG, HEIC, GIF, WebP or AVIF"), run.stdout)
+      run.stdout.contains("skipped 3 files that are not JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV"),
+      run.stdout)
 
     let verbose = try vault.run(["add", "--verbose", photos])
     XCTAssertTrue(
-      verbose.stdout.contains("skipped '\(photos)/README': not a JPEG, PNG, HEIC, GIF, WebP or AVIF image"),
+      verbose.stdout.contains(
+        "skipped '\(photos)/README': not a JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV image"),
       verbose.stdout)
     XCTAssertTrue(
       verbose.stdout.contains(
-        "skipped '\(photos)/b.tif': TIFF images are not supported (vault imports JPEG, PNG, HEIC, GIF, WebP and AVIF)"
+        "skipped '\(photos)/b.tif': TIFF images are not supported (vault imports JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 and MOV)"
       ),
       verbose.stdout)
-    XCTAssertTrue(verbose.stdout.contains("skipped '\(photos)/DCIM/clip.mp4': not a JPEG"), verbose.stdout)
+    XCTAssertTrue(verbose.stdout.contains("skipped '\(photos)/DCIM/voice.m4a': not a JPEG"), verbose.stdout)
 
     let named = try vault.run(["add", photos + "/b.tif", photos + "/README"])
     XCTAssertEqual(named.status, 1)
     XCTAssertTrue(named.stderr.contains("'\(photos)/b.tif': TIFF images are not supported"), named.stderr)
     XCTAssertTrue(
-      named.stderr.contains("'\(photos)/README': not a JPEG, PNG, HEIC, GIF, WebP or AVIF image"),
+      named.stderr.contains("'\(photos)/README': not a JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV image"),
       named.stderr)
   }
 
@@ -377,11 +379,13 @@ final class HardeningTests: XCTestCase {
     XCTAssertEqual(run.status, 1, run.stderr)
     XCTAssertTrue(run.stdout.contains("added 1, skipped 0 duplicates, failed 4"), run.stdout)
     XCTAssertTrue(
-      run.stdout.contains("skipped 1 file that is not JPEG, PNG, HEIC, GIF, WebP or AVIF"), run.stdout)
+      run.stdout.contains("skipped 1 file that is not JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV"),
+      run.stdout)
     XCTAssertTrue(run.stderr.contains("error: 4 files could not be imported"), run.stderr)
     for name in damaged {
       XCTAssertTrue(
-        run.stderr.contains("'\(photos)/\(name)': not a JPEG, PNG, HEIC, GIF, WebP or AVIF image"), run.stderr
+        run.stderr.contains("'\(photos)/\(name)': not a JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV image"),
+        run.stderr
       )
       XCTAssertTrue(FileManager.default.fileExists(atPath: photos + "/" + name), "\(name) was removed")
     }

@@ -96,7 +96,7 @@ final class MoveTests: XCTestCase {
       run.stdout.contains("added 7, skipped 0 duplicates, failed 0; removed 0 source files\n"), run.stdout)
     XCTAssertTrue(
       run.stdout.contains(
-        "skipped 1 file that is not JPEG, PNG, HEIC, GIF, WebP or AVIF; it stays where it is (--verbose names it)"
+        "skipped 1 file that is not JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV; it stays where it is (--verbose names it)"
       ),
       run.stdout)
     XCTAssertTrue(

@@ -1,0 +1,123 @@
+import CFFmpeg
+import Foundation
+
+/// Where FFmpeg reads a video from: the descriptor of a file being imported (never its
+/// path, which could be swapped meanwhile) or bytes in memory (a decrypted original), through
+/// a custom AVIOContext. It also keeps the time budget: once `deadline` passes, reads fail
+/// and FFmpeg's interrupt callback asks it to stop, so that a file built to make the
+/// demuxer or decoder spin cannot hold an import forever.
+final class VideoInput {
+  enum Bytes {
+    case file(SourceFile)
+    case memory(PinnedBytes)
+  }
+
+  /// The name that stands for the video in errors.
+  let path: String
+  let size: Int64
+  private let bytes: Bytes
+  private var position: Int64 = 0
+  /// When reading must stop, in nanoseconds of the monotonic clock.
+  private var deadline: UInt64 = .max
+  /// Whether reading stopped because the deadline passed.
+  private(set) var timedOut = false
+
+  /// The AVIOContext reading through this input; freed with it.
+  private(set) var context: UnsafeMutablePointer<AVIOContext>!
+
+  /// The size of the buffer FFmpeg reads through: as a blob's chunks.
+  static let bufferSize = 64 << 10
+
+  init(_ bytes: Bytes, path: String) throws {
+    self.bytes = bytes
+    self.path = path
+    switch bytes {
+    case .file(let file): size = file.size
+    case .memory(let memory): size = Int64(memory.count)
+    }
+    guard let buffer = av_malloc(Self.bufferSize)?.assumingMemoryBound(to: UInt8.self),
+      let context = avio_alloc_context(
+        buffer, Int32(Self.bufferSize), 0, Unmanaged.passUnretained(self).toOpaque(), Self.readPacket, nil,
+        Self.seek)
+    else { throw VaultError.videoUnreadable(path: path, reason: "out of memory") }
+    self.context = context
+  }
+
+  deinit {
+    // FFmpeg may have replaced the buffer it was given; the context holds the current one,
+    // with the last bytes read (of a decrypted original, perhaps).
+    Sodium.zero(context.pointee.buffer, count: Int(context.pointee.buffer_size))
+    av_freep(&context.pointee.buffer)
+    avio_context_free(&context)
+  }
+
+  /// Starts a time budget of `seconds` from now (each stage, probing or decoding, has its own).
+  func startBudget(seconds: Double) {
+    timedOut = false
+    let budget = seconds <= 0 ? 0 : UInt64(min(seconds, 86_400) * 1e9)
+    deadline = Self.now() &+ budget
+  }
+
+  /// Whether the time budget is spent (remembered, for the error that follows).
+  func isPastDeadline() -> Bool {
+    if Self.now() >= deadline { timedOut = true }
+    return timedOut
+  }
+
+  /// The callback FFmpeg's demuxer polls; 1 stops what it does.
+  static let interrupt: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
+    Unmanaged<VideoInput>.fromOpaque(opaque!).takeUnretainedValue().isPastDeadline() ? 1 : 0
+  }
+
+  private static func now() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+  }
+
+  private static let readPacket:
+    @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32)
+      -> Int32 = { opaque, buffer, count in
+        Unmanaged<VideoInput>.fromOpaque(opaque!).takeUnretainedValue().read(into: buffer!, count: Int(count))
+      }
+
+  private static let seek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = {
+    opaque, offset, whence in
+    Unmanaged<VideoInput>.fromOpaque(opaque!).takeUnretainedValue().seek(to: offset, whence: whence)
+  }
+
+  private func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Int32 {
+    if isPastDeadline() { return vault_av_error_exit() }
+    let wanted = Int(min(Int64(count), max(0, size - position)))
+    guard wanted > 0 else { return vault_av_error_eof() }
+    switch bytes {
+    case .memory(let memory):
+      buffer.update(from: memory.buffer.baseAddress! + Int(position), count: wanted)
+      position += Int64(wanted)
+      return Int32(wanted)
+    case .file(let file):
+      while true {
+        let read = pread(file.descriptor, buffer, wanted, off_t(position))
+        if read < 0 && errno == EINTR { continue }
+        guard read > 0 else { return read == 0 ? vault_av_error_eof() : -errno }
+        position += Int64(read)
+        return Int32(read)
+      }
+    }
+  }
+
+  private func seek(to offset: Int64, whence: Int32) -> Int64 {
+    // AVSEEK_SIZE asks for the size; AVSEEK_FORCE is only a hint.
+    if whence & AVSEEK_SIZE != 0 { return size }
+    let target: Int64
+    switch whence & ~AVSEEK_FORCE {
+    case SEEK_SET: target = offset
+    case SEEK_CUR: target = position &+ offset
+    case SEEK_END: target = size &+ offset
+    default: return -Int64(EINVAL)
+    }
+    guard (0...size).contains(target) else { return -Int64(EINVAL) }
+    position = target
+    return target
+  }
+}
