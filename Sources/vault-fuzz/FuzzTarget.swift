@@ -40,21 +40,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   switch target {
   case .blob, .index:
-    // The file is the attacker's; the key is ours.
-    _ = FileManager.default.createFile(atPath: scratch, contents: Data(bytes))
-    let kind: BlobKind = target == .blob ? .original : .index
-    let id = target == .blob ? BlobID(hex: "000102030405060708090a0b0c0d0e0f")! : BlobID.index
-    if let reader = try? BlobReader(
-      path: scratch, kind: kind, key: master.blobKey(kind: kind, id: id), what: "fuzz"),
-      let plaintext = try? reader.readToEnd(limit: 1 << 24), target == .index
-    {
-      _ = try? JSONDecoder().decode(SpaceIndex.self, from: Data(plaintext))
-    }
-    if target == .blob,
-      let reader = try? OriginalBlobReader(path: scratch, id: id, master: master, what: "fuzz")
-    {
-      try? reader.readContent { _ in }
-    }
+    readFuzzedBlob(bytes, asIndex: target == .index)
   case .seekable:
     readFuzzedSeekableBlob(bytes)
   case .header:
@@ -79,15 +65,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   case .space:
     openFuzzedSpace(bytes)
   case .video:
-    var thumbnailer = Thumbnailer()
-    thumbnailer.pixelLimit = 4_000_000
-    thumbnailer.memoryLimit = 64 << 20
-    // A stall is what the time budget is for: it must end each run well within libFuzzer's
-    // own timeout, which then stands out as a hang the budget did not stop.
-    thumbnailer.videoTimeLimit = 2
-    let format: ImageFormat = bytes.count > 8 && bytes[8...].starts(with: Array("qt  ".utf8)) ? .mov : .mp4
-    _ = try? thumbnailer.makeThumbnail(bytes: bytes, name: "fuzz", format: format)
-    _ = PhotoDetailsReader.read(PinnedBytes(bytes), format: format)
+    thumbnailFuzzedVideo(bytes)
   case .jpeg, .png, .heic, .gif, .webp, .avif:
     var thumbnailer = Thumbnailer()
     thumbnailer.pixelLimit = 4_000_000  // keep each run small; the limit itself is tested elsewhere
@@ -99,6 +77,38 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = try? thumbnailer.makeThumbnail(bytes: bytes, name: "fuzz", format: format)
   }
   return 0
+}
+
+/// An original's blob (or format 1's index) in a file the attacker wrote, read with our key.
+private func readFuzzedBlob(_ bytes: [UInt8], asIndex index: Bool) {
+  // The file is the attacker's; the key is ours.
+  _ = FileManager.default.createFile(atPath: scratch, contents: Data(bytes))
+  let kind: BlobKind = index ? .index : .original
+  let id = index ? BlobID.index : BlobID(hex: "000102030405060708090a0b0c0d0e0f")!
+  if let reader = try? BlobReader(
+    path: scratch, kind: kind, key: master.blobKey(kind: kind, id: id), what: "fuzz"),
+    let plaintext = try? reader.readToEnd(limit: 1 << 24), index
+  {
+    _ = try? JSONDecoder().decode(SpaceIndex.self, from: Data(plaintext))
+  }
+  if !index,
+    let reader = try? OriginalBlobReader(path: scratch, id: id, master: master, what: "fuzz")
+  {
+    try? reader.readContent { _ in }
+  }
+}
+
+/// A movie made into a thumbnail and its details read, as an import does, in a small budget.
+private func thumbnailFuzzedVideo(_ bytes: [UInt8]) {
+  var thumbnailer = Thumbnailer()
+  thumbnailer.pixelLimit = 4_000_000
+  thumbnailer.memoryLimit = 64 << 20
+  // A stall is what the time budget is for: it must end each run well within libFuzzer's
+  // own timeout, which then stands out as a hang the budget did not stop.
+  thumbnailer.videoTimeLimit = 2
+  let format: ImageFormat = bytes.count > 8 && bytes[8...].starts(with: Array("qt  ".utf8)) ? .mov : .mp4
+  _ = try? thumbnailer.makeThumbnail(bytes: bytes, name: "fuzz", format: format)
+  _ = PhotoDetailsReader.read(PinnedBytes(bytes), format: format)
 }
 
 // SwiftPM names an executable's entry point `vault_fuzz_main`; it hands control to
