@@ -5,15 +5,9 @@ extension PhotoDecoder {
     _ decoder: FrameDecoder, compressedBytes: Int, minimumSize: PixelSize?, limits: Thumbnailer
   ) throws -> DecodedPhoto {
     try limits.checkFrames(decoder)
+    let denominator = scaleDenominator(
+      width: decoder.width, height: decoder.height, orientation: decoder.orientation, atLeast: minimumSize)
     let swaps = ExifOrientation.swapsDimensions(decoder.orientation)
-    var denominator = 1
-    if let minimumSize {
-      // The size asked for is as shown; the frame is scaled as stored.
-      denominator = JPEGDecoder.scaleDenominator(
-        width: decoder.width, height: decoder.height,
-        targetWidth: max(1, swaps ? minimumSize.height : minimumSize.width),
-        targetHeight: max(1, swaps ? minimumSize.width : minimumSize.height))
-    }
     let scaledWidth = (decoder.width + denominator - 1) / denominator
     let scaledHeight = (decoder.height + denominator - 1) / denominator
     // The decoder's, ours at the scale shown twice (scaled, then turned), the resampler's

@@ -37,21 +37,28 @@ enum PhotoDecoder {
     }
   }
 
+  /// How much a picture of `width`×`height` as stored may be scaled down (1, 2, 4 or 8) and
+  /// still be at least `minimumSize` as shown, turned by `orientation`; 1 without a size.
+  static func scaleDenominator(width: Int, height: Int, orientation: Int, atLeast minimumSize: PixelSize?)
+    -> Int
+  {
+    guard let minimumSize else { return 1 }
+    let swaps = ExifOrientation.swapsDimensions(orientation)
+    return JPEGDecoder.scaleDenominator(
+      width: width, height: height,
+      targetWidth: max(1, swaps ? minimumSize.height : minimumSize.width),
+      targetHeight: max(1, swaps ? minimumSize.width : minimumSize.height))
+  }
+
   private static func decodeJPEG(
     _ decoder: JPEGDecoder, compressedBytes: Int, minimumSize: PixelSize?, limits: Thumbnailer,
     details: PhotoDetails
   ) throws -> DecodedPhoto {
     try limits.checkPixelCount(path: decoder.path, width: decoder.width, height: decoder.height)
     let orientation = decoder.orientation()
+    let denominator = scaleDenominator(
+      width: decoder.width, height: decoder.height, orientation: orientation, atLeast: minimumSize)
     let swaps = ExifOrientation.swapsDimensions(orientation)
-    var denominator = 1
-    if let minimumSize {
-      // The size asked for is as shown; the decoder scales the picture as stored.
-      denominator = JPEGDecoder.scaleDenominator(
-        width: decoder.width, height: decoder.height,
-        targetWidth: max(1, swaps ? minimumSize.height : minimumSize.width),
-        targetHeight: max(1, swaps ? minimumSize.width : minimumSize.height))
-    }
     let scaledWidth = (decoder.width + denominator - 1) / denominator
     let scaledHeight = (decoder.height + denominator - 1) / denominator
     // As the thumbnailer counts libjpeg's buffers, plus the whole picture and the file.

@@ -27,12 +27,9 @@ extension Thumbnailer {
       sourceWidth: frame.width, sourceHeight: frame.height, targetWidth: target.width,
       targetHeight: target.height)
     rgbRows(of: frame) { resampler.addRow($0) }
-    let oriented = resampler.finish().oriented(decoder.orientation)
-    let swaps = ExifOrientation.swapsDimensions(decoder.orientation)
-    return Thumbnail(
-      jpeg: try JPEGEncoder.encode(oriented, quality: quality), thumbnailWidth: oriented.width,
-      thumbnailHeight: oriented.height, width: swaps ? frame.height : frame.width,
-      height: swaps ? frame.width : frame.height, orientation: decoder.orientation, warning: nil)
+    return try finish(
+      resampler.finish(), width: frame.width, height: frame.height, orientation: decoder.orientation,
+      warning: nil)
   }
 
   /// Hands each row of a decoded frame to `consume` as RGB, transparency composited over

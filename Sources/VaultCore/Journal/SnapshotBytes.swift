@@ -23,11 +23,11 @@ final class SnapshotBytes: @unchecked Sendable {
   /// come (see `SnapshotScanner`) and handed to `consume` in order, with the object whose
   /// `count` bytes are there; from `alongsideFrom` bytes of file on, decrypting and reading
   /// go on on another thread meanwhile (see `SnapshotDecryption`), smaller snapshots are
-  /// decrypted whole first. Throws what reading or `consume` threw, once nothing writes the
+  /// decrypted whole first. Throws what decrypting or reading threw, once nothing writes the
   /// memory any more.
   static func read(
     from reader: BlobReader, limit: Int, alongsideFrom parallelSize: Int = .max,
-    consume: (SnapshotBytes, [SnapshotItem]) throws -> Void
+    consume: (SnapshotBytes, [SnapshotItem]) -> Void
   ) throws -> SnapshotBytes {
     // The file's size bounds the plaintext: address space only, its pages are made as the
     // chunks authenticate (a junk file of 1 GiB would otherwise cost 1 GiB of memory).
@@ -41,13 +41,13 @@ final class SnapshotBytes: @unchecked Sendable {
         snapshot.written = count
       }
       var scanner = SnapshotScanner()
-      try consume(snapshot, try snapshot.withBytes { try scanner.scan($0, isFinal: true) })
+      consume(snapshot, try snapshot.withBytes { try scanner.scan($0, isFinal: true) })
     }
     return snapshot
   }
 
   /// Decrypts and reads on another thread, handing what was read to `consume` on this one.
-  private func readAlongside(_ reader: BlobReader, consume: (SnapshotBytes, [SnapshotItem]) throws -> Void)
+  private func readAlongside(_ reader: BlobReader, consume: (SnapshotBytes, [SnapshotItem]) -> Void)
     throws
   {
     nonisolated(unsafe) let mapping = mapping
@@ -59,7 +59,7 @@ final class SnapshotBytes: @unchecked Sendable {
       while true {
         let (decrypted, read, isFinal) = try decryption.take()
         (count, written) = (decrypted, decrypted)
-        for items in read { try consume(self, items) }
+        for items in read { consume(self, items) }
         if isFinal { break }
       }
       decryption.finish()

@@ -108,17 +108,7 @@ final class AnimatedStillsImportTests: XCTestCase {
       XCTAssertEqual(entries[name]?["taken"] as? String, "2024-06-01T14:03:22.25+02:00", name)
     }
 
-    let exported = try vault.run(["export", "--all", "--to", "out"])
-    XCTAssertEqual(exported.status, 0, exported.stderr)
-    for name in good {
-      XCTAssertEqual(try fileBytes(folder + "/out/" + name), try fileBytes(photos + "/" + name), name)
-    }
-    let thumbs = try vault.run(["export", "--all", "--thumbs", "--to", "thumbs"])
-    XCTAssertEqual(thumbs.status, 0, thumbs.stderr)
-    for name in quadrants {
-      let jpeg = try fileBytes(folder + "/thumbs/" + (name as NSString).deletingPathExtension + ".jpg")
-      assertUprightQuadrants(try RGBImage.decodeJPEG(jpeg, name: name), name)
-    }
+    try vault.assertExportsBitForBit(good, from: photos, uprightThumbnails: quadrants)
 
     // Shown as `view` shows them: decoded from the original.
     for number in 1...good.count {
