@@ -538,6 +538,18 @@ final class ViewerTests: XCTestCase {
     XCTAssertTrue(try wide.waitUntilFinished().contains("exit status 0"))
   }
 
+  /// An empty space's screen says so and gives the hint the CLI words (VaultTerminal names
+  /// no command itself); `q` still leaves.
+  func testAnEmptySpaceSaysHowToAddPhotos() throws {
+    let empty = folder + "/empty"
+    try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+    let emptyVault = try VaultRunner.initialized(in: empty)
+    let session = try viewer("--mode symbols", environment: ["VAULT_DIR": emptyVault.vault])
+    try session.wait(for: "no photos in this space; add some with 'vault add PATH'")
+    try session.type("q")
+    XCTAssertTrue(try session.waitUntilFinished().contains("exit status 0"))
+  }
+
   func testViewNeedsATerminalAndSaysWhatElseToUse() throws {
     let run = try vault.run(["view"])
     XCTAssertNotEqual(run.status, 0)
