@@ -31,11 +31,11 @@ final class SnapshotDecryption: @unchecked Sendable {
   private var isJoined = false
 
   /// Starts decrypting the rest of `reader`'s plaintext into `buffer` and reading its
-  /// entries; `written` is called on the decrypting thread after each chunk with the count
+  /// entries; `afterEachChunk` is called on the decrypting thread after each chunk with the count
   /// so far (to make the pages of what comes next).
   init(
     reading reader: BlobReader, into buffer: UnsafeMutableRawBufferPointer,
-    written: @escaping @Sendable (Int) -> Void
+    afterEachChunk: @escaping @Sendable (Int) -> Void
   ) {
     // The reader and the buffer past `decrypted` are this thread's alone until `ended`.
     nonisolated(unsafe) let reader = reader
@@ -44,7 +44,7 @@ final class SnapshotDecryption: @unchecked Sendable {
       var scanner = SnapshotScanner()
       let outcome = Result { () throws -> Int in
         let count = try reader.readRemaining(into: buffer) { count in
-          written(count)
+          afterEachChunk(count)
           // Counted before the entries are read: reading them may throw.
           self.progress.withLock { $0.written = count }
           try self.publish(
