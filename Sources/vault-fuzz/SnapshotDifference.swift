@@ -1,6 +1,7 @@
 // The `snapshot` target: a differential check of how a space applies its snapshots (photos
 // listed undecoded, read through a position index, read and applied whole or a part at a
-// time as the bytes arrive while decrypted) against plain decoding and applying of the same
+// time as the bytes arrive, and decrypted from a file on another thread while applied, as a
+// big snapshot is when a space opens) against plain decoding and applying of the same
 // entries. Input: up to three
 // snapshot plaintexts, each after a 2-byte big-endian length (two snapshots side by side
 // are a union sync's). Any difference traps. After the security review's harness.
@@ -31,10 +32,37 @@ private func outcome(into state: inout SpaceState, _ plaintext: [UInt8], inSteps
   }
 }
 
+/// "applied", or the error that refused the snapshot `plaintext`, written to a snapshot blob
+/// under the fuzzing key and read back as `SpaceJournal` reads a big one: decrypted and
+/// scanned on another thread while its items are applied on this one.
+private func outcomeDecryptedAlongside(into state: inout SpaceState, _ plaintext: [UInt8]) -> String {
+  let id = BlobID(hex: "0f0e0d0c0b0a09080706050403020100")!
+  let key = master.blobKey(kind: .snapshot, id: id)
+  let path = scratch + "-snapshot"
+  guard let file = try? TemporaryFile(in: (scratch as NSString).deletingLastPathComponent),
+    let writer = try? BlobWriter(kind: .snapshot, key: key, output: file),
+    (try? writer.write(plaintext)) != nil, (try? writer.finish()) != nil, (try? file.replace(path)) != nil
+  else { fatalError("cannot write a snapshot to \(path)") }
+  var application = SpaceState.SnapshotApplication(applyingTo: state)
+  do {
+    let reader = try BlobReader(path: path, kind: .snapshot, key: key, what: "fuzz")
+    _ = try SnapshotBytes.read(from: reader, limit: 1 << 24, alongsideFrom: 0) { snapshot, items in
+      application.apply(items, of: snapshot)
+    }
+  } catch {
+    return "\(error)"
+  }
+  state = application.state
+  return "applied"
+}
+
 func checkSnapshotDifference(_ bytes: [UInt8]) {
   var eager = SpaceState()
   var checkedHere = SpaceState()
   var checkedAlongside = SpaceState()
+  // A snapshot blob pads its plaintext with zero bytes to its Padmé length: what the
+  // decrypting path reads is compared with the same bytes applied here.
+  var (paddedHere, decryptedAlongside) = (SpaceState(), SpaceState())
   for plaintext in framedSnapshots(bytes) {
     // Plain decoding, and the padding a snapshot must have.
     var decoded = eager
@@ -49,8 +77,18 @@ func checkSnapshotDifference(_ bytes: [UInt8]) {
     let here = outcome(into: &checkedHere, plaintext)
     let alongside = outcome(into: &checkedAlongside, plaintext, inSteps: step)
     precondition(here == alongside, "the two checks differ: \(here) and \(alongside)")
+    let padded =
+      plaintext + [UInt8](repeating: 0, count: Padme.paddedLength(plaintext.count) - plaintext.count)
+    let paddedOutcome = outcome(into: &paddedHere, padded)
+    let decrypted = outcomeDecryptedAlongside(into: &decryptedAlongside, plaintext)
+    precondition(
+      paddedOutcome == decrypted, "decrypting alongside differs: \(paddedOutcome) and \(decrypted)")
     precondition(sound == (here == "applied"), "plain decoding took it: \(sound); the space: \(here)")
   }
+  precondition(
+    paddedHere.entries() == decryptedAlongside.entries(), "decrypting alongside gives other photos")
+  precondition(
+    paddedHere.compacted() == decryptedAlongside.compacted(), "decrypting alongside gives another state")
   for state in [checkedHere, checkedAlongside] {
     let (expected, entries) = (eager.entries(), state.entries())
     precondition(expected == entries, "the photos differ")
