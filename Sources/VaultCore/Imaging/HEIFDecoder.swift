@@ -71,6 +71,14 @@ final class HEIFDecoder {
       heif_context_free(context)
       throw VaultError.decodeFailed(path: path, reason: reason)
     }
+    // Checked before the context is ours to free in `deinit` (a class that throws before its
+    // properties are all set is not deinitialised: the context would leak).
+    let pictures = HEIFPictureSizes(length: length, read: bytesAt)
+    if let refusal = Self.refusal(of: pictures) {
+      heif_image_handle_release(handle)
+      heif_context_free(context)
+      throw VaultError.decodeFailed(path: path, reason: refusal)
+    }
     self.context = context
     self.handle = handle
     width = Int(heif_image_handle_get_width(handle))
@@ -78,18 +86,18 @@ final class HEIFDecoder {
     hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
     isPremultiplied = heif_image_handle_is_premultiplied_alpha(handle) != 0
     bitDepth = max(8, Int(heif_image_handle_get_luma_bits_per_pixel(handle)))
-    let pictures = HEIFPictureSizes(length: length, read: bytesAt)
-    guard !pictures.hasAV1Pictures else {
-      throw VaultError.decodeFailed(path: path, reason: "its pictures are AV1-coded (AVIF), not HEVC")
-    }
-    if let unreadable = pictures.unreadable {
-      throw VaultError.decodeFailed(path: path, reason: "its picture sizes cannot be read: \(unreadable)")
-    }
     codedPixels = max(
       width * height,
       Int(heif_image_handle_get_ispe_width(handle)) * Int(heif_image_handle_get_ispe_height(handle)),
       pictures.largestCanvas,
       pictures.largestCodedPicture * (pictures.largestCanvas > 0 ? Self.decodingThreads : 1))
+  }
+
+  /// Why a file whose pictures are `pictures` is not decoded here, if it is not.
+  private static func refusal(of pictures: HEIFPictureSizes) -> String? {
+    if pictures.hasAV1Pictures { return "its pictures are AV1-coded (AVIF), not HEVC" }
+    if let unreadable = pictures.unreadable { return "its picture sizes cannot be read: \(unreadable)" }
+    return nil
   }
 
   /// How many tiles of a grid libheif decodes at once.
