@@ -258,7 +258,7 @@ public final class UploadServer: Sendable {
     let name = parameters.name
     tally.uploadStarted()
     let length: Int
-    switch declaredLength(request.headers[.contentLength]) {
+    switch declaredLength(request.headers[.contentLength], name: name) {
     case .length(let declared): length = declared
     case .refused(let refusal): return refuse(name, refusal, request)
     }
@@ -273,7 +273,11 @@ public final class UploadServer: Sendable {
     var received = 0
     do {
       for try await buffer in request.body {
-        try buffer.withUnsafeReadableBytes { try photo.append($0) }
+        // Encrypting and writing wait on the disk: off the event loop, one piece at a time,
+        // so that the body is read no faster than it is stored.
+        try await NIOThreadPool.singleton.runIfActive {
+          try buffer.withUnsafeReadableBytes { try photo.append($0) }
+        }
         received += buffer.readableBytes
       }
     } catch let error as VaultError {
@@ -315,7 +319,7 @@ public final class UploadServer: Sendable {
     case refused(UploadRefusal)
   }
 
-  private func declaredLength(_ lengthText: String?) -> DeclaredLength {
+  private func declaredLength(_ lengthText: String?, name: String) -> DeclaredLength {
     guard let lengthText else {
       return .refused(UploadRefusal(status: .lengthRequired, reason: "the upload needs a Content-Length"))
     }
@@ -324,9 +328,9 @@ public final class UploadServer: Sendable {
     else {
       return .refused(UploadRefusal(status: .badRequest, reason: "Content-Length is not a number"))
     }
-    guard length <= intake.maxUploadBytes else {
-      let limit = "larger than the \(intake.maxUploadBytes / 1_000_000) MB limit"
-      return .refused(UploadRefusal(status: .contentTooLarge, reason: limit))
+    let limit = intake.sizeLimit(forName: name)
+    guard length <= limit.bytes else {
+      return .refused(UploadRefusal(status: .contentTooLarge, reason: "larger than the \(limit.text) limit"))
     }
     guard length > 0 else {
       return .refused(UploadRefusal(status: .unprocessableContent, reason: "empty file"))
