@@ -45,7 +45,9 @@ final class SeekableBlobWriter {
   /// chunk not sealed yet from memory, a sealed one read from `descriptor` (a reader of the
   /// output file) and authenticated into `plaintext`. Nil for a chunk that does not read
   /// back whole or does not authenticate as that chunk.
-  func readBack(chunk index: Int, from descriptor: Int32, into plaintext: SecureBytes) -> UnsafePointer<UInt8>? {
+  func readBack(chunk index: Int, from descriptor: Int32, into plaintext: SecureBytes) -> UnsafePointer<
+    UInt8
+  >? {
     precondition(!finished && index >= 0 && index <= chunkIndex)
     if index == chunkIndex { return pending.bytes }
     let offset = SeekableBlobFormat.headerLength + index * SeekableBlobFormat.sealedChunkSize
@@ -58,7 +60,8 @@ final class SeekableBlobWriter {
         guard got > 0 else { return false }
         read += got
       }
-      return cipher.open(buffer.baseAddress!, count: count, index: index, last: false, into: plaintext.mutableBytes)
+      return cipher.open(
+        buffer.baseAddress!, count: count, index: index, last: false, into: plaintext.mutableBytes)
     }
     return opened ? plaintext.bytes : nil
   }

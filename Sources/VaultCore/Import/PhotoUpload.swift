@@ -58,7 +58,9 @@ public final class PhotoUpload: @unchecked Sendable {
   /// be written, or once the upload has ended; the upload is cancelled then.
   public func append(_ chunk: UnsafeRawBufferPointer) throws {
     let failure: VaultError? = try lock.withLock {
-      guard phase == .receiving, let original, let hasher else { throw refusal("the upload has already ended") }
+      guard phase == .receiving, let original, let hasher else {
+        throw refusal("the upload has already ended")
+      }
       guard chunk.count <= length - receivedCount else {
         return refusal("more than the \(length) bytes announced arrived")
       }
@@ -99,7 +101,9 @@ public final class PhotoUpload: @unchecked Sendable {
   /// whatever it returns.
   public func finish() throws -> UploadOutcome {
     let taken: (StreamedOriginal, String)? = try lock.withLock {
-      guard phase == .receiving, let original, let hasher else { throw refusal("the upload has already ended") }
+      guard phase == .receiving, let original, let hasher else {
+        throw refusal("the upload has already ended")
+      }
       guard receivedCount == length else { return nil }
       phase = .finishing
       return (original, hasher.finish())
@@ -111,7 +115,8 @@ public final class PhotoUpload: @unchecked Sendable {
     }
     defer { end(from: .finishing) }
     return try intake.store(
-      original, contentHash: contentHash, name: name, modifiedAt: modifiedAt, readableWhole: reserved >= length)
+      original, contentHash: contentHash, name: name, modifiedAt: modifiedAt,
+      readableWhole: reserved >= length)
   }
 
   /// Drops what arrived (the temporary blob goes) and gives back the memory. Idempotent;

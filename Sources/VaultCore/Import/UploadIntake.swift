@@ -33,7 +33,8 @@ public final class UploadIntake: @unchecked Sendable {
 
   /// `space` must be opened to read; its lock is released here, if it was not already.
   public init(
-    space: Space, maxUploadBytes: Int, maxVideoBytes: Int = defaultMaxVideoBytes, memoryBudget: Int = 256 << 20,
+    space: Space, maxUploadBytes: Int, maxVideoBytes: Int = defaultMaxVideoBytes,
+    memoryBudget: Int = 256 << 20,
     thumbnailer: Thumbnailer = Thumbnailer()
   ) {
     precondition(space.access == .read, "the intake changes its space through Space.change")
@@ -95,7 +96,8 @@ public final class UploadIntake: @unchecked Sendable {
       throw error
     }
     return PhotoUpload(
-      intake: self, name: fileName, length: length, reserved: reserved, modifiedAt: modifiedAt, hashKey: hashKey,
+      intake: self, name: fileName, length: length, reserved: reserved, modifiedAt: modifiedAt,
+      hashKey: hashKey,
       original: original)
   }
 
@@ -128,7 +130,8 @@ public final class UploadIntake: @unchecked Sendable {
   /// Stores a whole upload (see `PhotoUpload.finish`); `readableWhole` says whether it
   /// reserved the memory to be read back whole, as a still is.
   func store(
-    _ original: StreamedOriginal, contentHash: String, name: String, modifiedAt: Timestamp?, readableWhole: Bool
+    _ original: StreamedOriginal, contentHash: String, name: String, modifiedAt: Timestamp?,
+    readableWhole: Bool
   ) throws -> UploadOutcome {
     // A duplicate costs no decoding.
     if try isStored(contentHash) { return .duplicate }
@@ -149,7 +152,8 @@ public final class UploadIntake: @unchecked Sendable {
         let record = thumbnail.videoFactsApplied(
           to: details.applied(
             to: PhotoRecord(
-              id: original.id, name: name, bytes: Int64(original.size), format: format, width: thumbnail.width,
+              id: original.id, name: name, bytes: Int64(original.size), format: format,
+              width: thumbnail.width,
               height: thumbnail.height, orientation: thumbnail.orientation, modifiedAt: modifiedAt ?? .now(),
               importedAt: .now(), contentHash: contentHash)))
         let photo = try PreparedPhoto(record: record, thumbnail: thumbnail, in: writer, streamed: original)
@@ -210,9 +214,10 @@ public final class UploadIntake: @unchecked Sendable {
   }
 }
 
-/// A size limit for a message: whole MB (10⁶ bytes), whole MiB, or bytes.
+/// A size limit for a message: whole MB (10⁶ bytes), whole GiB, whole MiB, or bytes.
 func describeSize(_ bytes: Int) -> String {
   if bytes >= 1_000_000 && bytes % 1_000_000 == 0 { return "\(bytes / 1_000_000) MB" }
+  if bytes >= 1 << 30 && bytes % (1 << 30) == 0 { return "\(bytes >> 30) GiB" }
   if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
   return "\(bytes) bytes"
 }
