@@ -270,21 +270,10 @@ public final class UploadServer: Sendable {
     } catch {
       return refuse(name, UploadRefusal(error, at: .admission), request)
     }
-    var received = 0
-    do {
-      for try await buffer in request.body {
-        // Encrypting and writing wait on the disk: off the event loop, one piece at a time,
-        // so that the body is read no faster than it is stored.
-        try await NIOThreadPool.singleton.runIfActive {
-          try buffer.withUnsafeReadableBytes { try photo.append($0) }
-        }
-        received += buffer.readableBytes
-      }
-    } catch let error as VaultError {
+    let (received, failure) = await receive(request, into: photo)
+    if let failure {
       photo.cancel()
-      return refuse(name, UploadRefusal(error, at: .receiving), request)
-    } catch {
-      // The connection ended or stalled: `received` falls short of `length` below.
+      return refuse(name, UploadRefusal(failure, at: .receiving), request)
     }
     guard received == length else {
       photo.cancel()
@@ -310,6 +299,28 @@ public final class UploadServer: Sendable {
       report(.duplicate(name: name))
       return json(.ok, UploadAnswer(outcome: "duplicate", name: name), request: request, bodyRead: true)
     }
+  }
+
+  /// Feeds the request's body to `photo` as it arrives; the bytes received, and the
+  /// refusal that stopped it early, if any. A connection that ended or stalled stops it
+  /// without one: the count falls short of the length.
+  private func receive(_ request: Request, into photo: PhotoUpload) async -> (Int, VaultError?) {
+    var received = 0
+    do {
+      for try await buffer in request.body {
+        // Encrypting and writing wait on the disk: off the event loop, one piece at a time,
+        // so that the body is read no faster than it is stored.
+        try await NIOThreadPool.singleton.runIfActive {
+          try buffer.withUnsafeReadableBytes { try photo.append($0) }
+        }
+        received += buffer.readableBytes
+      }
+    } catch let error as VaultError {
+      return (received, error)
+    } catch {
+      // The connection ended or stalled.
+    }
+    return (received, nil)
   }
 
   /// An upload's length as its Content-Length gives it, or why it is refused before any of

@@ -27,8 +27,8 @@ public final class UploadIntake: @unchecked Sendable {
 
   /// 8 GiB: a long phone video in 4K.
   public static let defaultMaxVideoBytes = 8 << 30
-  /// What a video upload reserves of the memory budget: its chunk buffers, the hasher's
-  /// state and what the server holds of its body as it arrives.
+  /// What a video upload reserves of the memory budget (at most all of it): its chunk
+  /// buffers, the hasher's state and what the server holds of its body as it arrives.
   static let streamingShare = 1 << 20
 
   /// `space` must be opened to read; its lock is released here, if it was not already.
@@ -85,7 +85,7 @@ public final class UploadIntake: @unchecked Sendable {
     guard video || length <= inMemoryLimit else {
       throw refuse("larger than the \(describeSize(inMemoryLimit)) an upload may take in memory")
     }
-    let reserved = video ? min(length, Self.streamingShare) : length
+    let reserved = video ? min(length, Self.streamingShare, inMemoryLimit) : length
     try await uploadMemory.reserve(
       reserved, waitingAtMost: seconds, timeout: .uploadsBusy(name: fileName, seconds: seconds))
     let original: StreamedOriginal
