@@ -856,6 +856,8 @@ class VideoUploadTests(ServeTestCase):
         for path in originals:
             self.assertEqual(sha256_of(os.path.join(target, os.path.basename(path))), sha256_of(path), path)
 
+    assert_cut_off = UploadTests.assert_cut_off
+
     def test_a_video_is_stored_as_a_video_with_its_duration_and_exported_bit_for_bit(self):
         clip = Videos.make(os.path.join(self.folder, "clip.mp4"), seconds=2)
         server = self.serve()
@@ -932,9 +934,15 @@ class VideoUploadTests(ServeTestCase):
         self.assertTrue(closed_by_peer(sock))
         sock.close()
         server.wait_for(lambda line: line.startswith("incomplete: short.mp4"))
-        # A still of more than a video's memory share under a video's name.
-        status, _, answer = server.upload("IMG_0001.MOV", Photos.jpeg("not a video"))
-        self.assertEqual((status, answer["reason"]), (422, "it is a JPEG photo, not the video its name says"))
+        # A photo under a video's name (it reserved only a video's memory share): refused
+        # from its first bytes, before the rest of its announced 8 GiB is read.
+        sock = server.raw_socket()
+        sock.sendall(f"POST {server.path}upload?name=IMG_0001.MOV HTTP/1.1\r\nHost: x\r\n"
+                     f"Content-Length: {8 << 30}\r\n\r\n".encode())
+        sock.sendall(Photos.jpeg("not a video")[:1 << 20])
+        status, _, body = read_response(sock)
+        self.assertEqual((status, json.loads(body)["reason"]), (400, "it is a JPEG photo, not the video its name says"))
+        self.assert_cut_off(sock)
         self.assertEqual(listed(self.vault), [])
         self.assertEqual(temporary_files(self.vault), [])
         self.assertEqual(open_unnamed_files(server, self.vault), [])

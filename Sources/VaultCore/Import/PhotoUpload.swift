@@ -27,6 +27,8 @@ public final class PhotoUpload: @unchecked Sendable {
   private var original: StreamedOriginal?
   private var hasher: ContentHasher?
   private var receivedCount = 0
+  /// Whether its first bytes were looked at (`UploadIntake.refusalFromSignature`).
+  private var signatureChecked = false
 
   private enum Phase {
     case receiving
@@ -71,7 +73,9 @@ public final class PhotoUpload: @unchecked Sendable {
       }
       hasher.update(chunk)
       receivedCount += chunk.count
-      return nil
+      guard !signatureChecked, receivedCount >= min(length, ImageFormat.signatureLength) else { return nil }
+      signatureChecked = true
+      return intake.refusalFromSignature(of: original, readableWhole: reserved >= length).map(refusal)
     }
     if let failure {
       cancel()

@@ -164,6 +164,28 @@ public final class UploadIntake: @unchecked Sendable {
     }
   }
 
+  /// Why an upload under a video's name must stop as soon as its first bytes are in: they
+  /// are no video's (a photo would be read back whole into memory it did not reserve), so
+  /// up to `maxVideoBytes` of it are not worth receiving. Nil for anything else, which
+  /// `store` recognises once it is complete.
+  func refusalFromSignature(of original: StreamedOriginal, readableWhole: Bool) -> String? {
+    guard !readableWhole else { return nil }
+    var signature = [UInt8](repeating: 0, count: min(original.size, ImageFormat.signatureLength))
+    guard (try? signature.withUnsafeMutableBytes({ try original.read(at: 0, into: $0) })) != nil else {
+      return nil
+    }
+    do {
+      let format = try ImageFormat.recognise(signature, path: original.name)
+      return format.isVideo ? nil : Self.photoUnderVideoName(format)
+    } catch {
+      return (error as? VaultError)?.contentProblem
+    }
+  }
+
+  static func photoUnderVideoName(_ format: ImageFormat) -> String {
+    "it is a \(format.displayName) photo, not the video its name says"
+  }
+
   /// What reading an upload back told: its format, thumbnail and details.
   private struct ReadBack {
     var format: ImageFormat
@@ -187,8 +209,7 @@ public final class UploadIntake: @unchecked Sendable {
       image = try thumbnailer.openedVideo(input)
     } else {
       guard readableWhole else {
-        throw VaultError.uploadRefused(
-          name: name, reason: "it is a \(format.displayName) photo, not the video its name says")
+        throw VaultError.uploadRefused(name: name, reason: Self.photoUnderVideoName(format))
       }
       bytes = try original.readWhole()
       image = try thumbnailer.open(bytes!, name: name, format: format)
