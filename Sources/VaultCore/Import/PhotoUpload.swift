@@ -87,8 +87,14 @@ public final class PhotoUpload: @unchecked Sendable {
   public static let diskFullReason = "the vault's disk is full"
 
   private func writeFailure(_ error: VaultError) -> VaultError {
-    if case .io(_, let reason) = error, reason == String(cString: strerror(ENOSPC)) {
-      return refusal(Self.diskFullReason)
+    Self.diskFull(error, name: name) as? VaultError ?? error
+  }
+
+  /// `error`, unless it says the disk is full (when the blob, its record or its thumbnail
+  /// was being written): then the one refusal that says so.
+  static func diskFull(_ error: any Error, name: String) -> any Error {
+    if case .io(_, let reason)? = error as? VaultError, reason.hasSuffix(String(cString: strerror(ENOSPC))) {
+      return VaultError.uploadRefused(name: name, reason: diskFullReason)
     }
     return error
   }
@@ -118,9 +124,13 @@ public final class PhotoUpload: @unchecked Sendable {
       throw refusal("incomplete: \(arrived) of \(length) bytes arrived")
     }
     defer { end(from: .finishing) }
-    return try intake.store(
-      original, contentHash: contentHash, name: name, modifiedAt: modifiedAt,
-      readableWhole: reserved >= length)
+    do {
+      return try intake.store(
+        original, contentHash: contentHash, name: name, modifiedAt: modifiedAt,
+        readableWhole: reserved >= length)
+    } catch {
+      throw Self.diskFull(error, name: name)
+    }
   }
 
   /// Drops what arrived (the temporary blob goes) and gives back the memory. Idempotent;

@@ -93,7 +93,7 @@ public final class UploadIntake: @unchecked Sendable {
       original = try spaceLock.withLock { try StreamedOriginal(in: space, name: fileName) }
     } catch {
       uploadMemory.release(reserved)
-      throw error
+      throw PhotoUpload.diskFull(error, name: fileName)
     }
     return PhotoUpload(
       intake: self, name: fileName, length: length, reserved: reserved, modifiedAt: modifiedAt,
