@@ -27,9 +27,10 @@ enum UploadPage {
     <h1>Send photos to your vault</h1>
     <p id="plain-http" class="note" hidden>This connection is not encrypted: anyone on this network can see the photos you send.</p>
     <div id="drop" class="drop">
-    <input type="file" id="files" class="visually-hidden" multiple accept="image/*,.heic,.heif">
-    <label for="files" class="choose"><svg aria-hidden="true" viewBox="0 0 24 24" width="28" height="28" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M12 16V4M6.5 9.5 12 4l5.5 5.5M4 15v3a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-3"/></svg><span>Choose photos</span></label>
-    <p class="drop-hint">or drop photos anywhere on this page</p>
+    <input type="file" id="files" class="visually-hidden" multiple accept="image/*,video/mp4,video/quicktime,video/x-m4v,.heic,.heif,.gif,.webp,.avif,.mp4,.mov,.m4v">
+    <label for="files" class="choose"><svg aria-hidden="true" viewBox="0 0 24 24" width="28" height="28" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M12 16V4M6.5 9.5 12 4l5.5 5.5M4 15v3a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-3"/></svg><span>Choose photos and videos</span></label>
+    <p class="drop-hint">or drop them anywhere on this page</p>
+    <p class="formats">Photos: JPEG, PNG, HEIC, GIF, WebP, AVIF. Videos: MP4, MOV, M4V, up to 8 GiB each.</p>
     </div>
     <p id="folder-note" class="note" role="status" hidden></p>
     <section id="batch" class="batch" aria-labelledby="batch-text" hidden>
@@ -88,6 +89,7 @@ enum UploadPage {
     .choose svg { flex: none; }
     #files:focus-visible + .choose { outline: 3px solid var(--text); outline-offset: 3px; }
     .drop-hint { display: none; margin: .75rem 0 0; color: var(--muted); }
+    .formats { margin: .75rem 0 0; color: var(--muted); font-size: .9rem; }
     /* Wide screens are where photos get dragged in: the drop area shows there. */
     @media (min-width: 48em) {
       main { padding-top: 3rem; }

@@ -27,6 +27,8 @@ struct UploadRefusal: Equatable {
 
   init(_ error: any Error, at stage: Stage) {
     switch (error as? VaultError, stage) {
+    case (.uploadRefused(_, let reason)?, _) where reason == PhotoUpload.diskFullReason:
+      self.init(status: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), reason: reason)
     case (.uploadRefused(_, let reason)?, .admission):
       // The server checked the name and the size limit already: what is left is the
       // memory an upload may take.

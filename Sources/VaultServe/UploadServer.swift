@@ -258,7 +258,7 @@ public final class UploadServer: Sendable {
     let name = parameters.name
     tally.uploadStarted()
     let length: Int
-    switch declaredLength(request.headers[.contentLength]) {
+    switch declaredLength(request.headers[.contentLength], name: name) {
     case .length(let declared): length = declared
     case .refused(let refusal): return refuse(name, refusal, request)
     }
@@ -270,17 +270,10 @@ public final class UploadServer: Sendable {
     } catch {
       return refuse(name, UploadRefusal(error, at: .admission), request)
     }
-    var received = 0
-    do {
-      for try await buffer in request.body {
-        try buffer.withUnsafeReadableBytes { try photo.append($0) }
-        received += buffer.readableBytes
-      }
-    } catch let error as VaultError {
+    let (received, failure) = await receive(request, into: photo)
+    if let failure {
       photo.cancel()
-      return refuse(name, UploadRefusal(error, at: .receiving), request)
-    } catch {
-      // The connection ended or stalled: `received` falls short of `length` below.
+      return refuse(name, UploadRefusal(failure, at: .receiving), request)
     }
     guard received == length else {
       photo.cancel()
@@ -308,6 +301,28 @@ public final class UploadServer: Sendable {
     }
   }
 
+  /// Feeds the request's body to `photo` as it arrives; the bytes received, and the
+  /// refusal that stopped it early, if any. A connection that ended or stalled stops it
+  /// without one: the count falls short of the length.
+  private func receive(_ request: Request, into photo: PhotoUpload) async -> (Int, VaultError?) {
+    var received = 0
+    do {
+      for try await buffer in request.body {
+        // Encrypting and writing wait on the disk: off the event loop, one piece at a time,
+        // so that the body is read no faster than it is stored.
+        try await NIOThreadPool.singleton.runIfActive {
+          try buffer.withUnsafeReadableBytes { try photo.append($0) }
+        }
+        received += buffer.readableBytes
+      }
+    } catch let error as VaultError {
+      return (received, error)
+    } catch {
+      // The connection ended or stalled.
+    }
+    return (received, nil)
+  }
+
   /// An upload's length as its Content-Length gives it, or why it is refused before any of
   /// it is read.
   private enum DeclaredLength {
@@ -315,7 +330,7 @@ public final class UploadServer: Sendable {
     case refused(UploadRefusal)
   }
 
-  private func declaredLength(_ lengthText: String?) -> DeclaredLength {
+  private func declaredLength(_ lengthText: String?, name: String) -> DeclaredLength {
     guard let lengthText else {
       return .refused(UploadRefusal(status: .lengthRequired, reason: "the upload needs a Content-Length"))
     }
@@ -324,9 +339,9 @@ public final class UploadServer: Sendable {
     else {
       return .refused(UploadRefusal(status: .badRequest, reason: "Content-Length is not a number"))
     }
-    guard length <= intake.maxUploadBytes else {
-      let limit = "larger than the \(intake.maxUploadBytes / 1_000_000) MB limit"
-      return .refused(UploadRefusal(status: .contentTooLarge, reason: limit))
+    let limit = intake.sizeLimit(forName: name)
+    guard length <= limit.bytes else {
+      return .refused(UploadRefusal(status: .contentTooLarge, reason: "larger than the \(limit.text) limit"))
     }
     guard length > 0 else {
       return .refused(UploadRefusal(status: .unprocessableContent, reason: "empty file"))

@@ -8,14 +8,15 @@ import VaultTerminal
 struct ServeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "serve",
-    abstract: "Receive photos from a phone: an upload page on the local network.",
+    abstract: "Receive photos and videos from a phone: an upload page on the local network.",
     discussion: """
       Prints an address (and its QR code on a terminal) to open on a phone on the same \
       network. The address holds a random token, new each run; requests without it get a \
       bare 404, and an address that tries 20 wrong ones gets 429 for a minute. The page \
-      only sends photos: nothing in the vault can be read through it. Photos are stored \
-      exactly as 'vault add' stores them (duplicates are skipped) and are never written \
-      to disk unencrypted. Each one is printed as it lands.
+      only sends photos: nothing in the vault can be read through it. Photos and videos \
+      are stored exactly as 'vault add' stores them (duplicates are skipped), encrypted \
+      as they arrive: never written to disk unencrypted, never held whole in memory. \
+      Videos (named .mp4, .mov or .m4v) may be up to 8 GiB. Each one is printed as it lands.
 
       The connection is TLS (HTTP/1.1 and HTTP/2) with a certificate made for this run \
       and kept only in memory: the phone warns that it is self-signed; go on only if the \
@@ -51,7 +52,8 @@ struct ServeCommand: ParsableCommand {
   @Flag(help: "Stop once a batch is done: no upload for 5 seconds after one has ended.")
   var once = false
 
-  @Option(help: ArgumentHelp("Refuse files larger than this many megabytes.", valueName: "MB"))
+  @Option(
+    help: ArgumentHelp("Refuse photos larger than this many megabytes (videos: 8 GiB).", valueName: "MB"))
   var maxUploadMb = 200
 
   /// Seconds without an upload starting after which `--once` counts a batch as done.
@@ -67,7 +69,7 @@ struct ServeCommand: ParsableCommand {
       throw ValidationError(
         "--idle must be a duration such as 30s, 10m or 1h, or 0 for never ('\(idle)' is not).")
     }
-    // An upload is held in memory while its thumbnail is made: the intake's budget.
+    // A photo is read back into memory while its thumbnail is made: the intake's budget.
     if !(1...256).contains(maxUploadMb) { throw ValidationError("--max-upload-mb must be from 1 to 256.") }
   }
 

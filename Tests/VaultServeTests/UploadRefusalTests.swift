@@ -15,4 +15,14 @@ final class UploadRefusalTests: XCTestCase {
       refusal.reason, "the vault's password was changed on the computer; start vault serve again")
     XCTAssertTrue(refusal.detail.hasPrefix("not stored: the space was moved or removed"), refusal.detail)
   }
+
+  /// A full disk is said as such, with the status that means it, whenever it happens.
+  func testAFullDiskIsInsufficientStorage() {
+    for stage in [UploadRefusal.Stage.admission, .receiving, .storing] {
+      let refusal = UploadRefusal(
+        VaultError.uploadRefused(name: "clip.mp4", reason: PhotoUpload.diskFullReason), at: stage)
+      XCTAssertEqual(refusal.status.code, 507)
+      XCTAssertEqual(refusal.reason, "the vault's disk is full")
+    }
+  }
 }

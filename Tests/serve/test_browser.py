@@ -11,6 +11,9 @@ VAULT_README_SCREENSHOTS=1 copies them to docs/images).
 
 The test is skipped only when Chromium cannot start on this machine; scripts/test
 installs chromium, chromium-driver (scripts/deps.sh) and selenium first.
+
+A second test chooses an MP4 made by FFmpeg in the phone window: it is added as a video
+(`kind` video, its duration) and exported bit for bit.
 """
 
 import json
@@ -238,6 +241,49 @@ class BrowserUploadTests(unittest.TestCase):
         quit_quietly(driver)
         self.assertEqual(server.stop(), 0, server.errors.read_text())
         server.wait_for_line("received ")
+
+    def test_phone_window_sends_a_video(self):
+        """An MP4 made by FFmpeg, chosen in the phone window's picker (which offers videos),
+        is added as a video and comes back bit for bit."""
+        folder = Path(tempfile.mkdtemp(prefix="vault-browser-video-"))
+        self.addCleanup(shutil.rmtree, folder, ignore_errors=True)
+        clip = folder / "VID_0001.MP4"
+        made = run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=duration=3:size=640x360:rate=30",
+                    "-c:v", "libx264", "-pix_fmt", "yuv420p", str(clip)])
+        self.assertEqual(made.returncode, 0, made.stderr)
+        environment = {
+            name: value
+            for name, value in os.environ.items()
+            if name not in ("VAULT_PASSWORD", "VAULT_DIR", "XDG_DATA_HOME", "VAULT_LOCK_WAIT")
+        }
+        environment.update(VAULT_DIR=str(folder / "vault"), VAULT_PASSWORD=PASSWORD, TZ="UTC", NO_COLOR="1")
+
+        def vault(*arguments):
+            result = run([self.binary, *arguments], env=environment, cwd=folder)
+            self.assertEqual(result.returncode, 0, f"vault {' '.join(arguments)}: {result.stderr}")
+            return result.stdout
+
+        vault("init", "--kdf", "interactive")
+        server = Server(self.binary, environment, folder)
+        self.addCleanup(server.stop)
+        address = server.wait_for_line("address: ").removeprefix("address: ")
+        driver = self.start_chromium("phone", folder)
+        self.addCleanup(quit_quietly, driver)
+        driver.get(address)
+        accepted = driver.find_element(By.ID, "files").get_attribute("accept").split(",")
+        for kind in ("video/mp4", "video/quicktime", ".m4v", ".gif", ".webp", ".avif"):
+            self.assertIn(kind, accepted)
+        self.choose(driver, [clip])
+        self.assertEqual(self.wait_for_outcomes(driver, 1), [(clip.name, "added", "Added")])
+        server.wait_for_line(f"added {clip.name} (")
+        [listed] = json.loads(vault("list", "--json"))
+        self.assertEqual((listed["name"], listed["kind"], listed["bytes"]), (clip.name, "video", clip.stat().st_size))
+        self.assertAlmostEqual(listed["duration"], 3, delta=0.1)
+        vault("export", "--all", "--to", str(folder / "exported"))
+        self.assertEqual((folder / "exported" / clip.name).read_bytes(), clip.read_bytes())
+        self.assertEqual(self.page_problems(driver), [])
+        quit_quietly(driver)
+        self.assertEqual(server.stop(), 0, server.errors.read_text())
 
     def start_chromium(self, window, folder):
         options = webdriver.ChromeOptions()

@@ -221,6 +221,12 @@ class Server:
                 self.process.kill()
         return self.process.returncode
 
+    def reset_peak_memory(self):
+        """Starts VmHWM again from the current RSS (Linux's clear_refs 5), so that what an
+        upload takes is not hidden by the key derivation's peak at start."""
+        with open(f"/proc/{self.process.pid}/clear_refs", "w") as clear:
+            clear.write("5")
+
     def peak_memory_kib(self):
         with open(f"/proc/{self.process.pid}/status") as status:
             for line in status:
@@ -777,6 +783,194 @@ class UploadTests(ServeTestCase):
         self.assertEqual((status, answer["outcome"]), (200, "duplicate"))
         self.assertEqual(sorted(photo["name"] for photo in listed(self.vault)),
                          ["added.jpg", "first.jpg", "second.jpg"])
+
+
+class Videos:
+    """MP4s made by FFmpeg at test time (H.264 of a test pattern): small, or padded after
+    their `moov` with a `free` box of zeros (a hole in the file) to any size."""
+
+    @staticmethod
+    def make(path, seconds=2, size="320x240"):
+        if not shutil.which("ffmpeg"):
+            if os.environ.get("CI") == "true":
+                raise AssertionError("ffmpeg is missing: scripts/deps.sh installs it")
+            raise unittest.SkipTest("ffmpeg is not installed")
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
+                        f"testsrc2=duration={seconds}:size={size}:rate=25", "-c:v", "libx264",
+                        "-pix_fmt", "yuv420p", path], check=True, stdin=subprocess.DEVNULL)
+        return path
+
+    @classmethod
+    def padded(cls, path, total):
+        cls.make(path)
+        size = os.path.getsize(path)
+        with open(path, "r+b") as file:
+            file.seek(size)
+            file.write(struct.pack(">I4s", total - size, b"free"))
+            file.truncate(total)
+        return path
+
+
+def sha256_of(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def open_unnamed_files(server, folder):
+    """The files under `folder` the server holds open although they have no name (an
+    upload's temporary blob, made with O_TMPFILE)."""
+    held = []
+    fds = f"/proc/{server.process.pid}/fd"
+    for fd in os.listdir(fds):
+        try:
+            target = os.readlink(os.path.join(fds, fd))
+        except OSError:
+            continue
+        if target.startswith(folder) and target.endswith("(deleted)"):
+            held.append(target)
+    return held
+
+
+class VideoUploadTests(ServeTestCase):
+    def upload_file(self, server, name, path):
+        """Sends a file from disk as it is read (http.client streams a file body)."""
+        connection = server.connection()
+        connection.blocksize = 1 << 20
+        try:
+            with open(path, "rb") as file:
+                connection.request("POST", f"{server.path}upload?name={urllib.parse.quote(name, safe='')}",
+                                   body=file, headers={"Content-Length": str(os.path.getsize(path)),
+                                                       "Content-Type": "application/octet-stream"})
+                response = connection.getresponse()
+                body = response.read()
+            return response.status, json.loads(body) if body else None
+        finally:
+            connection.close()
+
+    def assert_exported_bit_for_bit(self, originals):
+        target = os.path.join(self.folder, "exported")
+        run_vault(self.vault, "export", "--all", "--to", target)
+        for path in originals:
+            self.assertEqual(sha256_of(os.path.join(target, os.path.basename(path))), sha256_of(path), path)
+
+    assert_cut_off = UploadTests.assert_cut_off
+
+    def test_a_video_is_stored_as_a_video_with_its_duration_and_exported_bit_for_bit(self):
+        clip = Videos.make(os.path.join(self.folder, "clip.mp4"), seconds=2)
+        server = self.serve()
+        with open(clip, "rb") as file:
+            status, _, answer = server.upload("clip.mp4", file.read())
+        self.assertEqual((status, answer["outcome"]), (201, "added"), answer)
+        server.wait_for(lambda line: line.startswith("added clip.mp4 ("))
+        [video] = listed(self.vault)
+        self.assertEqual((video["name"], video["kind"], video["codec"]), ("clip.mp4", "video", "h264"))
+        self.assertAlmostEqual(video["duration"], 2, delta=0.1)
+        self.assertEqual((video["width"], video["height"]), (320, 240))
+        self.assertEqual(video["bytes"], os.path.getsize(clip))
+        self.assert_exported_bit_for_bit([clip])
+        with open(clip, "rb") as file:
+            status, _, answer = server.upload("clip again.mp4", file.read())
+        self.assertEqual((status, answer["outcome"]), (200, "duplicate"))
+        self.assertEqual(server.stop(), 0)
+        self.assertEqual(server.lines[-1], "received 1 photo, 1 duplicate, 0 refused")
+
+    def test_a_large_video_streams_to_disk_with_bounded_memory(self):
+        total = 320 << 20
+        big = Videos.padded(os.path.join(self.folder, "big.mp4"), total)
+        server = self.serve()
+        started = server.peak_memory_kib()
+        server.reset_peak_memory()
+        before = server.peak_memory_kib()
+        status, answer = self.upload_file(server, "big.mp4", big)
+        self.assertEqual((status, answer["outcome"]), (201, "added"), answer)
+        peak = server.peak_memory_kib()
+        print(f"\n  a {total >> 20} MiB video upload: server peak memory (VmHWM) {peak / 1024:.0f} MiB, "
+              f"from {before / 1024:.0f} MiB before it ({started / 1024:.0f} MiB while unlocking)",
+              file=sys.stderr)
+        # Held whole, it would take 320 MiB more; streamed, a few chunks, TLS buffers and the
+        # video's header and thumbnail decode.
+        self.assertLess(peak - before, 64 * 1024)
+        [video] = listed(self.vault)
+        self.assertEqual((video["kind"], video["bytes"]), ("video", total))
+        self.assertAlmostEqual(video["duration"], 2, delta=0.1)
+        self.assert_exported_bit_for_bit([big])
+        self.assertEqual(temporary_files(self.vault), [])
+
+    def test_a_video_cut_off_leaves_no_temporary_blob_and_no_record(self):
+        clip = Videos.padded(os.path.join(self.folder, "cut.mp4"), 24 << 20)
+        server = self.serve()
+        sock = server.raw_socket()
+        sock.sendall(f"POST {server.path}upload?name=cut.mp4 HTTP/1.1\r\nHost: x\r\n"
+                     f"Content-Length: {os.path.getsize(clip)}\r\n\r\n".encode())
+        with open(clip, "rb") as file:
+            sock.sendall(file.read(10 << 20))
+        sock.close()
+        server.wait_for(lambda line: line.startswith("incomplete: cut.mp4"))
+        self.assertEqual(listed(self.vault), [])
+        self.assertEqual(temporary_files(self.vault), [])
+        self.assertEqual(open_unnamed_files(server, self.vault), [])
+        status, answer = self.upload_file(server, "cut.mp4", clip)
+        self.assertEqual((status, answer["outcome"]), (201, "added"), answer)
+
+    def test_lying_lengths_are_refused_and_leave_nothing(self):
+        server = self.serve()
+        # Over 8 GiB: refused from its head, before any of it is read.
+        sock = server.raw_socket()
+        sock.sendall(f"POST {server.path}upload?name=huge.mp4 HTTP/1.1\r\nHost: x\r\n"
+                     f"Content-Length: {(8 << 30) + 1}\r\n\r\n".encode())
+        status, _, body = read_response(sock)
+        self.assertEqual((status, json.loads(body)["reason"]), (413, "larger than the 8 GiB limit"))
+        sock.close()
+        # 8 GiB announced, a short video sent, then nothing: cut off by the stall deadline.
+        clip = Videos.make(os.path.join(self.folder, "short.mp4"))
+        sock = server.raw_socket()
+        sock.sendall(f"POST {server.path}upload?name=short.mp4 HTTP/1.1\r\nHost: x\r\n"
+                     f"Content-Length: {8 << 30}\r\n\r\n".encode())
+        with open(clip, "rb") as file:
+            sock.sendall(file.read())
+        self.assertTrue(closed_by_peer(sock))
+        sock.close()
+        server.wait_for(lambda line: line.startswith("incomplete: short.mp4"))
+        # A photo under a video's name (it reserved only a video's memory share): refused
+        # from its first bytes, before the rest of its announced 8 GiB is read.
+        sock = server.raw_socket()
+        sock.sendall(f"POST {server.path}upload?name=IMG_0001.MOV HTTP/1.1\r\nHost: x\r\n"
+                     f"Content-Length: {8 << 30}\r\n\r\n".encode())
+        sock.sendall(Photos.jpeg("not a video")[:1 << 20])
+        status, _, body = read_response(sock)
+        self.assertEqual((status, json.loads(body)["reason"]), (400, "it is a JPEG photo, not the video its name says"))
+        self.assert_cut_off(sock)
+        self.assertEqual(listed(self.vault), [])
+        self.assertEqual(temporary_files(self.vault), [])
+        self.assertEqual(open_unnamed_files(server, self.vault), [])
+
+    @unittest.skipUnless(shutil.which("unshare"), "unshare (util-linux) is not installed")
+    def test_a_full_disk_refuses_the_upload_cleanly_and_frees_its_space(self):
+        # The vault is copied onto a 48 MiB tmpfs in a mount namespace of the server's own
+        # (an unprivileged user namespace: no root needed).
+        small = os.path.join(self.folder, "small")
+        os.mkdir(small)
+        script = 'mount -t tmpfs -o size=48m tmpfs "$0" && cp -a "$VAULT_DIR" "$0/vault" && VAULT_DIR="$0/vault" exec "$@"'
+        probe = subprocess.run(["unshare", "-rm", "sh", "-c", 'mount -t tmpfs tmpfs "$0"', small],
+                               capture_output=True)
+        if probe.returncode != 0:
+            raise unittest.SkipTest(f"no mount namespace here: {probe.stderr.decode().strip()}")
+        big = Videos.padded(os.path.join(self.folder, "big.mp4"), 64 << 20)
+        server = self.serve(wrapper=("unshare", "-rm", "sh", "-c", script, small))
+        try:
+            status, answer = self.upload_file(server, "big.mp4", big)
+            self.assertEqual((status, answer["reason"]), (507, "the vault's disk is full"))
+        except (BrokenPipeError, ConnectionResetError, ssl.SSLError):
+            pass  # the answer came while the body was still being sent
+        server.wait_for(lambda line: line == "refused big.mp4: the vault's disk is full")
+        # The temporary blob is gone: a photo fits again.
+        status, _, answer = server.upload("after.jpg", Photos.jpeg("after a full disk", 640, 480))
+        self.assertEqual((status, answer["outcome"]), (201, "added"), answer)
+        self.assertEqual(server.stop(), 0)
+        self.assertEqual(server.lines[-1], "received 1 photo, 0 duplicates, 1 refused")
 
 
 class LifecycleTests(ServeTestCase):

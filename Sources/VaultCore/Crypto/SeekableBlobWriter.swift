@@ -1,4 +1,5 @@
 import CSodium
+import Foundation
 
 /// Encrypts a stream of plaintext into a seekable (version 3) blob file, chunk by chunk, as
 /// it arrives: at most one chunk of plaintext is held in memory. What describes the payload
@@ -7,10 +8,13 @@ import CSodium
 /// "Seekable blobs").
 final class SeekableBlobWriter {
   private let output: TemporaryFile
-  private let cipher: ChunkCipher
+  /// Internal, with the chunk not sealed yet, for `readBack` (an upload's format and
+  /// thumbnail are read from what it wrote, before its record is known).
+  let cipher: ChunkCipher
   private let pending = SecureBytes(count: SeekableBlobFormat.chunkSize)
   private var pendingCount = 0
-  private var chunkIndex = 0
+  /// The chunks sealed and written so far.
+  private(set) var chunkIndex = 0
   private var sealed = [UInt8](repeating: 0, count: SeekableBlobFormat.sealedChunkSize)
   /// The bytes given to `write` so far: the payload, without padding or trailer.
   private(set) var payloadLength = 0
@@ -35,6 +39,31 @@ final class SeekableBlobWriter {
 
   func write(_ bytes: [UInt8]) throws {
     try bytes.withUnsafeBytes { try write($0) }
+  }
+
+  /// The plaintext of chunk `index` of the payload written so far, before `finish`: the
+  /// chunk not sealed yet from memory, a sealed one read from `descriptor` (a reader of the
+  /// output file) and authenticated into `plaintext`. Nil for a chunk that does not read
+  /// back whole or does not authenticate as that chunk.
+  func readBack(chunk index: Int, from descriptor: Int32, into plaintext: SecureBytes) -> UnsafePointer<
+    UInt8
+  >? {
+    precondition(!finished && index >= 0 && index <= chunkIndex)
+    if index == chunkIndex { return pending.bytes }
+    let offset = SeekableBlobFormat.headerLength + index * SeekableBlobFormat.sealedChunkSize
+    let opened = sealed.withUnsafeMutableBufferPointer { buffer -> Bool in
+      let count = SeekableBlobFormat.sealedChunkSize
+      var read = 0
+      while read < count {
+        let got = pread(descriptor, buffer.baseAddress! + read, count - read, off_t(offset + read))
+        if got < 0 && errno == EINTR { continue }
+        guard got > 0 else { return false }
+        read += got
+      }
+      return cipher.open(
+        buffer.baseAddress!, count: count, index: index, last: false, into: plaintext.mutableBytes)
+    }
+    return opened ? plaintext.bytes : nil
   }
 
   /// Pads the payload with zero bytes, then writes `trailer` and its length (4 bytes,

@@ -10,6 +10,9 @@ final class VideoInput {
   enum Bytes {
     case file(SourceFile)
     case memory(PinnedBytes)
+    /// Bytes read by range from somewhere else (an upload's encrypted temporary blob):
+    /// `read` copies from an offset into a buffer, and returns the count copied.
+    case ranges(size: Int64, read: (Int64, UnsafeMutableRawBufferPointer) throws -> Int)
   }
 
   /// The name that stands for the video in errors.
@@ -34,6 +37,7 @@ final class VideoInput {
     switch bytes {
     case .file(let file): size = file.size
     case .memory(let memory): size = Int64(memory.count)
+    case .ranges(let size, _): self.size = size
     }
     guard let buffer = av_malloc(Self.bufferSize)?.assumingMemoryBound(to: UInt8.self),
       let context = avio_alloc_context(
@@ -95,6 +99,12 @@ final class VideoInput {
       buffer.update(from: memory.buffer.baseAddress! + Int(position), count: wanted)
       position += Int64(wanted)
       return Int32(wanted)
+    case .ranges(_, let readRange):
+      guard let read = try? readRange(position, UnsafeMutableRawBufferPointer(start: buffer, count: wanted)),
+        read > 0
+      else { return -EIO }
+      position += Int64(read)
+      return Int32(read)
     case .file(let file):
       while true {
         let read = pread(file.descriptor, buffer, wanted, off_t(position))

@@ -40,12 +40,33 @@ final class PreparedPhoto {
     flush = flusher?.flush([thumbFile, photoFile])
   }
 
+  /// The same for an original already encrypted as it arrived (an upload): its record is
+  /// written last, after its payload, then the thumbnail is sealed.
+  init(record: PhotoRecord, thumbnail: Thumbnail, in space: Space, streamed: StreamedOriginal) throws {
+    self.record = record
+    warning = thumbnail.warning
+    do {
+      try streamed.finish(record: record)
+      photoFile = streamed.file
+      thumbFile = try space.sealThumbnail(thumbnail.jpeg, id: record.id, flush: false)
+    } catch VaultError.io(let folder, let reason) where folder.hasPrefix(space.directory) {
+      throw VaultError.io(path: streamed.name, reason: "cannot store it in the vault: \(reason)")
+    }
+    flush = nil
+  }
+
   /// Renames both blobs to their final names once they are flushed (the caller syncs the
   /// folders, in `Space.commitImported`).
   func moveIntoPlace(space: Space) throws {
     try flush?.wait()
     try thumbFile.replace(space.thumbPath(record.id), syncFolder: false)
-    try photoFile.replace(space.photoPath(record.id), syncFolder: false)
+    if photoFile.path != nil {
+      try photoFile.replace(space.photoPath(record.id), syncFolder: false)
+    } else if try !photoFile.moveWithoutReplacing(to: space.photoPath(record.id)) {
+      // An unnamed file (a streamed upload) is linked in; ids are random, so a taken name
+      // is a file no writer leaves.
+      throw VaultError.io(path: space.photoPath(record.id), reason: "a file of that name is in the way")
+    }
   }
 
   func discard() {

@@ -1,16 +1,20 @@
 import Foundation
 
-/// Stores photos that arrive as bytes rather than files (vault serve), exactly as `add`
-/// stores files: same recognition, dedupe, record, thumbnail, blobs and crash safety.
+/// Stores photos and videos that arrive as bytes rather than files (vault serve), exactly as
+/// `add` stores files: same recognition, dedupe, record, thumbnail, blobs and crash safety.
 /// Thread-safe. The space is opened to read, with its lock released; every commit goes
 /// through `Space.change` (a short-lived writer holding the lock only while it commits).
 ///
-/// Memory: an upload's bytes are held whole (the thumbnail is made from them; the blob
-/// format would let them be encrypted as they arrive, its record written last); together they
-/// stay within `memoryBudget`, and the decodes running at once within the thumbnailer's
-/// `memoryLimit`.
+/// Memory: an upload's bytes are encrypted into a temporary blob as they arrive
+/// (`StreamedOriginal`). A still (at most `maxUploadBytes`) is read back whole to be
+/// decoded, so it reserves its length of `memoryBudget` before its bytes come; a video
+/// (named so, at most `maxVideoBytes`) is read back by range and reserves only
+/// `streamingShare`. The decodes running at once stay within the thumbnailer's `memoryLimit`.
 public final class UploadIntake: @unchecked Sendable {
+  /// The largest still (or file not named as a video) accepted.
   public let maxUploadBytes: Int
+  /// The largest file named as a video (MP4, MOV, M4V) accepted.
+  public let maxVideoBytes: Int
   /// Space is not thread-safe: every use of it holds `spaceLock`, which also makes commits
   /// one at a time.
   private let space: Space
@@ -21,44 +25,80 @@ public final class UploadIntake: @unchecked Sendable {
   /// Shared by the decodes running at once, on however many threads `finish` is called.
   private let decodeMemory: MemoryBudget
 
+  /// 8 GiB: a long phone video in 4K.
+  public static let defaultMaxVideoBytes = 8 << 30
+  /// What a video upload reserves of the memory budget (at most all of it): its chunk
+  /// buffers, the hasher's state and what the server holds of its body as it arrives.
+  static let streamingShare = 1 << 20
+
   /// `space` must be opened to read; its lock is released here, if it was not already.
   public init(
-    space: Space, maxUploadBytes: Int, memoryBudget: Int = 256 << 20, thumbnailer: Thumbnailer = Thumbnailer()
+    space: Space, maxUploadBytes: Int, maxVideoBytes: Int = defaultMaxVideoBytes,
+    memoryBudget: Int = 256 << 20,
+    thumbnailer: Thumbnailer = Thumbnailer()
   ) {
     precondition(space.access == .read, "the intake changes its space through Space.change")
     space.releaseLock()
     self.space = space
     self.maxUploadBytes = maxUploadBytes
+    self.maxVideoBytes = maxVideoBytes
     self.thumbnailer = thumbnailer
     hashKey = space.master.contentHashKey()
     uploadMemory = UploadMemoryBudget(total: memoryBudget)
     decodeMemory = MemoryBudget(total: thumbnailer.memoryLimit)
   }
 
-  /// The largest upload held in memory: its bytes and, while its thumbnail is made, what
+  /// The largest still held in memory: its bytes and, while its thumbnail is made, what
   /// decoding it takes.
   private var inMemoryLimit: Int { min(uploadMemory.total, thumbnailer.memoryLimit) }
 
-  /// Reserves `length` bytes of the memory budget, waiting (asynchronously, FIFO) while
-  /// other uploads use it, at most `waitingAtMost` seconds. Throws `.uploadRefused` for a
-  /// name that is not a plain file name, an empty file, or a length above `maxUploadBytes`
-  /// or above what an upload may hold in memory; `.uploadsBusy` when the budget stays
-  /// full; CancellationError when the task is cancelled while it waits.
+  /// The name extensions of videos: a file named so may be as large as `maxVideoBytes`.
+  static let videoNameExtensions: Set<String> = ["mp4", "m4v", "mov"]
+
+  static func nameSaysVideo(_ name: String) -> Bool {
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+    return videoNameExtensions.contains(name[name.index(after: dot)...].lowercased())
+  }
+
+  /// The size limit for a file of this name, and how a message says it ("200 MB", "8 GiB").
+  public func sizeLimit(forName name: String) -> (bytes: Int, text: String) {
+    let bytes = Self.nameSaysVideo(name) ? maxVideoBytes : maxUploadBytes
+    return (bytes, describeSize(bytes))
+  }
+
+  /// Reserves the upload's share of the memory budget (its length for a still, as it is
+  /// read back whole; `streamingShare` for a video), waiting (asynchronously, FIFO) while
+  /// other uploads use it, at most `waitingAtMost` seconds, then starts its temporary
+  /// blob. Throws `.uploadRefused` for a name that is not a plain file name, an empty
+  /// file, a length above its limit (`sizeLimit(forName:)`) or, for a still, above what
+  /// an upload may hold in memory; `.uploadsBusy` when the budget stays full;
+  /// CancellationError when the task is cancelled while it waits.
   public func begin(
     name: String, length: Int, modifiedAt: Timestamp?, waitingAtMost seconds: Double = 60
   ) async throws -> PhotoUpload {
     let fileName = try Self.plainFileName(name)
     func refuse(_ reason: String) -> VaultError { .uploadRefused(name: fileName, reason: reason) }
     guard length > 0 else { throw refuse("empty file") }
-    guard length <= maxUploadBytes else {
-      throw refuse("larger than the \(describeSize(maxUploadBytes)) limit")
-    }
-    guard length <= inMemoryLimit else {
+    let limit = sizeLimit(forName: fileName)
+    guard length <= limit.bytes else { throw refuse("larger than the \(limit.text) limit") }
+    let video = Self.nameSaysVideo(fileName)
+    guard video || length <= inMemoryLimit else {
       throw refuse("larger than the \(describeSize(inMemoryLimit)) an upload may take in memory")
     }
+    let reserved = video ? min(length, Self.streamingShare, inMemoryLimit) : length
     try await uploadMemory.reserve(
-      length, waitingAtMost: seconds, timeout: .uploadsBusy(name: fileName, seconds: seconds))
-    return PhotoUpload(intake: self, name: fileName, length: length, modifiedAt: modifiedAt, hashKey: hashKey)
+      reserved, waitingAtMost: seconds, timeout: .uploadsBusy(name: fileName, seconds: seconds))
+    let original: StreamedOriginal
+    do {
+      original = try spaceLock.withLock { try StreamedOriginal(in: space, name: fileName) }
+    } catch {
+      uploadMemory.release(reserved)
+      throw PhotoUpload.diskFull(error, name: fileName)
+    }
+    return PhotoUpload(
+      intake: self, name: fileName, length: length, reserved: reserved, modifiedAt: modifiedAt,
+      hashKey: hashKey,
+      original: original)
   }
 
   /// The most bytes of a name kept in a record (a file name's limit on Linux).
@@ -87,27 +127,22 @@ public final class UploadIntake: @unchecked Sendable {
     uploadMemory.release(length)
   }
 
-  /// Stores a whole upload (see `PhotoUpload.finish`).
-  func store(_ bytes: PinnedBytes, contentHash: String, name: String, modifiedAt: Timestamp?) throws
-    -> UploadOutcome
-  {
+  /// Stores a whole upload (see `PhotoUpload.finish`); `readableWhole` says whether it
+  /// reserved the memory to be read back whole, as a still is.
+  func store(
+    _ original: StreamedOriginal, contentHash: String, name: String, modifiedAt: Timestamp?,
+    readableWhole: Bool
+  ) throws -> UploadOutcome {
     // A duplicate costs no decoding.
     if try isStored(contentHash) { return .duplicate }
-    let thumbnail: Thumbnail
-    let format: ImageFormat
-    let details: PhotoDetails
+    let read: ReadBack
     do {
-      let signature = Array(bytes.buffer.prefix(min(bytes.count, ImageFormat.signatureLength)))
-      format = try ImageFormat.recognise(signature, path: name)
-      let image = try thumbnailer.open(bytes, name: name, format: format)
-      let reserved = decodeMemory.reserve(image.memoryNeeded)
-      defer { decodeMemory.release(reserved) }
-      thumbnail = try thumbnailer.makeThumbnail(image)
-      details = try PhotoDetailsReader.read(image, file: bytes, source: nil)
+      read = try readBack(original, name: name, readableWhole: readableWhole)
     } catch let error as VaultError {
       guard let problem = error.contentProblem else { throw error }
       throw VaultError.uploadRefused(name: name, reason: problem)
     }
+    let (format, thumbnail, details) = (read.format, read.thumbnail, read.details)
     return try spaceLock.withLock {
       try space.change { writer in
         // Another command, or another upload, may have stored it since.
@@ -117,19 +152,74 @@ public final class UploadIntake: @unchecked Sendable {
         let record = thumbnail.videoFactsApplied(
           to: details.applied(
             to: PhotoRecord(
-              id: .random(), name: name, bytes: Int64(bytes.count), format: format, width: thumbnail.width,
+              id: original.id, name: name, bytes: Int64(original.size), format: format,
+              width: thumbnail.width,
               height: thumbnail.height, orientation: thumbnail.orientation, modifiedAt: modifiedAt ?? .now(),
               importedAt: .now(), contentHash: contentHash)))
-        let photo = try PreparedPhoto(
-          record: record, thumbnail: thumbnail, in: writer, source: name, flusher: nil
-        ) {
-          try $0.write(UnsafeRawBufferPointer(bytes.buffer.extracting(0..<bytes.count)))
-        }
+        let photo = try PreparedPhoto(record: record, thumbnail: thumbnail, in: writer, streamed: original)
         try photo.moveIntoPlace(space: writer)
         try writer.commitImported([record])
         return .added(record)
       }
     }
+  }
+
+  /// Why an upload under a video's name must stop as soon as its first bytes are in: they
+  /// are no video's (a photo would be read back whole into memory it did not reserve), so
+  /// up to `maxVideoBytes` of it are not worth receiving. Nil for anything else, which
+  /// `store` recognises once it is complete.
+  func refusalFromSignature(of original: StreamedOriginal, readableWhole: Bool) -> String? {
+    guard !readableWhole else { return nil }
+    var signature = [UInt8](repeating: 0, count: min(original.size, ImageFormat.signatureLength))
+    guard (try? signature.withUnsafeMutableBytes({ try original.read(at: 0, into: $0) })) != nil else {
+      return nil
+    }
+    do {
+      let format = try ImageFormat.recognise(signature, path: original.name)
+      return format.isVideo ? nil : Self.photoUnderVideoName(format)
+    } catch {
+      return (error as? VaultError)?.contentProblem
+    }
+  }
+
+  static func photoUnderVideoName(_ format: ImageFormat) -> String {
+    "it is a \(format.displayName) photo, not the video its name says"
+  }
+
+  /// What reading an upload back told: its format, thumbnail and details.
+  private struct ReadBack {
+    var format: ImageFormat
+    var thumbnail: Thumbnail
+    var details: PhotoDetails
+  }
+
+  /// Recognises the upload from its temporary blob's first bytes, then makes its thumbnail
+  /// and reads its details: a video by range from the blob, a still from its bytes read
+  /// back whole into memory (which it reserved, unless it came under a video's name).
+  private func readBack(_ original: StreamedOriginal, name: String, readableWhole: Bool) throws -> ReadBack {
+    var signature = [UInt8](repeating: 0, count: min(original.size, ImageFormat.signatureLength))
+    _ = try signature.withUnsafeMutableBytes { try original.read(at: 0, into: $0) }
+    let format = try ImageFormat.recognise(signature, path: name)
+    let bytes: PinnedBytes?
+    let image: OpenedImage
+    if format.isVideo {
+      bytes = nil
+      let input = try VideoInput(
+        .ranges(size: Int64(original.size), read: { try original.read(at: Int($0), into: $1) }), path: name)
+      image = try thumbnailer.openedVideo(input)
+    } else {
+      guard readableWhole else {
+        throw VaultError.uploadRefused(name: name, reason: Self.photoUnderVideoName(format))
+      }
+      bytes = try original.readWhole()
+      image = try thumbnailer.open(bytes!, name: name, format: format)
+    }
+    defer { bytes?.wipe() }
+    let reserved = decodeMemory.reserve(image.memoryNeeded)
+    defer { decodeMemory.release(reserved) }
+    let thumbnail = try thumbnailer.makeThumbnail(image)
+    let details = try PhotoDetailsReader.read(image, file: bytes, source: nil)
+    return ReadBack(format: format, thumbnail: thumbnail, details: details)
   }
 
   /// Whether the space holds a photo with this hash. What the space read last says no
@@ -145,9 +235,10 @@ public final class UploadIntake: @unchecked Sendable {
   }
 }
 
-/// A size limit for a message: whole MB (10⁶ bytes), whole MiB, or bytes.
+/// A size limit for a message: whole MB (10⁶ bytes), whole GiB, whole MiB, or bytes.
 func describeSize(_ bytes: Int) -> String {
   if bytes >= 1_000_000 && bytes % 1_000_000 == 0 { return "\(bytes / 1_000_000) MB" }
+  if bytes >= 1 << 30 && bytes % (1 << 30) == 0 { return "\(bytes >> 30) GiB" }
   if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
   return "\(bytes) bytes"
 }

@@ -122,6 +122,14 @@ final class TemporaryFile {
     return true
   }
 
+  /// A new descriptor reading the file (an unnamed one through its /proc entry), for
+  /// reading back what was written; the caller closes it.
+  func openForReading() throws -> Int32 {
+    let reader = open(path ?? "/proc/self/fd/\(descriptor)", O_RDONLY | O_CLOEXEC)
+    guard reader >= 0 else { throw VaultError.posix(path ?? directory) }
+    return reader
+  }
+
   /// Closes and removes the temporary file.
   func discard() {
     if descriptor >= 0 {

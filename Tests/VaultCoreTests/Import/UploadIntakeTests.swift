@@ -1,4 +1,5 @@
 import Foundation
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
@@ -135,6 +136,52 @@ final class UploadIntakeTests: XCTestCase {
     XCTAssert(before.nanosecondsSince1970 <= record.modifiedAt.nanosecondsSince1970)
     XCTAssert(record.modifiedAt.nanosecondsSince1970 <= after.nanosecondsSince1970)
     XCTAssert(before.nanosecondsSince1970 <= record.importedAt.nanosecondsSince1970)
+  }
+
+  // MARK: Videos
+
+  /// A video larger than the whole memory budget is encrypted as it arrives and read back
+  /// by range: stored as a video turned by its display matrix, with its duration, codec
+  /// and date, its original bit for bit, nothing left beside it.
+  func testAVideoLargerThanTheMemoryBudgetStreamsIntoItsBlob() async throws {
+    let path = folder + "/IMG_0001.MOV"
+    try TestVideos.markedMOV(path, appleDate: "2023-02-03T04:05:06+0100")
+    // A `free` box after the movie makes it span several 64 KiB chunks.
+    var bytes = try readWholeFile(path)
+    let padding = 300_000
+    bytes += [0, 0, 0, 0].enumerated().map { UInt8(truncatingIfNeeded: padding >> (24 - 8 * $0.offset)) }
+    bytes += Array("free".utf8) + [UInt8](repeating: 0, count: padding - 8)
+    try FileManager.default.removeItem(atPath: path)
+    let before = Set(files(under: folder))
+    let intake = UploadIntake(space: space, maxUploadBytes: 1000, memoryBudget: 4000)
+    let upload = try await intake.begin(name: "IMG_0001.MOV", length: bytes.count, modifiedAt: nil)
+    try send(bytes, to: upload, piece: 65_537)
+    let outcome = try await finishOffThread(upload)
+    let record = try XCTUnwrap(addedRecord(outcome))
+    XCTAssertEqual(record.format, .mov)
+    XCTAssertEqual([record.width, record.height], [240, 320])
+    XCTAssertEqual(record.durationMicroseconds, 2_000_000)
+    XCTAssertEqual(record.codec, "hevc")
+    XCTAssertNotNil(record.taken)
+    let reader = try vault.unlock(password: password("first"), access: .read)
+    XCTAssertEqual(reader.entries.map(\.record), [record])
+    XCTAssertEqual(try reader.original(of: record).withUnsafeBytes { Array($0) }, bytes)
+    XCTAssertEqual(SpaceVerifier(space: reader).verify().filter(\.isProblem), [])
+    let added = Set(files(under: folder)).subtracting(before)
+    XCTAssertEqual(added.filter { $0.contains("/Photo/") || $0.contains("/Thumb/") }.count, 2, "\(added)")
+    XCTAssertEqual(added.filter { $0.contains(".tmp-") }, [])
+  }
+
+  /// A photo under a video's name took only a video's share of the memory: refused once
+  /// its format is known, and nothing is left.
+  func testAPhotoUnderAVideosNameIsRefused() async throws {
+    let bytes = try fixture("quad-big-app.jpg")
+    let intake = UploadIntake(space: space, maxUploadBytes: 1000, memoryBudget: 4000)
+    let before = files(under: folder)
+    await assertRefused(
+      { try await self.upload(bytes, named: "clip.mp4", into: intake) },
+      .uploadRefused(name: "clip.mp4", reason: "it is a JPEG photo, not the video its name says"))
+    XCTAssertEqual(files(under: folder), before)
   }
 
   // MARK: Dedupe
