@@ -20,6 +20,8 @@ public final class UploadIntake: @unchecked Sendable {
   private let uploadMemory: UploadMemoryBudget
   /// Shared by the decodes running at once, on however many threads `finish` is called.
   private let decodeMemory: MemoryBudget
+  /// Live Photos among this session's uploads (guarded by `spaceLock`).
+  private var livePairing = LivePairing()
 
   /// `space` must be opened to read; its lock is released here, if it was not already.
   public init(
@@ -96,6 +98,7 @@ public final class UploadIntake: @unchecked Sendable {
     let thumbnail: Thumbnail
     let format: ImageFormat
     let details: PhotoDetails
+    let liveIdentifier: String?
     do {
       let signature = Array(bytes.buffer.prefix(min(bytes.count, ImageFormat.signatureLength)))
       format = try ImageFormat.recognise(signature, path: name)
@@ -104,6 +107,7 @@ public final class UploadIntake: @unchecked Sendable {
       defer { decodeMemory.release(reserved) }
       thumbnail = try thumbnailer.makeThumbnail(image)
       details = try PhotoDetailsReader.read(image, file: bytes, source: nil)
+      liveIdentifier = AppleContentIdentifier.read(image, file: bytes, source: nil)
     } catch let error as VaultError {
       guard let problem = error.contentProblem else { throw error }
       throw VaultError.uploadRefused(name: name, reason: problem)
@@ -126,7 +130,9 @@ public final class UploadIntake: @unchecked Sendable {
           try $0.write(UnsafeRawBufferPointer(bytes.buffer.extracting(0..<bytes.count)))
         }
         try photo.moveIntoPlace(space: writer)
-        try writer.commitImported([record])
+        // Every upload of the session is one place: a still and a MOV of one stem pair.
+        try writer.commitImported(
+          [record], along: livePairing.entries(for: record, identifier: liveIdentifier, place: ""))
         return .added(record)
       }
     }
