@@ -34,10 +34,13 @@ enum AppleContentIdentifier {
 
   /// The identifier in a JPEG's EXIF segment.
   static func inJPEG(_ bytes: UnsafeRawBufferPointer) -> String? {
-    PhotoDetailsReader.jpegExif(bytes) { segment in
-      guard segment.starts(with: ExifReader.exifHeader) else { return nil }
-      return inTIFF(UnsafeRawBufferPointer(rebasing: segment[ExifReader.exifHeader.count...]))
-    }
+    PhotoDetailsReader.jpegExif(bytes, inAPP1)
+  }
+
+  /// The identifier in an APP1 segment's payload ("Exif\0\0", then TIFF).
+  static func inAPP1(_ segment: UnsafeRawBufferPointer) -> String? {
+    guard segment.starts(with: ExifReader.exifHeader) else { return nil }
+    return inTIFF(UnsafeRawBufferPointer(rebasing: segment[ExifReader.exifHeader.count...]))
   }
 
   /// The identifier in an EXIF TIFF structure's Apple maker note.

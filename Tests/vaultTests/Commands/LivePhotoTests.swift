@@ -68,6 +68,7 @@ final class LivePhotoTests: XCTestCase {
     XCTAssertEqual(selected.map { $0["name"] as? String }, ["A.JPG"])
     let exported = try vault.run(["export", "--selected", "--to", "out"])
     XCTAssertEqual(exported.status, 0, exported.stderr)
+    XCTAssertTrue(exported.stdout.contains("exported 2 files to"), exported.stdout)
     XCTAssertEqual(
       try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted(), ["A.JPG", "B.MOV"])
     for name in ["A.JPG", "B.MOV"] {
