@@ -5,7 +5,8 @@ import Foundation
 /// it: docs/FORMAT.md, "Live Photos"), and a short MOV from FFmpeg carrying it in its
 /// QuickTime metadata.
 public enum TestLivePhotos {
-  public static let convert = "/usr/local/bin/convert"
+  public static let convert = "/usr/bin/convert"
+  public static let heifEnc = "/usr/bin/heif-enc"
 
   /// A 64×48 JPEG of `color`, with `identifier` in an Apple maker note when given.
   public static func still(_ path: String, color: String = "orange", identifier: String? = nil) throws {
@@ -20,6 +21,22 @@ public enum TestLivePhotos {
     let bytes = try fileBytes(path)
     try writeBytes(
       Array(bytes.prefix(2)) + exifSegment(identifier: identifier) + bytes.dropFirst(2), to: path)
+  }
+
+  /// A HEIC made by heif-enc from `still`'s JPEG, which carries its EXIF (and so the maker
+  /// note) into the HEIC's `Exif` item.
+  public static func heicStill(_ path: String, color: String = "teal", identifier: String? = nil) throws {
+    try requireTool(heifEnc)
+    let jpeg = path + ".jpg"
+    defer { try? FileManager.default.removeItem(atPath: jpeg) }
+    try still(jpeg, color: color, identifier: identifier)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: heifEnc)
+    process.arguments = ["--quality", "50", "--output", path, jpeg]
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw TestFailure("heif-enc failed for \(path)") }
   }
 
   /// A 1-second 160×120 H.264 QuickTime movie, with `identifier` as

@@ -27,6 +27,13 @@ final class LivePhotoJournalTests: XCTestCase {
     XCTAssertEqual(writer.output.count, entry.encodedLength)
     XCTAssertEqual(writer.output.count, 1 + 16 + 1 + 36)
     XCTAssertEqual(try decode(writer.output), [entry])
+    // The example of docs/FORMAT.md, "Live Photos".
+    var example = ByteWriter()
+    let exampleID = (0..<16).map { UInt8($0 * 0x11) }.withUnsafeBytes { BlobID(bytes: $0) }
+    JournalEntry.liveIdentifier(exampleID, identifier: "ABCD-1234").encode(into: &example)
+    XCTAssertEqual(
+      example.output.map { String(format: "%02x", $0) }.joined(),
+      "0800112233445566778899aabbccddeeff09414243442d31323334")
     let length = writer.output.withUnsafeBytes { JournalEntry.encodedLength(at: 0, in: $0) }
     XCTAssertEqual(length, writer.output.count)
     for (why, change) in [

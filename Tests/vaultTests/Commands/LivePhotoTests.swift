@@ -1,5 +1,6 @@
 import Foundation
 import VaultCore
+import VaultTerminal
 import VaultTestSupport
 import XCTest
 
@@ -21,7 +22,8 @@ final class LivePhotoTests: XCTestCase {
   }
 
   /// IMG_0001.HEIC + IMG_0001.mov (by stem), A.JPG + B.MOV (by identifier), C.JPG + C.MOV
-  /// (different identifiers: two items), plain.jpg.
+  /// (different identifiers: two items), plain.jpg, D.HEIC + E.MOV (identifier in the HEIC's
+  /// EXIF item).
   private func makeCameraRoll() throws {
     try FileManager.default.copyItem(
       atPath: fixturesPath + "/orientation-1.heic", toPath: camera + "/IMG_0001.HEIC")
@@ -31,6 +33,8 @@ final class LivePhotoTests: XCTestCase {
     try TestLivePhotos.still(camera + "/C.JPG", color: "blue", identifier: "CCCC-3333")
     try TestLivePhotos.motion(camera + "/C.MOV", identifier: "DDDD-4444")
     try TestLivePhotos.still(camera + "/plain.jpg", color: "green")
+    try TestLivePhotos.heicStill(camera + "/D.HEIC", identifier: "DDDD-5555")
+    try TestLivePhotos.motion(camera + "/E.MOV", identifier: "DDDD-5555")
   }
 
   private func blobCount() throws -> Int {
@@ -43,20 +47,28 @@ final class LivePhotoTests: XCTestCase {
     try makeCameraRoll()
     let added = try vault.run(["add", camera])
     XCTAssertEqual(added.status, 0, added.stderr)
-    XCTAssertTrue(added.stdout.contains("added 7, skipped 0 duplicates, failed 0"), added.stdout)
+    XCTAssertTrue(added.stdout.contains("added 9, skipped 0 duplicates, failed 0"), added.stdout)
 
     let listed = try vault.listJSON()
     let byName = Dictionary(uniqueKeysWithValues: listed.map { ($0["name"] as! String, $0) })
-    XCTAssertEqual(Set(byName.keys), ["IMG_0001.HEIC", "A.JPG", "C.JPG", "C.MOV", "plain.jpg"])
+    XCTAssertEqual(Set(byName.keys), ["IMG_0001.HEIC", "A.JPG", "C.JPG", "C.MOV", "plain.jpg", "D.HEIC"])
     XCTAssertEqual(byName["IMG_0001.HEIC"]?["kind"] as? String, "live")
     XCTAssertEqual((byName["IMG_0001.HEIC"]?["motion"] as? [String: Any])?["name"] as? String, "IMG_0001.mov")
     XCTAssertEqual(byName["A.JPG"]?["kind"] as? String, "live")
     XCTAssertEqual((byName["A.JPG"]?["motion"] as? [String: Any])?["name"] as? String, "B.MOV")
+    XCTAssertEqual((byName["D.HEIC"]?["motion"] as? [String: Any])?["name"] as? String, "E.MOV")
     XCTAssertEqual(byName["C.JPG"]?["kind"] as? String, "photo")
     XCTAssertEqual(byName["C.MOV"]?["kind"] as? String, "video")
     XCTAssertEqual(byName["plain.jpg"]?["kind"] as? String, "photo")
-    XCTAssertEqual(listed.map { $0["index"] as? Int }, Array(1...5))
-    XCTAssertEqual(try blobCount(), 7)
+    XCTAssertEqual(listed.map { $0["index"] as? Int }, Array(1...6))
+    XCTAssertEqual(try blobCount(), 9)
+    // `info` counts items as `list` numbers them, and every original's bytes, MOVs of pairs too.
+    let info = try vault.run(["info"]).stdout
+    let bytes = try FileManager.default.contentsOfDirectory(atPath: camera).reduce(Int64(0)) {
+      $0 + Int64(try fileBytes(camera + "/" + $1).count)
+    }
+    XCTAssertTrue(info.contains("photos:          6 (0 selected)"), info)
+    XCTAssertTrue(info.contains("originals:       \(PhotoListing.byteCount(bytes))\n"), info)
 
     // One numbering: the number `list` gives A.JPG is the one `select` and `export` take.
     let number = try XCTUnwrap(byName["A.JPG"]?["index"] as? Int)
@@ -78,12 +90,16 @@ final class LivePhotoTests: XCTestCase {
     let deleted = try vault.run(["delete", String(number), "--yes"])
     XCTAssertEqual(deleted.status, 0, deleted.stderr)
     XCTAssertTrue(deleted.stdout.contains("deleted live photo 'A.JPG' + 'B.MOV'"), deleted.stdout)
-    XCTAssertEqual(try blobCount(), 5)
+    XCTAssertEqual(try blobCount(), 7)
     XCTAssertEqual(
       Set(try vault.listJSON().map { $0["name"] as! String }),
-      ["IMG_0001.HEIC", "C.JPG", "C.MOV", "plain.jpg"])
+      ["IMG_0001.HEIC", "C.JPG", "C.MOV", "plain.jpg", "D.HEIC"])
+    // verify checks a pair's MOV too, under its still's number.
     let verified = try vault.run(["verify"])
     XCTAssertEqual(verified.status, 0, verified.stdout + verified.stderr)
+    let heicNumber = try XCTUnwrap(
+      try vault.listJSON().first { $0["name"] as? String == "D.HEIC" }?["index"] as? Int)
+    XCTAssertTrue(verified.stdout.contains("ok: \(heicNumber) E.MOV"), verified.stdout)
   }
 
   func testMotionAddedLaterPairsByIdentifier() throws {
