@@ -100,6 +100,14 @@ final class LivePhotoTests: XCTestCase {
     let heicNumber = try XCTUnwrap(
       try vault.listJSON().first { $0["name"] as? String == "D.HEIC" }?["index"] as? Int)
     XCTAssertTrue(verified.stdout.contains("ok: \(heicNumber) E.MOV"), verified.stdout)
+    // The MOV's id (the one verify would name it by) chooses its Live Photo: both go.
+    let movie = try XCTUnwrap(
+      (try vault.listJSON().first { $0["name"] as? String == "D.HEIC" }?["motion"] as? [String: Any])?["id"]
+        as? String)
+    let byMovie = try vault.run(["delete", movie, "--yes"])
+    XCTAssertTrue(
+      byMovie.stdout.contains("deleted live photo 'D.HEIC' + 'E.MOV'"), byMovie.stdout + byMovie.stderr)
+    XCTAssertEqual(try blobCount(), 5)
   }
 
   func testMotionAddedLaterPairsByIdentifier() throws {
