@@ -75,6 +75,9 @@ final class LivePhotoTests: XCTestCase {
     let table = try vault.run(["list"]).stdout.split(separator: "\n")
     XCTAssertTrue(
       table.contains { $0.hasPrefix("\(number) ") && $0.contains("A.JPG") && $0.contains(" live") })
+    // `show` (as the viewer's status line) says live after the size.
+    let shown = try vault.run(["show", String(number)])
+    XCTAssertTrue(shown.stdout.contains("\(number) A.JPG  64×48 live"), shown.stdout + shown.stderr)
     XCTAssertEqual(try vault.run(["select", String(number)]).status, 0)
     let selected = try vault.listJSON(["--selected"])
     XCTAssertEqual(selected.map { $0["name"] as? String }, ["A.JPG"])
