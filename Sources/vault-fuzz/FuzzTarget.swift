@@ -5,7 +5,8 @@
 // or a leak in them is still caught; vault's own walk of a GIF's blocks is). `gif`, `webp` and
 // `avif` read the header, check the limits and decode the first frame into a thumbnail, as
 // an import does. `exif` reads an APP1
-// segment and a bare TIFF structure with the one EXIF reader; `details` finds the EXIF
+// segment and a bare TIFF structure with the one EXIF reader, and Apple's maker note (a Live
+// Photo's content identifier) in both and bare; `details` finds the EXIF
 // block in a whole JPEG, PNG, HEIC, GIF, WebP or AVIF file (the first byte picks which) and reads it;
 // `journal` decodes journal entries (details entries among them), whole and in slices;
 // `snapshot` applies snapshots as a space opens them and checks the result against plain
@@ -49,6 +50,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     bytes.withUnsafeBytes { buffer in
       _ = ExifReader(app1: buffer)
       _ = ExifReader(tiff: buffer)
+      _ = AppleContentIdentifier.inAPP1(buffer)
+      _ = AppleContentIdentifier.inTIFF(buffer)
+      _ = AppleContentIdentifier.inMakerNote(buffer)
     }
   case .details:
     guard let first = bytes.first else { return 0 }

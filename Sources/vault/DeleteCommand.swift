@@ -64,7 +64,13 @@ struct DeleteCommand: ParsableCommand {
     try browser.delete(doomed.map(\.photo))
     let named = verbose || doomed.count <= DeletionText.namedInQuestion
     if named {
-      for item in doomed { printLine("deleted '\(item.photo.record.name)'") }
+      for item in doomed {
+        guard let motion = item.photo.motion else {
+          printLine("deleted '\(item.photo.record.name)'")
+          continue
+        }
+        printLine("deleted live photo '\(item.photo.record.name)' + '\(motion.name)'")
+      }
     }
     // Left in the space, not only in the scope the photos were chosen from.
     printLine(

@@ -42,7 +42,9 @@ struct ExportCommand: ParsableCommand {
     let photos = try browser.photos(chosenBy: try choice.choice, action: "exporting").map(\.photo)
     // Without --by-album, one group: the target folder itself.
     let groups = byAlbum ? AlbumFolders.groups(photos, only: try scope.scope.album) : [("", photos)]
-    let files = groups.reduce(0) { $0 + $1.photos.count }
+    // A Live Photo is two files (its still and its MOV), a thumbnail one.
+    let withMotion = thumbs ? 0 : groups.reduce(0) { $0 + $1.photos.filter { $0.motion != nil }.count }
+    let files = groups.reduce(0) { $0 + $1.photos.count } + withMotion
     let directory =
       try to.map {
         try ExportTarget.make($0)
@@ -77,7 +79,7 @@ struct ExportCommand: ParsableCommand {
       }
     }
     let folders = byAlbum ? " in \(groups.count) folder\(groups.count == 1 ? "" : "s")" : ""
-    let what = thumbs ? "thumbnail" : "photo"
+    let what = thumbs ? "thumbnail" : withMotion > 0 ? "file" : "photo"
     printLine("exported \(exported) \(what)\(exported == 1 ? "" : "s") to \(directory)\(folders)")
     if failed > 0 {
       throw BatchFailure(summary: "error: \(failed) \(what)\(failed == 1 ? "" : "s") could not be exported")

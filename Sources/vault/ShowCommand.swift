@@ -57,6 +57,7 @@ struct ShowCommand: ParsableCommand {
       let record = item.photo.record
       func label() -> String {
         var text = "\(item.index + 1) \(record.name)  \(record.width)×\(record.height)"
+        if item.photo.kind == .live { text += " live" }
         if let taken = browser.withFoundDetails(record).taken { text += "  " + taken.shownDate }
         return text
       }

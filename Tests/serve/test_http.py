@@ -1048,6 +1048,55 @@ class QRCodeTests(ServeTestCase):
         self.assertEqual(decoded.stdout.strip(), address, decoded.stderr)
 
 
+def live_motion(identifier=None):
+    """A 1-second 160x120 H.264 MOV from ffmpeg, with Apple's content identifier if given."""
+    folder = tempfile.mkdtemp(prefix="vault-serve-live-")
+    try:
+        target = os.path.join(folder, "motion.mov")
+        tags = ["-movflags", "use_metadata_tags", "-metadata",
+                f"com.apple.quicktime.content.identifier={identifier}"] if identifier else []
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-nostdin", "-f", "lavfi", "-i",
+                        "testsrc2=size=160x120:rate=10:duration=1", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                        *tags, "-f", "mov", target], check=True)
+        with open(target, "rb") as file:
+            return file.read()
+    finally:
+        shutil.rmtree(folder)
+
+
+def apple_exif_segment(identifier):
+    """A JPEG APP1 segment whose EXIF maker note is Apple's, holding `identifier` as its tag
+    0x0011 (as Tests/VaultTestSupport/TestLivePhotos.swift builds it)."""
+    text = identifier.encode() + b"\0"
+    note = b"Apple iOS\0" + b"\0\x01MM" + struct.pack(">HHHII", 1, 0x0011, 2, len(text), 32) + b"\0" * 4 + text
+    tiff = b"MM" + struct.pack(">HI", 42, 8)
+    tiff += struct.pack(">HHHII", 1, 0x8769, 4, 1, 26) + b"\0" * 4
+    tiff += struct.pack(">HHHII", 1, 0x927C, 7, len(note), 44) + b"\0" * 4 + note
+    payload = b"Exif\0\0" + tiff
+    return b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
+
+
+class LivePhotoUploadTests(ServeTestCase):
+    def test_a_still_and_its_mov_uploaded_are_one_live_photo(self):
+        server = self.serve()
+        still = Photos.jpeg("live by stem", 320, 240)
+        for name, data in [("IMG_0009.JPG", still), ("IMG_0009.MOV", live_motion())]:
+            status, _, answer = server.upload(name, data)
+            self.assertEqual(status, 201, answer)
+        tagged = Photos.jpeg("live by identifier", 320, 240)
+        tagged = tagged[:2] + apple_exif_segment("F00D-0001") + tagged[2:]
+        for name, data in [("IMG_0010.JPG", tagged), ("IMG_0099.MOV", live_motion("F00D-0001"))]:
+            status, _, answer = server.upload(name, data)
+            self.assertEqual(status, 201, answer)
+        photos = {photo["name"]: photo for photo in listed(self.vault)}
+        self.assertEqual(sorted(photos), ["IMG_0009.JPG", "IMG_0010.JPG"])
+        self.assertEqual(photos["IMG_0009.JPG"]["kind"], "live")
+        self.assertEqual(photos["IMG_0009.JPG"]["motion"]["name"], "IMG_0009.MOV")
+        self.assertEqual(photos["IMG_0010.JPG"]["kind"], "live")
+        self.assertEqual(photos["IMG_0010.JPG"]["motion"]["name"], "IMG_0099.MOV")
+        self.assertEqual(server.stop(signal.SIGINT), 0)
+
+
 def write_png(path, modules, scale, margin):
     """A black-on-white grayscale PNG of a module matrix, with only zlib."""
     height, width = len(modules), len(modules[0])

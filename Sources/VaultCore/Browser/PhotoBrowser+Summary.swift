@@ -11,7 +11,13 @@ extension PhotoBrowser {
       if photo.isSelected { summary.selected += 1 }
       // Saturating: the records' sizes are bounded when read, the files' are not.
       summary.originalBytes = Self.adding(summary.originalBytes, photo.record.bytes)
-      for url in [photo.photoURL, photo.thumbURL] where stat(url.path, &info) == 0 {
+      var urls = [photo.photoURL, photo.thumbURL]
+      // A Live Photo's MOV is counted with its still, its blobs beside the still's.
+      if let motion = photo.motion {
+        summary.originalBytes = Self.adding(summary.originalBytes, motion.bytes)
+        urls += urls.map { $0.deletingLastPathComponent().appendingPathComponent(motion.id.hex) }
+      }
+      for url in urls where stat(url.path, &info) == 0 {
         summary.storedBytes = Self.adding(summary.storedBytes, Int64(info.st_size))
       }
     }

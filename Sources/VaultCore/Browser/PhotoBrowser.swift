@@ -115,7 +115,11 @@ public final class PhotoBrowser {
     case .photos(let terms):
       // Ids are asked for only when a term is an id: numbers in a big space cost nothing
       // per photo.
-      return try PhotoSelector.positions(terms, count: count) { photoAtIndex($0).record.id.hex }.map {
+      // A Live Photo is chosen by its MOV's id too (verify names a damaged MOV by it).
+      return try PhotoSelector.positions(terms, count: count) { index -> [String] in
+        let photo = photoAtIndex(index)
+        return [photo.record.id.hex] + (photo.motion.map { [$0.id.hex] } ?? [])
+      }.map {
         ($0, photoAtIndex($0))
       }
     }

@@ -10,7 +10,12 @@ public struct PhotoModel: Equatable, Sendable {
   public var isSelected: Bool
   /// The names of the albums holding the photo, in name order.
   public var albums: [String]
+  /// A Live Photo's MOV, listed under its still (this record); nil for anything else.
+  public var motion: PhotoRecord? = nil
   private var blobs: BlobLocations
+
+  /// A photo, a video, or a Live Photo (a still with its `motion`).
+  public var kind: MediaKind { motion == nil ? record.kind : .live }
 
   /// The encrypted original (`Photo/<id>` in its space's folder).
   public var photoURL: URL { blobs.url(photo: true, id: record.id) }

@@ -47,10 +47,16 @@ public enum PhotoSelector {
   /// The same, for `count` photos whose ids `idAt` gives: asked only when a term is an id,
   /// so numbers in a big space cost nothing per photo.
   public static func positions(_ terms: [Term], count: Int, idAt: (Int) -> String) throws -> [Int] {
+    try positions(terms, count: count, idsAt: { [idAt($0)] })
+  }
+
+  /// The same, for photos known by several ids each (a Live Photo by its still's and its
+  /// MOV's): an id of either chooses it.
+  public static func positions(_ terms: [Term], count: Int, idsAt: (Int) -> [String]) throws -> [Int] {
     var result: [Int] = []
     var seen = Set<Int>()
     for term in terms {
-      for position in try resolve(term, count: count, idAt: idAt) where seen.insert(position).inserted {
+      for position in try resolve(term, count: count, idsAt: idsAt) where seen.insert(position).inserted {
         result.append(position)
       }
     }
@@ -91,7 +97,7 @@ public enum PhotoSelector {
     return .numbers(first: first, last: last)
   }
 
-  private static func resolve(_ term: Term, count: Int, idAt: (Int) -> String) throws -> [Int] {
+  private static func resolve(_ term: Term, count: Int, idsAt: (Int) -> [String]) throws -> [Int] {
     switch term {
     case .numbers(let first, let last):
       guard first <= count else { throw VaultError.indexOutOfRange(index: first, count: count) }
@@ -99,7 +105,7 @@ public enum PhotoSelector {
       guard end <= count else { throw VaultError.indexOutOfRange(index: end, count: count) }
       return Array((first - 1)...(end - 1))
     case .id(let prefix):
-      let matches = (0..<count).filter { idAt($0).hasPrefix(prefix) }
+      let matches = (0..<count).filter { idsAt($0).contains { $0.hasPrefix(prefix) } }
       // Six digits or more, not starting with 0: a photo number when that photo exists,
       // unless it also starts an id; then neither is guessed.
       if !prefix.hasPrefix("0"), prefix.allSatisfy(\.isNumber), let number = Int(prefix) {

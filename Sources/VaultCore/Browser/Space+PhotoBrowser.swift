@@ -25,7 +25,9 @@ extension Space {
     let list = ScopedList(scope: scope)
     var source = PhotoDataSource(
       // Every photo, in whatever order, counts without sorting them.
-      numberOfPhotos: { scope.filters ? list.positions(in: self).count : self.entries.count },
+      numberOfPhotos: {
+        scope.filters || !self.livePairs().isEmpty ? list.positions(in: self).count : self.entries.count
+      },
       photoAtIndex: { self.photoModel(at: list.positions(in: self)[$0], folders: folders) },
       reload: {},
       // Both read only the photo's blob and the key, never `entries`: safe off the main
@@ -71,10 +73,12 @@ extension Space {
   func photoModel(at position: Int, folders: (photo: String, thumb: String)? = nil) -> PhotoModel {
     let entry = entries[position]
     let folders = folders ?? (photoDirectory, thumbDirectory)
-    return PhotoModel(
+    var model = PhotoModel(
       record: entry.record, photoFolder: folders.photo, thumbFolder: folders.thumb,
       isSelected: entry.selected,
       albums: albumNames(of: entry.record.id))
+    model.motion = liveMotion(of: entry.record.id)
+    return model
   }
 
   /// `change` made by this space when it is a writer, else by a short-lived writer of its
@@ -133,7 +137,7 @@ extension Space {
       return kept.positions
     }
     let members = scope.album.flatMap { album(named: $0)?.photoIDs } ?? []
-    let positions = scope.positions(of: entries, members: members, zone: .current)
+    let positions = withoutLiveMotions(scope.positions(of: entries, members: members, zone: .current))
     scopedLists.removeAll { $0.scope == scope || $0.revision != orderRevision }
     scopedLists.append((scope, orderRevision, positions))
     return positions

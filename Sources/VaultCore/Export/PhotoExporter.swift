@@ -42,7 +42,8 @@ public final class PhotoExporter {
     _ photos: [PhotoModel], to directory: String, thumbnails: Bool, interruption: Interruption? = nil,
     report: (ExportEvent) -> Void
   ) -> (exported: Int, interrupted: Bool) {
-    let records = photos.map(\.record)
+    // A Live Photo's MOV is written after its still, under its own name.
+    let records = photos.flatMap { [$0.record] + (thumbnails ? [] : $0.motion.map { [$0] } ?? []) }
     let pipeline = PreparationPipeline<PhotoRecord, TemporaryFile>(
       items: records, limit: min(parallelism * 2, Self.maxInFlight), interruption: interruption,
       prepare: { [self] record in

@@ -173,6 +173,8 @@ public struct CaptureTime: Codable, Equatable, Hashable, Sendable {
 public enum MediaKind: String, Sendable {
   case photo
   case video
+  /// A still and its MOV, one item (see `PhotoModel.motion`); a record alone is never one.
+  case live
 }
 
 /// One line of the index: a record and whether the photo is selected.

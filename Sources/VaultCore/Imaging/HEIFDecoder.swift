@@ -150,28 +150,33 @@ final class HEIFDecoder {
   /// at 64 KiB); a larger one is a hostile file's, and not allocated.
   static let exifSizeLimit = 1 << 20
 
-  /// The date taken and camera from the primary image's first `Exif` item. Its data starts
-  /// with a 4-byte big-endian offset from there to the TIFF header (ISO/IEC 23008-12,
-  /// A.2.1); an "Exif\0\0" often sits in between.
+  /// The date taken and camera from the primary image's first `Exif` item (`withExif`).
   func details() -> PhotoDetails {
+    withExif { ExifReader(tiff: $0)?.details } ?? PhotoDetails()
+  }
+
+  /// What `read` makes of the TIFF structure of the primary image's first `Exif` item, nil
+  /// when there is none. Its data starts with a 4-byte big-endian offset from there to the
+  /// TIFF header (ISO/IEC 23008-12, A.2.1); an "Exif\0\0" often sits in between.
+  func withExif<Value>(_ read: (UnsafeRawBufferPointer) -> Value?) -> Value? {
     var id = heif_item_id()
     guard heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &id, 1) == 1 else {
-      return PhotoDetails()
+      return nil
     }
     let size = heif_image_handle_get_metadata_size(handle, id)
-    guard size >= 4, size <= Self.exifSizeLimit else { return PhotoDetails() }
+    guard size >= 4, size <= Self.exifSizeLimit else { return nil }
     var data = [UInt8](repeating: 0, count: size)
     guard heif_image_handle_get_metadata(handle, id, &data).code == heif_error_Ok else {
-      return PhotoDetails()
+      return nil
     }
     return data.withUnsafeBytes { bytes in
       let offset = (0..<4).reduce(0) { $0 << 8 | Int(bytes[$1]) }
-      guard offset <= size - 4 else { return PhotoDetails() }
+      guard offset <= size - 4 else { return nil }
       var tiff = UnsafeRawBufferPointer(rebasing: bytes[(4 + offset)...])
       if tiff.starts(with: ExifReader.exifHeader) {
         tiff = UnsafeRawBufferPointer(rebasing: tiff[ExifReader.exifHeader.count...])
       }
-      return ExifReader(tiff: tiff)?.details ?? PhotoDetails()
+      return read(tiff)
     }
   }
 

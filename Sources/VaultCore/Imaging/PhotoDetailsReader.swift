@@ -45,7 +45,15 @@ public enum PhotoDetailsReader {
 
   /// The details of a JPEG: the first APP1 segment with an EXIF header that reads as TIFF.
   static func jpeg(_ bytes: UnsafeRawBufferPointer) -> PhotoDetails {
-    guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return PhotoDetails() }
+    jpegExif(bytes) { ExifReader(app1: $0)?.details } ?? PhotoDetails()
+  }
+
+  /// What `read` makes of the first APP1 segment (its payload) for which it makes
+  /// something, before the image data; nil when none does.
+  static func jpegExif<Value>(
+    _ bytes: UnsafeRawBufferPointer, _ read: (UnsafeRawBufferPointer) -> Value?
+  ) -> Value? {
+    guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
     var offset = 2
     while offset <= bytes.count - 4, bytes[offset] == 0xFF {
       let marker = bytes[offset + 1]
@@ -56,7 +64,7 @@ public enum PhotoDetailsReader {
         continue
       case 0xD9, 0xDA:
         // The end, or the start of the image data: no more metadata segments.
-        return PhotoDetails()
+        return nil
       case 0x01, 0xD0...0xD7:
         // Markers without a length.
         offset += 2
@@ -64,15 +72,15 @@ public enum PhotoDetailsReader {
       default: break
       }
       let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-      guard length >= 2, length <= bytes.count - offset - 2 else { return PhotoDetails() }
+      guard length >= 2, length <= bytes.count - offset - 2 else { return nil }
       if marker == 0xE1,
-        let exif = ExifReader(app1: UnsafeRawBufferPointer(rebasing: bytes[offset + 4..<offset + 2 + length]))
+        let value = read(UnsafeRawBufferPointer(rebasing: bytes[offset + 4..<offset + 2 + length]))
       {
-        return exif.details
+        return value
       }
       offset += 2 + length
     }
-    return PhotoDetails()
+    return nil
   }
 
   static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]

@@ -14,10 +14,20 @@ struct ImportBatch {
   private var events: [ImportEvent] = []
   /// Moving: the files of this batch's photos in the space, with their content hashes.
   private var sources: [(path: String, contentHash: String)] = []
+  /// Live Photos found among the photos of the whole import, and the entries that record
+  /// those of this batch.
+  private var pairing = LivePairing()
+  private var liveEntries: [JournalEntry] = []
 
-  init(space: Space, removal: SourceRemoval?) {
+  /// Moving: the Live Photos found by name among the import's files, which leave together.
+  private var hold: LiveSourceHold?
+  /// Moving: what became of sources whose own event was reported in an earlier batch.
+  private var lateRemovals: [ImportEvent] = []
+
+  init(space: Space, removal: SourceRemoval?, files: [String] = []) {
     self.space = space
     self.removal = removal
+    if removal != nil { hold = LiveSourceHold(files: files) }
   }
 
   /// Photos moved into place, waiting to be listed.
@@ -32,6 +42,10 @@ struct ImportBatch {
     _ result: Result<PreparedImport, VaultError>, of path: String, skippingNonPhoto: Bool,
     knownHashes: inout Set<String>
   ) throws {
+    if case .failure = result, let mate = hold?.failed(path) {
+      lateRemovals.append(
+        .sourceKept(path: mate, reason: .io(path: mate, reason: LiveSourceHold.reason(path))))
+    }
     switch result {
     case .failure(let error):
       if case .unsupportedFormat = error, skippingNonPhoto, !ImageFormat.nameSaysPhoto(path) {
@@ -60,6 +74,9 @@ struct ImportBatch {
       }
       knownHashes.insert(photo.record.contentHash)
       records.append(photo.record)
+      liveEntries += pairing.entries(
+        for: photo.record, identifier: photo.liveIdentifier,
+        place: (path as NSString).deletingLastPathComponent)
       if let warning = photo.warning { events.append(.warning(path: path, message: warning)) }
       events.append(.added(path: path, record: photo.record))
       noteSource(path, contentHash: photo.record.contentHash)
@@ -75,24 +92,41 @@ struct ImportBatch {
   /// of its source, with the number of files done so far, counting them into `summary`.
   mutating func flush(into summary: inout ImportSummary, report: (ImportEvent, Int) -> Void) throws {
     if !records.isEmpty {
-      try space.commitImported(records)
+      try space.commitImported(records, along: liveEntries)
       removal?.noteCommitted(records)
       records.removeAll()
+      liveEntries.removeAll()
     }
     // Only now is every photo of the batch durable in the journal.
-    let removals = try removeSources()
+    var removals = try removeSources()
     for event in events {
       summary.count(event)
       report(event, summary.filesDone)
       switch event {
       case .added(let path, _), .duplicate(let path, _):
-        guard let removed = removals[path] else { break }
+        guard let removed = removals.removeValue(forKey: path) else { break }
         summary.count(removed)
         report(removed, summary.filesDone)
       default: break
       }
     }
     events.removeAll()
+    // A Live Photo's half held from an earlier batch, removed or kept with its mate.
+    for event in lateRemovals + removals.keys.sorted().map({ removals[$0]! }) {
+      summary.count(event)
+      report(event, summary.filesDone)
+    }
+    lateRemovals.removeAll()
+  }
+
+  /// Moving, at the end of the import: the Live Photo halves still held (their mates were
+  /// never stored) stay, and are reported so.
+  mutating func keepHeldSources(into summary: inout ImportSummary, report: (ImportEvent, Int) -> Void) {
+    for (path, reason) in hold?.leftOver() ?? [] {
+      let event = ImportEvent.sourceKept(path: path, reason: .io(path: path, reason: reason))
+      summary.count(event)
+      report(event, summary.filesDone)
+    }
   }
 
   /// Moving: removes the sources of the batch's photos, and says what became of each.
@@ -103,11 +137,18 @@ struct ImportBatch {
       return removals
     }
     for source in sources {
-      do {
-        try removal.remove(source.path, contentHash: source.contentHash)
-        removals[source.path] = .sourceRemoved(path: source.path)
-      } catch let error as VaultError {
-        removals[source.path] = .sourceKept(path: source.path, reason: error)
+      switch hold?.ready(source.path, contentHash: source.contentHash) ?? .remove([source]) {
+      case .keep(let reason):
+        removals[source.path] = .sourceKept(path: source.path, reason: .io(path: source.path, reason: reason))
+      case .remove(let files):
+        for file in files {
+          do {
+            try removal.remove(file.path, contentHash: file.contentHash)
+            removals[file.path] = .sourceRemoved(path: file.path)
+          } catch let error as VaultError {
+            removals[file.path] = .sourceKept(path: file.path, reason: error)
+          }
+        }
       }
     }
     removal.syncFolders()

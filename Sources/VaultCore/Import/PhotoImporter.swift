@@ -82,7 +82,8 @@ public final class PhotoImporter {
     defer { pipeline.finish() }
     let space = try Self.open(unlocked, with: unlock)
     var knownHashes = unlocked.knownHashes
-    var batch = ImportBatch(space: space, removal: movingSources ? SourceRemoval(space: space) : nil)
+    var batch = ImportBatch(
+      space: space, removal: movingSources ? SourceRemoval(space: space) : nil, files: files)
     var summary = ImportSummary()
     func flush() throws {
       try batch.flush(into: &summary, report: report)
@@ -104,6 +105,7 @@ public final class PhotoImporter {
       if batch.count >= ImportBatch.limit { try flush() }
     }
     try flush()
+    batch.keepHeldSources(into: &summary, report: report)
     return summary
   }
 
@@ -170,17 +172,17 @@ public final class PhotoImporter {
     }
     if knownHashes.contains(contentHash) { return .duplicate(contentHash: contentHash) }
     let made = try thumbnail ?? thumbnailer.makeThumbnail(image)
-    let id = BlobID.random()
     let details = try PhotoDetailsReader.read(image, file: bytes, source: source)
     let record = made.videoFactsApplied(
       to: details.applied(
         to: PhotoRecord(
-          id: id, name: (path as NSString).lastPathComponent, bytes: source.size, format: format,
+          id: .random(), name: (path as NSString).lastPathComponent, bytes: source.size, format: format,
           width: made.width, height: made.height, orientation: made.orientation,
           modifiedAt: source.modifiedAt, importedAt: .now(), contentHash: contentHash)))
     return .photo(
       try PreparedPhoto(
-        record: record, thumbnail: made, in: space, source: path, flusher: flusher
+        record: record, thumbnail: made, in: space, source: path, flusher: flusher,
+        liveIdentifier: AppleContentIdentifier.read(image, file: bytes, source: source)
       ) { photoWriter in
         if let bytes {
           try photoWriter.write(UnsafeRawBufferPointer(bytes.buffer.extracting(0..<bytes.count)))

@@ -6,6 +6,8 @@ final class PreparedPhoto {
   let photoFile: TemporaryFile
   let thumbFile: TemporaryFile
   let warning: String?
+  /// Apple's content identifier, when the file carries one (a Live Photo's half).
+  let liveIdentifier: String?
   /// Nil when the blobs are flushed as they are moved into place.
   private let flush: PendingFlush?
 
@@ -16,9 +18,10 @@ final class PreparedPhoto {
   /// idle.
   init(
     record: PhotoRecord, thumbnail: Thumbnail, in space: Space, source: String, flusher: BackgroundFlusher?,
-    writeContent: (SeekableBlobWriter) throws -> Void
+    liveIdentifier: String? = nil, writeContent: (SeekableBlobWriter) throws -> Void
   ) throws {
     self.record = record
+    self.liveIdentifier = liveIdentifier
     warning = thumbnail.warning
     do {
       photoFile = try TemporaryFile(in: space.photoDirectory)

@@ -24,6 +24,8 @@ public final class UploadIntake: @unchecked Sendable {
   private let uploadMemory: UploadMemoryBudget
   /// Shared by the decodes running at once, on however many threads `finish` is called.
   private let decodeMemory: MemoryBudget
+  /// Live Photos among this session's uploads (guarded by `spaceLock`).
+  private var livePairing = LivePairing()
 
   /// 8 GiB: a long phone video in 4K.
   public static let defaultMaxVideoBytes = 8 << 30
@@ -142,7 +144,9 @@ public final class UploadIntake: @unchecked Sendable {
       guard let problem = error.contentProblem else { throw error }
       throw VaultError.uploadRefused(name: name, reason: problem)
     }
-    let (format, thumbnail, details) = (read.format, read.thumbnail, read.details)
+    let (format, thumbnail, details, liveIdentifier) = (
+      read.format, read.thumbnail, read.details, read.liveIdentifier
+    )
     return try spaceLock.withLock {
       try space.change { writer in
         // Another command, or another upload, may have stored it since.
@@ -158,7 +162,9 @@ public final class UploadIntake: @unchecked Sendable {
               importedAt: .now(), contentHash: contentHash)))
         let photo = try PreparedPhoto(record: record, thumbnail: thumbnail, in: writer, streamed: original)
         try photo.moveIntoPlace(space: writer)
-        try writer.commitImported([record])
+        // Every upload of the session is one place: a still and a MOV of one stem pair.
+        try writer.commitImported(
+          [record], along: livePairing.entries(for: record, identifier: liveIdentifier, place: ""))
         return .added(record)
       }
     }
@@ -186,11 +192,13 @@ public final class UploadIntake: @unchecked Sendable {
     "it is a \(format.displayName) photo, not the video its name says"
   }
 
-  /// What reading an upload back told: its format, thumbnail and details.
+  /// What reading an upload back told: its format, thumbnail, details and Live Photo
+  /// identifier.
   private struct ReadBack {
     var format: ImageFormat
     var thumbnail: Thumbnail
     var details: PhotoDetails
+    var liveIdentifier: String?
   }
 
   /// Recognises the upload from its temporary blob's first bytes, then makes its thumbnail
@@ -219,7 +227,8 @@ public final class UploadIntake: @unchecked Sendable {
     defer { decodeMemory.release(reserved) }
     let thumbnail = try thumbnailer.makeThumbnail(image)
     let details = try PhotoDetailsReader.read(image, file: bytes, source: nil)
-    return ReadBack(format: format, thumbnail: thumbnail, details: details)
+    let liveIdentifier = AppleContentIdentifier.read(image, file: bytes, source: nil)
+    return ReadBack(format: format, thumbnail: thumbnail, details: details, liveIdentifier: liveIdentifier)
   }
 
   /// Whether the space holds a photo with this hash. What the space read last says no

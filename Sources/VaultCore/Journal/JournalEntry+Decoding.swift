@@ -109,6 +109,8 @@ extension JournalEntry {
         throw Malformed("is malformed photo details")
       }
       return .details(fields.id, details, stamp: try checked(fields.stamp))
+    case .liveIdentifier:
+      return try decodeLiveIdentifier(from: &input)
     }
   }
 

@@ -67,6 +67,8 @@ extension JournalEntry {
     case .details(_, let details, _):
       return Self.detailsFixedLength + Self.textBytes(details.cameraMake).count
         + Self.textBytes(details.cameraModel).count
+    case .liveIdentifier(_, let identifier):
+      return Self.liveIdentifierFixedLength + Self.liveIdentifierBytes(identifier).count
     }
   }
 
@@ -123,6 +125,8 @@ extension JournalEntry {
       output.int64(stamp)
     case .details(let id, let details, let stamp):
       Self.encodeDetails(details, of: id, stamp: stamp, into: &output)
+    case .liveIdentifier(let id, let identifier):
+      Self.encodeLiveIdentifier(identifier, of: id, into: &output)
     }
   }
 

@@ -91,6 +91,10 @@ extension JournalEntry {
       let modelLengthAt = makeLengthAt + 1 + Int(bytes[makeLengthAt])
       guard modelLengthAt < bytes.count else { return nil }
       return detailsFixedLength + Int(bytes[makeLengthAt]) + Int(bytes[modelLengthAt])
+    case TypeCode.liveIdentifier.rawValue:
+      let lengthAt = offset + liveIdentifierFixedLength - 1
+      guard lengthAt < bytes.count else { return nil }
+      return liveIdentifierFixedLength + Int(bytes[lengthAt])
     default: return nil  // the end mark, or damage the decoder will name
     }
   }

@@ -25,6 +25,11 @@ enum JournalEntry: Equatable {
   /// vault read it. The latest stamp wins. An empty one records that the file says nothing,
   /// so that it is not read again.
   case details(BlobID, PhotoDetails, stamp: Int64)
+  /// A still or a MOV carries this Live Photo identifier: Apple's content identifier, as its
+  /// file says, or one vault gave both halves of a pair it found by name. A listed still and
+  /// a listed MOV with the same identifier are one Live Photo (see `LivePairs`). The
+  /// smallest identifier given to an id wins, so that merged copies agree.
+  case liveIdentifier(BlobID, identifier: String)
 
   enum TypeCode: UInt8 {
     /// Ends the entries of a record or snapshot; only zero bytes (padding) may follow.
@@ -36,13 +41,14 @@ enum JournalEntry: Equatable {
     case albumDeleted = 5
     case albumMembership = 6
     case details = 7
+    case liveIdentifier = 8
   }
 
   /// Whether the entry changes the list of photos or their selection (an album's change
   /// does not).
   var changesPhotoList: Bool {
     switch self {
-    case .added, .deleted, .selection, .details: return true
+    case .added, .deleted, .selection, .details, .liveIdentifier: return true
     case .albumNamed, .albumDeleted, .albumMembership: return false
     }
   }

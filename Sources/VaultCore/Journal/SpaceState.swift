@@ -46,6 +46,8 @@ struct SpaceState {
   /// be read before the photo's addition.
   private var unlistedDetailStamps: [BlobID: Int64] = [:]
   private var unlistedDetails: [BlobID: PhotoDetails] = [:]
+  /// The Live Photo identifier of each photo that has one, listed or not (yet).
+  private(set) var liveIdentifiers: [BlobID: String] = [:]
 
   init() {}
 
@@ -121,6 +123,7 @@ struct SpaceState {
         detailStamps[position] = nil
       }
       if !selections.isEmpty { selections[id] = nil }
+      if !liveIdentifiers.isEmpty { liveIdentifiers[id] = nil }
       // Its album memberships stay until a snapshot leaves them out (`compacted`): removing
       // them here walked every album at each deletion, at every open.
       if !unlistedDetailStamps.isEmpty {
@@ -136,6 +139,10 @@ struct SpaceState {
       if let existing = selections[id], !selection.supersedes(existing) { return }
       selections[id] = selection
       if let position = position(of: id) { list.setSelected(selected, at: position) }
+    case .liveIdentifier(let id, let identifier):
+      if !deleted.isEmpty && deleted.contains(id) { return }
+      if let existing = liveIdentifiers[id], existing <= identifier { return }
+      liveIdentifiers[id] = identifier
     case .albumNamed(let album, let name, let stamp):
       lastStamp = max(lastStamp, stamp)
       albumState.name(album, AlbumState.Naming(name: name, stamp: stamp))
@@ -344,6 +351,9 @@ struct SpaceState {
     }
     for (id, stamp) in unlistedDetailStamps.sorted(by: { $0.key < $1.key }) {
       result.append(.details(id, unlistedDetails[id] ?? PhotoDetails(), stamp: stamp))
+    }
+    for (id, identifier) in liveIdentifiers.sorted(by: { $0.key < $1.key }) {
+      result.append(.liveIdentifier(id, identifier: identifier))
     }
     for id in deleted.sorted() { result.append(.deleted(id)) }
     result += albumState.compacted(leavingOut: deleted)

@@ -51,7 +51,7 @@ extension Space {
 
   /// Lists newly imported photos after the others, each with the details read from its
   /// file at import (empty ones too: the file was read, and said nothing).
-  func appendImported(_ records: [PhotoRecord]) throws {
+  func appendImported(_ records: [PhotoRecord], along extra: [JournalEntry] = []) throws {
     let journal = try requireJournal()
     let now = Timestamp.now().nanosecondsSince1970
     var order = journal.state.nextOrder(now: now)
@@ -62,17 +62,18 @@ extension Space {
       changes.append(.details(record.id, PhotoDetails(of: record), stamp: stamp))
       order += 1
     }
-    try self.record(changes)
+    try self.record(changes + extra)
   }
 
   /// Lists photos whose blobs are in place (`PreparedPhoto.moveIntoPlace`): makes their
   /// names durable, then appends them to the journal. Not listed, so not imported: if that
   /// fails, their blobs are taken back out.
-  func commitImported(_ records: [PhotoRecord]) throws {
+  /// `extra` entries (a Live Photo's identifiers) are written in the same journal record.
+  func commitImported(_ records: [PhotoRecord], along extra: [JournalEntry] = []) throws {
     do {
       try syncDirectory(photoDirectory)
       try syncDirectory(thumbDirectory)
-      try appendImported(records)
+      try appendImported(records, along: extra)
     } catch {
       for record in records {
         unlink(photoPath(record.id))
@@ -95,7 +96,7 @@ extension Space {
       switch $0 {
       case .added(let record, let order):
         return order > lastOrder && !journal.state.deleted.contains(record.id)
-      case .details: return true
+      case .details, .liveIdentifier: return true
       default: return false
       }
     }

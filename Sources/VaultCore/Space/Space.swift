@@ -56,6 +56,8 @@ public final class Space {
   var scopedLists: [(scope: PhotoScope, revision: Int, positions: [Int])] = []
   /// The albums and each photo's album names, as of `revision`.
   var albumCache: (revision: Int, albums: [Album], namesByPhoto: [BlobID: [String]])?
+  /// The Live Photo pairs, as of `orderRevision` (see `livePairs`).
+  var livePairCache: (revision: Int, pairs: LivePairs)?
   /// Why the index could not be read, if it could not: the space still opens, so that
   /// `verify --repair` can rebuild the index from the originals.
   var indexDamage: VaultError?

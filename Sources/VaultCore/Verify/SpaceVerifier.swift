@@ -164,9 +164,12 @@ public final class SpaceVerifier {
     // Checked and numbered in the browser's list (every photo, by date taken), so that a
     // number verify prints is the one `vault list` shows for the same photo.
     let browser = space.makeBrowser()
-    let listed: [PhotoToCheck] = (0..<browser.count).map { index in
-      let record = browser.photo(at: index)!.record
-      return .listed(number: index + 1, record: record, listedBefore: !seen.insert(record.id).inserted)
+    // A Live Photo's MOV is checked after its still, under the same number.
+    let listed: [PhotoToCheck] = (0..<browser.count).flatMap { index -> [PhotoToCheck] in
+      let photo = browser.photo(at: index)!
+      return ([photo.record] + (photo.motion.map { [$0] } ?? [])).map { record in
+        .listed(number: index + 1, record: record, listedBefore: !seen.insert(record.id).inserted)
+      }
     }
     let toCheck =
       listed

@@ -17,13 +17,19 @@ public struct DeletionText {
 
   /// One line a photo, `limit` at most, then `… and N more` for the rest: the number
   /// right-aligned, then the name.
+  /// A photo's name; a Live Photo's names both its files: "IMG_0001.HEIC + IMG_0001.MOV (live)".
+  public static func itemName(_ photo: PhotoModel) -> String {
+    guard let motion = photo.motion else { return photo.record.name }
+    return photo.record.name + " + " + motion.name + " (live)"
+  }
+
   public func photoLines(limit: Int? = nil) -> [String] {
     let shown = photos.prefix(limit ?? photos.count)
     let width = shown.map { String($0.index + 1).count }.max() ?? 0
     var lines = shown.map { item in
       let number = String(item.index + 1)
       return "  " + String(repeating: " ", count: width - number.count) + number + " "
-        + item.photo.record.name
+        + Self.itemName(item.photo)
     }
     let rest = photos.count - shown.count
     if rest > 0 { lines.append("  … and \(rest) more") }

@@ -27,7 +27,7 @@ public enum PhotoListing {
       let record = item.photo.record
       return [
         String(item.index + 1), mark(item.photo.isSelected), TerminalSafeText.escaped(record.name),
-        pixelSize(record), byteCount(record.bytes), dateFormat(record),
+        pixelSize(item.photo), byteCount(record.bytes), dateFormat(record),
       ]
     }
     var widths = (0..<6).map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
@@ -55,7 +55,7 @@ public enum PhotoListing {
         let record = item.photo.record
         return [
           "\(mark(item.photo.isSelected)) \(item.index + 1)", TerminalSafeText.escaped(record.name),
-          pixelSize(record),
+          pixelSize(item.photo),
           byteCount(record.bytes), shownDay(record),
         ]
       }
@@ -71,11 +71,12 @@ public enum PhotoListing {
     return lines
   }
 
-  /// A JSON array of objects: index, id, name, kind (photo or video), bytes, width, height,
+  /// A JSON array of objects: index, id, name, kind (photo, video or live), bytes, width, height,
   /// format, orientation, importedAt, modifiedAt (ISO 8601, UTC), selected, albums (names, in
   /// name order); for a video, duration (seconds, a number) and codec; and when the photo's
   /// file gives them, taken (ISO 8601 as the camera's clock read, with its UTC offset when
-  /// known: `CaptureTime.iso8601`), cameraMake and cameraModel.
+  /// known: `CaptureTime.iso8601`), cameraMake and cameraModel; for a Live Photo (its still's
+  /// record), motion: its MOV's id, name, bytes and duration.
   public static func json(_ photos: [(index: Int, photo: PhotoModel)]) throws -> String {
     struct Item: Encodable {
       var index: Int
@@ -96,17 +97,28 @@ public enum PhotoListing {
       var cameraModel: String?
       var duration: Double?
       var codec: String?
+      /// A Live Photo's MOV.
+      var motion: Motion?
+    }
+    struct Motion: Encodable {
+      var id: String
+      var name: String
+      var bytes: Int64
+      var duration: Double?
     }
     let items = photos.map { item in
       let record = item.photo.record
       return Item(
-        index: item.index + 1, id: record.id.hex, name: record.name, kind: record.kind.rawValue,
+        index: item.index + 1, id: record.id.hex, name: record.name, kind: item.photo.kind.rawValue,
         bytes: record.bytes, width: record.width,
         height: record.height, format: record.format.rawValue, orientation: record.orientation,
         importedAt: iso8601(record.importedAt), modifiedAt: iso8601(record.modifiedAt),
         selected: item.photo.isSelected, albums: item.photo.albums, taken: record.taken?.iso8601,
         cameraMake: record.cameraMake, cameraModel: record.cameraModel, duration: record.duration,
-        codec: record.codec)
+        codec: record.codec,
+        motion: item.photo.motion.map {
+          Motion(id: $0.id.hex, name: $0.name, bytes: $0.bytes, duration: $0.duration)
+        })
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -115,6 +127,11 @@ public enum PhotoListing {
   }
 
   static func mark(_ selected: Bool) -> String { selected ? "[x]" : "[ ]" }
+
+  /// The size in pixels, with "live" after a Live Photo's: "4032×3024 live".
+  static func pixelSize(_ photo: PhotoModel) -> String {
+    pixelSize(photo.record) + (photo.kind == .live ? " live" : "")
+  }
 
   /// The size in pixels, and a video's duration after it: "1920×1080 0:12".
   static func pixelSize(_ record: PhotoRecord) -> String {

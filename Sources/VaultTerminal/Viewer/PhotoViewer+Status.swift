@@ -19,6 +19,7 @@ extension PhotoViewer {
       let photo = browser.photo(at: page.index)!
       var after = "  \(photo.record.width)×\(photo.record.height)"
       if let taken = browser.withFoundDetails(photo.record).taken { after += "  " + taken.shownDate }
+      if photo.kind == .live { after += "  live" }
       after += "  \(viewport?.zoomPercent ?? 100)%"
       if photo.isSelected { after += "  ✔" }
       // As drawn: an original decoded while this frame was drawn shows in the next one.

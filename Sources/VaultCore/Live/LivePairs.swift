@@ -1,0 +1,66 @@
+/// Which stills and MOVs of a space are one Live Photo. A pair is not stored as a pair: each
+/// half carries a Live Photo identifier in the journal (`JournalEntry.liveIdentifier`), and a
+/// listed still (JPEG or HEIC) and a listed MOV with the same identifier are one item. So a
+/// MOV that comes in after its still (a later `add`, another upload) pairs by itself, merged
+/// copies agree, and deleting either half leaves the other a photo or video of its own.
+/// When several stills or MOVs share an identifier, the first of each in list order pair.
+struct LivePairs {
+  /// The MOV of each still that has one.
+  private(set) var motionOfStill: [BlobID: BlobID] = [:]
+  /// The still of each MOV that is one's motion: these are listed under their still.
+  private(set) var stillOfMotion: [BlobID: BlobID] = [:]
+
+  var isEmpty: Bool { motionOfStill.isEmpty }
+
+  init() {}
+
+  /// The pairs among `identifiers`' photos; `photo` gives a listed photo's format and
+  /// place in the list (nil for one not listed).
+  init(identifiers: [BlobID: String], photo: (BlobID) -> (format: ImageFormat, order: Int64)?) {
+    var halves: [String: (still: Half?, motion: Half?)] = [:]
+    for (id, identifier) in identifiers {
+      guard let (format, order) = photo(id), let side = LiveHalf(format) else { continue }
+      let half = Half(order: order, id: id)
+      var group = halves[identifier] ?? (nil, nil)
+      switch side {
+      case .still: if group.still.map({ half < $0 }) ?? true { group.still = half }
+      case .motion: if group.motion.map({ half < $0 }) ?? true { group.motion = half }
+      }
+      halves[identifier] = group
+    }
+    for case (let still?, let motion?) in halves.values {
+      motionOfStill[still.id] = motion.id
+      stillOfMotion[motion.id] = still.id
+    }
+  }
+
+  /// The other half of each of `ids` that is half of a pair.
+  func companions(of ids: some Sequence<BlobID>) -> Set<BlobID> {
+    var result: Set<BlobID> = []
+    for id in ids {
+      if let motion = motionOfStill[id] { result.insert(motion) }
+      if let still = stillOfMotion[id] { result.insert(still) }
+    }
+    return result
+  }
+
+  private struct Half: Comparable {
+    let order: Int64
+    let id: BlobID
+    static func < (a: Half, b: Half) -> Bool { (a.order, a.id) < (b.order, b.id) }
+  }
+}
+
+/// Which half of a Live Photo a file of a format can be: a JPEG or HEIC still, or a MOV.
+enum LiveHalf: Equatable {
+  case still
+  case motion
+
+  init?(_ format: ImageFormat) {
+    switch format {
+    case .jpeg, .heic: self = .still
+    case .mov: self = .motion
+    default: return nil
+    }
+  }
+}

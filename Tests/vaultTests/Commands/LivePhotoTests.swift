@@ -1,0 +1,150 @@
+import Foundation
+import VaultCore
+import VaultTerminal
+import VaultTestSupport
+import XCTest
+
+/// Live Photos through the built binary: a still and a MOV that share Apple's content
+/// identifier, or a name stem in one folder, are one item (one number in every command),
+/// of kind live; export writes both files bit for bit, delete removes both blobs; halves
+/// with different identifiers stay two items; a MOV added later pairs by identifier; a
+/// pair whose MOV is bad imports its still and names the MOV.
+final class LivePhotoTests: XCTestCase {
+  var folder = ""
+  var vault: VaultRunner!
+  var camera = ""
+
+  override func setUpWithError() throws {
+    folder = try makeTemporaryFolder(self)
+    vault = try VaultRunner.initialized(in: folder)
+    camera = folder + "/camera"
+    try FileManager.default.createDirectory(atPath: camera, withIntermediateDirectories: true)
+  }
+
+  /// IMG_0001.HEIC + IMG_0001.mov (by stem), A.JPG + B.MOV (by identifier), C.JPG + C.MOV
+  /// (different identifiers: two items), plain.jpg, D.HEIC + E.MOV (identifier in the HEIC's
+  /// EXIF item).
+  private func makeCameraRoll() throws {
+    try FileManager.default.copyItem(
+      atPath: fixturesPath + "/orientation-1.heic", toPath: camera + "/IMG_0001.HEIC")
+    try TestLivePhotos.motion(camera + "/IMG_0001.mov")
+    try TestLivePhotos.still(camera + "/A.JPG", color: "red", identifier: "AAAA-1111")
+    try TestLivePhotos.motion(camera + "/B.MOV", identifier: "AAAA-1111")
+    try TestLivePhotos.still(camera + "/C.JPG", color: "blue", identifier: "CCCC-3333")
+    try TestLivePhotos.motion(camera + "/C.MOV", identifier: "DDDD-4444")
+    try TestLivePhotos.still(camera + "/plain.jpg", color: "green")
+    try TestLivePhotos.heicStill(camera + "/D.HEIC", identifier: "DDDD-5555")
+    try TestLivePhotos.motion(camera + "/E.MOV", identifier: "DDDD-5555")
+  }
+
+  private func blobCount() throws -> Int {
+    try FileManager.default.contentsOfDirectory(atPath: vault.spaceFolder() + "/Photo").filter {
+      $0.count == 32
+    }.count
+  }
+
+  func testPairsAreOneItemListedExportedAndDeletedTogether() throws {
+    try makeCameraRoll()
+    let added = try vault.run(["add", camera])
+    XCTAssertEqual(added.status, 0, added.stderr)
+    XCTAssertTrue(added.stdout.contains("added 9, skipped 0 duplicates, failed 0"), added.stdout)
+
+    let listed = try vault.listJSON()
+    let byName = Dictionary(uniqueKeysWithValues: listed.map { ($0["name"] as! String, $0) })
+    XCTAssertEqual(Set(byName.keys), ["IMG_0001.HEIC", "A.JPG", "C.JPG", "C.MOV", "plain.jpg", "D.HEIC"])
+    XCTAssertEqual(byName["IMG_0001.HEIC"]?["kind"] as? String, "live")
+    XCTAssertEqual((byName["IMG_0001.HEIC"]?["motion"] as? [String: Any])?["name"] as? String, "IMG_0001.mov")
+    XCTAssertEqual(byName["A.JPG"]?["kind"] as? String, "live")
+    XCTAssertEqual((byName["A.JPG"]?["motion"] as? [String: Any])?["name"] as? String, "B.MOV")
+    XCTAssertEqual((byName["D.HEIC"]?["motion"] as? [String: Any])?["name"] as? String, "E.MOV")
+    XCTAssertEqual(byName["C.JPG"]?["kind"] as? String, "photo")
+    XCTAssertEqual(byName["C.MOV"]?["kind"] as? String, "video")
+    XCTAssertEqual(byName["plain.jpg"]?["kind"] as? String, "photo")
+    XCTAssertEqual(listed.map { $0["index"] as? Int }, Array(1...6))
+    XCTAssertEqual(try blobCount(), 9)
+    // `info` counts items as `list` numbers them, and every original's bytes, MOVs of pairs too.
+    let info = try vault.run(["info"]).stdout
+    let bytes = try FileManager.default.contentsOfDirectory(atPath: camera).reduce(Int64(0)) {
+      $0 + Int64(try fileBytes(camera + "/" + $1).count)
+    }
+    XCTAssertTrue(info.contains("photos:          6 (0 selected)"), info)
+    XCTAssertTrue(info.contains("originals:       \(PhotoListing.byteCount(bytes))\n"), info)
+
+    // One numbering: the number `list` gives A.JPG is the one `select` and `export` take.
+    let number = try XCTUnwrap(byName["A.JPG"]?["index"] as? Int)
+    let table = try vault.run(["list"]).stdout.split(separator: "\n")
+    XCTAssertTrue(
+      table.contains { $0.hasPrefix("\(number) ") && $0.contains("A.JPG") && $0.contains(" live") })
+    // `show` (as the viewer's status line) says live after the size.
+    let shown = try vault.run(["show", String(number)])
+    XCTAssertTrue(shown.stdout.contains("\(number) A.JPG  64×48 live"), shown.stdout + shown.stderr)
+    XCTAssertEqual(try vault.run(["select", String(number)]).status, 0)
+    let selected = try vault.listJSON(["--selected"])
+    XCTAssertEqual(selected.map { $0["name"] as? String }, ["A.JPG"])
+    let exported = try vault.run(["export", "--selected", "--to", "out"])
+    XCTAssertEqual(exported.status, 0, exported.stderr)
+    XCTAssertTrue(exported.stdout.contains("exported 2 files to"), exported.stdout)
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted(), ["A.JPG", "B.MOV"])
+    for name in ["A.JPG", "B.MOV"] {
+      XCTAssertEqual(try fileBytes(folder + "/out/" + name), try fileBytes(camera + "/" + name), name)
+    }
+
+    let deleted = try vault.run(["delete", String(number), "--yes"])
+    XCTAssertEqual(deleted.status, 0, deleted.stderr)
+    XCTAssertTrue(deleted.stdout.contains("deleted live photo 'A.JPG' + 'B.MOV'"), deleted.stdout)
+    XCTAssertEqual(try blobCount(), 7)
+    XCTAssertEqual(
+      Set(try vault.listJSON().map { $0["name"] as! String }),
+      ["IMG_0001.HEIC", "C.JPG", "C.MOV", "plain.jpg", "D.HEIC"])
+    // verify checks a pair's MOV too, under its still's number.
+    let verified = try vault.run(["verify"])
+    XCTAssertEqual(verified.status, 0, verified.stdout + verified.stderr)
+    let heicNumber = try XCTUnwrap(
+      try vault.listJSON().first { $0["name"] as? String == "D.HEIC" }?["index"] as? Int)
+    XCTAssertTrue(verified.stdout.contains("ok: \(heicNumber) E.MOV"), verified.stdout)
+    // The MOV's id (the one verify would name it by) chooses its Live Photo: both go.
+    let movie = try XCTUnwrap(
+      (try vault.listJSON().first { $0["name"] as? String == "D.HEIC" }?["motion"] as? [String: Any])?["id"]
+        as? String)
+    let byMovie = try vault.run(["delete", movie, "--yes"])
+    XCTAssertTrue(
+      byMovie.stdout.contains("deleted live photo 'D.HEIC' + 'E.MOV'"), byMovie.stdout + byMovie.stderr)
+    XCTAssertEqual(try blobCount(), 5)
+  }
+
+  func testMotionAddedLaterPairsByIdentifier() throws {
+    try TestLivePhotos.still(camera + "/IMG_0005.JPG", identifier: "EEEE-5555")
+    XCTAssertEqual(try vault.run(["add", camera + "/IMG_0005.JPG"]).status, 0)
+    XCTAssertEqual(try vault.listJSON().map { $0["kind"] as? String }, ["photo"])
+    try TestLivePhotos.motion(folder + "/later.MOV", identifier: "EEEE-5555")
+    XCTAssertEqual(try vault.run(["add", folder + "/later.MOV"]).status, 0)
+    let listed = try vault.listJSON()
+    XCTAssertEqual(listed.map { $0["kind"] as? String }, ["live"])
+    XCTAssertEqual((listed.first?["motion"] as? [String: Any])?["name"] as? String, "later.MOV")
+  }
+
+  func testMovingRemovesBothOnlyOnceStoredAndABadHalfIsNamed() throws {
+    try TestLivePhotos.still(camera + "/IMG_0007.JPG")
+    try TestLivePhotos.motion(camera + "/IMG_0007.MOV")
+    try TestLivePhotos.still(camera + "/IMG_0008.JPG", color: "purple")
+    try TestLivePhotos.motion(folder + "/whole.mov")
+    try TestVideos.truncated(folder + "/whole.mov", to: camera + "/IMG_0008.MOV")
+    let run = try vault.run(["add", "--move", camera])
+    XCTAssertEqual(run.status, 1, run.stderr)
+    XCTAssertTrue(run.stdout.contains("added 3, skipped 0 duplicates, failed 1"), run.stdout)
+    XCTAssertTrue(run.stderr.contains("'\(camera)/IMG_0008.MOV'"), run.stderr)
+    let listed = Dictionary(uniqueKeysWithValues: try vault.listJSON().map { ($0["name"] as! String, $0) })
+    XCTAssertEqual(listed["IMG_0007.JPG"]?["kind"] as? String, "live")
+    XCTAssertEqual(listed["IMG_0008.JPG"]?["kind"] as? String, "photo")
+    XCTAssertEqual(listed.count, 2)
+    let left = try FileManager.default.contentsOfDirectory(atPath: camera).sorted()
+    XCTAssertFalse(left.contains("IMG_0007.JPG"))
+    XCTAssertFalse(left.contains("IMG_0007.MOV"))
+    // The still of the pair whose MOV failed is in the space, but leaves only with its MOV.
+    XCTAssertEqual(left, ["IMG_0008.JPG", "IMG_0008.MOV"])
+    XCTAssertTrue(
+      run.stderr.contains("its live photo's other half 'IMG_0008.MOV' was not imported; both stay"),
+      run.stderr)
+  }
+}
