@@ -45,8 +45,12 @@ final class PreparedPhoto {
 
   /// The same for an original already encrypted as it arrived (an upload): its record is
   /// written last, after its payload, then the thumbnail is sealed.
-  init(record: PhotoRecord, thumbnail: Thumbnail, in space: Space, streamed: StreamedOriginal) throws {
+  init(
+    record: PhotoRecord, thumbnail: Thumbnail, in space: Space, streamed: StreamedOriginal,
+    liveIdentifier: String? = nil
+  ) throws {
     self.record = record
+    self.liveIdentifier = liveIdentifier
     warning = thumbnail.warning
     do {
       try streamed.finish(record: record)

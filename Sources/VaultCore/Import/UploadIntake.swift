@@ -160,7 +160,9 @@ public final class UploadIntake: @unchecked Sendable {
               width: thumbnail.width,
               height: thumbnail.height, orientation: thumbnail.orientation, modifiedAt: modifiedAt ?? .now(),
               importedAt: .now(), contentHash: contentHash)))
-        let photo = try PreparedPhoto(record: record, thumbnail: thumbnail, in: writer, streamed: original)
+        let photo = try PreparedPhoto(
+          record: record, thumbnail: thumbnail, in: writer, streamed: original, liveIdentifier: liveIdentifier
+        )
         try photo.moveIntoPlace(space: writer)
         // Every upload of the session is one place: a still and a MOV of one stem pair.
         try writer.commitImported(
