@@ -29,6 +29,12 @@ struct DeleteCommand: ParsableCommand {
   @Flag(name: .shortAndLong, help: "Name every deleted photo, however many.")
   var verbose = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Delete only this half of each chosen Live Photo: 'motion' (its MOV; the still stays, a photo) or "
+        + "'still' (the MOV stays, a video).", valueName: "motion|still"))
+  var only: LiveHalf?
+
   func run() throws {
     // With a question, opened to read: the photos are chosen and named under a shared
     // lock, which goes before the question, so that a question left on screen holds up
@@ -39,6 +45,10 @@ struct DeleteCommand: ParsableCommand {
     let space = try options.unlock(asking || dryRun ? .read : .write)
     let browser = try scope.browser(for: space)
     let doomed = try browser.photos(chosenBy: try choice.choice, action: "deleting")
+    if let only {
+      try deleteHalves(only, of: doomed, in: space, asking: asking)
+      return
+    }
     let text = DeletionText(photos: doomed)
     let albumLine = text.albumLine { space.album(named: $0)?.count ?? 0 }
     if dryRun {
@@ -78,6 +88,47 @@ struct DeleteCommand: ParsableCommand {
         + (named ? "" : " (--verbose names them)"))
   }
 
+  /// `--only`: one half of each chosen Live Photo, named in the question and after; every
+  /// chosen photo must be a Live Photo (else nothing is deleted).
+  private func deleteHalves(
+    _ half: LiveHalf, of doomed: [(index: Int, photo: PhotoModel)], in space: Space, asking: Bool
+  ) throws {
+    if let plain = doomed.first(where: { $0.photo.motion == nil }) {
+      throw VaultError.invalidArgument(
+        "photo \(plain.index + 1) '\(plain.photo.record.name)' is not a live photo: --only deletes a half of one; "
+          + "nothing deleted")
+    }
+    let described = doomed.map { item in
+      let (still, motion) = (item.photo.record.name, item.photo.motion!.name)
+      let (gone, kept) = half == .motion ? (motion, still) : (still, motion)
+      return "'\(gone)' (the \(half.rawValue) of live photo '\(still)'; '\(kept)' stays)"
+    }
+    let lines = zip(doomed, described).map { "  \($0.index + 1) \($1)" }
+    if dryRun {
+      printLine("would delete:")
+      for line in lines { printLine(line) }
+      printLine(
+        "would delete \(doomed.count) live photo \(half.rawValue)\(doomed.count == 1 ? "" : "s"); nothing deleted (--dry-run)"
+      )
+      return
+    }
+    if asking { space.releaseLock() }
+    do {
+      try confirm(doomed.map(\.photo), details: Array(lines.prefix(DeletionText.namedInQuestion)), half: half)
+    } catch is DeclinedConfirmation {
+      printLine("nothing deleted")
+      return
+    }
+    SignalHandling.install()
+    try space.deleteLiveHalves(of: doomed.map(\.photo), half)
+    for text in described.prefix(verbose ? described.count : DeletionText.namedInQuestion) {
+      printLine("deleted " + text)
+    }
+    printLine(
+      "deleted \(doomed.count) live photo \(half.rawValue)\(doomed.count == 1 ? "" : "s"); \(space.makeBrowser().count) left"
+    )
+  }
+
   /// " from the space and every album (…)" when the photos were chosen within an album:
   /// they still leave the whole space; says so, and what keeps them.
   private func whole(_ count: Int) -> String {
@@ -86,9 +137,10 @@ struct DeleteCommand: ParsableCommand {
     } ?? ""
   }
 
-  private func confirm(_ photos: [PhotoModel], details: [String]) throws {
+  private func confirm(_ photos: [PhotoModel], details: [String], half: LiveHalf? = nil) throws {
     if yes { return }
-    let what = photos.count == 1 ? "'\(photos[0].record.name)'" : "\(photos.count) photos"
+    var what = photos.count == 1 ? "'\(photos[0].record.name)'" : "\(photos.count) photos"
+    if let half { what = "the \(half.rawValue) of " + (photos.count == 1 ? "live photo " : "") + what }
     guard
       let answer = Terminal.confirm(
         "Delete \(what)\(whole(photos.count))? This cannot be undone.", details: details)
@@ -101,3 +153,5 @@ struct DeleteCommand: ParsableCommand {
 
 /// The user answered no.
 private struct DeclinedConfirmation: Error {}
+
+extension LiveHalf: ExpressibleByArgument {}

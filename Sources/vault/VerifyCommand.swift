@@ -85,14 +85,27 @@ struct VerifyCommand: ParsableCommand {
       // By id and name, never by number alone: numbers move when photos are added or dated,
       // and a hint that deletes must not land on another photo.
       for case .damagedOriginal(let number?, let name, let id, _) in findings {
-        let photo = "'\(name ?? "?")' (photo \(number), id \(id))"
-        Diagnostics.hint("restore \(photo) from a backup, or remove it with 'vault delete \(id)'")
+        Diagnostics.hint(damagedOriginalHint(number: number, name: name ?? "?", id: id, in: space))
       }
       throw BatchFailure(summary: "error: the space is not intact")
     }
     if journalLost {
       throw BatchFailure(summary: "error: the space was rebuilt from its originals and is not as it was")
     }
+  }
+
+  /// What to do about a damaged original. A Live Photo's damaged half is removed alone:
+  /// `delete` by its id would take the whole item, the intact half with it.
+  private func damagedOriginalHint(number: Int, name: String, id: String, in space: Space) -> String {
+    guard let blob = BlobID(hex: id), let pair = space.livePair(containing: blob) else {
+      return
+        "restore '\(name)' (photo \(number), id \(id)) from a backup, or remove it with 'vault delete \(id)'"
+    }
+    let half: LiveHalf = pair.motion.id == blob ? .motion : .still
+    let kept =
+      half == .motion ? "'\(pair.still.name)' stays, a photo" : "'\(pair.motion.name)' stays, a video"
+    return "restore '\(name)' (the \(half.rawValue) of live photo \(number) '\(pair.still.name)', id \(id)) "
+      + "from a backup, or remove it alone with 'vault delete --only \(half.rawValue) \(id)' (\(kept))"
   }
 
   private func report(_ summary: RepairSummary) {

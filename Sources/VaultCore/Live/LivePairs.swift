@@ -52,7 +52,7 @@ struct LivePairs {
 }
 
 /// Which half of a Live Photo a file of a format can be: a JPEG or HEIC still, or a MOV.
-enum LiveHalf: Equatable {
+public enum LiveHalf: String, Equatable, Sendable, CaseIterable {
   case still
   case motion
 

@@ -28,4 +28,27 @@ extension Space {
     guard !pairs.isEmpty else { return positions }
     return positions.filter { pairs.stillOfMotion[entries.id(at: $0)] == nil }
   }
+
+  /// The Live Photo whose still or MOV `id` is, if it is a half of one: its still and MOV.
+  public func livePair(containing id: BlobID) -> (still: PhotoRecord, motion: PhotoRecord)? {
+    let pairs = livePairs()
+    guard let still = pairs.stillOfMotion[id] ?? (pairs.motionOfStill[id] != nil ? id : nil),
+      let motion = pairs.motionOfStill[still], let state = journal?.state,
+      let stillRecord = state.photo(still)?.record, let motionRecord = state.photo(motion)?.record
+    else { return nil }
+    return (stillRecord, motionRecord)
+  }
+
+  /// Deletes one half of each of the Live Photos `photos` (their MOVs, or their stills); the
+  /// other half stays, a photo or a video of its own (a damaged MOV goes without its intact
+  /// still). Photos that are not Live Photos are left alone.
+  public func deleteLiveHalves(of photos: [PhotoModel], _ half: LiveHalf) throws {
+    let ids = Set(
+      photos.compactMap { photo in photo.motion.map { half == .motion ? $0.id : photo.record.id } })
+    if access == .write {
+      try deletePhotos(ids: ids, halvesAlone: true)
+    } else {
+      try change { try $0.deletePhotos(ids: ids, halvesAlone: true) }
+    }
+  }
 }

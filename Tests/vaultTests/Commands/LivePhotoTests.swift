@@ -113,6 +113,66 @@ final class LivePhotoTests: XCTestCase {
     XCTAssertEqual(try blobCount(), 5)
   }
 
+  /// Flips a bit of `id`'s original, past its header.
+  private func damageOriginal(_ id: String) throws {
+    let path = try vault.spaceFolder() + "/Photo/" + id
+    var bytes = try fileBytes(path)
+    bytes[40] ^= 0x04
+    try writeBytes(bytes, to: path)
+  }
+
+  /// Follows the hint of a failed `verify` that names `vault delete`, with --yes.
+  private func followVerifysDeleteHint(naming damaged: String) throws -> VaultRun {
+    let verify = try vault.run(["verify"])
+    XCTAssertEqual(verify.status, 1, verify.stdout + verify.stderr)
+    let hint = try XCTUnwrap(
+      verify.stderr.split(separator: "\n").first { $0.contains("vault delete") }, verify.stderr)
+    XCTAssertTrue(hint.contains("restore '\(damaged)'"), String(hint))
+    let command = try XCTUnwrap(hint.split(separator: "'").first { $0.hasPrefix("vault delete ") })
+    return try vault.run(command.split(separator: " ").dropFirst().map(String.init) + ["--yes"])
+  }
+
+  /// A Live Photo's damaged half: verify's hint removes that half alone, the intact one stays
+  /// (deleting the item by the damaged half's id would take the healthy half too). Fails
+  /// before `delete --only`: the hint was 'vault delete ID', which deleted both.
+  func testFollowingVerifysHintForADamagedHalfKeepsTheIntactOne() throws {
+    try makeCameraRoll()
+    XCTAssertEqual(try vault.run(["add", camera]).status, 0)
+    func item(_ name: String) throws -> [String: Any] {
+      try XCTUnwrap(try vault.listJSON().first { $0["name"] as? String == name }, name)
+    }
+    let motionOfD = try XCTUnwrap((try item("D.HEIC")["motion"] as? [String: Any])?["id"] as? String)
+    try damageOriginal(motionOfD)
+    let deleted = try followVerifysDeleteHint(naming: "E.MOV")
+    XCTAssertEqual(deleted.status, 0, deleted.stderr)
+    XCTAssertTrue(
+      deleted.stdout.contains("deleted 'E.MOV' (the motion of live photo 'D.HEIC'; 'D.HEIC' stays)"),
+      deleted.stdout)
+    XCTAssertEqual(try item("D.HEIC")["kind"] as? String, "photo")
+    XCTAssertEqual(try vault.run(["verify"]).status, 0)
+
+    // The still damaged: the MOV stays, a video.
+    let still = try XCTUnwrap(try item("IMG_0001.HEIC")["id"] as? String)
+    try damageOriginal(still)
+    let stillDeleted = try followVerifysDeleteHint(naming: "IMG_0001.HEIC")
+    XCTAssertEqual(stillDeleted.status, 0, stillDeleted.stderr)
+    XCTAssertNil(try vault.listJSON().first { $0["name"] as? String == "IMG_0001.HEIC" })
+    XCTAssertEqual(try item("IMG_0001.mov")["kind"] as? String, "video")
+    XCTAssertEqual(try vault.run(["verify"]).status, 0)
+    let exported = try vault.run(["export", "--all", "--to", "out"])
+    XCTAssertEqual(exported.status, 0, exported.stderr)
+    for name in ["D.HEIC", "IMG_0001.mov"] {
+      XCTAssertEqual(try fileBytes(folder + "/out/" + name), try fileBytes(camera + "/" + name), name)
+    }
+
+    // --only on a photo that is not live deletes nothing.
+    let plain = try XCTUnwrap(try item("plain.jpg")["index"] as? Int)
+    let refused = try vault.run(["delete", "--only", "motion", String(plain), "--yes"])
+    XCTAssertEqual(refused.status, 1)
+    XCTAssertTrue(refused.stderr.contains("'plain.jpg' is not a live photo"), refused.stderr)
+    XCTAssertNotNil(try vault.listJSON().first { $0["name"] as? String == "plain.jpg" })
+  }
+
   func testMotionAddedLaterPairsByIdentifier() throws {
     try TestLivePhotos.still(camera + "/IMG_0005.JPG", identifier: "EEEE-5555")
     XCTAssertEqual(try vault.run(["add", camera + "/IMG_0005.JPG"]).status, 0)
