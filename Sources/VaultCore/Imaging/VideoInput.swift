@@ -2,7 +2,8 @@ import CFFmpeg
 import Foundation
 
 /// Where FFmpeg reads a video from: the descriptor of a file being imported (never its
-/// path, which could be swapped meanwhile) or bytes in memory (a decrypted original), through
+/// path, which could be swapped meanwhile), bytes in memory (a decrypted original) or a
+/// stored original read by range (playback: never decrypted whole), through
 /// a custom AVIOContext. It also keeps the time budget: once `deadline` passes, reads fail
 /// and FFmpeg's interrupt callback asks it to stop, so that a file built to make the
 /// demuxer or decoder spin cannot hold an import forever.
@@ -10,6 +11,8 @@ final class VideoInput {
   enum Bytes {
     case file(SourceFile)
     case memory(PinnedBytes)
+    /// A stored original, decrypted a 64 KiB chunk at a time as FFmpeg reads it.
+    case ranges(OriginalRangeReader)
   }
 
   /// The name that stands for the video in errors.
@@ -21,6 +24,9 @@ final class VideoInput {
   private var deadline: UInt64 = .max
   /// Whether reading stopped because the deadline passed.
   private(set) var timedOut = false
+  /// Why reading a stored original failed (a chunk that does not authenticate): FFmpeg
+  /// takes a failed read for the stream's end, so the error is kept for the decoder to throw.
+  private(set) var readFailure: Error?
 
   /// The AVIOContext reading through this input; freed with it.
   private(set) var context: UnsafeMutablePointer<AVIOContext>!
@@ -34,6 +40,7 @@ final class VideoInput {
     switch bytes {
     case .file(let file): size = file.size
     case .memory(let memory): size = Int64(memory.count)
+    case .ranges(let reader): size = reader.size
     }
     guard let buffer = av_malloc(Self.bufferSize)?.assumingMemoryBound(to: UInt8.self),
       let context = avio_alloc_context(
@@ -95,6 +102,17 @@ final class VideoInput {
       buffer.update(from: memory.buffer.baseAddress! + Int(position), count: wanted)
       position += Int64(wanted)
       return Int32(wanted)
+    case .ranges(let reader):
+      do {
+        let read = try reader.read(
+          at: position, into: UnsafeMutableRawBufferPointer(start: buffer, count: wanted))
+        guard read > 0 else { return vault_av_error_eof() }
+        position += Int64(read)
+        return Int32(read)
+      } catch {
+        readFailure = error
+        return vault_av_error_exit()
+      }
     case .file(let file):
       while true {
         let read = pread(file.descriptor, buffer, wanted, off_t(position))
