@@ -86,7 +86,6 @@ final class VideoFrames {
     while true {
       let read = av_read_frame(probe.format, packet)
       if read < 0 {
-        if let failure = probe.input.readFailure { throw failure }
         if probe.input.timedOut || read == vault_av_error_exit() {
           throw VideoProbe.failure(read, input: probe.input, doing: "")
         }

@@ -24,8 +24,9 @@ final class VideoInput {
   private var deadline: UInt64 = .max
   /// Whether reading stopped because the deadline passed.
   private(set) var timedOut = false
-  /// Why reading a stored original failed (a chunk that does not authenticate): FFmpeg
-  /// takes a failed read for the stream's end, so the error is kept for the decoder to throw.
+  /// Why reading a stored original failed (a chunk that does not authenticate): the read
+  /// stops FFmpeg as a spent time budget does, and `VideoProbe.failure` names this error
+  /// instead of a stall.
   private(set) var readFailure: Error?
 
   /// The AVIOContext reading through this input; freed with it.
