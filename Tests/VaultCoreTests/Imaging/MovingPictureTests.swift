@@ -105,4 +105,37 @@ final class MovingPictureTests: XCTestCase {
       XCTAssertEqual(try animation.nextFrame { _ in nil }?.microseconds, 0, "\(path) starts over")
     }
   }
+
+  /// A GIF's frames drawn over what came before, and taken off as their disposal says: a
+  /// blue corner to be cleared ("background") is gone when the next frame shows.
+  func testGIFFramesAreComposedAndDisposed() throws {
+    try requireTool("/usr/bin/convert")
+    let gif = folder + "/disposal.gif"
+    let make = Process()
+    make.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
+    make.arguments = [
+      "-delay", "10", "-dispose", "None", "-size", "48x32", "xc:red", "-dispose", "Background", "-page",
+      "+0+0",
+      "-size", "16x16", "xc:blue", "-dispose", "None", "-page", "+32+16", "-size", "8x8", "xc:lime", "-loop",
+      "0",
+      gif,
+    ]
+    try make.run()
+    make.waitUntilExit()
+    let (browser, record) = try imported(gif)
+    let animation = try XCTUnwrap(try browser.movingPicture(of: record))
+    var frames: [RGBImage] = []
+    for _ in 0..<3 {
+      frames.append(try XCTUnwrap(try animation.nextFrame { _ in PixelSize(width: 48, height: 32) }?.image))
+    }
+    func colour(_ frame: Int, _ x: Int, _ y: Int) -> [UInt8] {
+      let offset = (y * 48 + x) * 3
+      return Array(frames[frame].pixels[offset..<offset + 3])
+    }
+    XCTAssertEqual(colour(1, 2, 2), [0, 0, 255], "the second frame's blue corner")
+    XCTAssertEqual(colour(1, 40, 5), [255, 0, 0], "over the first frame, left in place")
+    XCTAssertNotEqual(colour(2, 2, 2), [0, 0, 255], "the blue corner was cleared")
+    XCTAssertEqual(colour(2, 40, 5), [255, 0, 0])
+    XCTAssertEqual(colour(2, 34, 18), [0, 255, 0], "the third frame's green square")
+  }
 }
