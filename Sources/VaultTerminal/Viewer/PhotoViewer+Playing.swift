@@ -70,6 +70,11 @@ extension PhotoViewer {
       report(failure)
       return false
     }
+    if frame == nil, playback.isFinished {
+      // A still: the page is a photo's again (kitty sends its neighbours ahead).
+      stopPlaying()
+      return false
+    }
     guard let frame, let image = frame.image else { return false }
     let view = Viewport(
       image: PixelSize(width: image.width, height: image.height), columns: columns, rows: rows, cell: cell

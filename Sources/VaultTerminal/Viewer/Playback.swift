@@ -15,6 +15,10 @@ final class Playback: @unchecked Sendable {
 
   /// How late a frame may be and still show, in microseconds.
   static let lateness: Int64 = 50_000
+  /// The longest a playing video goes without a frame handed over, in seconds: when
+  /// decoding cannot keep up (a high-bitrate 4K video on a small machine), every frame is
+  /// late, and dropping them all would show none; a late one then shows, late.
+  static let longestWithoutFrame = 0.25
 
   /// Opened on the thread: a GIF is decrypted whole first, which keys must not wait for.
   private var picture: MovingPicture?
@@ -34,6 +38,10 @@ final class Playback: @unchecked Sendable {
   private var failure: Error?
   private var droppedFrames = 0
   private var lengthMicroseconds: Int64 = 0
+  /// When the last frame was handed over (monotonic seconds).
+  private var lastHandedOver = 0.0
+  /// The time the last seek went to: the frames leading up to it never show.
+  private var seekedTo: Int64 = 0
 
   /// The frame the viewer took last (only the viewer's thread touches it).
   private var onScreen: MovingFrame?
@@ -81,6 +89,8 @@ final class Playback: @unchecked Sendable {
   }
 
   var isPaused: Bool { locked { paused } }
+  /// Whether it stopped by itself: it failed, or there was nothing to play (a still GIF).
+  var isFinished: Bool { locked { stopped } }
   var dropped: Int { locked { droppedFrames } }
 
   /// The time the progress line shows: the frame on screen's.
@@ -172,7 +182,11 @@ final class Playback: @unchecked Sendable {
   /// The size to scale a frame of `time` to, or nil when it is late (dropped).
   private func scale(_ time: Int64) -> PixelSize? {
     locked {
-      seekTarget != nil || time < clockLocked() - Self.lateness ? nil : picture?.shownSize.fitted(in: area)
+      if seekTarget != nil { return nil }
+      let late = time < clockLocked() - Self.lateness
+      let starved = !paused && FullScreenTerminal.now() - lastHandedOver > Self.longestWithoutFrame
+      if time < seekedTo - Self.lateness || (late && !starved) { return nil }
+      return picture?.shownSize.fitted(in: area)
     }
   }
 
@@ -196,6 +210,7 @@ final class Playback: @unchecked Sendable {
       handedOver?.image?.pixels.wipeShared()
       handedOver = frame
       needsFrame = false
+      lastHandedOver = FullScreenTerminal.now()
     } else {
       frame.image?.pixels.wipeShared()
     }
@@ -228,6 +243,7 @@ final class Playback: @unchecked Sendable {
 
   private func seek(toLocked target: Int64) {
     seekTarget = target
+    seekedTo = target
     pausedAt = target
     origin = FullScreenTerminal.now() - Double(target) / 1e6
     needsFrame = true

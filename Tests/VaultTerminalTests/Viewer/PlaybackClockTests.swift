@@ -14,6 +14,8 @@ final class PlaybackClockTests: XCTestCase {
     var next: Int64 = 0
     var scaled: [Int64] = []
     var failsAt: Int64?
+    /// How long decoding a frame takes, in microseconds: a video that cannot keep up.
+    var decoding: UInt32 = 0
     let shownSize = PixelSize(width: 40, height: 30)
     let durationMicroseconds: Int64? = 10_000_000
 
@@ -21,6 +23,7 @@ final class PlaybackClockTests: XCTestCase {
       let time = lock.withLock { next }
       if let failsAt, time >= failsAt { throw VaultError.decodeFailed(path: "clip.mp4", reason: "damaged") }
       guard time < 10_000_000 else { return nil }
+      if decoding > 0 { usleep(decoding) }
       lock.withLock { next += 100_000 }
       guard let wanted = size(time) else { return MovingFrame(microseconds: time, image: nil) }
       lock.withLock { scaled.append(time) }
@@ -81,5 +84,17 @@ final class PlaybackClockTests: XCTestCase {
     waitForFrame(playback) { _, failure in failure != nil }
     let failure = playback.current().failure.map { "\($0)" } ?? ""
     XCTAssertTrue(failure.contains("clip.mp4") && failure.contains("damaged"), failure)
+  }
+
+  /// Decoding three times slower than the video plays: every frame after the first is late,
+  /// and some still show (late) rather than none at all.
+  func testAVideoThatCannotKeepUpStillShowsFrames() {
+    let video = MadeUpVideo()
+    video.decoding = 300_000
+    let playback = Playback(
+      photo: photo, open: { video }, isVideo: true, area: PixelSize(width: 40, height: 30))
+    defer { playback.stop() }
+    let shown = waitForFrame(playback) { frame, _ in (frame?.microseconds ?? 0) >= 200_000 }
+    XCTAssertNotNil(shown?.image)
   }
 }
