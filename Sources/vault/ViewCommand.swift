@@ -15,6 +15,9 @@ struct ViewCommand: ParsableCommand {
       --sort, only those photos, numbered within them. In a photo: + and - zoom, z switches between fit and 1:1, arrows pan when \
       zoomed, n and p (or → and ←) page, s selects, d deletes, e exports, i shows details \
       (date taken, camera, sizes), \
+      Enter or space plays a video (space pauses, → and ← go 10 s on or back, q stops; \
+      no sound; read from the vault as it plays, never decrypted whole), an animated GIF \
+      or WebP animates by itself, \
       Esc goes back to the grid, ? lists every key, q quits. Draws with kitty, iTerm2 or \
       sixel graphics where the terminal has them (asked of the terminal itself: kitty by \
       TERM=xterm-kitty or its answer to kitty's query, sixel by its device attributes), \

@@ -32,6 +32,15 @@ public enum TestVideos {
     ])
   }
 
+  /// A `seconds`-long 320×240 H.264 MP4 of FFmpeg's test pattern (its clock counts the
+  /// seconds), at 10 frames a second: long enough to seek 10 s in.
+  public static func countingMP4(_ path: String, seconds: Int) throws {
+    try run([
+      "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=10:duration=\(seconds)", "-c:v", "libx264", "-pix_fmt",
+      "yuv420p", path,
+    ])
+  }
+
   /// The picture of `markedMOV`, as stored: blue, a red box in the top-left corner, a white
   /// box in the middle; black for the first second.
   public static let markedPicture =

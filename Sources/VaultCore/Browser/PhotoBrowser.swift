@@ -197,6 +197,12 @@ public final class PhotoBrowser {
   /// viewer decodes ahead), since indexes shift under it when photos are deleted. Safe to
   /// call from another thread, as the data source's loader is.
   public func originalImage(of record: PhotoRecord, minimumSize: PixelSize?) throws -> DecodedPhoto {
+    if record.format.isVideo, let ranges = dataSource.originalRanges {
+      // Read by range: a video of gigabytes is shown without being held.
+      return try PhotoDecoder.decodeVideo(
+        VideoProbe(VideoInput(.ranges(ranges(record)), path: record.name), limits: thumbnailer),
+        minimumSize: minimumSize, limits: thumbnailer)
+    }
     // The file itself is held whole: refused before it is decrypted when it alone is too much.
     // Saturating: a size near the end of 64 bits (only a forged record has one) is too much.
     let (needed, overflow) = Int(clamping: record.bytes).addingReportingOverflow(Thumbnailer.fixedMemory)

@@ -51,6 +51,9 @@ public struct PhotoDataSource {
   /// The id of the photo at an index. By default its model says; the space reads it
   /// without making the model (`select` compares ids before and after).
   public var idAtIndex: (Int) -> BlobID
+  /// Opens a photo's original for reading byte ranges (a video played, its still shown),
+  /// so that it is never decrypted whole. Nil by default: videos are then read whole.
+  public var originalRanges: ((PhotoRecord) throws -> OriginalRangeReader)?
 
   public init(
     numberOfPhotos: @escaping () -> Int, photoAtIndex: @escaping (Int) -> PhotoModel,

@@ -58,6 +58,7 @@ extension Space {
         }
       })
     source.detailsAreKnown = { self.hasDetails($0.id) }
+    source.originalRanges = { try self.originalRanges(of: $0) }
     source.listRevision = { self.revision }
     source.selectedIndexes = {
       let (positions, entries) = (list.positions(in: self), self.entries)

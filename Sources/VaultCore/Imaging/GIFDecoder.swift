@@ -7,7 +7,7 @@ import CGif
 /// date taken.
 final class GIFDecoder: FrameDecoder {
   let path: String
-  private let input: GIFMemoryInput
+  let input: GIFMemoryInput
   private let structure: GIFStructure
 
   init(pinned: PinnedBytes, name: String) throws {
@@ -52,7 +52,9 @@ final class GIFDecoder: FrameDecoder {
         transparent = try readExtension(gif) ?? transparent
       case IMAGE_DESC_RECORD_TYPE:
         guard DGifGetImageDesc(gif) == GIF_OK else { throw failure(gif) }
-        return try drawImage(gif, transparent: transparent)
+        let frame = DecodedFrame(width: width, height: height)
+        try drawImage(gif, transparent: transparent, onto: frame)
+        return frame
       default:
         throw VaultError.decodeFailed(path: path, reason: "the GIF holds no picture")
       }
@@ -76,8 +78,10 @@ final class GIFDecoder: FrameDecoder {
     return transparent
   }
 
-  /// Decodes the frame whose descriptor giflib just read onto a transparent canvas.
-  private func drawImage(_ gif: UnsafeMutablePointer<GifFileType>, transparent: Int32) throws -> DecodedFrame
+  /// Decodes the frame whose descriptor giflib just read onto `frame`, a canvas (all
+  /// transparent for the first frame; an animation's later frames cover what came before).
+  func drawImage(_ gif: UnsafeMutablePointer<GifFileType>, transparent: Int32, onto frame: DecodedFrame)
+    throws
   {
     let image = gif.pointee.Image
     guard let colors = image.ColorMap ?? gif.pointee.SColorMap, let palette = colors.pointee.Colors else {
@@ -86,7 +90,6 @@ final class GIFDecoder: FrameDecoder {
     let frameWidth = Int(image.Width)
     let frameHeight = Int(image.Height)
     let (left, top) = (Int(image.Left), Int(image.Top))
-    let frame = DecodedFrame(width: width, height: height)
     var line = [GifPixelType](repeating: 0, count: max(1, frameWidth))
     for y in Self.rowOrder(height: frameHeight, interlaced: image.Interlace) {
       guard DGifGetLine(gif, &line, Int32(frameWidth)) == GIF_OK else { throw failure(gif) }
@@ -101,7 +104,6 @@ final class GIFDecoder: FrameDecoder {
         (pixel[0], pixel[1], pixel[2], pixel[3]) = (color.Red, color.Green, color.Blue, 255)
       }
     }
-    return frame
   }
 
   /// The rows of a frame in the order its data holds them: an interlaced GIF stores every
@@ -113,12 +115,12 @@ final class GIFDecoder: FrameDecoder {
     }
   }
 
-  private func failure(_ gif: UnsafeMutablePointer<GifFileType>) -> VaultError {
+  func failure(_ gif: UnsafeMutablePointer<GifFileType>) -> VaultError {
     .decodeFailed(path: path, reason: Self.reason(gif.pointee.Error))
   }
 
   /// giflib's message, lowercased; a read past the end is a truncated file.
-  private static func reason(_ error: Int32) -> String {
+  static func reason(_ error: Int32) -> String {
     if error == D_GIF_ERR_READ_FAILED { return "the file ends too early (truncated)" }
     guard let message = GifErrorString(error) else { return "giflib error \(error)" }
     return String(cString: message).lowercased()
@@ -127,7 +129,7 @@ final class GIFDecoder: FrameDecoder {
 
 /// The bytes giflib reads, and how far it has read: giflib asks for them through a
 /// callback that finds this object in the file's user data.
-private final class GIFMemoryInput {
+final class GIFMemoryInput {
   let pinned: PinnedBytes
   var position = 0
 

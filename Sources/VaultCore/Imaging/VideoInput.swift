@@ -2,7 +2,8 @@ import CFFmpeg
 import Foundation
 
 /// Where FFmpeg reads a video from: the descriptor of a file being imported (never its
-/// path, which could be swapped meanwhile) or bytes in memory (a decrypted original), through
+/// path, which could be swapped meanwhile), bytes in memory (a decrypted original) or a
+/// stored original read by range (playback: never decrypted whole), through
 /// a custom AVIOContext. It also keeps the time budget: once `deadline` passes, reads fail
 /// and FFmpeg's interrupt callback asks it to stop, so that a file built to make the
 /// demuxer or decoder spin cannot hold an import forever.
@@ -10,9 +11,15 @@ final class VideoInput {
   enum Bytes {
     case file(SourceFile)
     case memory(PinnedBytes)
-    /// Bytes read by range from somewhere else (an upload's encrypted temporary blob):
-    /// `read` copies from an offset into a buffer, and returns the count copied.
+    /// Bytes read by range from somewhere else (a stored original, decrypted a 64 KiB chunk
+    /// at a time as FFmpeg reads it; an upload's encrypted temporary blob): `read` copies
+    /// from an offset into a buffer, and returns the count copied (0 at the end).
     case ranges(size: Int64, read: (Int64, UnsafeMutableRawBufferPointer) throws -> Int)
+
+    /// A stored original read through `reader`.
+    static func ranges(_ reader: OriginalRangeReader) -> Bytes {
+      .ranges(size: reader.size, read: { try reader.read(at: $0, into: $1) })
+    }
   }
 
   /// The name that stands for the video in errors.
@@ -24,6 +31,10 @@ final class VideoInput {
   private var deadline: UInt64 = .max
   /// Whether reading stopped because the deadline passed.
   private(set) var timedOut = false
+  /// Why reading a stored original failed (a chunk that does not authenticate): the read
+  /// stops FFmpeg as a spent time budget does, and `VideoProbe.failure` names this error
+  /// instead of a stall.
+  private(set) var readFailure: Error?
 
   /// The AVIOContext reading through this input; freed with it.
   private(set) var context: UnsafeMutablePointer<AVIOContext>!
@@ -100,11 +111,15 @@ final class VideoInput {
       position += Int64(wanted)
       return Int32(wanted)
     case .ranges(_, let readRange):
-      guard let read = try? readRange(position, UnsafeMutableRawBufferPointer(start: buffer, count: wanted)),
-        read > 0
-      else { return -EIO }
-      position += Int64(read)
-      return Int32(read)
+      do {
+        let read = try readRange(position, UnsafeMutableRawBufferPointer(start: buffer, count: wanted))
+        guard read > 0 else { return vault_av_error_eof() }
+        position += Int64(read)
+        return Int32(read)
+      } catch {
+        readFailure = error
+        return vault_av_error_exit()
+      }
     case .file(let file):
       while true {
         let read = pread(file.descriptor, buffer, wanted, off_t(position))

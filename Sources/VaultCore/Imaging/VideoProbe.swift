@@ -91,6 +91,7 @@ final class VideoProbe {
 
   /// The error for an FFmpeg status: the time budget spent, or FFmpeg's own words.
   static func failure(_ status: Int32, input: VideoInput, doing what: String) -> VaultError {
+    if let damaged = input.readFailure as? VaultError { return damaged }
     if input.timedOut || status == vault_av_error_exit() {
       return .videoUnreadable(
         path: input.path, reason: "reading it took too long; it may be built to stall readers")

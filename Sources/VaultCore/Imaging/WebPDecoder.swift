@@ -7,7 +7,7 @@ import CWebP
 /// animation decoder, which composes it on the canvas.
 final class WebPDecoder: FrameDecoder {
   let path: String
-  private let pinned: PinnedBytes
+  let pinned: PinnedBytes
   private let demuxer: OpaquePointer
   let width: Int
   let height: Int

@@ -11,6 +11,8 @@ enum PictureKey: Hashable {
   case fitted(BlobID, denominator: Int, width: Int, height: Int)
   /// A photo's thumbnail, shown while its original decodes.
   case thumbnail(BlobID)
+  /// A frame of a video or an animation playing, at its time and the size it was scaled to.
+  case frame(BlobID, microseconds: Int64, width: Int, height: Int)
   /// A row of the grid as composed: its photos, their selection marks and its size.
   case gridRow(photos: [BlobID], selected: [Bool], width: Int, height: Int)
 }

@@ -11,6 +11,7 @@ extension PhotoViewer {
     emit(Array("\u{1B}[H\u{1B}[J".utf8))
     drawnOriginal = nil
     followPhotos()
+    followPlayback()
     var keep: Set<PictureKey> = []
     if showsHelp {
       emit(helpScreen(columns: size.columns, rows: size.rows))

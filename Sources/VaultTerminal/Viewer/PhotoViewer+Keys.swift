@@ -30,6 +30,10 @@ extension PhotoViewer {
       showsHelp = false
       return
     }
+    if screen == .photo, let playback, playback.isVideo {
+      handlePlaying(key, playback)
+      return
+    }
     switch key {
     case .character("q"):
       running = false
@@ -70,6 +74,7 @@ extension PhotoViewer {
   func handlePhoto(_ key: Key) {
     let zoomed = viewport?.isZoomed ?? false
     let tall = viewport?.isTall ?? false
+    if key == .enter || key == .character(" "), playVideo(at: page.index) { return }
     switch key {
     case .character("n"), .character(" "): page.next(count: count)
     case .character("p"): page.previous(count: count)

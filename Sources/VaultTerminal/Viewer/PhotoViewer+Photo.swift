@@ -27,7 +27,11 @@ extension PhotoViewer {
     guard let viewport else { return }
     requestOriginals(around: page.index, viewport: viewport)
     let placement = viewport.placement
-    if let decoded = preloader.decoded(record.id) {
+    animateIfMoving(record)
+    if drawPlayingFrame(record, columns: area.columns, rows: area.rows) {
+      standIn = nil
+      drawnOriginal = record.id
+    } else if let decoded = preloader.decoded(record.id) {
       browser.noteDetails(of: record, in: decoded)
       let size = PixelSize(width: decoded.image.width, height: decoded.image.height)
       if let fitted = fittedPicture(record.id, decoded, in: viewport) {
@@ -75,7 +79,7 @@ extension PhotoViewer {
   /// frame once made; not while a key is waiting: megabytes of pixels would hold up what
   /// the user waits for.
   func sendDecodedAhead(keep: inout Set<PictureKey>) {
-    guard drawing is KittyPictureDrawing, let viewport,
+    guard drawing is KittyPictureDrawing, let viewport, playback == nil,
       let current = browser.photo(at: page.index), drawnOriginal == current.record.id
     else { return }
     var ahead: [(key: PictureKey, make: @Sendable () -> Picture)] = []

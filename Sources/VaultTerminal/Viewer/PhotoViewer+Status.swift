@@ -18,6 +18,7 @@ extension PhotoViewer {
     } else {
       let photo = browser.photo(at: page.index)!
       var after = "  \(photo.record.width)×\(photo.record.height)"
+      if let video = videoStatus(photo.record) { after += video }
       if let taken = browser.withFoundDetails(photo.record).taken { after += "  " + taken.shownDate }
       if photo.kind == .live { after += "  live" }
       after += "  \(viewport?.zoomPercent ?? 100)%"
@@ -93,6 +94,7 @@ extension PhotoViewer {
     "",
     "Photo",
     "  n p, → ←, space     next, previous photo (→ ← pan when zoomed)",
+    "  Enter, space        play a video; then space pause, → ← 10 s on, back, q stop",
     "  Home End            first, last photo",
     "  g NUMBER Enter      go to photo NUMBER",
     "  + -                 zoom in, out",

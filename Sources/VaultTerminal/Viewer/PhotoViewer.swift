@@ -62,6 +62,11 @@ public final class PhotoViewer {
   public internal(set) var stoppedBy: Error?
   /// When the space was last read again after a photo failed to load.
   var lastReadAgain: Date?
+  /// The video or animation playing on the page, if one is.
+  var playback: Playback?
+  /// The photo last played: an animation that failed or turned out a still is not tried
+  /// again while its page shows.
+  var playbackTried: BlobID?
 
   /// What the screen of an empty space says after that it is empty (the program words it).
   let emptyHint: String
@@ -106,6 +111,7 @@ public final class PhotoViewer {
       }
       if running, stoppedBy == nil, !terminal.hasWaitingInput { redraw() }
     }
+    stopPlaying()
     preloader.want([])
     if stoppedBy == nil { browser.storeFoundDetails() }
     terminal.write(drawing.finish())

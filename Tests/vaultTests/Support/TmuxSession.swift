@@ -59,16 +59,17 @@ final class TmuxSession {
     try wait(until: "'\(text)' appears", file: file, line: line) { $0.contains(text) }
   }
 
-  /// Waits until the screen satisfies `condition` (described by `what` if it never does),
-  /// and returns the screen.
+  /// Waits until the screen (with its colours, if `escapes`) satisfies `condition`
+  /// (described by `what` if it never does), and returns the screen.
   @discardableResult
   func wait(
-    until what: String, file: StaticString = #filePath, line: UInt = #line, _ condition: (String) -> Bool
+    until what: String, escapes: Bool = false, file: StaticString = #filePath, line: UInt = #line,
+    _ condition: (String) -> Bool
   ) throws -> String {
     let deadline = Date().addingTimeInterval(Self.hangLimit)
     var shown = ""
     while Date() < deadline {
-      shown = try screen()
+      shown = try screen(escapes: escapes)
       if condition(shown) { return shown }
       usleep(50_000)
     }
