@@ -68,18 +68,11 @@ public final class PhotoImporter {
     report: (ImportEvent, Int) -> Void
   ) throws -> ImportSummary {
     let unlocked = UnlockedSpace()
-    // As many files are prepared at once as there are cores, but a worker waiting for the
-    // key derivation lends its core: one thread a file in flight, each holding a core while
-    // it computes.
-    let cores = DispatchSemaphore(value: parallelism)
     let pipeline = PreparationPipeline<String, PreparedImport>(
       items: files, limit: min(parallelism * 2, Self.maxInFlight), interruption: interruption,
-      threadPerItem: true,
       prepare: { [self] path in
-        cores.wait()
-        defer { cores.signal() }
         do {
-          return .success(try prepare(path, unlocked: unlocked, cores: cores))
+          return .success(try prepare(path, unlocked: unlocked))
         } catch let error as VaultError {
           return .failure(error)
         } catch {
@@ -139,9 +132,7 @@ public final class PhotoImporter {
   /// a duplicate costs a read, not the writing of a blob to be thrown away), decoded
   /// through the descriptor, and read again to encrypt it, hashed again only to prove that
   /// what is stored is what the record describes.
-  private func prepare(_ path: String, unlocked: UnlockedSpace, cores: DispatchSemaphore) throws
-    -> PreparedImport
-  {
+  private func prepare(_ path: String, unlocked: UnlockedSpace) throws -> PreparedImport {
     let source = try SourceFile(path: path)
     let signature = try source.readPrefix(ImageFormat.signatureLength)
     if source.size == 0 { throw VaultError.io(path: path, reason: "empty file") }
@@ -154,9 +145,7 @@ public final class PhotoImporter {
     let keepsBytes =
       source.size <= Self.inMemoryFileLimit
       && Int(source.size) + image.memoryNeeded <= thumbnailer.memoryLimit
-    let reserved = Self.lending(cores) {
-      memory.reserve(image.memoryNeeded + (keepsBytes ? Int(source.size) : 0) + Self.photoMemory)
-    }
+    let reserved = memory.reserve(image.memoryNeeded + (keepsBytes ? Int(source.size) : 0) + Self.photoMemory)
     defer { memory.release(reserved) }
     var bytes: PinnedBytes?
     if keepsBytes {
@@ -170,9 +159,7 @@ public final class PhotoImporter {
     }
     var thumbnail: Thumbnail?
     if !unlocked.isOpen { thumbnail = try thumbnailer.makeThumbnail(image) }
-    guard let (space, hashKey, knownHashes) = Self.lending(cores, { unlocked.wait() }) else {
-      return .spaceNotOpened
-    }
+    guard let (space, hashKey, knownHashes) = unlocked.wait() else { return .spaceNotOpened }
     let contentHash: String
     if let bytes {
       let hasher = ContentHasher(key: hashKey)
@@ -204,14 +191,5 @@ public final class PhotoImporter {
           }
         }
       })
-  }
-
-  /// Runs `wait` (which computes nothing) without holding one of the `cores`, so that
-  /// another file is decoded meanwhile; holds one again when it returns. A worker never
-  /// waits for memory or the key while it holds a core, so no worker waits forever.
-  private static func lending<Result>(_ cores: DispatchSemaphore, _ wait: () -> Result) -> Result {
-    cores.signal()
-    defer { cores.wait() }
-    return wait()
   }
 }

@@ -22,17 +22,13 @@ final class PreparationPipeline<Item, Prepared> {
   /// Gets rid of a result that will not be taken (removes its temporary files).
   private let discard: (Prepared) -> Void
 
-  /// With `threadPerItem`, each item is prepared on a thread of its own (a serial queue's,
-  /// outside the pool, which is only as wide as the cores), so that `limit` items run at
-  /// once: for work that may block (an import's workers wait for the key derivation) while
-  /// others could compute, and that bounds its own use of the cores.
   init(
-    items: [Item], limit: Int, interruption: Interruption? = nil, threadPerItem: Bool = false,
-    prepare: @escaping (Item) -> Outcome, discard: @escaping (Prepared) -> Void
+    items: [Item], limit: Int, interruption: Interruption? = nil, prepare: @escaping (Item) -> Outcome,
+    discard: @escaping (Prepared) -> Void
   ) {
     self.limit = limit
     self.discard = discard
-    let pool = DispatchQueue(label: "vault.pipeline", attributes: .concurrent)
+    let queue = DispatchQueue(label: "vault.pipeline", attributes: .concurrent)
     producer.enter()
     // The producer waits most of the time. On a global queue it would hold one of the
     // threads that run `prepare` (as many as there are cores) while it waits, leaving one
@@ -57,7 +53,6 @@ final class PreparationPipeline<Item, Prepared> {
         handedOut = position + 1
         workers.enter()
         condition.unlock()
-        let queue = threadPerItem ? DispatchQueue(label: "vault.pipeline.item") : pool
         queue.async { [self] in
           let outcome = prepare(item)
           condition.lock()
