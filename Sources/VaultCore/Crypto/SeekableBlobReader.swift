@@ -150,6 +150,24 @@ final class SeekableBlobReader {
     }
   }
 
+  /// As `forEachPiece`, with the chunks decrypted a few ahead on a thread of their own
+  /// (`ChunkReadAhead`), so that what `body` does with one piece overlaps decrypting the
+  /// next: for a long range read whole, a big original's export or check.
+  func forEachPieceReadingAhead(of range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> Void) throws
+  {
+    precondition(range.lowerBound >= 0 && range.upperBound <= plaintextLength, "a range inside the plaintext")
+    guard !range.isEmpty else { return }
+    let size = SeekableBlobFormat.chunkSize
+    let chunks = range.lowerBound / size..<(range.upperBound - 1) / size + 1
+    try ChunkReadAhead(self, chunks: chunks).forEach { index, plaintext in
+      let chunkStart = index * size
+      let start = max(range.lowerBound, chunkStart)
+      let end = min(range.upperBound, chunkStart + plaintext.count)
+      try body(
+        UnsafeRawBufferPointer(start: plaintext.baseAddress! + (start - chunkStart), count: end - start))
+    }
+  }
+
   /// Copies the plaintext at `offset` into `buffer`, filling it.
   func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws {
     var filled = 0
@@ -191,11 +209,30 @@ final class SeekableBlobReader {
 
   /// Decrypts chunk `index` into `chunk` (unless it is there already); its plaintext length.
   private func decryptChunk(_ index: Int) throws -> Int {
-    let last = index == chunkCount - 1
-    let sealedLength = last ? lastSealedLength : SeekableBlobFormat.sealedChunkSize
-    let length = sealedLength - SeekableBlobFormat.tagLength
-    if chunkInBuffer == index { return length }
+    if chunkInBuffer == index { return chunkLength(index) }
     chunkInBuffer = nil
+    let length = try decrypt(index, through: &sealed, into: chunk.mutableBytes)
+    chunkInBuffer = index
+    return length
+  }
+
+  /// The plaintext length of chunk `index`.
+  func chunkLength(_ index: Int) -> Int {
+    (index == chunkCount - 1 ? lastSealedLength : SeekableBlobFormat.sealedChunkSize)
+      - SeekableBlobFormat.tagLength
+  }
+
+  /// Reads chunk `index` into `sealed` and decrypts it into `plaintext` (a chunk's room,
+  /// wiped again if it does not authenticate); its plaintext length. Touches nothing but its
+  /// arguments (and reads the file at its place), so another thread may call it too
+  /// (`ChunkReadAhead`).
+  func decrypt(_ index: Int, through sealed: inout [UInt8], into plaintext: UnsafeMutablePointer<UInt8>)
+    throws
+    -> Int
+  {
+    let last = index == chunkCount - 1
+    let length = chunkLength(index)
+    let sealedLength = length + SeekableBlobFormat.tagLength
     let offset = SeekableBlobFormat.headerLength + index * SeekableBlobFormat.sealedChunkSize
     let count = sealed.withUnsafeMutableBytes {
       pread(descriptor, $0.baseAddress, sealedLength, off_t(offset))
@@ -206,17 +243,16 @@ final class SeekableBlobReader {
       throw VaultError.damagedBlob(what: what, reason: reason)
     }
     let opened = sealed.withUnsafeBufferPointer {
-      cipher.open($0.baseAddress!, count: sealedLength, index: index, last: last, into: chunk.mutableBytes)
+      cipher.open($0.baseAddress!, count: sealedLength, index: index, last: last, into: plaintext)
     }
     guard opened else {
-      sodium_memzero(chunk.pointer, length)
+      sodium_memzero(plaintext, length)
       let reason =
         last
         ? "its last chunk (\(index)) does not authenticate as the end of the blob (changed, truncated or extended)"
         : "chunk \(index) does not authenticate (changed, truncated or swapped)"
       throw VaultError.damagedBlob(what: what, reason: reason)
     }
-    chunkInBuffer = index
     return length
   }
 }

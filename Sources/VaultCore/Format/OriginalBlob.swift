@@ -34,6 +34,10 @@ enum OriginalBlob {
 /// Reads an original's blob: its record first, then its content, whole (checked against
 /// the record's size and hash) or any range of it (`read(at:into:)`).
 final class OriginalBlobReader {
+  /// Originals from this size up are decrypted ahead on a thread of their own when read
+  /// whole (`ChunkReadAhead`).
+  static let readAheadLength = 16 << 20
+
   let record: PhotoRecord
   let what: String
   private let master: MasterKey
@@ -115,9 +119,16 @@ final class OriginalBlobReader {
     switch source {
     case .seekable(let reader):
       let count = Int(record.bytes)
-      try reader.forEachPiece(of: 0..<count) { piece in
+      let consumePiece = { (piece: UnsafeRawBufferPointer) throws in
         hasher.update(piece)
         try consume(piece)
+      }
+      // A big original (a video) is decrypted ahead on another thread while its pieces are
+      // hashed and written; a photo's few chunks are not worth a thread.
+      if count >= Self.readAheadLength {
+        try reader.forEachPieceReadingAhead(of: 0..<count, consumePiece)
+      } else {
+        try reader.forEachPiece(of: 0..<count, consumePiece)
       }
       try reader.checkPadding(payloadLength: count)
     case .stream(let reader, _, _):

@@ -12,6 +12,8 @@ final class VideoFrames {
   private var frame: UnsafeMutablePointer<AVFrame>?
   /// Whether the demuxer has no more packets since the last seek (the decoder is drained).
   private var drained = false
+  /// The pictures handed out so far (what choosing a thumbnail cost).
+  private(set) var picturesDecoded = 0
 
   init(_ probe: VideoProbe, limits: Thumbnailer) throws {
     self.probe = probe
@@ -41,14 +43,17 @@ final class VideoFrames {
   }
 
   /// Seeks to the keyframe at or before `microseconds` from the start, so that the next
-  /// pictures decoded lead up to it. False when the container cannot seek there.
+  /// pictures decoded lead up to it, or with `backward` false to the first keyframe at or
+  /// after it. False when the container cannot seek there (or has no keyframe after it).
   @discardableResult
-  func seek(toMicroseconds microseconds: Int64) -> Bool {
+  func seek(toMicroseconds microseconds: Int64, backward: Bool = true) -> Bool {
     let base = probe.stream.pointee.time_base
     let start =
       probe.stream.pointee.start_time == vault_av_nopts_value() ? 0 : probe.stream.pointee.start_time
     let target = start + av_rescale_q(microseconds, AVRational(num: 1, den: AV_TIME_BASE), base)
-    let moved = av_seek_frame(probe.format, probe.stream.pointee.index, target, AVSEEK_FLAG_BACKWARD) >= 0
+    let moved =
+      av_seek_frame(probe.format, probe.stream.pointee.index, target, backward ? AVSEEK_FLAG_BACKWARD : 0)
+      >= 0
     avcodec_flush_buffers(decoder)
     drained = false
     return moved
@@ -68,7 +73,10 @@ final class VideoFrames {
   func next() throws -> UnsafeMutablePointer<AVFrame>? {
     while true {
       let received = avcodec_receive_frame(decoder, frame)
-      if received >= 0 { return frame }
+      if received >= 0 {
+        picturesDecoded += 1
+        return frame
+      }
       if received == vault_av_error_eof() { return nil }
       guard received == vault_av_error_again() else {
         throw VideoProbe.failure(received, input: probe.input, doing: "its pictures cannot be decoded")

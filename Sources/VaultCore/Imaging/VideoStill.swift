@@ -1,11 +1,12 @@
 import CFFmpeg
 
 /// A video's representative picture: not its first, which is often black (a fade in, a
-/// lens cap, a pocket), but the first picture at or after 10% of the duration, as
+/// lens cap, a pocket), but the first keyframe at or after 10% of the duration, as
 /// ffmpegthumbnailer takes by default; when that one is flat (its luma varies less than
 /// `flatVariance`), pictures further on (35%, 60%, 85%) are tried, and the one whose luma
-/// varies most is kept. Each try seeks to the keyframe before its time and decodes up to
-/// it, at most `framesPerTry` pictures.
+/// varies most is kept. A keyframe decodes on its own, so a try costs one picture; where
+/// no keyframe follows the try's time (a short clip in one group of pictures), it seeks to
+/// the keyframe before and decodes up to the time, at most `framesPerTry` pictures.
 struct VideoStill {
   /// Variance of 8-bit luma below which a picture counts as flat (a standard deviation of
   /// 12 levels: black, a single colour, a dark blur).
@@ -27,7 +28,9 @@ struct VideoStill {
     for (number, fraction) in tries.enumerated() {
       let time = Int64(Double(duration) * fraction)
       // The first try decodes from the start if it cannot seek; later ones need to.
-      guard frames.seek(toMicroseconds: time) || number == 0 else { break }
+      let sought =
+        frames.seek(toMicroseconds: time, backward: false) || frames.seek(toMicroseconds: time)
+      guard sought || number == 0 else { break }
       try still.take(from: frames, at: time)
       if still.bestVariance >= flatVariance { break }
     }

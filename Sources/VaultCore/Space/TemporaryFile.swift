@@ -17,6 +17,12 @@ final class TemporaryFile {
   private var finished = false
   /// Whether bytes were written since the last `sync`.
   private var unsynced = true
+  /// Bytes written since writeback was last started.
+  private var writtenSinceWriteback = 0
+  /// A file that grows past this starts its writeback every time it grows by as much again,
+  /// so that the disk writes a big file (a video) while the rest of it is still being
+  /// encrypted or decrypted, and the `sync` that ends it has little left to wait for.
+  static let writebackStep = 8 << 20
 
   /// Creates an empty file, readable only by its owner, in `directory`. With `unnamed`,
   /// the file has no name at all until `moveWithoutReplacing` gives it its final one
@@ -52,6 +58,8 @@ final class TemporaryFile {
       offset += written
       unsynced = true
     }
+    writtenSinceWriteback += bytes.count
+    if writtenSinceWriteback >= Self.writebackStep { startWriteback() }
   }
 
   func write(_ bytes: [UInt8]) throws {
@@ -70,6 +78,7 @@ final class TemporaryFile {
   /// little left to do. Only a hint: failures are left for `sync` to report.
   func startWriteback() {
     guard descriptor >= 0 else { return }
+    writtenSinceWriteback = 0
     _ = vault_start_writeback(descriptor)
   }
 

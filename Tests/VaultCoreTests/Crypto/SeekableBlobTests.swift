@@ -119,6 +119,43 @@ final class SeekableBlobTests: XCTestCase {
       "chunk 3 does not authenticate (changed, truncated or swapped)")
   }
 
+  /// The pieces `forEachPieceReadingAhead` hands out for `range`, joined.
+  func readAhead(_ reader: SeekableBlobReader, _ range: Range<Int>, stoppingAfter limit: Int = .max) throws
+    -> [UInt8]
+  {
+    var bytes: [UInt8] = []
+    var pieces = 0
+    try reader.forEachPieceReadingAhead(of: range) { piece in
+      bytes += piece
+      pieces += 1
+      if pieces == limit { throw VaultError.io(path: "out", reason: "disk full") }
+    }
+    return bytes
+  }
+
+  /// Read ahead on another thread, a range comes whole and in order; a chunk that does not
+  /// authenticate comes as its error after the intact ones before it; a caller that stops
+  /// early stops the decrypting thread (and nothing is left running or locked).
+  func testAheadReadPiecesComeInOrderAndADamagedChunkAsItsError() throws {
+    let bytes = payload(9 * 65536 + 123)
+    let path = try writeBlob(bytes)
+    let reader = try open(path)
+    for range in [0..<bytes.count, 65535..<3 * 65536 + 1, 7..<8, 0..<0, 4 * 65536..<9 * 65536 + 1] {
+      XCTAssertEqual(try readAhead(reader, range), Array(bytes[range]), "range \(range)")
+    }
+    XCTAssertThrowsError(try readAhead(reader, 0..<bytes.count, stoppingAfter: 2)) { error in
+      XCTAssertEqual(error as? VaultError, .io(path: "out", reason: "disk full"))
+    }
+    var damaged = try fileBytes(path)
+    damaged[SeekableBlobFormat.headerLength + 6 * SeekableBlobFormat.sealedChunkSize + 10] ^= 1
+    try writeBytes(damaged, to: path)
+    var before: [UInt8] = []
+    assertDamaged(
+      try open(path).forEachPieceReadingAhead(of: 0..<bytes.count) { before += $0 },
+      "chunk 6 does not authenticate (changed, truncated or swapped)")
+    XCTAssertEqual(before, Array(bytes[0..<6 * 65536]), "the intact chunks before it")
+  }
+
   func assertDamaged(
     _ expression: @autoclosure () throws -> Any, _ reason: String, file: StaticString = #filePath,
     line: UInt = #line

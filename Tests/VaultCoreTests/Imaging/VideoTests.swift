@@ -56,6 +56,21 @@ final class VideoTests: XCTestCase {
     XCTAssertEqual([image.width, image.height], [320, 240])
   }
 
+  /// Where a keyframe follows the 10% mark (phones write one every second or two), it is the
+  /// thumbnail's picture: one picture decoded, not every one from the keyframe before.
+  func testAThumbnailDecodesTheOneKeyframeAfterTheTenPercentMark() throws {
+    let path = folder + "/keyframes.mp4"
+    // 10 s, a keyframe every 1.2 s: 10% is 1.0 s, 25 pictures after the keyframe before it.
+    try TestVideos.run([
+      "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=10", "-c:v", "libx264", "-x264-params",
+      "keyint=30:min-keyint=30:scenecut=0", "-pix_fmt", "yuv420p", path,
+    ])
+    let frames = try VideoFrames(probe(path), limits: Thumbnailer())
+    let picture = try VideoStill.picture(of: frames)
+    XCTAssertEqual([picture.width, picture.height], [320, 240])
+    XCTAssertEqual(frames.picturesDecoded, 1)
+  }
+
   /// The red box stored in the top-left corner shows in the bottom-left one, as FFmpeg's
   /// own player turns the picture; the first second is black, the thumbnail is not.
   func testAnHEVCMovieIsTurnedByItsDisplayMatrixAndItsThumbnailIsNotBlack() throws {
