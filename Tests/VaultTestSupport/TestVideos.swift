@@ -32,6 +32,14 @@ public enum TestVideos {
     ])
   }
 
+  /// A 1-second H.264 MP4 of `width`×`height` pixels (even numbers, as yuv420p wants).
+  public static func sizedMP4(_ path: String, width: Int, height: Int) throws {
+    try run([
+      "-f", "lavfi", "-i", "testsrc=size=\(width)x\(height):rate=10:duration=1", "-c:v", "libx264",
+      "-pix_fmt", "yuv420p", path,
+    ])
+  }
+
   /// A `seconds`-long 320×240 H.264 MP4 of FFmpeg's test pattern (its clock counts the
   /// seconds), at 10 frames a second: long enough to seek 10 s in.
   public static func countingMP4(_ path: String, seconds: Int) throws {

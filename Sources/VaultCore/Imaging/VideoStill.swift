@@ -110,6 +110,12 @@ final class VideoPicture {
   var width: Int { Int(frame!.pointee.width) }
   var height: Int { Int(frame!.pointee.height) }
 
+  /// Room past the last row for libswscale, which writes RGB in groups of pixels: up to 8
+  /// past a row's end when the width is not a multiple of 8 (24 bytes measured, at 200 and
+  /// 296 pixels). Into the next row that is harmless; past the last, it overwrote the heap
+  /// (`malloc(): invalid size`, a 300×300 video).
+  static let scalerOverrun = 16 * 3 * 4
+
   /// The picture scaled to `width`×`height` RGB (as stored: not yet turned), its colours
   /// converted with the matrix and range the stream gives (BT.709 for HD pictures that
   /// give none, BT.601 for smaller ones, as players assume).
@@ -131,7 +137,8 @@ final class VideoPicture {
     _ = sws_setColorspaceDetails(
       scaler, sws_getCoefficients(space), fullRange, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16,
       1 << 16)
-    var pixels = [UInt8](repeating: 0, count: targetWidth * targetHeight * 3)
+    let length = targetWidth * targetHeight * 3
+    var pixels = [UInt8](repeating: 0, count: length + Self.scalerOverrun)
     let rows = pixels.withUnsafeMutableBufferPointer { output -> Int32 in
       var planes: [UnsafeMutablePointer<UInt8>?] = [output.baseAddress, nil, nil, nil]
       var strides: [Int32] = [Int32(targetWidth * 3), 0, 0, 0]
@@ -145,6 +152,9 @@ final class VideoPicture {
         }
       }
     }
+    // The overrun is picture too (the last row's scaler writing on): wiped, then dropped.
+    pixels.withUnsafeMutableBytes { Sodium.zero($0.baseAddress! + length, count: Self.scalerOverrun) }
+    pixels.removeLast(Self.scalerOverrun)
     guard rows == Int32(targetHeight) else {
       pixels.wipe()
       throw VaultError.videoUnreadable(path: path, reason: "its picture cannot be scaled")

@@ -63,6 +63,22 @@ final class VideoImportTests: XCTestCase {
     XCTAssertEqual(pixel(thumbnail, x: 10, y: 10).map { $0 > 150 }, [false, false, true])
   }
 
+  /// Widths that are not a multiple of 8: libswscale wrote up to 24 bytes past the
+  /// thumbnail's pixels, and `add` died with `malloc(): invalid size` (a new user's 300×300
+  /// clip; fails before `VideoPicture.scalerOverrun`).
+  func testVideosOfAnyWidthImportAndExportBitForBit() throws {
+    for (width, height) in [(300, 300), (200, 200), (296, 400), (302, 400), (150, 200)] {
+      try TestVideos.sizedMP4(videos + "/\(width)x\(height).mp4", width: width, height: height)
+    }
+    let run = try vault.run(["add", videos])
+    XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+    XCTAssertTrue(run.stdout.contains("added 5, skipped 0 duplicates, failed 0"), run.stdout)
+    let sizes = Set(try vault.listJSON().map { "\($0["width"] as? Int ?? 0)x\($0["height"] as? Int ?? 0)" })
+    XCTAssertEqual(sizes, ["300x300", "200x200", "296x400", "302x400", "150x200"])
+    let names = try FileManager.default.contentsOfDirectory(atPath: videos)
+    try vault.assertExportsBitForBit(names, from: videos, uprightThumbnails: [])
+  }
+
   func testDamagedAndHostileVideosAreNamedAndLeaveTheVaultAsItWas() throws {
     try TestVideos.h264MP4(folder + "/good.mp4")
     try TestVideos.truncated(folder + "/good.mp4", to: videos + "/cut.mp4")
