@@ -224,8 +224,10 @@ public final class FullScreenTerminal {
   // MARK: Events
 
   /// Waits for the next event, at most `timeout` seconds (nil: as long as it takes); nil
-  /// when the time is up. A quit comes first, then a redraw, a resize, a wake-up, then keys
-  /// in the order typed.
+  /// when the time is up. A quit comes first, then a redraw, a resize, then keys in the
+  /// order typed, then a wake-up: a playing video wakes the loop for every frame, and
+  /// when drawing one took longer than a frame (a loaded machine) the wake-ups came first
+  /// every time, so that `q` waited for the video's end.
   func nextEvent(timeout: Double?) -> TerminalEvent? {
     let deadline = timeout.map { Self.now() + $0 }
     var polled = false
@@ -239,6 +241,11 @@ public final class FullScreenTerminal {
         return .key(next.key)
       }
       if restored { return .quit }
+      if hasPendingInput {
+        if !readInput() { return endOfTerminal() }
+        if !keys.isEmpty || incompleteSince == nil { continue }
+      }
+      if takeSignalledEvent(.wake) { return .wake }
       if let since = incompleteSince, Self.now() >= since + Self.escapeTimeout {
         keys += decoder.timeOut().map { ($0, true) }
         incompleteSince = nil
@@ -278,19 +285,6 @@ public final class FullScreenTerminal {
   /// `wake()` without the instance, for threads that outlive it: a late call is harmless.
   static func wake() {
     ScreenSignals.post(.wake)
-  }
-
-  private func takeSignalledEvent() -> TerminalEvent? {
-    let pending = ScreenSignals.pending.load(ordering: .sequentiallyConsistent)
-    if pending & ScreenSignals.Event.quit.rawValue != 0 { return .quit }
-    for (event, result) in [
-      (ScreenSignals.Event.redraw, TerminalEvent.redraw), (.resize, .resize), (.wake, .wake),
-    ]
-    where pending & event.rawValue != 0 {
-      ScreenSignals.pending.bitwiseAnd(~event.rawValue, ordering: .sequentiallyConsistent)
-      return result
-    }
-    return nil
   }
 
   /// Reads what the terminal has; false when it is gone (hung up, or an error).

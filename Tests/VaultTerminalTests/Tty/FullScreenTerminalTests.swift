@@ -313,6 +313,19 @@ final class FullScreenTerminalTests: XCTestCase {
     XCTAssertNil(terminal.nextEvent(timeout: 0))
   }
 
+  /// A playing video wakes the loop for every frame: a key typed meanwhile comes first, or
+  /// under load `q` waited for the video's end (a new user's tryout; fails before: .wake).
+  func testAKeyTypedComesBeforeAWakeUp() throws {
+    let terminal = try makeTerminal()
+    defer { terminal.restore() }
+    type("q")
+    var waiting = pollfd(fd: slave, events: Int16(POLLIN), revents: 0)
+    XCTAssertEqual(poll(&waiting, 1, Int32(Self.hangLimit * 1000)), 1, "the key never reached the terminal")
+    terminal.wake()
+    XCTAssertEqual(terminal.nextEvent(timeout: Self.hangLimit), .key(.character("q")))
+    XCTAssertEqual(terminal.nextEvent(timeout: Self.hangLimit), .wake)
+  }
+
   func testResizeSignal() throws {
     let terminal = try makeTerminal()
     defer { terminal.restore() }
