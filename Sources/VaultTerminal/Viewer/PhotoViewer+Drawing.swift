@@ -5,6 +5,10 @@ import VaultCore
 extension PhotoViewer {
   func redraw() {
     let size = terminal.size
+    // The frame is shown whole (synchronized output, DEC mode 2026, where the terminal has
+    // it; others ignore it): a video redraws it many times a second, and kitty showed the
+    // erased screen between frames, black.
+    emit(Self.beginSynchronizedFrame)
     emit(drawing.beginFrame())
     // Erased from the top-left corner down (ED 0), not as a whole screen (ED 2): kitty drops
     // the images it holds when the screen is cleared, and placing them again shows nothing.
@@ -33,6 +37,7 @@ extension PhotoViewer {
     // neighbours' pixels go to the terminal.
     if screen == .photo, !showsHelp, count > 0 { sendDecodedAhead(keep: &keep) }
     emit(drawing.endFrame(keep: keep))
+    emit(Self.endSynchronizedFrame)
     sendFrame()
     // Now that the photo is on screen, its neighbours are decoded.
     if screen == .photo, !showsHelp, count > 0, let viewport {
@@ -54,6 +59,8 @@ extension PhotoViewer {
   }
 
   static let pictureBytes = 1 << 16
+  static let beginSynchronizedFrame = Array("\u{1B}[?2026h".utf8)
+  static let endSynchronizedFrame = Array("\u{1B}[?2026l".utf8)
 
   /// Sends what is waiting. Before, kitty's cleanup on exit (even by a signal in the middle
   /// of an upload) names every image sent or being sent and every image about to be
