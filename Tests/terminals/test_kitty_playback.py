@@ -9,6 +9,7 @@ import subprocess
 import unittest
 
 from case import TerminalTestCase
+from looks import BlockMap
 from photos import make_vault
 from terminal import kitty_command
 
@@ -27,12 +28,14 @@ class KittyPlaybackTests(TerminalTestCase):
     tools = ("kitty", "ffmpeg")
 
     def make_video(self):
-        """12 s of 320×240 H.264: red for 3 s, then blue. Its still (10% in) is red."""
+        """12 s of 320×240 H.264: red for 3 s, then blue, a keyframe every second. Its still
+        (the first keyframe from 10% in: 2 s) is red. With x264's default of one keyframe in
+        250 frames, the first after 10% was the one it puts at the cut to blue."""
         path = os.path.join(self.folder, "clip.mp4")
         picture = ("color=c=red:size=320x240:rate=10:duration=12,"
                    "drawbox=x=0:y=0:w=iw:h=ih:color=blue:t=fill:enable='gte(t,3)'")
         subprocess.run(["ffmpeg", "-v", "error", "-y", "-nostdin", "-f", "lavfi", "-i", picture,
-                        "-c:v", "libx264", "-pix_fmt", "yuv420p", path], check=True)
+                        "-c:v", "libx264", "-g", "10", "-pix_fmt", "yuv420p", path], check=True)
         return path
 
     def test_a_video_plays_and_q_goes_back_to_its_still(self):
@@ -41,6 +44,11 @@ class KittyPlaybackTests(TerminalTestCase):
         self.look(terminal, "the still, red", shows_colour("red", ("blue",)))
         terminal.keys("Return")
         self.look(terminal, "blue frames once it played 3 s", shows_colour("blue", ("red",)))
+        # Every screenshot while it plays shows a frame: each is drawn as synchronized
+        # output, where kitty once showed the erased screen between frames (black).
+        for shot in range(6):
+            blocks = BlockMap(terminal.screenshot())
+            self.assertGreater(blocks.count(["blue"]), 200, f"screenshot {shot} while playing shows no frame")
         terminal.keys("q")
         self.look(terminal, "the still again after q", shows_colour("red", ("blue",)))
         terminal.keys("q")
