@@ -110,6 +110,17 @@ public enum TestVideos {
     try writeBytes(bytes, to: path)
   }
 
+  /// `source` (an H.264 MP4) with its sample size table (`stsz`) claiming `samples`
+  /// samples of one size in a few bytes: a header built to make the demuxer index them all.
+  public static func claimingManySamples(_ source: String, to path: String, samples: UInt32) throws {
+    var bytes = try fileBytes(source)
+    guard let table = find("stsz", in: bytes) else { throw TestFailure("\(source) has no stsz box") }
+    // After the type: version and flags (4), one size for every sample (4), the count (4).
+    bytes.replaceSubrange(table + 8..<table + 12, with: [0, 0, 0, 100])
+    bytes.replaceSubrange(table + 12..<table + 16, with: withUnsafeBytes(of: samples.bigEndian, Array.init))
+    try writeBytes(bytes, to: path)
+  }
+
   static func find(_ type: String, in bytes: [UInt8], from start: Int = 0) -> Int? {
     let pattern = Array(type.utf8)
     return (start..<max(start, bytes.count - 4)).first { bytes[$0..<$0 + 4].elementsEqual(pattern) }

@@ -131,6 +131,28 @@ final class VideoInput {
     }
   }
 
+  /// Up to `count` bytes at `offset`, read without moving FFmpeg's position: for checks
+  /// made before FFmpeg reads (`MP4SampleCount`).
+  func bytes(at offset: Int64, count: Int) throws -> [UInt8] {
+    let wanted = Int(min(Int64(count), max(0, size - offset)))
+    guard wanted > 0 else { return [] }
+    var result = [UInt8](repeating: 0, count: wanted)
+    let read = try result.withUnsafeMutableBytes { buffer -> Int in
+      switch bytes {
+      case .memory(let memory):
+        buffer.baseAddress!.copyMemory(from: memory.buffer.baseAddress! + Int(offset), byteCount: wanted)
+        return wanted
+      case .ranges(_, let readRange):
+        return try readRange(offset, buffer)
+      case .file(let file):
+        let read = pread(file.descriptor, buffer.baseAddress, wanted, off_t(offset))
+        guard read >= 0 else { throw VaultError.io(path: path, reason: String(cString: strerror(errno))) }
+        return read
+      }
+    }
+    return Array(result.prefix(read))
+  }
+
   private func seek(to offset: Int64, whence: Int32) -> Int64 {
     // AVSEEK_SIZE asks for the size; AVSEEK_FORCE is only a hint.
     if whence & AVSEEK_SIZE != 0 { return size }

@@ -37,6 +37,7 @@ final class VideoProbe {
     FFmpegLog.silence
     self.input = input
     input.startBudget(seconds: limits.videoTimeLimit)
+    try Self.checkSampleIndex(of: input, limits: limits)
     format = try Self.open(input)
     let index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
     guard index >= 0 else {
@@ -65,6 +66,17 @@ final class VideoProbe {
 
   /// What the container says of when the video was taken (it names no camera).
   var details: PhotoDetails { PhotoDetails(taken: taken) }
+
+  /// Refuses a file whose tracks declare more samples than FFmpeg may index within the
+  /// memory limit, before FFmpeg reads its header (see `MP4SampleCount`).
+  private static func checkSampleIndex(of input: VideoInput, limits: Thumbnailer) throws {
+    let samples = try MP4SampleCount.declared(size: input.size) { try input.bytes(at: $0, count: $1) }
+    let (bytes, overflow) = samples.multipliedReportingOverflow(by: MP4SampleCount.indexBytesPerSample)
+    guard overflow || bytes > Int64(limits.memoryLimit) else { return }
+    throw VaultError.videoUnreadable(
+      path: input.path,
+      reason: "its tracks declare \(samples) samples, more than \(limits.memoryLimit >> 20) MiB can index")
+  }
 
   /// The container, opened through `input` by the MP4 demuxer, its header read.
   private static func open(_ input: VideoInput) throws -> UnsafeMutablePointer<AVFormatContext> {

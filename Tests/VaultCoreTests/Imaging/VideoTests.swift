@@ -141,6 +141,36 @@ final class VideoTests: XCTestCase {
     XCTAssertThrowsError(try Thumbnailer().makeThumbnail(bytes: cut, name: "cut.mp4", format: .mp4))
   }
 
+  /// A few bytes of `stsz` claiming 2,000,000 samples: FFmpeg indexes every sample while it
+  /// reads the header (2 million took about 95 MB a track; 40 tracks 3.8 GB in a security
+  /// review), so the count is checked first. Fails before: FFmpeg opened it.
+  func testTracksDeclaringMoreSamplesThanMemoryCanIndexAreRefusedBeforeFFmpegReadsThem() throws {
+    let good = folder + "/good.mp4"
+    try TestVideos.h264MP4(good)
+    XCTAssertEqual(
+      try MP4SampleCount.declared(size: Int64(try fileBytes(good).count)) { offset, count in
+        Array(try fileBytes(good).dropFirst(Int(offset)).prefix(count))
+      }, 50)
+    let bomb = folder + "/bomb.mp4"
+    try TestVideos.claimingManySamples(good, to: bomb, samples: 2_000_000)
+    var limits = Thumbnailer()
+    limits.memoryLimit = 64 << 20
+    for source in [try probeInput(bomb, file: true), try probeInput(bomb, file: false)] {
+      XCTAssertThrowsError(try VideoProbe(source, limits: limits)) { error in
+        XCTAssertEqual(
+          "\(error)",
+          "'\(bomb)': cannot read video: its tracks declare 2000000 samples, more than 64 MiB can index")
+      }
+    }
+    XCTAssertNoThrow(try probe(good, limits: limits))
+  }
+
+  private func probeInput(_ path: String, file: Bool) throws -> VideoInput {
+    file
+      ? try VideoInput(.file(SourceFile(path: path)), path: path)
+      : try VideoInput(.memory(PinnedBytes(try fileBytes(path))), path: path)
+  }
+
   func testVideoRecordsKeepDurationAndCodecInTheJournalAndTheirBlobs() throws {
     var record = PhotoRecord(
       id: .random(), name: "clip.mov", bytes: 10, format: .mov, width: 240, height: 320, orientation: 8,
