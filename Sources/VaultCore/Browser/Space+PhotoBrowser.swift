@@ -37,8 +37,11 @@ extension Space {
         try self.readingInPlace { try self.openOriginal(record).readContent(content) }
       },
       selectionRequest: { try self.select($0, listed: list.positions(in: self)) },
+      // Exactly what the question named, by id: a Live Photo's two halves as it showed
+      // them, never a half paired with one of them since (another add, an upload, a sync
+      // while the question waited).
       deletionRequest: { photos in
-        let ids = Set(photos.map(\.record.id))
+        let ids = Set(photos.flatMap { [$0.record.id] + ($0.motion.map { [$0.id] } ?? []) })
         try self.writing { try $0.deletePhotos(ids: ids) }
       },
       albumAdditionRequest: { name, photos, creating in

@@ -46,9 +46,9 @@ extension Space {
     let ids = Set(
       photos.compactMap { photo in photo.motion.map { half == .motion ? $0.id : photo.record.id } })
     if access == .write {
-      try deletePhotos(ids: ids, halvesAlone: true)
+      try deletePhotos(ids: ids)
     } else {
-      try change { try $0.deletePhotos(ids: ids, halvesAlone: true) }
+      try change { try $0.deletePhotos(ids: ids) }
     }
   }
 }

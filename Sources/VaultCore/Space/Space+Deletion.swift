@@ -7,10 +7,10 @@ extension Space {
   /// before originals, so that an orphan original without a thumbnail is known to be a
   /// delete cut short (the next writer removes it) and not an import cut short. In format 2
   /// the journal's deletion names them, so the next writer removes them whatever is left.
-  /// A Live Photo's halves go together: the other half of any of `ids` is deleted too,
-  /// unless `halvesAlone` (`deleteLiveHalves`: the other half stays, a photo or video).
-  func deletePhotos(ids: Set<BlobID>, halvesAlone: Bool = false) throws {
-    let ids = halvesAlone ? ids : ids.union(livePairs().companions(of: ids))
+  /// Exactly `ids` go: a Live Photo's two halves when the caller names both (as the
+  /// question showed them), one when it names one (`deleteLiveHalves`). Pairs are not
+  /// derived again here: a half paired since the question was asked was not shown.
+  func deletePhotos(ids: Set<BlobID>) throws {
     // Only the deletions are written (not a comparison of the whole list).
     try record(entries.photoIDs.lazy.filter(ids.contains).map { JournalEntry.deleted($0) })
     for id in ids { unlink(thumbPath(id)) }

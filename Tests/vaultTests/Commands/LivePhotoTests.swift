@@ -207,4 +207,26 @@ final class LivePhotoTests: XCTestCase {
       run.stderr.contains("its live photo's other half 'IMG_0008.MOV' was not imported; both stay"),
       run.stderr)
   }
+
+  /// Review 22: the question names a lone still; while it waits, its MOV arrives (another
+  /// `add`, a `serve` upload, a sync) and pairs with it by Apple's identifier. Answering yes
+  /// must delete only what the question named (DESIGN/README: "what is deleted afterwards
+  /// is exactly the photos it named, by id"), not the MOV the user was never shown.
+  func testAQuestionForALoneStillDoesNotDeleteAMotionThatPairedWhileItWaited() throws {
+    try TestLivePhotos.still(camera + "/IMG_0009.JPG", color: "red", identifier: "9999-AAAA")
+    XCTAssertEqual(try vault.run(["add", camera + "/IMG_0009.JPG"]).status, 0)
+    let later = folder + "/later"
+    try FileManager.default.createDirectory(atPath: later, withIntermediateDirectories: true)
+    try TestLivePhotos.motion(later + "/CLIP.MOV", identifier: "9999-AAAA")
+    let session = try TmuxSession(
+      "\(VaultRunner.binary) delete 1; echo \"exit status $?\"", in: folder,
+      environment: ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse"], width: 120, height: 30)
+    try session.wait(for: "Delete 'IMG_0009.JPG'? This cannot be undone. [y/N]")
+    XCTAssertEqual(try vault.run(["add", later]).status, 0)
+    try session.send("y", "Enter")
+    let screen = try session.wait(for: "exit status 0")
+    XCTAssertFalse(screen.contains("CLIP.MOV"), screen)
+    // The MOV was neither in the question nor in what it printed: it must still be there.
+    XCTAssertEqual(try vault.listJSON().map { $0["name"] as? String }, ["CLIP.MOV"])
+  }
 }
