@@ -57,7 +57,8 @@ struct VaultCommand: ParsableCommand {
       Diagnostics.error(error.description)
       return 1
     } catch let error as BatchFailure {
-      Diagnostics.emit(error.summary)
+      // Line by line: escaped whole, the line break showed as a literal \n.
+      for line in error.summary.split(separator: "\n") { Diagnostics.emit(String(line)) }
       return 1
     } catch let error as CommandRefusal {
       Diagnostics.error(error.message)

@@ -206,6 +206,8 @@ final class LivePhotoTests: XCTestCase {
     XCTAssertTrue(
       run.stderr.contains("its live photo's other half 'IMG_0008.MOV' was not imported; both stay"),
       run.stderr)
+    // The summary's two errors on lines of their own (they showed a literal \n between them).
+    XCTAssertTrue(run.stderr.contains("could not be imported\nerror: 1 source file was kept"), run.stderr)
   }
 
   /// Review 22: the question names a lone still; while it waits, its MOV arrives (another
