@@ -113,7 +113,9 @@ struct ListCommand: ParsableCommand {
       }
       let labels = row.map { item -> String in
         let text = DisplayWidth.pad(
-          layout.label(number: item.index + 1, name: item.photo.record.name, selected: item.photo.isSelected),
+          layout.label(
+            number: item.index + 1, name: item.photo.record.name, selected: item.photo.isSelected,
+            mark: PhotoListing.kindMark(item.photo)),
           to: layout.cellWidth)
         return item.photo.isSelected ? style.start + text + style.end : text
       }

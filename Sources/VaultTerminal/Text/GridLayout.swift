@@ -70,12 +70,14 @@ public struct GridLayout: Equatable, Sendable {
     return max(1, Int((Double(cellWidth * characterWidth) / Double(characterHeight)).rounded()))
   }
 
-  /// The line under a cell: a tick for a selected photo, its number and its name, cut to
-  /// the cell's width by display width (wide characters count as two columns). The name
-  /// is shown escaped (control characters), and the escaped form is what is measured.
-  public func label(number: Int, name: String, selected: Bool) -> String {
+  /// The line under a cell: a tick for a selected photo, its number, its `mark` (a video's
+  /// duration, "live": before the name, which is what gets cut) and its name, cut to the
+  /// cell's width by display width (wide characters count as two columns). The name is
+  /// shown escaped (control characters), and the escaped form is what is measured.
+  public func label(number: Int, name: String, selected: Bool, mark: String? = nil) -> String {
     DisplayWidth.truncate(
-      (selected ? "✔ " : "") + "\(number) " + TerminalSafeText.escaped(name), to: cellWidth)
+      (selected ? "✔ " : "") + "\(number) " + (mark.map { $0 + " " } ?? "") + TerminalSafeText.escaped(name),
+      to: cellWidth)
   }
 
   /// The second line under a cell: the day the photo was taken (else imported, marked

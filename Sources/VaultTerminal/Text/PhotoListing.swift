@@ -140,6 +140,13 @@ public enum PhotoListing {
     return size + " " + clockDuration(duration)
   }
 
+  /// What a grid cell's label says of a photo's kind: a video's duration ("0:12"), "live"
+  /// for a Live Photo, nothing for a still.
+  public static func kindMark(_ photo: PhotoModel) -> String? {
+    if photo.kind == .live { return "live" }
+    return photo.record.duration.map(clockDuration)
+  }
+
   /// A duration as a clock shows it, rounded to the second: "0:07", "12:30", "1:02:03".
   public static func clockDuration(_ seconds: Double) -> String {
     let total = Int(seconds.rounded())

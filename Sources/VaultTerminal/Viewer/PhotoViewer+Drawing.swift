@@ -132,7 +132,9 @@ extension PhotoViewer {
       for item in row {
         let position = item.index % cursor.perRow
         var label = DisplayWidth.pad(
-          layout.label(number: item.index + 1, name: item.photo.record.name, selected: item.photo.isSelected),
+          layout.label(
+            number: item.index + 1, name: item.photo.record.name, selected: item.photo.isSelected,
+            mark: PhotoListing.kindMark(item.photo)),
           to: layout.cellWidth)
         if item.photo.isSelected { label = style.start + label + style.end }
         if item.index == cursor.index { label = "\u{1B}[7m" + label + "\u{1B}[27m" }

@@ -75,6 +75,12 @@ final class LivePhotoTests: XCTestCase {
     let table = try vault.run(["list"]).stdout.split(separator: "\n")
     XCTAssertTrue(
       table.contains { $0.hasPrefix("\(number) ") && $0.contains("A.JPG") && $0.contains(" live") })
+    // The grid of pictures marks it under its cell, and a video with its duration (the grid
+    // named them only, in a new user's tryout).
+    let grid = try vault.run(["list", "--per-row", "3", "--mode", "symbols"]).stdout
+    XCTAssertTrue(grid.contains("\(number) live A.JPG"), grid)
+    let video = try XCTUnwrap(byName["C.MOV"]?["index"] as? Int)
+    XCTAssertTrue(grid.contains("\(video) 0:01 C.MOV"), grid)
     // `show` (as the viewer's status line) says live after the size.
     let shown = try vault.run(["show", String(number)])
     XCTAssertTrue(shown.stdout.contains("\(number) A.JPG  64×48 live"), shown.stdout + shown.stderr)
