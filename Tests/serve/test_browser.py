@@ -177,9 +177,9 @@ class BrowserUploadTests(unittest.TestCase):
     def test_phone_window(self):
         self.send_photos_through_the_page("phone")
 
-    def send_photos_through_the_page(self, window):
-        folder = Path(tempfile.mkdtemp(prefix=f"vault-browser-{window}-"))
-        self.addCleanup(shutil.rmtree, folder, ignore_errors=True)
+    def new_vault(self, folder):
+        """A vault made in `folder` (its own environment) and a function that runs `vault`
+        there, checks its status and returns what it printed."""
         environment = {
             name: value
             for name, value in os.environ.items()
@@ -193,6 +193,12 @@ class BrowserUploadTests(unittest.TestCase):
             return result.stdout
 
         vault("init", "--kdf", "interactive")
+        return environment, vault
+
+    def send_photos_through_the_page(self, window):
+        folder = Path(tempfile.mkdtemp(prefix=f"vault-browser-{window}-"))
+        self.addCleanup(shutil.rmtree, folder, ignore_errors=True)
+        environment, vault = self.new_vault(folder)
         server = Server(self.binary, environment, folder)
         self.addCleanup(server.stop)
         address = server.wait_for_line("address: ").removeprefix("address: ")
@@ -251,19 +257,7 @@ class BrowserUploadTests(unittest.TestCase):
         made = run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=duration=3:size=640x360:rate=30",
                     "-c:v", "libx264", "-pix_fmt", "yuv420p", str(clip)])
         self.assertEqual(made.returncode, 0, made.stderr)
-        environment = {
-            name: value
-            for name, value in os.environ.items()
-            if name not in ("VAULT_PASSWORD", "VAULT_DIR", "XDG_DATA_HOME", "VAULT_LOCK_WAIT")
-        }
-        environment.update(VAULT_DIR=str(folder / "vault"), VAULT_PASSWORD=PASSWORD, TZ="UTC", NO_COLOR="1")
-
-        def vault(*arguments):
-            result = run([self.binary, *arguments], env=environment, cwd=folder)
-            self.assertEqual(result.returncode, 0, f"vault {' '.join(arguments)}: {result.stderr}")
-            return result.stdout
-
-        vault("init", "--kdf", "interactive")
+        environment, vault = self.new_vault(folder)
         server = Server(self.binary, environment, folder)
         self.addCleanup(server.stop)
         address = server.wait_for_line("address: ").removeprefix("address: ")

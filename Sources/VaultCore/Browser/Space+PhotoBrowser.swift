@@ -87,7 +87,7 @@ extension Space {
 
   /// `change` made by this space when it is a writer, else by a short-lived writer of its
   /// own (a reader that stays open, `vault view`, holds no lock between changes).
-  private func writing<Result>(_ change: (Space) throws -> Result) throws -> Result {
+  func writing<Result>(_ change: (Space) throws -> Result) throws -> Result {
     if access == .write { return try change(self) }
     return try self.change(change)
   }

@@ -105,29 +105,16 @@ final class VideoInput {
     if isPastDeadline() { return vault_av_error_exit() }
     let wanted = Int(min(Int64(count), max(0, size - position)))
     guard wanted > 0 else { return vault_av_error_eof() }
-    switch bytes {
-    case .memory(let memory):
-      buffer.update(from: memory.buffer.baseAddress! + Int(position), count: wanted)
-      position += Int64(wanted)
-      return Int32(wanted)
-    case .ranges(_, let readRange):
-      do {
-        let read = try readRange(position, UnsafeMutableRawBufferPointer(start: buffer, count: wanted))
-        guard read > 0 else { return vault_av_error_eof() }
-        position += Int64(read)
-        return Int32(read)
-      } catch {
-        readFailure = error
-        return vault_av_error_exit()
-      }
-    case .file(let file):
-      while true {
-        let read = pread(file.descriptor, buffer, wanted, off_t(position))
-        if read < 0 && errno == EINTR { continue }
-        guard read > 0 else { return read == 0 ? vault_av_error_eof() : -errno }
-        position += Int64(read)
-        return Int32(read)
-      }
+    do {
+      let read = try read(at: position, into: UnsafeMutableRawBufferPointer(start: buffer, count: wanted))
+      guard read > 0 else { return vault_av_error_eof() }
+      position += Int64(read)
+      return Int32(read)
+    } catch let error as SystemError {
+      return -error.code
+    } catch {
+      readFailure = error
+      return vault_av_error_exit()
     }
   }
 
@@ -137,20 +124,36 @@ final class VideoInput {
     let wanted = Int(min(Int64(count), max(0, size - offset)))
     guard wanted > 0 else { return [] }
     var result = [UInt8](repeating: 0, count: wanted)
-    let read = try result.withUnsafeMutableBytes { buffer -> Int in
-      switch bytes {
-      case .memory(let memory):
-        buffer.baseAddress!.copyMemory(from: memory.buffer.baseAddress! + Int(offset), byteCount: wanted)
-        return wanted
-      case .ranges(_, let readRange):
-        return try readRange(offset, buffer)
-      case .file(let file):
-        let read = pread(file.descriptor, buffer.baseAddress, wanted, off_t(offset))
-        guard read >= 0 else { throw VaultError.io(path: path, reason: String(cString: strerror(errno))) }
+    do {
+      let read = try result.withUnsafeMutableBytes { try self.read(at: offset, into: $0) }
+      return Array(result.prefix(read))
+    } catch let error as SystemError {
+      throw VaultError.io(path: path, reason: String(cString: strerror(error.code)))
+    }
+  }
+
+  /// A read's failure in the system (errno), which FFmpeg is given as its own status.
+  private struct SystemError: Error {
+    let code: Int32
+  }
+
+  /// Reads what there is of `buffer.count` bytes at `offset` (which must be within the
+  /// video) into `buffer`: the count read, 0 at the end.
+  private func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    switch bytes {
+    case .memory(let memory):
+      buffer.baseAddress!.copyMemory(from: memory.buffer.baseAddress! + Int(offset), byteCount: buffer.count)
+      return buffer.count
+    case .ranges(_, let readRange):
+      return try readRange(offset, buffer)
+    case .file(let file):
+      while true {
+        let read = pread(file.descriptor, buffer.baseAddress, buffer.count, off_t(offset))
+        if read < 0 && errno == EINTR { continue }
+        guard read >= 0 else { throw SystemError(code: errno) }
         return read
       }
     }
-    return Array(result.prefix(read))
   }
 
   private func seek(to offset: Int64, whence: Int32) -> Int64 {

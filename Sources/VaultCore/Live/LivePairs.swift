@@ -34,16 +34,6 @@ struct LivePairs {
     }
   }
 
-  /// The other half of each of `ids` that is half of a pair.
-  func companions(of ids: some Sequence<BlobID>) -> Set<BlobID> {
-    var result: Set<BlobID> = []
-    for id in ids {
-      if let motion = motionOfStill[id] { result.insert(motion) }
-      if let still = stillOfMotion[id] { result.insert(still) }
-    }
-    return result
-  }
-
   private struct Half: Comparable {
     let order: Int64
     let id: BlobID

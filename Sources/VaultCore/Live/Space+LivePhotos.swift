@@ -45,10 +45,6 @@ extension Space {
   public func deleteLiveHalves(of photos: [PhotoModel], _ half: LiveHalf) throws {
     let ids = Set(
       photos.compactMap { photo in photo.motion.map { half == .motion ? $0.id : photo.record.id } })
-    if access == .write {
-      try deletePhotos(ids: ids)
-    } else {
-      try change { try $0.deletePhotos(ids: ids) }
-    }
+    try writing { try $0.deletePhotos(ids: ids) }
   }
 }

@@ -67,7 +67,7 @@ final class LivePhotoJournalTests: XCTestCase {
       }
     }
     XCTAssertEqual(pairs(state).motionOfStill, [still.id: motion.id])
-    XCTAssertEqual(pairs(state).companions(of: [motion.id]), [still.id])
+    XCTAssertEqual(pairs(state).stillOfMotion, [motion.id: still.id])
     var rebuilt = SpaceState()
     for entry in state.compacted() { rebuilt.apply(entry) }
     XCTAssertEqual(rebuilt.liveIdentifiers, state.liveIdentifiers)
