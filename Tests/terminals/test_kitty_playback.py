@@ -28,12 +28,13 @@ class KittyPlaybackTests(TerminalTestCase):
     tools = ("kitty", "ffmpeg")
 
     def make_video(self):
-        """12 s of 320×240 H.264: red for 3 s, then blue, a keyframe every second. Its still
-        (the first keyframe from 10% in: 2 s) is red. With x264's default of one keyframe in
-        250 frames, the first after 10% was the one it puts at the cut to blue."""
+        """30 s of 320×240 H.264: red for 5 s, then blue, a keyframe every second. Its still
+        (the first keyframe from 10% in: 3 s) is red; with x264's default of one keyframe in
+        250 frames, the first after 10% was the one it puts at the cut to blue. 25 s of blue
+        leave the screenshots taken while it plays time to spare on a loaded machine."""
         path = os.path.join(self.folder, "clip.mp4")
-        picture = ("color=c=red:size=320x240:rate=10:duration=12,"
-                   "drawbox=x=0:y=0:w=iw:h=ih:color=blue:t=fill:enable='gte(t,3)'")
+        picture = ("color=c=red:size=320x240:rate=10:duration=30,"
+                   "drawbox=x=0:y=0:w=iw:h=ih:color=blue:t=fill:enable='gte(t,5)'")
         subprocess.run(["ffmpeg", "-v", "error", "-y", "-nostdin", "-f", "lavfi", "-i", picture,
                         "-c:v", "libx264", "-g", "10", "-pix_fmt", "yuv420p", path], check=True)
         return path
@@ -43,7 +44,7 @@ class KittyPlaybackTests(TerminalTestCase):
         terminal = self.start("view", "1", vault=vault)
         self.look(terminal, "the still, red", shows_colour("red", ("blue",)))
         terminal.keys("Return")
-        self.look(terminal, "blue frames once it played 3 s", shows_colour("blue", ("red",)))
+        self.look(terminal, "blue frames once it played 5 s", shows_colour("blue", ("red",)))
         # Every screenshot while it plays shows a frame: each is drawn as synchronized
         # output, where kitty once showed the erased screen between frames (black).
         for shot in range(6):
