@@ -55,8 +55,11 @@ struct BackgroundMount {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, ready, 3)
+    // dup2 onto itself would leave descriptor 3 close-on-exec.
+    let readyDescriptor = ready == 3 ? fcntl(ready, F_DUPFD_CLOEXEC, 4) : ready
+    posix_spawn_file_actions_adddup2(&actions, readyDescriptor, 3)
     if let input { posix_spawn_file_actions_adddup2(&actions, input, 0) }
+    Self.keepDescriptorsFromChildren()
     var argv = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var child: pid_t = 0
@@ -66,6 +69,17 @@ struct BackgroundMount {
         path: folder, reason: "could not start the mount: \(String(cString: strerror(result)))")
     }
     return child
+  }
+
+  /// Marks every descriptor this process has close-on-exec, so that only those the child
+  /// is given as 0 to 3 reach it: one by which the program that started `vault mount
+  /// --background` waits for it to end (Foundation's Process has one) would otherwise stay
+  /// open for as long as the mount, and that program would wait as long.
+  private static func keepDescriptorsFromChildren() {
+    let listed = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    for descriptor in listed.compactMap({ Int32($0) }) where descriptor > 2 {
+      _ = fcntl(descriptor, F_SETFD, fcntl(descriptor, F_GETFD) | FD_CLOEXEC)
+    }
   }
 
   /// In the child, once mounted: a session of its own, the word on the readiness pipe,
