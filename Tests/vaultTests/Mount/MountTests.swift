@@ -42,7 +42,8 @@ final class MountTests: XCTestCase {
     try TestLivePhotos.motion(camera + "/LIVE.MOV", identifier: "AAAA-1111")
     let video = camera + "/clip.mp4"
     try TestVideos.run([
-      "-f", "lavfi", "-i", "testsrc2=size=640x480:rate=25:duration=3", "-c:v", "mpeg4", "-q:v", "2",
+      "-f", "lavfi", "-i", "testsrc2=size=640x480:rate=25:duration=3", "-c:v", "libx264", "-pix_fmt",
+      "yuv420p", "-qp", "0",
       "-metadata", "comment=\(marker)", video,
     ])
     XCTAssertGreaterThan(try fileBytes(video).count, 4 * 65536)
@@ -97,6 +98,8 @@ final class MountTests: XCTestCase {
 
   func testEveryFileReadsBackAsItsOriginalInEveryFolder() throws {
     let marker = "vault-mount-marker-" + UUID().uuidString
+    let stamp = folder + "/started"
+    XCTAssertTrue(FileManager.default.createFile(atPath: stamp, contents: nil))
     let video = try makeCameraRoll(marker: marker)
     XCTAssertEqual(try vault.run(["album", "new", "Trip"]).status, 0)
     let photos = try vault.listJSON()
@@ -111,7 +114,7 @@ final class MountTests: XCTestCase {
       "LIVE.JPG": camera + "/LIVE.JPG", "LIVE.MOV": camera + "/LIVE.MOV", "clip.mp4": video,
     ]
     // `vault add` walks the folder in its own order: which IMG.jpg is "(1)" is the list's.
-    let firstIMG = photos.first { $0["name"] as? String == "IMG.jpg" }!["size"] as? Int
+    let firstIMG = try XCTUnwrap(photos.first { $0["name"] as? String == "IMG.jpg" })["bytes"] as? Int
     let imgSize = try fileBytes(camera + "/IMG.jpg").count
     let expected =
       firstIMG == imgSize
@@ -145,7 +148,7 @@ final class MountTests: XCTestCase {
     let ended = try running.finish()
     XCTAssertEqual(ended.status, 0, ended.stderr)
     XCTAssertFalse(Self.isMounted(mountPoint), "Ctrl-C left the mount behind")
-    try checkNothingPlain(marker: marker)
+    try checkNothingPlain(marker: marker, since: stamp)
   }
 
   /// Every photo is in exactly one Dates/<year>/<month>/ folder (UTC in these tests; these
@@ -184,13 +187,17 @@ final class MountTests: XCTestCase {
     XCTAssertEqual(try handle.read(upToCount: 10)?.count ?? 0, 0)
   }
 
-  /// The marker that is in an original's bytes is nowhere under the vault or /tmp but in
-  /// the original itself.
-  private func checkNothingPlain(marker: String) throws {
-    try requireTool("/usr/bin/grep")
+  /// The marker that is in an original's bytes is in no file written under the vault or
+  /// /tmp since the test started (but the original itself). Files only, on /tmp's own file
+  /// system: other mounts under /tmp (another test's) are not searched.
+  private func checkNothingPlain(marker: String, since stamp: String) throws {
+    try requireTool("/usr/bin/find")
+    let script =
+      "find \"$1\" /tmp -xdev -type f -newer \"$2\" -not -path \"$3/*\" -print0 2>/dev/null"
+      + " | xargs -0 -r grep -laF -e \"$4\" 2>/dev/null; true"
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/grep")
-    process.arguments = ["-rlaF", "--no-messages", "--exclude-dir=camera", marker, vault.vault, "/tmp"]
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", script, "sh", vault.vault, stamp, camera, marker]
     let output = Pipe()
     process.standardOutput = output
     try process.run()
@@ -279,7 +286,7 @@ final class MountTests: XCTestCase {
     if getuid() == 0 {
       try FileManager.default.createDirectory(atPath: folder + "/theirs", withIntermediateDirectories: true)
       XCTAssertEqual(chown(folder + "/theirs", 65534, 65534), 0)
-      cases.append((folder + "/theirs", "belongs to another user"))
+      cases.append((folder + "/theirs", "the folder belongs to another user"))
     }
     for (path, reason) in cases {
       let run = try vault.run(["mount", path])
