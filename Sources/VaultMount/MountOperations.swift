@@ -150,7 +150,9 @@ enum MountOperations {
     let record = tree.files[number]
     do {
       let reader = try state.space.originalRanges(of: record)
-      info.pointee.fh = state.keep(OpenOriginal(record: record, reader: reader))
+      let space = state.space
+      info.pointee.fh = state.keep(
+        OpenOriginal(record: record, reader: reader) { try space.originalRanges(of: record) })
       info.pointee.keep_cache = 1
       return 0
     } catch {

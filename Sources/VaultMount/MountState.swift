@@ -73,24 +73,57 @@ final class MountState {
   }
 }
 
-/// An open file: one reader of the original, whose one decrypted chunk (in locked memory,
-/// wiped when the reader goes) serves the reads that fall in it. A reader is not
-/// thread-safe, and FUSE may read one file on several threads at once: the lock keeps them
-/// in turn.
+/// An open file: a few readers of the original, each with its one decrypted chunk (in
+/// locked memory, wiped when the reader goes). A reader is not thread-safe, and the kernel
+/// sends a file's read-ahead as several reads at once: each read takes a reader of its
+/// own, so that they decrypt on several cores, up to `maximumReaders` (opened as needed).
 final class OpenOriginal {
+  static let maximumReaders = 4
   let record: PhotoRecord
-  private let reader: OriginalRangeReader
-  private let lock = NSLock()
+  private let openReader: () throws -> OriginalRangeReader
+  private let condition = NSCondition()
+  private var idle: [OriginalRangeReader]
+  private var opened = 1
 
-  init(record: PhotoRecord, reader: OriginalRangeReader) {
+  init(
+    record: PhotoRecord, reader: OriginalRangeReader, openReader: @escaping () throws -> OriginalRangeReader
+  ) {
     self.record = record
-    self.reader = reader
+    idle = [reader]
+    self.openReader = openReader
   }
 
   func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-    lock.lock()
-    defer { lock.unlock() }
+    let reader = try takeReader()
+    defer { giveBack(reader) }
     return try reader.read(at: offset, into: buffer)
+  }
+
+  private func takeReader() throws -> OriginalRangeReader {
+    condition.lock()
+    while idle.isEmpty && opened >= Self.maximumReaders { condition.wait() }
+    if let reader = idle.popLast() {
+      condition.unlock()
+      return reader
+    }
+    opened += 1
+    condition.unlock()
+    do {
+      return try openReader()
+    } catch {
+      condition.lock()
+      opened -= 1
+      condition.signal()
+      condition.unlock()
+      throw error
+    }
+  }
+
+  private func giveBack(_ reader: OriginalRangeReader) {
+    condition.lock()
+    idle.append(reader)
+    condition.signal()
+    condition.unlock()
   }
 }
 
