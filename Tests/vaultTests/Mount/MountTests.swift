@@ -170,19 +170,33 @@ final class MountTests: XCTestCase {
     XCTAssertTrue(names(thisMonth).contains("gray.png"), "\(thisMonth): \(names(thisMonth))")
   }
 
-  /// `dd`-style reads at random offsets and lengths, across chunk boundaries, in random order.
+  /// `dd`-style reads at random offsets and lengths, across chunk boundaries, in random
+  /// order, by four programs' worth of open files at once (one file handle each, and
+  /// several reads of one handle in flight).
   private func checkRandomReads(of path: String, against original: String) throws {
     let bytes = try fileBytes(original)
+    let mismatches = NSLock()
+    var failures: [String] = []
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      guard let handle = FileHandle(forReadingAtPath: path) else { return }
+      defer { try? handle.close() }
+      var generator = SystemRandomNumberGenerator()
+      for _ in 0..<100 {
+        let offset = Int.random(in: 0..<bytes.count, using: &generator)
+        let length = Int.random(in: 1...300_000, using: &generator)
+        let read = (try? handle.seek(toOffset: UInt64(offset))).flatMap {
+          try? handle.read(upToCount: length)
+        }
+        if [UInt8](read ?? Data()) != Array(bytes[offset..<min(bytes.count, offset + length)]) {
+          mismatches.lock()
+          failures.append("\(length) bytes at \(offset)")
+          mismatches.unlock()
+        }
+      }
+    }
+    XCTAssertEqual(failures, [])
     let handle = try XCTUnwrap(FileHandle(forReadingAtPath: path))
     defer { try? handle.close() }
-    var generator = SystemRandomNumberGenerator()
-    for _ in 0..<200 {
-      let offset = Int.random(in: 0..<bytes.count, using: &generator)
-      let length = Int.random(in: 1...300_000, using: &generator)
-      try handle.seek(toOffset: UInt64(offset))
-      let read = try handle.read(upToCount: length) ?? Data()
-      XCTAssertEqual([UInt8](read), Array(bytes[offset..<min(bytes.count, offset + length)]), "at \(offset)")
-    }
     try handle.seek(toOffset: UInt64(bytes.count))
     XCTAssertEqual(try handle.read(upToCount: 10)?.count ?? 0, 0)
   }
