@@ -274,6 +274,21 @@ final class MountTests: XCTestCase {
     XCTAssertEqual(notMounted.stderr, "error: '\(mountPoint)': not a vault mount\n")
   }
 
+  /// A mount whose process was killed answers nothing; `vault unmount` still takes it down.
+  func testUnmountTakesDownAMountWhoseProcessWasKilled() throws {
+    _ = try makeCameraRoll()
+    let started = try vault.run(["mount", mountPoint, "--background"])
+    XCTAssertEqual(started.status, 0, started.stderr)
+    let pidText = try XCTUnwrap(started.stdout.range(of: #"process (\d+)"#, options: .regularExpression))
+    let pid = pid_t(started.stdout[pidText].dropFirst("process ".count))!
+    kill(pid, SIGKILL)
+    XCTAssertTrue(eventually { kill(pid, 0) != 0 })
+    XCTAssertTrue(Self.isMounted(mountPoint))
+    let unmounted = try vault.run(["unmount", mountPoint])
+    XCTAssertEqual(unmounted.status, 0, unmounted.stderr)
+    XCTAssertFalse(Self.isMounted(mountPoint))
+  }
+
   func testWithTheSessionKeyOfUnlockNoPasswordIsAsked() throws {
     try requireTool("/usr/bin/keyctl")
     _ = try makeCameraRoll()
