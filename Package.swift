@@ -83,6 +83,12 @@ let package = Package(
       pkgConfig: "libkeyutils",
       providers: [.apt(["libkeyutils-dev"])]
     ),
+    // libfuse3's high-level API, for `vault mount` (Debian's libfuse3 3.14).
+    .systemLibrary(
+      name: "CFuse",
+      pkgConfig: "fuse3",
+      providers: [.apt(["libfuse3-dev"])]
+    ),
     // FFmpeg's demuxers, decoders and scaler, for videos (Debian's FFmpeg 5.1). One module
     // over the four libraries, which go together; libavformat's pkg-config gives the path.
     .systemLibrary(
@@ -134,10 +140,17 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // `vault mount`: a space shown as a read-only file system through libfuse3.
+    .target(
+      name: "VaultMount",
+      dependencies: ["VaultCore", "CFuse"],
+      swiftSettings: [.swiftLanguageMode(.v5)]
+    ),
     .executableTarget(
       name: "vault",
       dependencies: [
         "VaultCore",
+        "VaultMount",
         "VaultServe",
         "VaultTerminal",
         "CChafa",

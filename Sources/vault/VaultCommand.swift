@@ -21,7 +21,7 @@ struct VaultCommand: ParsableCommand {
       UnselectCommand.self,
       DeleteCommand.self, ExportCommand.self, AlbumCommand.self, VerifyCommand.self, ServeCommand.self,
       PasswdCommand.self, RecoveryKeyCommand.self, RecoverCommand.self,
-      UnlockCommand.self, LockCommand.self, InfoCommand.self,
+      UnlockCommand.self, LockCommand.self, InfoCommand.self, MountCommand.self, UnmountCommand.self,
     ]
   )
 

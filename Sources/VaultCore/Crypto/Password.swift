@@ -50,6 +50,12 @@ public final class Password {
     }
   }
 
+  /// Lends the password's UTF-8 bytes (NFC) to `body`, which must not keep them: to hand
+  /// the password to a child process through a pipe (`vault mount --background`).
+  public func withUTF8Bytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    try body(UnsafeRawBufferPointer(start: storage.pointer, count: length))
+  }
+
   /// Whether two passwords are the same, compared in constant time.
   public func matches(_ other: Password) -> Bool {
     length == other.length && storage.isEqual(to: other.storage)

@@ -43,7 +43,7 @@ public final class PhotoExporter {
     report: (ExportEvent) -> Void
   ) -> (exported: Int, interrupted: Bool) {
     // A Live Photo's MOV is written after its still, under its own name.
-    let records = photos.flatMap { [$0.record] + (thumbnails ? [] : $0.motion.map { [$0] } ?? []) }
+    let records = thumbnails ? photos.map(\.record) : Self.originals(of: photos)
     let pipeline = PreparationPipeline<PhotoRecord, TemporaryFile>(
       items: records, limit: min(parallelism * 2, Self.maxInFlight), interruption: interruption,
       prepare: { [self] record in

@@ -290,7 +290,7 @@ public final class Space {
   var photoDirectory: String { directory + "/" + Self.photoFolder }
   var thumbDirectory: String { directory + "/" + Self.thumbFolder }
   var indexPath: String { directory + "/" + Self.indexFile }
-  var journalDirectory: String { directory + "/" + Self.journalFolder }
+  public var journalDirectory: String { directory + "/" + Self.journalFolder }
 
   // Paths are built only from a `BlobID`, never from a string read from a file.
   func photoPath(_ id: BlobID) -> String { photoDirectory + "/" + id.hex }

@@ -1,0 +1,69 @@
+import Foundation
+import VaultCore
+
+/// Watches a space's journal (and its folder, for format 1's index) with inotify, and
+/// calls `reload` once the writes of another command have settled: a change shows in the
+/// mount within about a second of the command that made it.
+final class MountWatcher {
+  private let paths: [String]
+  private let reload: () -> Void
+  private let stopLock = NSLock()
+  private var stopped = false
+  /// Quiet time after the last write before reading the space again.
+  static let settle: Int32 = 200
+  /// A burst of writes is read at least this often, in milliseconds.
+  static let longest = 2000
+
+  init(space: Space, reload: @escaping () -> Void) {
+    paths = [space.directory, space.journalDirectory]
+    self.reload = reload
+  }
+
+  func start() {
+    let thread = Thread { [self] in
+      // Signals are for the main thread, where libfuse's handler ends the loop.
+      var all = sigset_t()
+      sigfillset(&all)
+      pthread_sigmask(SIG_BLOCK, &all, nil)
+      watch()
+    }
+    thread.name = "vault mount watcher"
+    thread.start()
+  }
+
+  func stop() {
+    stopLock.lock()
+    stopped = true
+    stopLock.unlock()
+  }
+
+  private var isStopped: Bool {
+    stopLock.lock()
+    defer { stopLock.unlock() }
+    return stopped
+  }
+
+  private func watch() {
+    let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+    guard descriptor >= 0 else { return }
+    defer { close(descriptor) }
+    let events = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
+    for path in paths { inotify_add_watch(descriptor, path, events) }
+    var pendingSince: Date?
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while !isStopped {
+      var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&poller, 1, pendingSince == nil ? 1000 : Self.settle)
+      if ready > 0 {
+        while read(descriptor, &buffer, buffer.count) > 0 {}
+        if pendingSince == nil { pendingSince = Date() }
+        if let since = pendingSince, Date().timeIntervalSince(since) * 1000 < Double(Self.longest) {
+          continue
+        }
+      }
+      guard pendingSince != nil, !isStopped else { continue }
+      pendingSince = nil
+      reload()
+    }
+  }
+}

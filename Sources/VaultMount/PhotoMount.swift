@@ -1,0 +1,97 @@
+import CFuse
+import Foundation
+import VaultCore
+
+/// A space shown as a read-only file system (see `MountTree`) through libfuse3's
+/// multithreaded loop. The space is opened to read and holds no lock: other commands
+/// change it meanwhile, and a `MountWatcher` brings the tree up to date.
+public final class PhotoMount {
+  public let mountPoint: String
+  private let state: MountState
+  private let browser: PhotoBrowser
+  private var fuse: OpaquePointer?
+  private var watcher: MountWatcher?
+
+  /// Builds the tree of `space`'s photos, to be mounted on `mountPoint`.
+  public init(space: Space, mountPoint: String) {
+    self.mountPoint = mountPoint
+    browser = space.makeBrowser()
+    state = MountState(space: space, tree: Self.tree(of: browser))
+  }
+
+  /// Told of what goes wrong while mounted (a photo that does not read, a reload that
+  /// fails), from FUSE's threads.
+  public var onProblem: (String) -> Void {
+    get { state.onProblem }
+    set { state.onProblem = newValue }
+  }
+
+  static func tree(of browser: PhotoBrowser) -> MountTree {
+    let source = browser.dataSource
+    return MountTree(photos: (0..<browser.count).map { source.photoAtIndex($0) })
+  }
+
+  /// Mounts (read-only, for this user only: no `allow_other`); Ctrl-C, SIGTERM and SIGHUP
+  /// end the loop from here on. Throws `.io` naming the mount point when libfuse cannot.
+  public func mount() throws {
+    vault_fuse_capture_log()
+    let options = ["vault", "-o", "ro,default_permissions,fsname=vault,subtype=vault"]
+    var pointers = options.map { strdup($0) }
+    defer { pointers.forEach { free($0) } }
+    let fuse = pointers.withUnsafeMutableBufferPointer { argv -> OpaquePointer? in
+      var arguments = fuse_args(argc: Int32(argv.count), argv: argv.baseAddress, allocated: 0)
+      var operations = MountOperations.table()
+      let made = vault_fuse_new(&arguments, &operations, Unmanaged.passUnretained(state).toOpaque())
+      fuse_opt_free_args(&arguments)
+      return made
+    }
+    guard let fuse else { throw failure("libfuse refused its options") }
+    guard fuse_mount(fuse, mountPoint) == 0 else {
+      fuse_destroy(fuse)
+      throw failure("could not mount")
+    }
+    self.fuse = fuse
+    guard fuse_set_signal_handlers(fuse_get_session(fuse)) == 0 else {
+      fuse_unmount(fuse)
+      fuse_destroy(fuse)
+      self.fuse = nil
+      throw failure("could not set up its signal handlers")
+    }
+  }
+
+  private func failure(_ what: String) -> VaultError {
+    let said = String(cString: vault_fuse_last_log()).trimmingCharacters(in: .whitespacesAndNewlines)
+    return .io(path: mountPoint, reason: what + (said.isEmpty ? "" : " (\(said))") + "; nothing was mounted")
+  }
+
+  /// Serves the mount until it is unmounted (`fusermount3 -u`) or a signal ends it; then
+  /// unmounts, lets go of every open file (wiping what they decrypted) and returns.
+  public func run() {
+    guard let fuse else { return }
+    let watcher = MountWatcher(space: state.space) { [weak self] in self?.reload() }
+    self.watcher = watcher
+    watcher.start()
+    _ = vault_fuse_loop_mt(fuse, 16)
+    watcher.stop()
+    fuse_remove_signal_handlers(fuse_get_session(fuse))
+    fuse_unmount(fuse)
+    state.dropAll()
+    fuse_destroy(fuse)
+    self.fuse = nil
+  }
+
+  /// Reads the space again and puts the new tree in place; the kernel forgets the paths
+  /// that now show another photo, or none.
+  private func reload() {
+    do {
+      try state.space.reload(waitingAtMost: 10)
+    } catch {
+      state.onProblem("the space could not be read again, the mount shows it as it was: \(error)")
+      return
+    }
+    let newer = Self.tree(of: browser)
+    let older = state.swapTree(newer)
+    guard let fuse else { return }
+    for path in older.pathsChanged(in: newer) { fuse_invalidate_path(fuse, path) }
+  }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import VaultCore
+import VaultMount
+
+struct MountCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "mount",
+    abstract: "Show the space's photos as a read-only folder that any program can open.",
+    discussion: """
+      FOLDER must be an empty folder of yours. It shows Photos/ (every photo, named as \
+      export names them), Albums/<album>/, Dates/<year>/<month>/ and Selected/; a Live \
+      Photo shows its still and its MOV. Files are read-only, for you only, with each \
+      original's size and modification time; reads decrypt only the pieces asked for, in \
+      memory, never on disk. Other vault commands keep working meanwhile, and their changes \
+      show within a few seconds. Stays in the foreground until Ctrl-C, SIGTERM or \
+      'vault unmount FOLDER'; with --background, returns once mounted.
+      """)
+
+  @OptionGroup var options: VaultOptions
+
+  @Argument(help: ArgumentHelp("An empty folder of yours to show the photos in.", valueName: "folder"))
+  var folder: String
+
+  @Flag(help: "Return once mounted, leaving the mount running (stop it with 'vault unmount FOLDER').")
+  var background = false
+
+  /// Set by a `--background` parent in the child it starts: where to say it is mounted.
+  @Option(help: .hidden)
+  var readyFd: Int32?
+
+  func run() throws {
+    // Checked before the password is asked for: a mount that cannot happen costs no KDF.
+    try MountPoint.check(folder)
+    try MountPoint.requireFuse()
+    if background {
+      try BackgroundMount(options: options, folder: folder).start()
+      return
+    }
+    let space = try options.unlock(.read)
+    // Other commands must not wait for a mount that stays for hours.
+    space.releaseLock()
+    let mount = PhotoMount(space: space, mountPoint: folder)
+    mount.onProblem = { Diagnostics.warning($0) }
+    try mount.mount()
+    if let readyFd {
+      BackgroundMount.detach(saying: readyFd)
+    } else {
+      print(
+        "mounted the space's photos at \(folder) (read-only); stop with Ctrl-C or 'vault unmount \(folder)'")
+      fflush(stdout)
+    }
+    mount.run()
+  }
+}
