@@ -9,12 +9,12 @@ from photos import vault_environment
 
 
 class Mount:
-    """`vault mount DIR --background` of the vault at `vault`, in `folder`/mount; `close`
-    unmounts it (`vault unmount`, and a lazy fusermount3 if that failed)."""
+    """`vault mount DIR --background` of the vault at `vault`, DIR being `folder`/`name`;
+    `close` unmounts it (`vault unmount`, and a lazy fusermount3 if that failed)."""
 
-    def __init__(self, vault, folder):
+    def __init__(self, vault, folder, name="mount"):
         self.vault = vault
-        self.path = os.path.join(folder, "mount")
+        self.path = os.path.join(folder, name)
         os.mkdir(self.path)
         self.log = os.path.join(folder, "mount.log")
         # Not through pipes: the process left in the background could hold them open.
