@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Remakes the README's picture of `vault mount` (docs/images/mount-feh.png): under a private
-Xvfb, an xterm listing the mount (`ls -R`) beside feh, a GUI image viewer that knows nothing
+Xvfb, an xterm listing the mount (`findmnt`, `ls -R`) beside feh, a GUI image viewer that knows nothing
 of vault, showing a photo from the mount's Photos/ with its path drawn on it. Run from the
 repository: `python3 Tests/terminals/make_mount_screenshot.py` (VAULT_BINARY as for the
 tests; needs what they need)."""
@@ -60,7 +60,8 @@ def main():
         vault = vault_of_pictures(folder)
         mount = Mount(vault, folder, "Vault")
         opened.append(mount)
-        listing = "printf '$ ls -R Vault\\n'; ls -R Vault; exec sleep 3600"
+        listing = ("printf '$ findmnt -rno SOURCE,FSTYPE,VFS-OPTIONS Vault\\n'; findmnt -rno SOURCE,FSTYPE,VFS-OPTIONS Vault; "
+                   "printf '$ ls -R Vault\\n'; ls -R Vault; exec sleep 3600")
         opened.append(Window(display, folder, "listing", [
             "xterm", "-title", "listing", "-geometry", "58x40+0+0", "-fa", "Monospace", "-fs", "9",
             "-bg", "black", "-fg", "white", "-xrm", "XTerm*allowTitleOps: false", "-e", "sh", "-c", listing]))
