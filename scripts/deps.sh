@@ -43,5 +43,7 @@ BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-
 # them and ImageMagick to take and read screenshots (and to make the GIF, WebP and AVIF
 # files the import tests add, with ffmpeg for an animated WebP and libavif's avifenc for an
 # AVIF turned by its irot and imir boxes); ffmpeg also makes the videos the tests import, and
-# ffmpegthumbnailer is the reference `make bench` times video thumbnails against.
-TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick ffmpeg libavif-bin ffmpegthumbnailer fuse3)
+# ffmpegthumbnailer is the reference `make bench` times video thumbnails against; feh is
+# the GUI image viewer that opens a photo from a `vault mount` in the tests (fuse3's
+# fusermount3 mounts and unmounts it).
+TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick ffmpeg libavif-bin ffmpegthumbnailer fuse3 feh)
