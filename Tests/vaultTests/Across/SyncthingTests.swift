@@ -92,6 +92,43 @@ final class SyncthingTests: XCTestCase {
     try assertInSync(a, b, history)
   }
 
+  /// `vault passwd` on A renames the space's folder (docs/FORMAT.md), which Syncthing
+  /// carries to B as the old folder's files deleted and the new folder's made. Before the
+  /// sync, B's copy opens with the old password only, and the new one is refused with a
+  /// hint that a change made elsewhere arrives with the sync. B adds a photo meanwhile,
+  /// into the old folder: Syncthing cannot delete that folder on B, and brings it back to A
+  /// holding only B's new files, with no key. After the sync the old password opens nothing
+  /// on either side (refused as any wrong password is), and the new one opens the whole
+  /// space, B's photo included: the first command moves the files the rename left behind
+  /// into the space, and the engines settle on one space folder.
+  func testAPasswordChangedOnOneSideOpensTheOtherOnceSynced() throws {
+    let (a, b, history) = try vaultOnBothMachines()
+    let newPassword = "new battery staple"
+    let passwordFile = folder + "/new-password"
+    try (newPassword + "\n").write(toFile: passwordFile, atomically: true, encoding: .utf8)
+    try run(a, ["passwd", "--new-password-file", passwordFile])
+    let early = try b.runner.run(["list"], password: newPassword)
+    XCTAssertEqual(early.status, 3, early.stdout)
+    XCTAssertEqual(early.stderr, "error: no space opens with this password\n" + Self.changedElsewhereHint)
+    try b.add(["progressive.jpg"])
+    try pair.settle()
+    for machine in [a, b] {
+      let old = try machine.run(["list"])
+      XCTAssertEqual(old.status, 3, "\(machine.name): \(old.stdout)")
+      XCTAssertEqual(
+        old.stderr, "error: no space opens with this password\n" + Self.changedElsewhereHint, machine.name)
+    }
+    let (newA, newB) = (
+      Machine(name: "A", runner: a.runner, password: newPassword, history: history),
+      Machine(name: "B", runner: b.runner, password: newPassword, history: history)
+    )
+    try assertInSync(newA, newB, history)
+    for machine in [a, b] { XCTAssertEqual(try machine.runner.spaceFolders().count, 1, machine.name) }
+  }
+
+  static let changedElsewhereHint =
+    "hint: a password changed on another copy of this vault opens this copy once the sync has brought the change here\n"
+
   // MARK: - The machines
 
   /// A vault made on A (six photos, two selected) in a folder of its own in the shared
