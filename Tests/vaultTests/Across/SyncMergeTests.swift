@@ -99,6 +99,43 @@ final class SyncMergeTests: XCTestCase {
     }
   }
 
+  /// The race the README warns of: a compaction on A while a command on B still appends to
+  /// a segment that a sync already brought to A. The compaction removes A's copy of it
+  /// (it has read its first record) and B changes it: Unison reports a conflict and
+  /// changes neither side; kept from B (the changed file), it merges with nothing lost,
+  /// its first record applied twice with the same result.
+  func testUnisonReportsTheCompactionRaceAsAConflictAndKeepingTheChangedFileMerges() throws {
+    let (a, b, history) = try copies()
+    try unison(a, b)
+    let segment = try LongRunningSegment(vault: b.path, password: b.password)
+    try segment.select(history.id("gray.png"), true)
+    b.stagedSelection("gray.png", true)
+    try unison(a, b)
+    let onA = try a.spaceFolder() + "/Journal/" + segment.name
+    XCTAssertTrue(FileManager.default.fileExists(atPath: onA))
+    try JournalStaging.makeCompactionDue(
+      vault: a.path, password: a.password, photo: history.id("gray.jpg"), endingSelected: true, by: .bytes)
+    a.stagedSelection("gray.jpg", true)
+    try a.delete("rgba.png")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: onA), "not compacted")
+    try segment.select(history.id("photo.jpg"), false)
+    b.stagedSelection("photo.jpg", false)
+    let before = (a: try snapshot(a.path), b: try snapshot(b.path))
+    let conflict = try unisonRun(a, b, also: [])
+    XCTAssertNotEqual(conflict.status, 0, conflict.stdout)
+    XCTAssertTrue(
+      conflict.stdout.contains("<-?->") && conflict.stdout.contains(segment.name), conflict.stdout)
+    // The segment is left as it was on both sides: gone from A, changed on B.
+    let relative = URL(fileURLWithPath: try a.spaceFolder()).lastPathComponent + "/Journal/" + segment.name
+    XCTAssertNil(before.a[relative])
+    XCTAssertNil(try snapshot(a.path)[relative])
+    XCTAssertEqual(try snapshot(b.path)[relative], before.b[relative])
+    let kept = try unisonRun(a, b, also: ["-prefer", b.path])
+    XCTAssertEqual(kept.status, 0, kept.stdout)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: onA))
+    try assertMerged(a, b, history)
+  }
+
   /// A photo deleted on A whose blobs B still holds: a union copy brings them back to A.
   /// The photo stays deleted, verify names the blobs, and A's next write removes them,
   /// whether the deletion is still in a journal segment or was compacted into a snapshot.
@@ -468,6 +505,26 @@ final class SyncMergeTests: XCTestCase {
     // A conflict is skipped (exit status 1), shown as "<-?->" and "[CONFLICT]"; the first
     // run's warning that differing files would be conflicts is no conflict.
     XCTAssertFalse(run.stdout.contains("<-?->") || run.stdout.contains("[CONFLICT]"), run.stdout)
+  }
+
+  /// Runs unison between A and B (as `unison` does) with `arguments` besides, whatever
+  /// its status: what it printed, and its status.
+  func unisonRun(_ a: Machine, _ b: Machine, also arguments: [String]) throws -> VaultRun {
+    let home = folder + "/home"
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.unison)
+    process.arguments =
+      [a.path, b.path, "-batch", "-auto", "-times", "-perms", "0", "-ui", "text"] + arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(["HOME": home]) { $1 }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return VaultRun(status: process.terminationStatus, stdout: text, stderr: "")
   }
 
   /// Runs a sync tool (or cp), its stderr with its stdout, which must end with status 0.

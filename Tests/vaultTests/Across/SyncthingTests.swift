@@ -92,6 +92,30 @@ final class SyncthingTests: XCTestCase {
     try assertInSync(a, b, history)
   }
 
+  /// The race the README warns of: a compaction on A while a command on B still appends to
+  /// a segment that the engine already brought to A. The compaction removes A's copy (it
+  /// has read its first record) and B changes it: Syncthing prefers the change to the
+  /// deletion and brings the whole segment back to A, whose first record then applies
+  /// twice with the same result; no conflict file.
+  func testTheCompactionRaceKeepsTheChangedSegment() throws {
+    let (a, b, history) = try vaultOnBothMachines()
+    let segment = try LongRunningSegment(vault: b.path, password: b.password)
+    try segment.select(history.id("gray.png"), true)
+    b.stagedSelection("gray.png", true)
+    try pair.settle()
+    let onA = try a.spaceFolder() + "/Journal/" + segment.name
+    XCTAssertTrue(FileManager.default.fileExists(atPath: onA))
+    try JournalStaging.makeCompactionDue(
+      vault: a.path, password: a.password, photo: history.id("gray.jpg"), endingSelected: true, by: .bytes)
+    a.stagedSelection("gray.jpg", true)
+    try a.delete("rgba.png")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: onA), "not compacted")
+    try segment.select(history.id("photo.jpg"), false)
+    b.stagedSelection("photo.jpg", false)
+    try assertInSync(a, b, history)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: onA))
+  }
+
   /// `vault passwd` on A renames the space's folder (docs/FORMAT.md), which Syncthing
   /// carries to B as the old folder's files deleted and the new folder's made. Before the
   /// sync, B's copy opens with the old password only, and the new one is refused with a
