@@ -136,6 +136,37 @@ final class SyncMergeTests: XCTestCase {
     try assertMerged(a, b, history)
   }
 
+  /// `vault passwd` on A while B imports with the old password: Unison reports the space's
+  /// old folder (deleted on A, changed on B) as a conflict and changes neither side; kept
+  /// from B, it comes back to A whole. The next write with the new password on A moves its
+  /// files in and removes it, and the next sync carries that to B: both copies then open
+  /// with the new password only, with B's photo, in one folder.
+  func testUnisonAfterAPasswordChangeWhileTheOtherCopyAdded() throws {
+    let (a, b, history) = try copies()
+    try unison(a, b)
+    let passwordFile = folder + "/new-password"
+    try "new battery staple\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+    XCTAssertEqual(try a.run(["passwd", "--new-password-file", passwordFile]).status, 0)
+    try b.add(["progressive.jpg"])
+    let old = URL(fileURLWithPath: try b.spaceFolder()).lastPathComponent
+    let conflict = try unisonRun(a, b, also: [])
+    XCTAssertTrue(conflict.stdout.contains("<-?->") && conflict.stdout.contains(old), conflict.stdout)
+    XCTAssertEqual(try unisonRun(a, b, also: ["-prefer", b.path]).status, 0)
+    let (newA, newB) = (
+      Machine(name: "A", runner: a.runner, password: "new battery staple", history: history),
+      Machine(name: "B", runner: b.runner, password: "new battery staple", history: history)
+    )
+    // A write that imports nothing (the photo is there), with the new password.
+    let write = try newA.run(["add", fixturesPath + "/gray.png"])
+    XCTAssertTrue(write.stdout.contains("added 0, skipped 1 duplicate"), write.stdout + write.stderr)
+    try unison(newA, newB)
+    for machine in [a, b] {
+      XCTAssertEqual(try machine.run(["list"]).status, 3, machine.name)
+      XCTAssertEqual(try machine.runner.spaceFolders().count, 1, machine.name)
+    }
+    try assertMerged(newA, newB, history)
+  }
+
   /// A photo deleted on A whose blobs B still holds: a union copy brings them back to A.
   /// The photo stays deleted, verify names the blobs, and A's next write removes them,
   /// whether the deletion is still in a journal segment or was compacted into a snapshot.
