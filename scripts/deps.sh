@@ -34,7 +34,8 @@ BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-
 # What its tests need besides: chattr (a read-only folder even for root), the reference
 # thumbnailer the quality test compares with, tmux to run vault on a terminal, strace
 # to see which folders are flushed (and to kill vault at a chosen step), rsync and
-# unison to merge copies of a vault as sync engines do; for vault serve, zbarimg to
+# unison to merge copies of a vault as sync engines do, and two real syncthing instances
+# (loopback only) to keep two copies in sync; for vault serve, zbarimg to
 # decode the QR code it draws, curl to speak HTTP/2 to it, and Chromium with its
 # WebDriver for the browser test of its page, and heif-enc (libheif-examples) to make the
 # HEIC that test uploads; GNU time to read a command's peak memory; keyctl (keyutils) to run the tests, and each
@@ -46,4 +47,4 @@ BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-
 # ffmpegthumbnailer is the reference `make bench` times video thumbnails against; feh is
 # the GUI image viewer that opens a photo from a `vault mount` in the tests (fuse3's
 # fusermount3 mounts and unmounts it).
-TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick ffmpeg libavif-bin ffmpegthumbnailer fuse3 feh)
+TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison syncthing zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick ffmpeg libavif-bin ffmpegthumbnailer fuse3 feh)

@@ -30,6 +30,8 @@ struct VaultCommand: ParsableCommand {
 
   /// Exit status when no space opens with the password.
   static let noSpaceExitCode: Int32 = 3
+  static let changedElsewhereHint =
+    "a password changed on another copy of this vault opens this copy once the sync has brought the change here"
 
   /// The one exit point: runs the command and turns every error into a message and status.
   static func runAndExit() -> Never {
@@ -52,6 +54,9 @@ struct VaultCommand: ParsableCommand {
       return 0
     } catch let error as VaultError {
       Diagnostics.error(error.messageWithHint)
+      // Said to every password that opens nothing (so it tells nothing about this one): a
+      // copy kept by a sync engine opens with a new password only once the change arrives.
+      if error == .noSpaceForPassword { Diagnostics.hint(changedElsewhereHint) }
       return error == .noSpaceForPassword || error == .noSpaceForRecoveryKey ? noSpaceExitCode : 1
     } catch let error as ServeError {
       Diagnostics.error(error.description)

@@ -99,7 +99,7 @@ public final class Space {
   }
 
   /// Reads the index (format 1) or the journal (format 2) into `entries`.
-  private func load() throws {
+  func load() throws {
     try Self.requireRealFolders(in: directory)
     formatVersion = Self.formatVersion(of: directory)
     journal = nil
@@ -164,6 +164,7 @@ public final class Space {
   func prepareForWriting() throws {
     precondition(access == .write)
     try settlePasswordChange()
+    try adoptFilesLeftByRenames()
     // Format 1 is tidied by its own rules before it is upgraded; format 2 only when a
     // writer was killed (a full tidy lists every blob, too slow for every command).
     let writerWasKilled = needsTidying

@@ -34,11 +34,13 @@ extension Vault {
   }
 
   /// The keys of `password` and its space's folder; a password not in NFC is tried as
-  /// typed too (see `unlock`).
+  /// typed too (see `unlock`). A folder without a key file is no space: a sync engine left
+  /// it when the space's password was changed on another copy (see
+  /// `Space.adoptFilesLeftByRenames`), and that password opens nothing now.
   func spaceKeys(for password: Password) throws -> (PasswordKeys, String) {
     let keys = try passwordKeys(for: password)
     let spacePath = path + "/" + keys.spaceTag
-    guard isDirectory(spacePath) else {
+    guard isDirectory(spacePath), Space.hasKeyFile(spacePath) else {
       if let asTyped = password.asTyped { return try spaceKeys(for: asTyped) }
       throw VaultError.noSpaceForPassword
     }

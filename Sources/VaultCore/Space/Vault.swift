@@ -105,6 +105,11 @@ public final class Vault {
   /// spaces made by format 1, which did not normalize.
   public func unlock(password: Password, access: Space.Access) throws -> Space {
     let (keys, spacePath) = try spaceKeys(for: password)
+    if access == .read {
+      adoptFilesLeftByRenames {
+        try Space(directory: spacePath, wrappingKey: keys.wrappingKey, access: .write)
+      }
+    }
     let space = try Space(directory: spacePath, wrappingKey: keys.wrappingKey, access: access)
     if access == .write { try space.prepareForWriting() }
     return space
@@ -122,12 +127,24 @@ public final class Vault {
     case .sessionKey(let key):
       let spacePath = path + "/" + key.spaceTag
       guard isDirectory(spacePath) else { throw VaultError.staleSessionKey }
+      if access == .read {
+        adoptFilesLeftByRenames { try Space(directory: spacePath, sessionKey: key, access: .write) }
+      }
       let space = try Space(directory: spacePath, sessionKey: key, access: access)
       // Before a writer tidies: with a damaged index, it would take photos for orphans.
       if space.indexDamage != nil { throw VaultError.staleSessionKey }
       if access == .write { try space.prepareForWriting() }
       return space
     }
+  }
+
+  /// A reader cannot move files: when a sync engine left files of a renamed space behind
+  /// (`Space.adoptFilesLeftByRenames`), the space is first opened to write, whose
+  /// preparation moves them in, so that a reader shows them too. Where that fails (a copy
+  /// on read-only media, a writer that holds the space), the reader goes on without them.
+  private func adoptFilesLeftByRenames(openingToWrite open: () throws -> Space) {
+    guard Space.hasKeylessFolders(in: path), let space = try? open(), space.indexDamage == nil else { return }
+    try? space.prepareForWriting()
   }
 
   func passwordKeys(for password: Password) throws -> PasswordKeys {
