@@ -2,7 +2,7 @@
 /// a record decoded from the journal holds no text of it; text that is not 64 lowercase hex
 /// digits (which only a forged format-1 record or original holds) is kept as it is, so
 /// that it compares and is written back as it was read.
-enum ContentHash: Equatable, Sendable {
+enum ContentHash: Hashable, Sendable {
   case bytes(UInt64, UInt64, UInt64, UInt64)
   case text(String)
 

@@ -151,6 +151,15 @@ final class SnapshotBytes: @unchecked Sendable {
           bigEndian: mapping.loadUnaligned(fromByteOffset: start + 8, as: UInt32.self))))
   }
 
+  /// The keyed content hash of the `added` entry at `added`, read alone (to find the
+  /// imports of one photo, see `DuplicateImports`): it follows the type, id and order.
+  func hash(added: Int) -> ContentHash {
+    withBytes { buffer in
+      let start = added + 1 + BlobID.length + 8
+      return ContentHash(bytes: UnsafeRawBufferPointer(rebasing: buffer[start..<start + ContentHash.length]))
+    }
+  }
+
   /// When the photo was taken, read alone from the `details` entry at `offset` (for
   /// sorting).
   func taken(details offset: Int) -> CaptureTime? {
