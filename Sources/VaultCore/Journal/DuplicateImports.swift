@@ -16,19 +16,32 @@ struct DuplicateImports {
 
   init() {}
 
-  /// The imports of one photo among `entries`, which are in list order.
+  /// The imports of one photo among `entries`, which are in list order. A table of the
+  /// hashes' first words, open-addressed by the word itself (a keyed hash is uniformly
+  /// spread, so no hashing is needed): a big space's list is one pass of 8-byte reads,
+  /// and only photos whose words are equal have their whole hashes compared.
   init(_ entries: PhotoEntries) {
-    var first: [ContentHash: BlobID] = [:]
-    first.reserveCapacity(entries.count)
+    var capacity = 16
+    while capacity < entries.count * 2 { capacity *= 2 }
+    let mask = capacity - 1
+    var slots = [Int32](repeating: -1, count: capacity)
+    var words = [UInt64](repeating: 0, count: capacity)
     for position in entries.indices {
-      let id = entries.id(at: position)
-      let hash = entries.hash(at: position)
-      guard let kept = first[hash] else {
-        first[hash] = id
-        continue
+      let word = entries.hashWord(at: position)
+      var slot = Int(truncatingIfNeeded: word) & mask
+      while slots[slot] >= 0 {
+        let kept = Int(slots[slot])
+        if words[slot] == word && entries.hash(at: kept) == entries.hash(at: position) {
+          keptImport[entries.id(at: position)] = entries.id(at: kept)
+          otherImports[entries.id(at: kept), default: []].append(entries.id(at: position))
+          break
+        }
+        slot = (slot + 1) & mask
       }
-      keptImport[id] = kept
-      otherImports[kept, default: []].append(id)
+      if slots[slot] < 0 {
+        slots[slot] = Int32(position)
+        words[slot] = word
+      }
     }
   }
 

@@ -155,10 +155,18 @@ final class SnapshotBytes: @unchecked Sendable {
   /// imports of one photo, see `DuplicateImports`): it follows the type, id and order.
   func hash(added: Int) -> ContentHash {
     withBytes { buffer in
-      let start = added + 1 + BlobID.length + 8
+      let start = added + Self.hashOffset
       return ContentHash(bytes: UnsafeRawBufferPointer(rebasing: buffer[start..<start + ContentHash.length]))
     }
   }
+
+  /// The first 8 bytes of that hash, alone: what `DuplicateImports` compares first.
+  func hashWord(added: Int) -> UInt64 {
+    UInt64(bigEndian: mapping.loadUnaligned(fromByteOffset: added + Self.hashOffset, as: UInt64.self))
+  }
+
+  /// Where an `added` entry's content hash starts: after its type, id and order.
+  static let hashOffset = 1 + BlobID.length + 8
 
   /// When the photo was taken, read alone from the `details` entry at `offset` (for
   /// sorting).

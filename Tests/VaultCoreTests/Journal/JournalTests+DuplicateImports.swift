@@ -46,6 +46,24 @@ extension JournalTests {
     }
   }
 
+  /// Hashes are told apart by their first 8 bytes first: two photos whose hashes share them
+  /// but differ later are two items, and a third equal to one of them is its hidden import.
+  func testHashesAlikeInTheirFirstBytesAreTwoPhotos() {
+    let prefix = String(repeating: "ab", count: 8)
+    let hashes = [prefix + String(repeating: "01", count: 24), prefix + String(repeating: "02", count: 24)]
+    let records = [hashes[0], hashes[1], hashes[0]].map { hash in
+      PhotoRecord(
+        id: .random(), name: "p", bytes: 10, format: .jpeg, width: 4, height: 3, orientation: 1,
+        modifiedAt: Timestamp(seconds: 1), importedAt: Timestamp(seconds: 2), contentHash: hash)
+    }
+    var state = SpaceState()
+    for (order, record) in records.enumerated() { state.apply(.added(record, order: Int64(order + 1))) }
+    let imports = DuplicateImports(state.entries())
+    XCTAssertEqual(imports.keptImport, [records[2].id: records[0].id])
+    XCTAssertEqual(imports.all(of: records[2].id), [records[0].id, records[2].id])
+    XCTAssertEqual(imports.all(of: records[1].id), [records[1].id])
+  }
+
   /// The listed items of `state` as the browser shows them: the id and selection of each
   /// photo that is not a hidden import.
   static func listedItems(_ state: SpaceState) -> [String] {
