@@ -53,7 +53,7 @@ struct VerifyCommand: ParsableCommand {
       SignalHandling.install()
       let summary = try verifier.repair(progress: progress, interruption: SignalHandling.interruption)
       Diagnostics.clearProgress()
-      report(summary)
+      report(summary, in: space)
       journalLost = summary.journalLost
       switch summary.interruption {
       case .checking(let done, let total)?:
@@ -97,6 +97,10 @@ struct VerifyCommand: ParsableCommand {
   /// What to do about a damaged original. A Live Photo's damaged half is removed alone:
   /// `delete` by its id would take the whole item, the intact half with it.
   private func damagedOriginalHint(number: Int, name: String, id: String, in space: Space) -> String {
+    if let others = otherImportsText(of: id, in: space) {
+      return "restore '\(name)' (photo \(number), id \(id)) from a backup or from another copy of the vault: "
+        + others
+    }
     guard let blob = BlobID(hex: id), let pair = space.livePair(containing: blob) else {
       return
         "restore '\(name)' (photo \(number), id \(id)) from a backup, or remove it with 'vault delete \(id)'"
@@ -108,7 +112,19 @@ struct VerifyCommand: ParsableCommand {
       + "from a backup, or remove it alone with 'vault delete --only \(half.rawValue) \(id)' (\(kept))"
   }
 
-  private func report(_ summary: RepairSummary) {
+  /// For a photo imported on several copies apart (one item, see the README): why `delete`
+  /// is not the way to remove one damaged or missing import, since it takes every import,
+  /// the intact ones with it. Nil for a photo imported once.
+  private func otherImportsText(of id: String, in space: Space) -> String? {
+    guard let blob = BlobID(hex: id) else { return nil }
+    let others = space.imports(of: blob).filter { $0 != blob }
+    guard !others.isEmpty else { return nil }
+    return
+      "the same photo was imported on another copy too (id \(others.map(\.hex).joined(separator: ", id "))), "
+      + "and 'vault delete' would remove every import of it"
+  }
+
+  private func report(_ summary: RepairSummary, in space: Space) {
     if summary.journalLost {
       printLine("repaired: made a new journal listing the \(summary.rebuiltCount) intact originals")
       Diagnostics.warning(
@@ -131,6 +147,12 @@ struct VerifyCommand: ParsableCommand {
     }
     // By id, never by number: numbers move, and this hint leads to a deletion.
     for record in summary.keptMissing {
+      if let others = otherImportsText(of: record.id.hex, in: space) {
+        printLine(
+          "not repaired: '\(record.name)' (id \(record.id)) is still listed without its original (a sync may "
+            + "still bring it): " + others)
+        continue
+      }
       printLine(
         "not repaired: '\(record.name)' (id \(record.id)) is still listed without its original (a sync may "
           + "still bring it; if it is gone for good, remove it with 'vault delete \(record.id)')")

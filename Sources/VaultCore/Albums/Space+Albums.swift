@@ -39,7 +39,7 @@ extension Space {
   /// Derived once a revision: `photoModel(at:)` asks it for every photo listed.
   private func albumIndex() -> (albums: [Album], namesByPhoto: [BlobID: [String]]) {
     if let albumCache, albumCache.revision == revision { return (albumCache.albums, albumCache.namesByPhoto) }
-    let albums = journal?.state.albums() ?? []
+    let albums = carryingHiddenImports(journal?.state.albums() ?? [])
     var names: [BlobID: [String]] = [:]
     for album in albums {
       for id in album.photoIDs { names[id, default: []].append(album.name) }
@@ -124,12 +124,28 @@ extension Space {
     let memberships = journal.state.albumState.memberships
     var changes: [JournalEntry] = []
     var removed = Set<BlobID>()
+    let imports = duplicateImports()
     for id in ids where album.photoIDs.contains(id) && removed.insert(id).inserted {
-      for albumID in album.ids where memberships[albumID]?[id]?.member == true {
-        changes.append(.albumMembership(albumID, photo: id, member: false, stamp: stamp))
+      // Out of the album with every import of it (see `carryingHiddenImports`).
+      for photo in imports.all(of: id) {
+        for albumID in album.ids where memberships[albumID]?[photo]?.member == true {
+          changes.append(.albumMembership(albumID, photo: photo, member: false, stamp: stamp))
+        }
       }
     }
     try record(changes)
     return removed.count
+  }
+
+  /// `albums` with each hidden import (see `DuplicateImports`) counted as the photo it is
+  /// one of: the albums a copy put its import in before the copies met are carried over to
+  /// the one item, whichever import is listed, so that no copy's album loses a photo it
+  /// showed. Derived, like the imports themselves, so merged copies agree.
+  private func carryingHiddenImports(_ albums: [Album]) -> [Album] {
+    let imports = duplicateImports()
+    guard !imports.isEmpty else { return albums }
+    return albums.map { album in
+      Album(name: album.name, photoIDs: Set(album.photoIDs.map(imports.listed)), ids: album.ids)
+    }
   }
 }

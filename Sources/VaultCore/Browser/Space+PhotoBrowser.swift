@@ -26,7 +26,8 @@ extension Space {
     var source = PhotoDataSource(
       // Every photo, in whatever order, counts without sorting them.
       numberOfPhotos: {
-        scope.filters || !self.livePairs().isEmpty ? list.positions(in: self).count : self.entries.count
+        scope.filters || !self.livePairs().isEmpty || !self.duplicateImports().isEmpty
+          ? list.positions(in: self).count : self.entries.count
       },
       photoAtIndex: { self.photoModel(at: list.positions(in: self)[$0], folders: folders) },
       reload: {},
@@ -39,7 +40,7 @@ extension Space {
       selectionRequest: { try self.select($0, listed: list.positions(in: self)) },
       // Exactly what the question named, by id: a Live Photo's two halves as it showed
       // them, never a half paired with one of them since (another add, an upload, a sync
-      // while the question waited).
+      // while the question waited). Every import of each (`deletePhotos`) goes with it.
       deletionRequest: { photos in
         let ids = Set(photos.flatMap { [$0.record.id] + ($0.motion.map { [$0.id] } ?? []) })
         try self.writing { try $0.deletePhotos(ids: ids) }
@@ -68,7 +69,11 @@ extension Space {
       return positions.indices.filter { entries.isSelected(at: positions[$0]) }
     }
     source.idAtIndex = { self.entries.id(at: list.positions(in: self)[$0]) }
-    source.indexOfPhoto = { id in list.positions(in: self).firstIndex { self.entries.id(at: $0) == id } }
+    // A hidden import of a photo (see `DuplicateImports`) finds the photo it is one of.
+    source.indexOfPhoto = { id in
+      let id = self.duplicateImports().listed(id)
+      return list.positions(in: self).firstIndex { self.entries.id(at: $0) == id }
+    }
     return PhotoBrowser(dataSource: source, numberOfPhotosPerRow: perRow)
   }
 
@@ -141,7 +146,8 @@ extension Space {
       return kept.positions
     }
     let members = scope.album.flatMap { album(named: $0)?.photoIDs } ?? []
-    let positions = withoutLiveMotions(scope.positions(of: entries, members: members, zone: .current))
+    let positions = withoutLiveMotions(
+      withoutHiddenImports(scope.positions(of: entries, members: members, zone: .current)))
     scopedLists.removeAll { $0.scope == scope || $0.revision != orderRevision }
     scopedLists.append((scope, orderRevision, positions))
     return positions

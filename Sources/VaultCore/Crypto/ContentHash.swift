@@ -2,7 +2,7 @@
 /// a record decoded from the journal holds no text of it; text that is not 64 lowercase hex
 /// digits (which only a forged format-1 record or original holds) is kept as it is, so
 /// that it compares and is written back as it was read.
-enum ContentHash: Equatable, Sendable {
+enum ContentHash: Hashable, Sendable {
   case bytes(UInt64, UInt64, UInt64, UInt64)
   case text(String)
 
@@ -27,6 +27,15 @@ enum ContentHash: Equatable, Sendable {
       UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
     }
     self = .bytes(word(0), word(1), word(2), word(3))
+  }
+
+  /// Its first 8 bytes (for text, a hash of it): a quick first comparison, since a keyed
+  /// hash's bytes are uniformly spread.
+  var word: UInt64 {
+    switch self {
+    case .bytes(let a, _, _, _): return a
+    case .text(let text): return UInt64(bitPattern: Int64(text.hashValue))
+    }
   }
 
   /// 64 lowercase hex digits (or the text as it was read).

@@ -85,6 +85,22 @@ public struct PhotoEntries: RandomAccessCollection, MutableCollection, Expressib
     }
   }
 
+  /// The keyed content hash of the photo at `position`.
+  func hash(at position: Int) -> ContentHash {
+    switch sources[position] {
+    case .decoded(let index): return records[index].hash
+    case .encoded(let added, _): return snapshot!.hash(added: added)
+    }
+  }
+
+  /// The first 8 bytes of the content hash of the photo at `position` (see `ContentHash.word`).
+  func hashWord(at position: Int) -> UInt64 {
+    switch sources[position] {
+    case .decoded(let index): return records[index].hash.word
+    case .encoded(let added, _): return snapshot!.hashWord(added: added)
+    }
+  }
+
   /// When the photo at `position` was taken, if its file says.
   func taken(at position: Int) -> CaptureTime? {
     switch sources[position] {

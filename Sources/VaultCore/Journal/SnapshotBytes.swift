@@ -151,6 +151,23 @@ final class SnapshotBytes: @unchecked Sendable {
           bigEndian: mapping.loadUnaligned(fromByteOffset: start + 8, as: UInt32.self))))
   }
 
+  /// The keyed content hash of the `added` entry at `added`, read alone (to find the
+  /// imports of one photo, see `DuplicateImports`): it follows the type, id and order.
+  func hash(added: Int) -> ContentHash {
+    withBytes { buffer in
+      let start = added + Self.hashOffset
+      return ContentHash(bytes: UnsafeRawBufferPointer(rebasing: buffer[start..<start + ContentHash.length]))
+    }
+  }
+
+  /// The first 8 bytes of that hash, alone: what `DuplicateImports` compares first.
+  func hashWord(added: Int) -> UInt64 {
+    UInt64(bigEndian: mapping.loadUnaligned(fromByteOffset: added + Self.hashOffset, as: UInt64.self))
+  }
+
+  /// Where an `added` entry's content hash starts: after its type, id and order.
+  static let hashOffset = 1 + BlobID.length + 8
+
   /// When the photo was taken, read alone from the `details` entry at `offset` (for
   /// sorting).
   func taken(details offset: Int) -> CaptureTime? {

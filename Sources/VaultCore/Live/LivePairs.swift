@@ -15,10 +15,17 @@ struct LivePairs {
   init() {}
 
   /// The pairs among `identifiers`' photos; `photo` gives a listed photo's format and
-  /// place in the list (nil for one not listed).
-  init(identifiers: [BlobID: String], photo: (BlobID) -> (format: ImageFormat, order: Int64)?) {
+  /// place in the list (nil for one not listed), and `listedImport` the import a photo
+  /// imported on several copies is listed as (see `DuplicateImports`): a hidden half counts
+  /// as that one, so that a still imported on one copy pairs with the MOV another copy
+  /// imported with its own import of the still.
+  init(
+    identifiers: [BlobID: String], photo: (BlobID) -> (format: ImageFormat, order: Int64)?,
+    listedImport: (BlobID) -> BlobID = { $0 }
+  ) {
     var halves: [String: (still: Half?, motion: Half?)] = [:]
-    for (id, identifier) in identifiers {
+    for (hidden, identifier) in identifiers {
+      let id = listedImport(hidden)
       guard let (format, order) = photo(id), let side = LiveHalf(format) else { continue }
       let half = Half(order: order, id: id)
       var group = halves[identifier] ?? (nil, nil)
@@ -28,7 +35,12 @@ struct LivePairs {
       }
       halves[identifier] = group
     }
-    for case (let still?, let motion?) in halves.values {
+    // By identifier, the first pair of a half wins: with imports counted as the listed one,
+    // a half can be in two groups, and the pairs must not depend on the dictionary's order.
+    for identifier in halves.keys.sorted() {
+      guard case (let still?, let motion?) = halves[identifier]!,
+        motionOfStill[still.id] == nil, stillOfMotion[motion.id] == nil
+      else { continue }
       motionOfStill[still.id] = motion.id
       stillOfMotion[motion.id] = still.id
     }

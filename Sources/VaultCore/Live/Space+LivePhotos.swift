@@ -7,9 +7,11 @@ extension Space {
     if let cached = livePairCache, cached.revision == orderRevision { return cached.pairs }
     var pairs = LivePairs()
     if let state = journal?.state, !state.liveIdentifiers.isEmpty {
-      pairs = LivePairs(identifiers: state.liveIdentifiers) { id in
-        state.photo(id).map { ($0.record.format, $0.order) }
-      }
+      let imports = duplicateImports()
+      pairs = LivePairs(
+        identifiers: state.liveIdentifiers,
+        photo: { id in state.photo(id).map { ($0.record.format, $0.order) } },
+        listedImport: imports.listed)
     }
     livePairCache = (orderRevision, pairs)
     return pairs

@@ -9,8 +9,11 @@ extension Space {
   /// the journal's deletion names them, so the next writer removes them whatever is left.
   /// Exactly `ids` go: a Live Photo's two halves when the caller names both (as the
   /// question showed them), one when it names one (`deleteLiveHalves`). Pairs are not
-  /// derived again here: a half paired since the question was asked was not shown.
+  /// derived again here: a half paired since the question was asked was not shown. Every
+  /// import of a photo goes with it (`DuplicateImports`): they are the same file, shown as
+  /// one, so deleting it on one copy deletes each copy's import once they meet.
   func deletePhotos(ids: Set<BlobID>) throws {
+    let ids = withEveryImport(ids)
     // Only the deletions are written (not a comparison of the whole list).
     try record(entries.photoIDs.lazy.filter(ids.contains).map { JournalEntry.deleted($0) })
     for id in ids { unlink(thumbPath(id)) }

@@ -58,6 +58,9 @@ public final class Space {
   var albumCache: (revision: Int, albums: [Album], namesByPhoto: [BlobID: [String]])?
   /// The Live Photo pairs, as of `orderRevision` (see `livePairs`).
   var livePairCache: (revision: Int, pairs: LivePairs)?
+  /// The imports of one photo made on copies apart, as of `orderRevision` (see
+  /// `duplicateImports`).
+  var duplicateImportCache: (revision: Int, imports: DuplicateImports)?
   /// Why the index could not be read, if it could not: the space still opens, so that
   /// `verify --repair` can rebuild the index from the originals.
   var indexDamage: VaultError?

@@ -164,10 +164,12 @@ public final class SpaceVerifier {
     // Checked and numbered in the browser's list (every photo, by date taken), so that a
     // number verify prints is the one `vault list` shows for the same photo.
     let browser = space.makeBrowser()
-    // A Live Photo's MOV is checked after its still, under the same number.
+    // A Live Photo's MOV is checked after its still, under the same number, and so are the
+    // hidden imports of each (`DuplicateImports`): their files are the photo's too.
     let listed: [PhotoToCheck] = (0..<browser.count).flatMap { index -> [PhotoToCheck] in
       let photo = browser.photo(at: index)!
-      return ([photo.record] + (photo.motion.map { [$0] } ?? [])).map { record in
+      let halves = [photo.record] + (photo.motion.map { [$0] } ?? [])
+      return halves.flatMap { [$0] + space.otherImports(of: $0.id) }.map { record in
         .listed(number: index + 1, record: record, listedBefore: !seen.insert(record.id).inserted)
       }
     }

@@ -23,11 +23,14 @@ final class JournalTests: XCTestCase {
     return try vault.unlock(password: password("first"), access: access)
   }
 
-  /// A record whose `added` entry lists a made-up photo (only the journal is read here).
+  /// A record whose `added` entry lists a made-up photo (only the journal is read here),
+  /// with a content hash of its own: records of one hash are imports of one photo, deleted
+  /// together (see `DuplicateImports`).
   func record(named name: String) -> PhotoRecord {
     PhotoRecord(
       id: .random(), name: name, bytes: 10, format: .jpeg, width: 4, height: 3, orientation: 1,
-      modifiedAt: Timestamp(seconds: 1), importedAt: .now(), contentHash: String(repeating: "ab", count: 32))
+      modifiedAt: Timestamp(seconds: 1), importedAt: .now(),
+      contentHash: hexString((0..<32).map { _ in UInt8.random(in: 0...255) }))
   }
 
   /// One segment of three records (one photo each), written by this writer; its path and

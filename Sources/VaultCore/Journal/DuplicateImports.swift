@@ -1,0 +1,58 @@
+/// Imports of one photo made apart: copies of a space changed on two machines before they
+/// synced may each have imported the same file, under ids of their own. They are one item
+/// once the copies meet. Like a Live Photo's pair, this is derived from the list, never
+/// stored: the imports of one keyed content hash are one photo, listed as the first of them
+/// in list order (the earliest import, by order then id), which every merged copy finds
+/// whatever order it read its journal files in. The others stay in the journal with their
+/// blobs (a sync may bring a copy's files after its journal, so no import's files are the
+/// only ones known to be there), and are hidden: a deletion takes them all.
+struct DuplicateImports {
+  /// The kept import of each other import.
+  private(set) var keptImport: [BlobID: BlobID] = [:]
+  /// The other imports of each kept import, in list order.
+  private(set) var otherImports: [BlobID: [BlobID]] = [:]
+
+  var isEmpty: Bool { keptImport.isEmpty }
+
+  init() {}
+
+  /// The imports of one photo among `entries`, which are in list order. A table of the
+  /// hashes' first words, open-addressed by the word itself (a keyed hash is uniformly
+  /// spread, so no hashing is needed): a big space's list is one pass of 8-byte reads,
+  /// and only photos whose words are equal have their whole hashes compared.
+  init(_ entries: PhotoEntries) {
+    var capacity = 16
+    while capacity < entries.count * 2 { capacity *= 2 }
+    let mask = capacity - 1
+    var slots = [Int32](repeating: -1, count: capacity)
+    var words = [UInt64](repeating: 0, count: capacity)
+    for position in entries.indices {
+      let word = entries.hashWord(at: position)
+      var slot = Int(truncatingIfNeeded: word) & mask
+      while slots[slot] >= 0 {
+        let kept = Int(slots[slot])
+        if words[slot] == word && entries.hash(at: kept) == entries.hash(at: position) {
+          keptImport[entries.id(at: position)] = entries.id(at: kept)
+          otherImports[entries.id(at: kept), default: []].append(entries.id(at: position))
+          break
+        }
+        slot = (slot + 1) & mask
+      }
+      if slots[slot] < 0 {
+        slots[slot] = Int32(position)
+        words[slot] = word
+      }
+    }
+  }
+
+  /// The import listed for the photo `id` is an import of: itself unless it is hidden.
+  func listed(_ id: BlobID) -> BlobID {
+    keptImport.isEmpty ? id : keptImport[id] ?? id
+  }
+
+  /// Every import of the photo `id` is an import of, the listed one first.
+  func all(of id: BlobID) -> [BlobID] {
+    let kept = listed(id)
+    return [kept] + (otherImports[kept] ?? [])
+  }
+}

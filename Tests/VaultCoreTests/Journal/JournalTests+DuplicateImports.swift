@@ -1,0 +1,122 @@
+import Foundation
+import XCTest
+
+@testable import VaultCore
+
+/// Photos imported on two copies apart, some of them the same files (equal keyed content
+/// hashes): however the two copies' entries are read (interleaved, shuffled, some twice, or
+/// from a snapshot), each file is one item, listed as its earliest import with that import's
+/// selection, in the albums of any of its imports.
+extension JournalTests {
+  func testPhotosImportedOnTwoCopiesApartListOnceWhateverTheOrder() throws {
+    var generator = SeededGenerator(seed: 23)
+    for round in 0..<12 {
+      let entries = twoCopiesImportingApart(using: &generator)
+      var expected = SpaceState()
+      for entry in entries[0] + entries[1] { expected.apply(entry) }
+      let listed = Self.listedItems(expected)
+      assertEachFileListedOnceAsItsEarliestImport(expected, round: round)
+      for _ in 0..<20 {
+        var state = SpaceState()
+        var sides = entries
+        // A random interleaving of the copies' entries, then some of them again.
+        while !sides[0].isEmpty || !sides[1].isEmpty {
+          let side = sides[0].isEmpty ? 1 : sides[1].isEmpty ? 0 : Int.random(in: 0...1, using: &generator)
+          state.apply(sides[side].removeFirst())
+        }
+        for entry in (entries[0] + entries[1]).shuffled(using: &generator).prefix(8) { state.apply(entry) }
+        XCTAssertEqual(Self.listedItems(state), listed, "round \(round)")
+      }
+      // The same through a space opened from a snapshot (the hashes read from its bytes)
+      // and from the compaction: the browser lists the items, the albums carry them over.
+      var expectedAlbums: [String: Set<BlobID>] = [:]
+      let imports = DuplicateImports(expected.entries())
+      for album in expected.albums() { expectedAlbums[album.name] = Set(album.photoIDs.map(imports.listed)) }
+      for snapshot in [(entries[0] + entries[1]).shuffled(using: &generator), expected.compacted()] {
+        try writeSnapshot(snapshot)
+        let reopened = try reopen()
+        let browser = reopened.makeBrowser()
+        let shown = (0..<browser.count).map { browser.photo(at: $0)! }
+        XCTAssertEqual(shown.map { "\($0.record.id.hex) \($0.isSelected)" }, listed, "round \(round)")
+        XCTAssertEqual(
+          Dictionary(uniqueKeysWithValues: reopened.albums.map { ($0.name, $0.photoIDs) }), expectedAlbums,
+          "round \(round)")
+        space = reopened
+      }
+    }
+  }
+
+  /// Hashes are told apart by their first 8 bytes first: two photos whose hashes share them
+  /// but differ later are two items, and a third equal to one of them is its hidden import.
+  func testHashesAlikeInTheirFirstBytesAreTwoPhotos() {
+    let prefix = String(repeating: "ab", count: 8)
+    let hashes = [prefix + String(repeating: "01", count: 24), prefix + String(repeating: "02", count: 24)]
+    let records = [hashes[0], hashes[1], hashes[0]].map { hash in
+      PhotoRecord(
+        id: .random(), name: "p", bytes: 10, format: .jpeg, width: 4, height: 3, orientation: 1,
+        modifiedAt: Timestamp(seconds: 1), importedAt: Timestamp(seconds: 2), contentHash: hash)
+    }
+    var state = SpaceState()
+    for (order, record) in records.enumerated() { state.apply(.added(record, order: Int64(order + 1))) }
+    let imports = DuplicateImports(state.entries())
+    XCTAssertEqual(imports.keptImport, [records[2].id: records[0].id])
+    XCTAssertEqual(imports.all(of: records[2].id), [records[0].id, records[2].id])
+    XCTAssertEqual(imports.all(of: records[1].id), [records[1].id])
+  }
+
+  /// The listed items of `state` as the browser shows them: the id and selection of each
+  /// photo that is not a hidden import.
+  static func listedItems(_ state: SpaceState) -> [String] {
+    let entries = state.entries()
+    let imports = DuplicateImports(entries)
+    return entries.filter { imports.keptImport[$0.record.id] == nil }.map {
+      "\($0.record.id.hex) \($0.selected)"
+    }
+  }
+
+  func assertEachFileListedOnceAsItsEarliestImport(_ state: SpaceState, round: Int) {
+    let photos = state.orderedPhotos()
+    let imports = DuplicateImports(state.entries())
+    var seen = Set<String>()
+    for photo in photos where imports.keptImport[photo.record.id] == nil {
+      XCTAssertTrue(seen.insert(photo.record.contentHash).inserted, "round \(round): listed twice")
+      let all = photos.filter { $0.record.contentHash == photo.record.contentHash }
+      XCTAssertEqual(
+        all.min { ($0.order, $0.record.id) < ($1.order, $1.record.id) }?.record.id, photo.record.id,
+        "round \(round): not the earliest import")
+    }
+    XCTAssertEqual(seen, Set(photos.map(\.record.contentHash)), "round \(round)")
+  }
+
+  /// Two copies' entries: each imports files of a small pool (so that both import some of
+  /// the same), selects, files in an album (one album each, of one name) and deletes some.
+  func twoCopiesImportingApart(using generator: inout SeededGenerator) -> [[JournalEntry]] {
+    let hashes = (0..<5).map { _ in
+      hexString((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+    return (0..<2).map { copy in
+      let album = AlbumID.random()
+      var entries: [JournalEntry] = [.albumNamed(album, name: "Trip", stamp: Int64(copy + 1))]
+      var mine: [BlobID] = []
+      for hash in hashes.shuffled(using: &generator).prefix(Int.random(in: 1...5, using: &generator)) {
+        let record = PhotoRecord(
+          id: .random(), name: "copy \(copy)", bytes: 10, format: .jpeg, width: 4, height: 3, orientation: 1,
+          modifiedAt: Timestamp(seconds: 1), importedAt: Timestamp(seconds: 2), contentHash: hash)
+        entries.append(.added(record, order: .random(in: 1...6, using: &generator)))
+        mine.append(record.id)
+      }
+      for _ in 0..<6 {
+        let id = mine.randomElement(using: &generator)!
+        let stamp = Int64.random(in: 1...20, using: &generator)
+        switch Int.random(in: 0..<6, using: &generator) {
+        case 0: entries.append(.deleted(id))
+        case 1, 2: entries.append(.selection(id, selected: Bool.random(using: &generator), stamp: stamp))
+        default:
+          entries.append(
+            .albumMembership(album, photo: id, member: Bool.random(using: &generator), stamp: stamp))
+        }
+      }
+      return entries
+    }
+  }
+}
