@@ -11,6 +11,9 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   case kdfOutOfBounds(reason: String)
   /// No space opens with the given password (indistinguishable from a wrong password).
   case noSpaceForPassword
+  /// The folder of the password's space is there, but without a key file: a sync engine
+  /// left it after a password change on another copy, or the file was removed.
+  case spaceKeyMissing(folder: String)
   /// A space already opens with the password given to `init`.
   case spaceAlreadyExists
   /// `passwd` was given the current password as the new one.
@@ -97,6 +100,8 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
       return "key derivation limits out of bounds: \(reason)"
     case .noSpaceForPassword:
       return "no space opens with this password"
+    case .spaceKeyMissing(let folder):
+      return "'\(folder)': the space's key file is missing, so this password opens nothing"
     case .spaceAlreadyExists:
       return "a space already opens with this password; nothing was changed"
     case .newPasswordIsCurrent:

@@ -32,6 +32,8 @@ struct VaultCommand: ParsableCommand {
   static let noSpaceExitCode: Int32 = 3
   static let changedElsewhereHint =
     "a password changed on another copy of this vault opens this copy once the sync has brought the change here"
+  static let keyMissingHint =
+    "if the password was changed on another copy, the new one opens the space (its next command takes this folder's files in); else restore the key file from a backup, or use 'vault recover'"
 
   /// The one exit point: runs the command and turns every error into a message and status.
   static func runAndExit() -> Never {
@@ -57,7 +59,11 @@ struct VaultCommand: ParsableCommand {
       // Said to every password that opens nothing (so it tells nothing about this one): a
       // copy kept by a sync engine opens with a new password only once the change arrives.
       if error == .noSpaceForPassword { Diagnostics.hint(changedElsewhereHint) }
-      return error == .noSpaceForPassword || error == .noSpaceForRecoveryKey ? noSpaceExitCode : 1
+      if case .spaceKeyMissing = error { Diagnostics.hint(keyMissingHint) }
+      switch error {
+      case .noSpaceForPassword, .noSpaceForRecoveryKey, .spaceKeyMissing: return noSpaceExitCode
+      default: return 1
+      }
     } catch let error as ServeError {
       Diagnostics.error(error.description)
       return 1

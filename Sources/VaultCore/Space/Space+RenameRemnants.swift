@@ -5,22 +5,33 @@ import Foundation
 /// engine carries to the other copies as the files of `<tagP>` deleted and those of `<tagQ>`
 /// made. A command that wrote into `<tagP>` on another copy meanwhile (an import, a
 /// selection) made files the renaming copy never had. Syncthing cannot delete `<tagP>` there,
-/// and brings it back everywhere holding only those files, without a key; Unison reports it
-/// as a conflict, and keeping that copy's side brings back the whole folder, key included.
-/// Either way its photos and changes belong to the space, under its new name: the space's
-/// next writer moves them in and removes the old folder.
+/// and brings it back everywhere holding only those files, without a key: they belong to
+/// the space, under its new name, and the space's next writer moves them in and removes the
+/// old folder.
+///
+/// Only a folder without a key is taken in. One with a key is a space of its own to every
+/// password that opens it (Unison's kept conflict, a restored backup): folding it into this
+/// space, or this space into it, could hand what was added under a new password to an old
+/// one, and which of the two is newer is not something a copy can tell.
+///
+/// Anyone with the vault folder (a sync peer) can make such a folder, with copies of the
+/// space's own journal in it. So a folder is taken in only when it is a real folder (not a
+/// link) whose journal authenticates; only regular files move; and a file never replaces one
+/// the space has, except a journal segment that only grew (the space's copy is a prefix of
+/// it: a command on another copy appended to it after the rename), whose records all
+/// authenticate or are a torn tail, as any segment's.
 extension Space {
   /// Whether the vault folder holds a folder named like a space with neither `key` nor
-  /// `key-next`: no password opens it, and only a sync engine makes one. A reader checks
-  /// this much before it opens a space (see `Vault.unlock`).
+  /// `key-next`: no password opens it. A reader checks this much before it looks further
+  /// (see `Vault.unlock`).
   static func hasKeylessFolders(in vaultPath: String) -> Bool {
-    spaceFolders(in: vaultPath).contains { !hasKeyFile($0) }
+    !keylessFolders(in: vaultPath).isEmpty
   }
 
-  /// Every folder of the vault named like a space.
-  static func spaceFolders(in vaultPath: String) -> [String] {
+  /// Every real folder (not a link to one) of the vault named like a space, without a key.
+  static func keylessFolders(in vaultPath: String) -> [String] {
     ((try? listVaultFolder(vaultPath)) ?? []).filter(Vault.isSpaceFolderName).map { vaultPath + "/" + $0 }
-      .filter(isDirectory)
+      .filter { isRealFolder($0) && !hasKeyFile($0) }
   }
 
   /// Whether a space's folder has a key file (`key`, or `key-next` while a change runs).
@@ -28,24 +39,29 @@ extension Space {
     fileExists(folder + "/" + keyFile) || fileExists(folder + "/" + nextKeyFile)
   }
 
-  /// Moves into this space (opened to write) the files of every other space folder of the
-  /// vault whose journal authenticates with this space's master key (the same under every
-  /// password the space had: that folder is this space under an old name), removes that
-  /// folder, and reads the journal again. Each such folder is locked first; one in use (a
-  /// command still open on it under the old password) is left for a later writer. Another
-  /// space's folder is left alone (its journal does not open with this key). Returns
-  /// whether anything was moved in.
+  /// Whether a keyless folder holds files of this space that a rename left behind.
+  func hasFilesLeftByRenames() -> Bool {
+    Self.keylessFolders(in: parentFolder(directory)).contains { $0 != directory && isLeftover($0) }
+  }
+
+  /// Moves into this space (opened to write) the files of every keyless folder of the vault
+  /// whose journal authenticates with this space's master key, removes that folder, and
+  /// reads the journal again. Each such folder is locked first; one in use is left for a
+  /// later writer. Returns whether anything was moved in.
   @discardableResult
   func adoptFilesLeftByRenames() throws -> Bool {
     precondition(access == .write)
     let vaultPath = parentFolder(directory)
     var adopted = false
-    for folder in Self.spaceFolders(in: vaultPath) where folder != directory {
+    for folder in Self.keylessFolders(in: vaultPath) where folder != directory {
       guard let lock = try? DirectoryLock(path: folder, mode: .exclusive, waitingAtMost: 0),
         isLeftover(folder)
       else { continue }
-      for name in [Self.journalFolder, Self.photoFolder, Self.thumbFolder] {
-        try moveFiles(from: folder + "/" + name, into: directory + "/" + name)
+      try moveFiles(from: folder + "/" + Self.journalFolder, into: directory + "/" + Self.journalFolder) {
+        Self.onlyGrew($1, into: $0)
+      }
+      for name in [Self.photoFolder, Self.thumbFolder] {
+        try moveFiles(from: folder + "/" + name, into: directory + "/" + name) { _, _ in false }
       }
       removeTree(folder)
       withExtendedLifetime(lock) {}
@@ -61,24 +77,43 @@ extension Space {
   /// space's master key.
   private func isLeftover(_ folder: String) -> Bool {
     let journalPath = folder + "/" + Self.journalFolder
-    guard let journal = try? SpaceJournal.load(directory: journalPath, master: master) else { return false }
+    guard Self.isRealFolder(journalPath),
+      let journal = try? SpaceJournal.load(directory: journalPath, master: master)
+    else { return false }
     return journal.hasAuthenticatedContent
   }
 
-  /// Moves each regular file of `source` into `target` under its own name (random ids: a
-  /// name found in both is the same file; the longer copy is kept, since a journal segment
-  /// only grows), then syncs `target`. Temporary files are left, and go with the folder.
-  private func moveFiles(from source: String, into target: String) throws {
-    guard isDirectory(source) else { return }
+  /// Moves each regular file of `source` (a real folder) into `target` under its own name,
+  /// then syncs `target`. A name `target` has already is left (and goes with the folder)
+  /// unless `replaces(existing, incoming)` says the incoming file supersedes it. Temporary
+  /// files are left too.
+  private func moveFiles(
+    from source: String, into target: String, replaces: (_ existing: String, _ incoming: String) -> Bool
+  ) throws {
+    guard Self.isRealFolder(source) else { return }
     try makeDirectories(target)
     for name in try listVaultFolder(source) where !name.hasPrefix(TemporaryFile.prefix) {
       let from = source + "/" + name
       let to = target + "/" + name
       var info = stat()
       guard lstat(from, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-      if fileExists(to) && fileSize(to) >= fileSize(from) { continue }
+      if fileExists(to) && !replaces(to, from) { continue }
       guard rename(from, to) == 0 else { throw VaultError.posix(to) }
     }
     try syncDirectory(target)
+  }
+
+  /// Whether `incoming` is `existing` with more bytes after it: a segment that only grew.
+  static func onlyGrew(_ incoming: String, into existing: String) -> Bool {
+    guard let old = FileManager.default.contents(atPath: existing),
+      let new = FileManager.default.contents(atPath: incoming), new.count > old.count
+    else { return false }
+    return new.starts(with: old)
+  }
+
+  /// Whether `path` is a folder itself, not a link to one.
+  static func isRealFolder(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
   }
 }

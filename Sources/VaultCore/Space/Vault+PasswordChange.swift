@@ -34,16 +34,17 @@ extension Vault {
   }
 
   /// The keys of `password` and its space's folder; a password not in NFC is tried as
-  /// typed too (see `unlock`). A folder without a key file is no space: a sync engine left
-  /// it when the space's password was changed on another copy (see
-  /// `Space.adoptFilesLeftByRenames`), and that password opens nothing now.
+  /// typed too (see `unlock`). A folder without a key file opens nothing, and says so: a
+  /// sync engine left it when the space's password was changed on another copy (see
+  /// `Space.adoptFilesLeftByRenames`), or the file was removed.
   func spaceKeys(for password: Password) throws -> (PasswordKeys, String) {
     let keys = try passwordKeys(for: password)
     let spacePath = path + "/" + keys.spaceTag
-    guard isDirectory(spacePath), Space.hasKeyFile(spacePath) else {
+    guard isDirectory(spacePath) else {
       if let asTyped = password.asTyped { return try spaceKeys(for: asTyped) }
       throw VaultError.noSpaceForPassword
     }
+    guard Space.hasKeyFile(spacePath) else { throw VaultError.spaceKeyMissing(folder: spacePath) }
     return (keys, spacePath)
   }
 }

@@ -105,14 +105,7 @@ public final class Vault {
   /// spaces made by format 1, which did not normalize.
   public func unlock(password: Password, access: Space.Access) throws -> Space {
     let (keys, spacePath) = try spaceKeys(for: password)
-    if access == .read {
-      adoptFilesLeftByRenames {
-        try Space(directory: spacePath, wrappingKey: keys.wrappingKey, access: .write)
-      }
-    }
-    let space = try Space(directory: spacePath, wrappingKey: keys.wrappingKey, access: access)
-    if access == .write { try space.prepareForWriting() }
-    return space
+    return try opening(access) { try Space(directory: spacePath, wrappingKey: keys.wrappingKey, access: $0) }
   }
 
   /// Opens the space a credential names: the space of a password, or the one a session
@@ -127,24 +120,35 @@ public final class Vault {
     case .sessionKey(let key):
       let spacePath = path + "/" + key.spaceTag
       guard isDirectory(spacePath) else { throw VaultError.staleSessionKey }
-      if access == .read {
-        adoptFilesLeftByRenames { try Space(directory: spacePath, sessionKey: key, access: .write) }
+      return try opening(access) { access in
+        let space = try Space(directory: spacePath, sessionKey: key, access: access)
+        // Before a writer tidies: with a damaged index, it would take photos for orphans.
+        if space.indexDamage != nil { throw VaultError.staleSessionKey }
+        return space
       }
-      let space = try Space(directory: spacePath, sessionKey: key, access: access)
-      // Before a writer tidies: with a damaged index, it would take photos for orphans.
-      if space.indexDamage != nil { throw VaultError.staleSessionKey }
-      if access == .write { try space.prepareForWriting() }
-      return space
     }
   }
 
-  /// A reader cannot move files: when a sync engine left files of a renamed space behind
-  /// (`Space.adoptFilesLeftByRenames`), the space is first opened to write, whose
-  /// preparation moves them in, so that a reader shows them too. Where that fails (a copy
-  /// on read-only media, a writer that holds the space), the reader goes on without them.
-  private func adoptFilesLeftByRenames(openingToWrite open: () throws -> Space) {
-    guard Space.hasKeylessFolders(in: path), let space = try? open(), space.indexDamage == nil else { return }
-    try? space.prepareForWriting()
+  /// The space `open` opens for `access`, a writer prepared (`Space.prepareForWriting`).
+  /// A reader cannot move files: when a sync engine left files of this space under a name
+  /// it had before a password change (`Space.adoptFilesLeftByRenames`), the reader lets go
+  /// of its lock and a writer takes them in first, so that the reader shows them too. Only
+  /// then: a folder that merely lacks a key (anyone with the vault folder can make one)
+  /// leaves readers readers. Where the writer fails (read-only media, another writer),
+  /// the reader goes on without those files.
+  private func opening(_ access: Space.Access, _ open: (Space.Access) throws -> Space) throws -> Space {
+    let space = try open(access)
+    if access == .write {
+      try space.prepareForWriting()
+      return space
+    }
+    guard Space.hasKeylessFolders(in: path), space.hasFilesLeftByRenames() else { return space }
+    space.releaseLock()
+    let tookThemIn: Bool = {
+      guard let writer = try? open(.write), writer.indexDamage == nil else { return false }
+      return (try? writer.prepareForWriting()) != nil
+    }()
+    return tookThemIn ? try open(.read) : space
   }
 
   func passwordKeys(for password: Password) throws -> PasswordKeys {

@@ -6,8 +6,11 @@ import XCTest
 /// engine, made here by hand so that it runs in a second): Syncthing leaves the old folder
 /// with only the other copy's new files and no key; Unison reports a conflict, and keeping
 /// the other copy's side brings the whole old folder back, key included. The space's next
-/// writer moves those files in and removes the old folder; another space of the vault (a
-/// decoy's) never touches it.
+/// command moves the files of a keyless old folder in and removes it; an old folder with
+/// its key stays a space of its own (nothing moves either way, so what the new password
+/// adds never reaches the old one); another space of the vault (a decoy's) never touches
+/// either. A sync peer's forged folders (links, copies of the journal beside files named
+/// like the space's) change nothing of the space.
 final class PasswordChangeAcrossCopiesTests: XCTestCase {
   var folder = ""
   let newPassword = "new battery staple"
@@ -25,23 +28,97 @@ final class PasswordChangeAcrossCopiesTests: XCTestCase {
     }
     let old = try a.run(["list"])
     XCTAssertEqual(old.status, 3, old.stdout)
-    XCTAssertEqual(
-      old.stderr, "error: no space opens with this password\n" + SyncthingTests.changedElsewhereHint)
+    XCTAssertEqual(old.stderr, Self.keyMissing(a.vault + "/" + oldFolder))
     // A reader with the new password: the files are moved in first.
     try assertWhole(a, without: oldFolder)
   }
 
-  func testAnOldFolderKeptWholeIsMovedInByTheNextWrite() throws {
+  func testAnOldFolderKeptWholeStaysASpaceOfItsOwn() throws {
     let (a, oldFolder) = try changedOnAWhileBAdds { b, old in
       // Unison's outcome once the conflict is resolved for B: the whole folder.
       try FileManager.default.copyItem(atPath: b + "/" + old, toPath: self.folder + "/A/" + old)
     }
-    // The old password opens the old folder as B left it until a writer of the space runs.
-    XCTAssertEqual(try a.listJSON(password: "correct horse").count, 3)
-    let write = try a.run(["add", fixturesPath + "/gray.png"], password: newPassword)
-    XCTAssertTrue(write.stdout.contains("added 0, skipped 1 duplicate"), write.stdout + write.stderr)
-    XCTAssertEqual(try a.run(["list"]).status, 3)
-    try assertWhole(a, without: oldFolder)
+    // Writes with either password fold neither folder into the other: a copy cannot tell
+    // which is newer, and folding the new into the old would hand the old password what
+    // was added under the new one.
+    for password in [newPassword, "correct horse"] {
+      let write = try a.run(["add", fixturesPath + "/gray.png"], password: password)
+      XCTAssertTrue(write.stdout.contains("added 0, skipped 1 duplicate"), write.stdout + write.stderr)
+    }
+    let names = { (password: String) in
+      try a.listJSON(password: password).map { $0["name"] as? String ?? "" }.sorted()
+    }
+    XCTAssertEqual(try names("correct horse"), ["gray.png", "palette.png", "photo.jpg"])
+    XCTAssertEqual(try names(newPassword), ["gray.png", "photo.jpg"])
+    XCTAssertTrue(FileManager.default.fileExists(atPath: a.vault + "/" + oldFolder))
+    XCTAssertEqual(try a.spaceFolders().count, 3)
+  }
+
+  /// What a peer without keys can put in the vault folder: a keyless folder holding a copy
+  /// of the space's journal beside longer files named like the space's blobs and journal
+  /// segments, and a link named like a space to a copy of the space outside the vault. A
+  /// reader and a writer leave every file of the space and of the copy as it was.
+  func testForgedFoldersChangeNothingOfTheSpace() throws {
+    let vault = try VaultRunner.initialized(in: folder)
+    XCTAssertEqual(try vault.run(["add", fixturesPath + "/gray.png", fixturesPath + "/photo.jpg"]).status, 0)
+    let space = try vault.spaceFolder()
+    try FileManager.default.copyItem(atPath: vault.vault, toPath: folder + "/backup")
+    let forged = vault.vault + "/0123456789abcdef0123456789abcdef"
+    for name in ["Journal", "Photo"] {
+      try FileManager.default.createDirectory(atPath: forged + "/" + name, withIntermediateDirectories: true)
+      for file in try FileManager.default.contentsOfDirectory(atPath: space + "/" + name) {
+        var bytes = try fileBytes(space + "/" + name + "/" + file)
+        if name == "Photo" { bytes = [UInt8](repeating: 7, count: bytes.count + 100) }
+        try Data(bytes).write(to: URL(fileURLWithPath: forged + "/" + name + "/" + file))
+      }
+    }
+    let backupSpace = folder + "/backup/" + URL(fileURLWithPath: space).lastPathComponent
+    try FileManager.default.createSymbolicLink(
+      atPath: vault.vault + "/00000000000000000000000000000001", withDestinationPath: backupSpace)
+    let photosBefore = try snapshot(space + "/Photo")
+    let backupBefore = try snapshot(folder + "/backup")
+    XCTAssertEqual(try vault.listJSON().count, 2)
+    XCTAssertEqual(try vault.run(["select", "1"]).status, 0)
+    XCTAssertEqual(try snapshot(space + "/Photo"), photosBefore, "the space's photos were replaced")
+    XCTAssertEqual(
+      try snapshot(folder + "/backup"), backupBefore, "files moved out of a copy outside the vault")
+    let verify = try vault.run(["verify", "--quiet"])
+    XCTAssertEqual(verify.status, 0, verify.stdout)
+  }
+
+  /// An empty folder named like a space (anyone with the vault folder can make one) leaves
+  /// a reader a reader: it neither waits for the space's readers (here a shared lock this
+  /// test holds, as `vault view` does) to take the space to write, nor writes.
+  func testAnEmptyKeylessFolderLeavesReadersReaders() throws {
+    let vault = try VaultRunner.initialized(in: folder)
+    XCTAssertEqual(try vault.run(["add", fixturesPath + "/gray.png"]).status, 0)
+    let space = try vault.spaceFolder()
+    try FileManager.default.createDirectory(
+      atPath: vault.vault + "/0123456789abcdef0123456789abcdef", withIntermediateDirectories: false)
+    // Another process holds a shared lock (the space's readers do) until its input ends.
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+    holder.arguments = ["--shared", space, "/bin/sh", "-c", "echo locked; cat >/dev/null"]
+    let (input, output) = (Pipe(), Pipe())
+    (holder.standardInput, holder.standardOutput) = (input, output)
+    try holder.run()
+    defer {
+      try? input.fileHandleForWriting.close()
+      holder.waitUntilExit()
+    }
+    XCTAssertEqual(output.fileHandleForReading.availableData, Data("locked\n".utf8))
+    let journalBefore = try snapshot(space + "/Journal")
+    let listed = try vault.run(["list"])
+    XCTAssertEqual(listed.status, 0, listed.stderr)
+    XCTAssertFalse(listed.stderr.contains("waiting for"), listed.stderr)
+    XCTAssertEqual(try snapshot(space + "/Journal"), journalBefore)
+  }
+
+  /// A folder of the password's space without its key file: one line naming the folder,
+  /// and a hint for both ways it comes about.
+  static func keyMissing(_ folder: String) -> String {
+    "error: '\(folder)': the space's key file is missing, so this password opens nothing\n"
+      + "hint: if the password was changed on another copy, the new one opens the space (its next command takes this folder's files in); else restore the key file from a backup, or use 'vault recover'\n"
   }
 
   // MARK: - Helpers
