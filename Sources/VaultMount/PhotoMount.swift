@@ -81,12 +81,21 @@ public final class PhotoMount {
   }
 
   /// Reads the space again and puts the new tree in place; the kernel forgets the paths
-  /// that now show another photo, or none.
+  /// that now show another photo, or none. A space that no longer reads whole (its journal
+  /// gone while a sync engine moves files, or damaged) keeps the tree it had, with a
+  /// warning, rather than show an empty space: what the mount lists stays what was there
+  /// until the space reads whole again.
   private func reload() {
     do {
       try state.space.reload(waitingAtMost: 10)
     } catch {
-      state.onProblem("the space could not be read again, the mount shows it as it was: \(error)")
+      state.onProblem(
+        "the space could not be read again, so the mount shows it as it was: \(error); if its password was changed, mount it again"
+      )
+      return
+    }
+    if let damage = state.space.indexDamage {
+      state.onProblem("the space does not read whole now, so the mount shows it as it was: \(damage)")
       return
     }
     let newer = Self.tree(of: browser)

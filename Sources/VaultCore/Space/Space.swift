@@ -63,7 +63,7 @@ public final class Space {
   var duplicateImportCache: (revision: Int, imports: DuplicateImports)?
   /// Why the index could not be read, if it could not: the space still opens, so that
   /// `verify --repair` can rebuild the index from the originals.
-  var indexDamage: VaultError?
+  public internal(set) var indexDamage: VaultError?
   /// This writer's mark (see `writerMarkPrefix`), removed when the space is closed.
   var writerMark: String?
   var writerMarkName: String? { writerMark }

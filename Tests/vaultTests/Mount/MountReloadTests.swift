@@ -1,0 +1,44 @@
+import Foundation
+import VaultTestSupport
+import XCTest
+
+/// What a mount shows while the space it shows does not read whole (a sync engine moving
+/// its files, a password changed on another copy): the photos it showed, with a warning,
+/// never an empty space; once the space reads whole again, its changes show.
+final class MountReloadTests: XCTestCase {
+  func testAMountKeepsItsPhotosWhileTheJournalIsGoneAndShowsChangesOnceItIsBack() throws {
+    try require(
+      FileManager.default.fileExists(atPath: "/dev/fuse"), "/dev/fuse is missing (FUSE is not available)")
+    try requireTool("/usr/bin/fusermount3")
+    let folder = try makeTemporaryFolder(self)
+    let vault = try VaultRunner.initialized(in: folder)
+    let mountPoint = folder + "/mnt"
+    try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+    addTeardownBlock {
+      if MountTests.isMounted(mountPoint) {
+        _ = try? MountTests.runTool("/usr/bin/fusermount3", ["-uz", mountPoint])
+      }
+    }
+    XCTAssertEqual(try vault.run(["add", fixturesPath + "/gray.png", fixturesPath + "/photo.jpg"]).status, 0)
+    let mount = try vault.start(["mount", mountPoint], errorsInOutput: true)
+    XCTAssertNotNil(mount.waitForLine { $0.contains("mounted") }, "vault mount did not start")
+    let photos = { Set((try? FileManager.default.contentsOfDirectory(atPath: mountPoint + "/Photos")) ?? []) }
+    XCTAssertEqual(photos(), ["gray.png", "photo.jpg"])
+
+    let journal = try vault.spaceFolder() + "/Journal"
+    try FileManager.default.moveItem(atPath: journal, toPath: folder + "/Journal-away")
+    XCTAssertNotNil(mount.waitForLine { $0.contains("does not read whole now") }, "no warning")
+    XCTAssertEqual(photos(), ["gray.png", "photo.jpg"], "the mount emptied")
+    XCTAssertEqual(
+      FileManager.default.contents(atPath: mountPoint + "/Photos/gray.png"),
+      FileManager.default.contents(atPath: fixturesPath + "/gray.png"))
+
+    try FileManager.default.moveItem(atPath: folder + "/Journal-away", toPath: journal)
+    XCTAssertEqual(try vault.run(["add", fixturesPath + "/rgba.png"]).status, 0)
+    let deadline = Date().addingTimeInterval(30)
+    while !photos().contains("rgba.png") && Date() < deadline { usleep(50_000) }
+    XCTAssertEqual(photos(), ["gray.png", "photo.jpg", "rgba.png"])
+    mount.send(SIGTERM)
+    XCTAssertEqual(try mount.finish().status, 0)
+  }
+}
