@@ -151,6 +151,32 @@ final class MountTests: XCTestCase {
     try checkNothingPlain(marker: marker, since: stamp)
   }
 
+  /// A folder of more names than one listing call holds is handed out in several calls,
+  /// each going on where the last one stopped: every name once, each with its size.
+  func testABigFolderListsEveryNameOnceWithItsSize() throws {
+    let original = try fileBytes(fixturesPath + "/orientation-1.jpg")
+    var sizes: [String: Int] = [:]
+    for number in 0..<150 {
+      // Distinct photos: one JPEG with different bytes after its end.
+      let name = "IMG_\(number).jpg"
+      let bytes = original + Array("extra \(number)".utf8)
+      try Data(bytes).write(to: URL(fileURLWithPath: camera + "/" + name))
+      sizes[name] = bytes.count
+    }
+    let added = try vault.run(["add", camera])
+    XCTAssertEqual(added.status, 0, added.stderr)
+    let running = try startMount()
+    let listed = try FileManager.default.contentsOfDirectory(atPath: mountPoint + "/Photos")
+    XCTAssertEqual(listed.count, sizes.count)
+    XCTAssertEqual(Set(listed), Set(sizes.keys))
+    for (name, size) in sizes {
+      let shown = try FileManager.default.attributesOfItem(atPath: mountPoint + "/Photos/" + name)
+      XCTAssertEqual(shown[.size] as? Int, size, name)
+    }
+    running.send(SIGTERM)
+    XCTAssertEqual(try running.finish().status, 0)
+  }
+
   /// Every photo is in exactly one Dates/<year>/<month>/ folder (UTC in these tests; these
   /// photos' files carry no date taken, so their import month).
   private func checkDates(expected: Set<String>) throws {
