@@ -310,6 +310,13 @@ final class MountTests: XCTestCase {
     kill(pid, SIGKILL)
     XCTAssertTrue(eventually { kill(pid, 0) != 0 })
     XCTAssertTrue(Self.isMounted(mountPoint))
+    // Mounting there again says what to do, in one line.
+    let again = try vault.run(["mount", mountPoint])
+    XCTAssertEqual(again.status, 1)
+    XCTAssertEqual(
+      again.stderr,
+      "error: '\(mountPoint)': a mount whose process ended is still here: "
+        + "run 'vault unmount \(mountPoint)' first\n")
     let unmounted = try vault.run(["unmount", mountPoint])
     XCTAssertEqual(unmounted.status, 0, unmounted.stderr)
     XCTAssertFalse(Self.isMounted(mountPoint))
