@@ -159,12 +159,12 @@ enum MountOperations {
     guard case .file(let number) = node else { return -EISDIR }
     let record = tree.files[number]
     do {
-      let reader = try state.space.originalRanges(of: record, recordCheckedAtEnd: true)
       let space = state.space
-      info.pointee.fh = state.keep(
-        OpenOriginal(record: record, reader: reader) {
-          try space.originalRanges(of: record, recordCheckedAtEnd: true)
-        })
+      let open = OpenOriginal(record: record, pool: state.readers) {
+        try space.originalRanges(of: record, recordCheckedAtEnd: true)
+      }
+      try open.openFirstReader()
+      info.pointee.fh = state.keep(open)
       info.pointee.keep_cache = 1
       return 0
     } catch {
