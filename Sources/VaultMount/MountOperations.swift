@@ -20,10 +20,11 @@ enum MountOperations {
       guard let path, let info else { return -EINVAL }
       return MountOperations.openFolder(String(cString: path), info)
     }
-    operations.readdir = { _, buffer, fill, _, info, flags in
+    operations.readdir = { _, buffer, fill, offset, info, flags in
       guard let info, let fill else { return -EINVAL }
       return MountOperations.listFolder(
-        info.pointee.fh, buffer, fill, plus: flags.rawValue & FUSE_READDIR_PLUS.rawValue != 0)
+        info.pointee.fh, buffer, fill, from: Int(offset),
+        plus: flags.rawValue & FUSE_READDIR_PLUS.rawValue != 0)
     }
     operations.releasedir = { _, info in
       if let info { MountOperations.state.drop(info.pointee.fh) }
@@ -117,26 +118,35 @@ enum MountOperations {
     return 0
   }
 
-  /// The whole listing in one call (offset 0 to every entry: libfuse keeps it and hands
-  /// it out in pieces), with every entry's attributes when the kernel asks for them
-  /// (readdirplus), so that `ls -l` asks nothing more.
+  /// The listing from entry `offset` on, as much as the kernel's buffer takes (each entry
+  /// carries the offset of the next, so the next call goes on from there), with every
+  /// entry's attributes when the kernel asks for them (readdirplus). Real offsets matter:
+  /// with offset 0 libfuse answers readdirplus without the entries' node numbers, the
+  /// kernel keeps none of them, and `ls -l` then looks every name up again.
   private static func listFolder(
-    _ handle: UInt64, _ buffer: UnsafeMutableRawPointer?, _ fill: fuse_fill_dir_t, plus: Bool
+    _ handle: UInt64, _ buffer: UnsafeMutableRawPointer?, _ fill: fuse_fill_dir_t, from offset: Int,
+    plus: Bool
   ) -> Int32 {
     let state = state
     guard let open = state.handle(handle, as: OpenFolder.self) else { return -EBADF }
     let folder = open.tree.folders[open.folder]
     let flags = plus ? FUSE_FILL_DIR_PLUS : fuse_fill_dir_flags(0)
     var status = stat()
-    fillFolder(&status, state)
-    _ = fill(buffer, ".", &status, 0, flags)
-    _ = fill(buffer, "..", &status, 0, flags)
-    for (name, node) in zip(folder.names, folder.nodes) {
-      switch node {
-      case .file(let number): fillFile(&status, open.tree.files[number], state)
-      case .folder: fillFolder(&status, state)
+    var index = offset
+    while index < folder.names.count + 2 {
+      let name: String
+      if index < 2 {
+        name = index == 0 ? "." : ".."
+        fillFolder(&status, state)
+      } else {
+        name = folder.names[index - 2]
+        switch folder.nodes[index - 2] {
+        case .file(let number): fillFile(&status, open.tree.files[number], state)
+        case .folder: fillFolder(&status, state)
+        }
       }
-      if fill(buffer, name, &status, 0, flags) != 0 { return -ENOMEM }
+      if fill(buffer, name, &status, off_t(index + 1), flags) != 0 { return 0 }
+      index += 1
     }
     return 0
   }
@@ -149,10 +159,12 @@ enum MountOperations {
     guard case .file(let number) = node else { return -EISDIR }
     let record = tree.files[number]
     do {
-      let reader = try state.space.originalRanges(of: record)
       let space = state.space
-      info.pointee.fh = state.keep(
-        OpenOriginal(record: record, reader: reader) { try space.originalRanges(of: record) })
+      let open = OpenOriginal(record: record, pool: state.readers) {
+        try space.originalRanges(of: record, recordCheckedAtEnd: true)
+      }
+      try open.openFirstReader()
+      info.pointee.fh = state.keep(open)
       info.pointee.keep_cache = 1
       return 0
     } catch {

@@ -34,6 +34,13 @@ public enum MountPoint {
     }
   }
 
+  /// Whether `path` is a mount whose program ended without unmounting it (killed): the
+  /// kernel then answers "transport endpoint is not connected" for it.
+  public static func isAbandonedMount(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) != 0 && errno == ENOTCONN
+  }
+
   /// The FUSE device: throws `.io` naming it when it is missing, not the FUSE device, or
   /// not open to this user.
   public static func requireFuse() throws {

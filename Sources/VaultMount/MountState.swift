@@ -8,6 +8,9 @@ final class MountState {
   let owner = (uid: getuid(), gid: getgid())
   /// The folders' modification time: when the mount started.
   let folderTime: timespec
+  /// The readers of all open files: 32 decrypted chunks (2 MiB of locked memory) at most,
+  /// twice the threads that serve reads.
+  let readers = ReaderPool(limit: 32)
   /// Told of a photo that cannot be read (damaged, or deleted meanwhile).
   var onProblem: (String) -> Void = { _ in }
 
@@ -73,57 +76,33 @@ final class MountState {
   }
 }
 
-/// An open file: a few readers of the original, each with its one decrypted chunk (in
-/// locked memory, wiped when the reader goes). A reader is not thread-safe, and the kernel
-/// sends a file's read-ahead as several reads at once: each read takes a reader of its
-/// own, so that they decrypt on several cores, up to `maximumReaders` (opened as needed).
+/// An open file. Its reads take readers from the mount's pool (`ReaderPool`), so that the
+/// kernel's read-ahead, several reads at once, decrypts on several cores, while the
+/// decrypted chunks of all open files together stay bounded.
 final class OpenOriginal {
-  static let maximumReaders = 4
   let record: PhotoRecord
+  private let pool: ReaderPool
   private let openReader: () throws -> OriginalRangeReader
-  private let condition = NSCondition()
-  private var idle: [OriginalRangeReader]
-  private var opened = 1
 
-  init(
-    record: PhotoRecord, reader: OriginalRangeReader, openReader: @escaping () throws -> OriginalRangeReader
-  ) {
+  init(record: PhotoRecord, pool: ReaderPool, openReader: @escaping () throws -> OriginalRangeReader) {
     self.record = record
-    idle = [reader]
+    self.pool = pool
     self.openReader = openReader
   }
 
+  deinit {
+    pool.close(ObjectIdentifier(self))
+  }
+
+  /// Opens a reader now, so that an original that does not open fails `open`, not a read.
+  func openFirstReader() throws {
+    pool.giveBack(try pool.take(for: ObjectIdentifier(self), open: openReader), of: ObjectIdentifier(self))
+  }
+
   func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-    let reader = try takeReader()
-    defer { giveBack(reader) }
+    let reader = try pool.take(for: ObjectIdentifier(self), open: openReader)
+    defer { pool.giveBack(reader, of: ObjectIdentifier(self)) }
     return try reader.read(at: offset, into: buffer)
-  }
-
-  private func takeReader() throws -> OriginalRangeReader {
-    condition.lock()
-    while idle.isEmpty && opened >= Self.maximumReaders { condition.wait() }
-    if let reader = idle.popLast() {
-      condition.unlock()
-      return reader
-    }
-    opened += 1
-    condition.unlock()
-    do {
-      return try openReader()
-    } catch {
-      condition.lock()
-      opened -= 1
-      condition.signal()
-      condition.unlock()
-      throw error
-    }
-  }
-
-  private func giveBack(_ reader: OriginalRangeReader) {
-    condition.lock()
-    idle.append(reader)
-    condition.signal()
-    condition.unlock()
   }
 }
 

@@ -31,6 +31,11 @@ struct MountCommand: ParsableCommand {
 
   func run() throws {
     // Checked before the password is asked for: a mount that cannot happen costs no KDF.
+    if MountPoint.isAbandonedMount(folder) {
+      throw VaultError.io(
+        path: folder,
+        reason: "a mount whose process ended is still here: run 'vault unmount \(folder)' first")
+    }
     try MountPoint.check(folder)
     try MountPoint.requireFuse()
     if background {

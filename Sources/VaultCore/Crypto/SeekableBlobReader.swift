@@ -25,7 +25,7 @@ final class SeekableBlobReader {
   /// file once; nil for anything else (an unreadable file among it), left for `BlobReader`
   /// to open and report.
   static func openIfSeekable(
-    path: String, kind: BlobKind, key: SecureBytes, what: String, trailerLimit: Int
+    path: String, kind: BlobKind, key: SecureBytes, what: String, trailerLimit: Int?
   ) throws -> SeekableBlobReader? {
     guard let descriptor = try? openVaultFile(path) else { return nil }
     var prefix = [UInt8](repeating: 0, count: BlobFormat.prefixLength)
@@ -51,8 +51,9 @@ final class SeekableBlobReader {
   }
 
   /// Reads the blob open at `descriptor`, which it owns from here (and closes, even when
-  /// this throws), and its trailer.
-  private init(descriptor: Int32, kind: BlobKind, key: SecureBytes, what: String, trailerLimit: Int) throws {
+  /// this throws), and its trailer unless `trailerLimit` is nil (then `loadTrailer` reads
+  /// it later, and until then the blob's end is proven only by its last chunk).
+  private init(descriptor: Int32, kind: BlobKind, key: SecureBytes, what: String, trailerLimit: Int?) throws {
     self.what = what
     self.descriptor = descriptor
     let lengths: (plaintext: Int, chunks: Int)
@@ -74,7 +75,12 @@ final class SeekableBlobReader {
     // The first chunk authenticates at once, as a version-2 blob's does on opening: a
     // quick check (headers only) finds a changed header or start.
     _ = try decryptChunk(0)
-    trailer = try readTrailer(limit: trailerLimit)
+    if let trailerLimit { trailer = try readTrailer(limit: trailerLimit) }
+  }
+
+  /// Reads the trailer (at most `limit` bytes) of a reader opened without it.
+  func loadTrailer(limit: Int) throws {
+    trailer = try readTrailer(limit: limit)
   }
 
   /// The plaintext length and chunk count the file's size gives.

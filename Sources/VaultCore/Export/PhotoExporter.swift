@@ -185,6 +185,11 @@ public final class PhotoExporter {
   /// is cleaned scalar by scalar: a "/" inside a grapheme cluster ("/" + a combining mark,
   /// or after a prepended mark) is not a "/" Character, but it is still a "/" byte.
   static func safeName(_ name: String) -> String {
+    // Most names hold neither byte and are kept as they are, with no new string built
+    // (`vault mount` names a 100,000-photo space's photos in several folders at each load).
+    if !name.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == 0 }) {
+      return name.isEmpty || name == "." || name == ".." ? "photo" : name
+    }
     var scalars = String.UnicodeScalarView()
     scalars.append(contentsOf: name.unicodeScalars.map { $0 == "/" || $0 == "\0" ? "_" : $0 })
     let cleaned = String(scalars)

@@ -42,6 +42,9 @@ final class OriginalBlobReader {
   let what: String
   private let master: MasterKey
   private var source: Source
+  /// The index's record of a version-3 blob opened without reading its trailer: checked
+  /// against the trailer when a read first reaches the original's end.
+  private var recordToCheck: PhotoRecord?
 
   private enum Source {
     /// Version 3: any chunk decrypts on its own.
@@ -51,15 +54,25 @@ final class OriginalBlobReader {
     case stream(BlobReader, contentStart: Int, reopen: () throws -> BlobReader)
   }
 
-  init(path: String, id: BlobID, master: MasterKey, what: String) throws {
+  /// Opens the blob of photo `id`. With `indexed` (the index's record of it), a version-3
+  /// blob's trailer (in its last chunk, one more disk read) is not read now: `record` is
+  /// `indexed` until a read reaches the original's end, which checks the trailer first.
+  /// Every byte handed out still comes from a chunk authenticated at its place.
+  init(path: String, id: BlobID, master: MasterKey, what: String, indexed: PhotoRecord? = nil) throws {
     self.master = master
     self.what = what
     let key = master.blobKey(kind: .original, id: id)
     if let reader = try SeekableBlobReader.openIfSeekable(
-      path: path, kind: .original, key: key, what: what, trailerLimit: OriginalBlob.recordSizeLimit)
+      path: path, kind: .original, key: key, what: what,
+      trailerLimit: indexed == nil ? OriginalBlob.recordSizeLimit : nil)
     {
-      record = try Self.decodeRecord(reader.trailer, id: id, what: what)
-      try reader.checkLength(payloadLength: Int(record.bytes))
+      if let indexed {
+        record = indexed
+        recordToCheck = indexed
+      } else {
+        record = try Self.decodeRecord(reader.trailer, id: id, what: what)
+        try reader.checkLength(payloadLength: Int(record.bytes))
+      }
       source = .seekable(reader)
     } else {
       let open = { () throws -> (BlobReader, PhotoRecord) in
@@ -172,6 +185,10 @@ final class OriginalBlobReader {
     let target = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
     switch source {
     case .seekable(let reader):
+      if let indexed = recordToCheck, offset + Int64(count) == record.bytes {
+        try checkTrailer(of: reader, against: indexed)
+        recordToCheck = nil
+      }
       try reader.read(at: Int(offset), into: target)
     case .stream(var reader, let contentStart, let reopen):
       if reader.position - contentStart > offset {
@@ -181,6 +198,16 @@ final class OriginalBlobReader {
       try readStream(reader, from: contentStart + Int(offset), into: target)
     }
     return count
+  }
+
+  /// Reads the trailer of a blob opened without it: its record must be the index's one.
+  private func checkTrailer(of reader: SeekableBlobReader, against indexed: PhotoRecord) throws {
+    try reader.loadTrailer(limit: OriginalBlob.recordSizeLimit)
+    let stored = try Self.decodeRecord(reader.trailer, id: indexed.id, what: what)
+    try reader.checkLength(payloadLength: Int(stored.bytes))
+    guard stored.contentHash == indexed.contentHash, stored.bytes == indexed.bytes else {
+      throw VaultError.damagedBlob(what: what, reason: "its record does not match the index")
+    }
   }
 
   /// Skips `reader` forward to plaintext place `start`, then fills `buffer`.

@@ -56,15 +56,21 @@ extension Space {
     return plaintext
   }
 
-  /// Opens a photo's original for reading ranges of it, once its record matches `record`.
-  public func originalRanges(of record: PhotoRecord) throws -> OriginalRangeReader {
-    try readingInPlace { OriginalRangeReader(try openOriginal(record)) }
+  /// Opens a photo's original for reading ranges of it, once its record matches `record`;
+  /// with `recordCheckedAtEnd`, a version-3 blob's record is checked when a read first
+  /// reaches the original's end, not on opening (one disk read less for `vault mount`).
+  public func originalRanges(of record: PhotoRecord, recordCheckedAtEnd: Bool = false) throws
+    -> OriginalRangeReader
+  {
+    try readingInPlace { OriginalRangeReader(try openOriginal(record, checkedAtEnd: recordCheckedAtEnd)) }
   }
 
-  /// Opens a photo's original for reading: its record is checked against `record`.
-  func openOriginal(_ record: PhotoRecord) throws -> OriginalBlobReader {
+  /// Opens a photo's original for reading: its record is checked against `record` (on
+  /// opening, or with `checkedAtEnd` as `OriginalBlobReader` says).
+  func openOriginal(_ record: PhotoRecord, checkedAtEnd: Bool = false) throws -> OriginalBlobReader {
     let reader = try OriginalBlobReader(
-      path: photoPath(record.id), id: record.id, master: master, what: describe(record))
+      path: photoPath(record.id), id: record.id, master: master, what: describe(record),
+      indexed: checkedAtEnd ? record : nil)
     guard reader.record.id == record.id, reader.record.contentHash == record.contentHash,
       reader.record.bytes == record.bytes
     else {

@@ -89,4 +89,37 @@ final class OriginalRangeTests: XCTestCase {
     }
     XCTAssertThrowsError(try space.openOriginal(record).readContent { _ in })
   }
+
+  /// Checked at the end, the last chunk (which holds the trailer) is not read on opening:
+  /// a damaged one fails only the reads that reach it, as any chunk does.
+  func testWithTheRecordCheckedAtTheEndOpeningDoesNotReadTheLastChunk() throws {
+    try assertRangesRead(try space.originalRanges(of: record, recordCheckedAtEnd: true))
+    let path = space.photoPath(record.id)
+    var blob = try fileBytes(path)
+    blob[blob.count - 20] ^= 0x20
+    try writeBytes(blob, to: path)
+    XCTAssertThrowsError(try space.originalRanges(of: record))
+    let reader = try space.originalRanges(of: record, recordCheckedAtEnd: true)
+    XCTAssertEqual(try read(reader, 1000, 120_000), Array(file[1000..<121_000]))
+    XCTAssertThrowsError(try read(reader, file.count - 10, 10)) { error in
+      guard case .damagedBlob(_, let reason) = error as? VaultError else { return XCTFail("\(error)") }
+      XCTAssertTrue(reason.contains("does not authenticate"), reason)
+    }
+  }
+
+  /// An index whose record is not the blob's: found by the first read that reaches the
+  /// end (before it hands anything out), and by every such read after it.
+  func testWithTheRecordCheckedAtTheEndAMismatchFailsTheReadThatReachesTheEnd() throws {
+    var other = record!
+    other.contentHash = String(repeating: "0", count: record.contentHash.count)
+    let reader = try space.originalRanges(of: other, recordCheckedAtEnd: true)
+    XCTAssertEqual(try read(reader, 0, 70_000), Array(file[0..<70_000]))
+    for _ in 0..<2 {
+      XCTAssertThrowsError(try read(reader, file.count - 100, 200)) { error in
+        XCTAssertEqual(
+          error as? VaultError,
+          .damagedBlob(what: space.describe(other), reason: "its record does not match the index"))
+      }
+    }
+  }
 }

@@ -151,6 +151,56 @@ final class MountTests: XCTestCase {
     try checkNothingPlain(marker: marker, since: stamp)
   }
 
+  /// A folder of more names than one listing call holds is handed out in several calls,
+  /// each going on where the last one stopped: every name once, each with its size.
+  func testABigFolderListsEveryNameOnceWithItsSize() throws {
+    let original = try fileBytes(fixturesPath + "/orientation-1.jpg")
+    var sizes: [String: Int] = [:]
+    for number in 0..<150 {
+      // Distinct photos: one JPEG with different bytes after its end.
+      let name = "IMG_\(number).jpg"
+      let bytes = original + Array("extra \(number)".utf8)
+      try Data(bytes).write(to: URL(fileURLWithPath: camera + "/" + name))
+      sizes[name] = bytes.count
+    }
+    let added = try vault.run(["add", camera])
+    XCTAssertEqual(added.status, 0, added.stderr)
+    let running = try startMount()
+    let listed = try FileManager.default.contentsOfDirectory(atPath: mountPoint + "/Photos")
+    XCTAssertEqual(listed.count, sizes.count)
+    XCTAssertEqual(Set(listed), Set(sizes.keys))
+    for (name, size) in sizes {
+      let shown = try FileManager.default.attributesOfItem(atPath: mountPoint + "/Photos/" + name)
+      XCTAssertEqual(shown[.size] as? Int, size, name)
+    }
+    running.send(SIGTERM)
+    XCTAssertEqual(try running.finish().status, 0)
+  }
+
+  /// What the mount decrypts is bounded across the mount, not per open file: 300 opens of
+  /// a photo at once (each with its reader) lock no more than a few MiB (VmLck: the chunks
+  /// are in locked memory; 21 MiB before the readers were pooled).
+  func testManyOpenFilesKeepTheLockedMemoryBounded() throws {
+    try FileManager.default.copyItem(atPath: fixturesPath + "/orientation-1.jpg", toPath: camera + "/IMG.jpg")
+    XCTAssertEqual(try vault.run(["add", camera]).status, 0)
+    let started = try vault.run(["mount", mountPoint, "--background"])
+    XCTAssertEqual(started.status, 0, started.stderr)
+    let pidText = try XCTUnwrap(started.stdout.range(of: #"process (\d+)"#, options: .regularExpression))
+    let pid = started.stdout[pidText].dropFirst("process ".count)
+    var descriptors: [Int32] = []
+    for _ in 0..<300 {
+      let descriptor = open(mountPoint + "/Photos/IMG.jpg", O_RDONLY)
+      XCTAssertGreaterThanOrEqual(descriptor, 0)
+      descriptors.append(descriptor)
+    }
+    let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+    descriptors.forEach { close($0) }
+    let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("VmLck:") })
+    let lockedKiB = try XCTUnwrap(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
+    XCTAssertLessThan(lockedKiB, 6 * 1024, "locked memory grew with the open files")
+    XCTAssertEqual(try vault.run(["unmount", mountPoint]).status, 0)
+  }
+
   /// Every photo is in exactly one Dates/<year>/<month>/ folder (UTC in these tests; these
   /// photos' files carry no date taken, so their import month).
   private func checkDates(expected: Set<String>) throws {
@@ -284,6 +334,13 @@ final class MountTests: XCTestCase {
     kill(pid, SIGKILL)
     XCTAssertTrue(eventually { kill(pid, 0) != 0 })
     XCTAssertTrue(Self.isMounted(mountPoint))
+    // Mounting there again says what to do, in one line.
+    let again = try vault.run(["mount", mountPoint])
+    XCTAssertEqual(again.status, 1)
+    XCTAssertEqual(
+      again.stderr,
+      "error: '\(mountPoint)': a mount whose process ended is still here: "
+        + "run 'vault unmount \(mountPoint)' first\n")
     let unmounted = try vault.run(["unmount", mountPoint])
     XCTAssertEqual(unmounted.status, 0, unmounted.stderr)
     XCTAssertFalse(Self.isMounted(mountPoint))
