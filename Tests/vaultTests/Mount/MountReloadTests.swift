@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VaultTestSupport
 import XCTest
 
@@ -27,7 +28,14 @@ final class MountReloadTests: XCTestCase {
 
     let journal = try vault.spaceFolder() + "/Journal"
     try FileManager.default.moveItem(atPath: journal, toPath: folder + "/Journal-away")
+    // Should the warning never come, the mount is stopped after a minute, which ends its
+    // output and the wait, and the test fails rather than hangs.
+    let warned = Mutex(false)
+    DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+      if !warned.withLock({ $0 }) { mount.send(SIGTERM) }
+    }
     XCTAssertNotNil(mount.waitForLine { $0.contains("does not read whole now") }, "no warning")
+    warned.withLock { $0 = true }
     XCTAssertEqual(photos(), ["gray.png", "photo.jpg"], "the mount emptied")
     XCTAssertEqual(
       FileManager.default.contents(atPath: mountPoint + "/Photos/gray.png"),
