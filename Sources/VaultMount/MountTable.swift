@@ -5,9 +5,11 @@ public enum MountTable {
   /// The file system type of vault's mounts.
   public static let type = "fuse.vault"
 
-  /// Whether `path` (absolute, without links) is where a vault mount is.
+  /// Whether `path` (absolute, without links) is where a vault mount is, on top: mounts
+  /// stacked on one folder are listed in the order they were made, and an unmount takes the
+  /// last, so a vault mount under another one is not what an unmount would take down.
   public static func hasVaultMount(at path: String) -> Bool {
-    mounts().contains { $0.point == path && $0.type == type }
+    mounts().last { $0.point == path }?.type == type
   }
 
   /// Each mount's point and type.

@@ -1,0 +1,33 @@
+import Foundation
+import VaultTestSupport
+import XCTest
+
+/// `vault unmount` takes down only a vault mount that is on top of its folder: with another
+/// file system mounted over it (root can), it refuses, and unmounts once that is gone.
+final class UnmountTests: XCTestCase {
+  func testAnotherMountOnTopOfAVaultMountIsNotTakenDown() throws {
+    try require(
+      FileManager.default.fileExists(atPath: "/dev/fuse"), "/dev/fuse is missing (FUSE is not available)")
+    try requireTool("/usr/bin/fusermount3")
+    try require(getuid() == 0, "stacking a tmpfs on the mount needs root")
+    let folder = try makeTemporaryFolder(self)
+    let vault = try VaultRunner.initialized(in: folder)
+    let mountPoint = folder + "/mnt"
+    try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+    addTeardownBlock {
+      _ = try? MountTests.runTool("/usr/bin/umount", ["-l", mountPoint])
+      if MountTests.isMounted(mountPoint) {
+        _ = try? MountTests.runTool("/usr/bin/fusermount3", ["-uz", mountPoint])
+      }
+    }
+    XCTAssertEqual(try vault.run(["mount", mountPoint, "--background"]).status, 0)
+    XCTAssertEqual(try MountTests.runTool("/usr/bin/mount", ["-t", "tmpfs", "none", mountPoint]), 0)
+    let refused = try vault.run(["unmount", mountPoint])
+    XCTAssertEqual(refused.status, 1, refused.stderr)
+    XCTAssertTrue(refused.stderr.contains("not a vault mount"), refused.stderr)
+    XCTAssertEqual(try MountTests.runTool("/usr/bin/umount", [mountPoint]), 0, "the tmpfs was taken down")
+    let unmounted = try vault.run(["unmount", mountPoint])
+    XCTAssertEqual(unmounted.status, 0, unmounted.stderr)
+    XCTAssertFalse(MountTests.isMounted(mountPoint))
+  }
+}
