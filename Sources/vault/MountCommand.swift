@@ -36,6 +36,13 @@ struct MountCommand: ParsableCommand {
         path: folder,
         reason: "a mount whose process ended is still here: run 'vault unmount \(folder)' first")
     }
+    if let resolved = realpath(folder, nil) {
+      defer { free(resolved) }
+      if MountTable.hasVaultMount(at: String(cString: resolved)) {
+        throw VaultError.io(
+          path: folder, reason: "a vault mount is here already: end it with 'vault unmount \(folder)' first")
+      }
+    }
     try MountPoint.check(folder)
     try MountPoint.requireFuse()
     if background {

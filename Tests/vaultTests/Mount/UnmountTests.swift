@@ -30,4 +30,27 @@ final class UnmountTests: XCTestCase {
     XCTAssertEqual(unmounted.status, 0, unmounted.stderr)
     XCTAssertFalse(MountTests.isMounted(mountPoint))
   }
+
+  func testMountingOnAVaultMountSaysOneIsThere() throws {
+    try require(
+      FileManager.default.fileExists(atPath: "/dev/fuse"), "/dev/fuse is missing (FUSE is not available)")
+    try requireTool("/usr/bin/fusermount3")
+    let folder = try makeTemporaryFolder(self)
+    let vault = try VaultRunner.initialized(in: folder)
+    let mountPoint = folder + "/mnt"
+    try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+    addTeardownBlock {
+      if MountTests.isMounted(mountPoint) {
+        _ = try? MountTests.runTool("/usr/bin/fusermount3", ["-uz", mountPoint])
+      }
+    }
+    XCTAssertEqual(try vault.run(["mount", mountPoint, "--background"]).status, 0)
+    let again = try vault.run(["mount", mountPoint, "--background"])
+    XCTAssertEqual(again.status, 1, again.stderr)
+    XCTAssertEqual(
+      again.stderr,
+      "error: '\(mountPoint)': a vault mount is here already: end it with 'vault unmount \(mountPoint)' first\n"
+    )
+    XCTAssertEqual(try vault.run(["unmount", mountPoint]).status, 0)
+  }
 }
