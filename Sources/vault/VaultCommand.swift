@@ -31,7 +31,7 @@ struct VaultCommand: ParsableCommand {
   /// Exit status when no space opens with the password.
   static let noSpaceExitCode: Int32 = 3
   static let changedElsewhereHint =
-    "a password changed on another copy of this vault opens this copy once the sync has brought the change here"
+    "if this vault is kept in sync and its password was changed on another copy, the new password opens this copy once the sync has brought the change here"
   static let keyMissingHint =
     "if the password was changed on another copy, the new one opens the space (its next command takes this folder's files in); else restore the key file from a backup, or use 'vault recover'"
 

@@ -194,7 +194,7 @@ final class SyncthingTests: XCTestCase {
   }
 
   static let changedElsewhereHint =
-    "hint: a password changed on another copy of this vault opens this copy once the sync has brought the change here\n"
+    "hint: if this vault is kept in sync and its password was changed on another copy, the new password opens this copy once the sync has brought the change here\n"
 
   // MARK: - The machines
 
