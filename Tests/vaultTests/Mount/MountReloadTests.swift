@@ -8,18 +8,9 @@ import XCTest
 /// never an empty space; once the space reads whole again, its changes show.
 final class MountReloadTests: XCTestCase {
   func testAMountKeepsItsPhotosWhileTheJournalIsGoneAndShowsChangesOnceItIsBack() throws {
-    try require(
-      FileManager.default.fileExists(atPath: "/dev/fuse"), "/dev/fuse is missing (FUSE is not available)")
-    try requireTool("/usr/bin/fusermount3")
-    let folder = try makeTemporaryFolder(self)
-    let vault = try VaultRunner.initialized(in: folder)
-    let mountPoint = folder + "/mnt"
-    try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-    addTeardownBlock {
-      if MountTests.isMounted(mountPoint) {
-        _ = try? MountTests.runTool("/usr/bin/fusermount3", ["-uz", mountPoint])
-      }
-    }
+    try MountTests.requireFuse()
+    let (vault, mountPoint) = try MountTests.vaultAndMountPoint(for: self)
+    let folder = (mountPoint as NSString).deletingLastPathComponent
     XCTAssertEqual(try vault.run(["add", fixturesPath + "/gray.png", fixturesPath + "/photo.jpg"]).status, 0)
     let mount = try vault.start(["mount", mountPoint], errorsInOutput: true)
     XCTAssertNotNil(mount.waitForLine { $0.contains("mounted") }, "vault mount did not start")

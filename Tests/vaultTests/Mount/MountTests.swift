@@ -13,9 +13,7 @@ final class MountTests: XCTestCase {
   var mountPoint = ""
 
   override func setUpWithError() throws {
-    try require(
-      FileManager.default.fileExists(atPath: "/dev/fuse"), "/dev/fuse is missing (FUSE is not available)")
-    try requireTool("/usr/bin/fusermount3")
+    try Self.requireFuse()
     folder = try makeTemporaryFolder(self)
     vault = try VaultRunner.initialized(in: folder)
     camera = folder + "/camera"
@@ -59,6 +57,26 @@ final class MountTests: XCTestCase {
     if line == nil { XCTFail("vault mount ended: \(try running.finish().stderr)") }
     XCTAssertTrue(Self.isMounted(mountPoint))
     return running
+  }
+
+  /// Fails (under CI) or skips a test where FUSE cannot mount.
+  static func requireFuse() throws {
+    try require(
+      FileManager.default.fileExists(atPath: "/dev/fuse"), "/dev/fuse is missing (FUSE is not available)")
+    try requireTool("/usr/bin/fusermount3")
+  }
+
+  /// A vault of its own for `test` and an empty folder `mnt` beside it, unmounted (lazily)
+  /// when the test ends if a mount is still there.
+  static func vaultAndMountPoint(for test: XCTestCase) throws -> (VaultRunner, String) {
+    let folder = try makeTemporaryFolder(test)
+    let vault = try VaultRunner.initialized(in: folder)
+    let mountPoint = folder + "/mnt"
+    try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+    test.addTeardownBlock {
+      if isMounted(mountPoint) { _ = try? runTool("/usr/bin/fusermount3", ["-uz", mountPoint]) }
+    }
+    return (vault, mountPoint)
   }
 
   static func isMounted(_ path: String) -> Bool {

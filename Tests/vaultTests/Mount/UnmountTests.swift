@@ -6,20 +6,10 @@ import XCTest
 /// file system mounted over it (root can), it refuses, and unmounts once that is gone.
 final class UnmountTests: XCTestCase {
   func testAnotherMountOnTopOfAVaultMountIsNotTakenDown() throws {
-    try require(
-      FileManager.default.fileExists(atPath: "/dev/fuse"), "/dev/fuse is missing (FUSE is not available)")
-    try requireTool("/usr/bin/fusermount3")
+    try MountTests.requireFuse()
     try require(getuid() == 0, "stacking a tmpfs on the mount needs root")
-    let folder = try makeTemporaryFolder(self)
-    let vault = try VaultRunner.initialized(in: folder)
-    let mountPoint = folder + "/mnt"
-    try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-    addTeardownBlock {
-      _ = try? MountTests.runTool("/usr/bin/umount", ["-l", mountPoint])
-      if MountTests.isMounted(mountPoint) {
-        _ = try? MountTests.runTool("/usr/bin/fusermount3", ["-uz", mountPoint])
-      }
-    }
+    let (vault, mountPoint) = try MountTests.vaultAndMountPoint(for: self)
+    addTeardownBlock { _ = try? MountTests.runTool("/usr/bin/umount", ["-l", mountPoint]) }
     XCTAssertEqual(try vault.run(["mount", mountPoint, "--background"]).status, 0)
     XCTAssertEqual(try MountTests.runTool("/usr/bin/mount", ["-t", "tmpfs", "none", mountPoint]), 0)
     let refused = try vault.run(["unmount", mountPoint])
@@ -32,18 +22,8 @@ final class UnmountTests: XCTestCase {
   }
 
   func testMountingOnAVaultMountSaysOneIsThere() throws {
-    try require(
-      FileManager.default.fileExists(atPath: "/dev/fuse"), "/dev/fuse is missing (FUSE is not available)")
-    try requireTool("/usr/bin/fusermount3")
-    let folder = try makeTemporaryFolder(self)
-    let vault = try VaultRunner.initialized(in: folder)
-    let mountPoint = folder + "/mnt"
-    try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-    addTeardownBlock {
-      if MountTests.isMounted(mountPoint) {
-        _ = try? MountTests.runTool("/usr/bin/fusermount3", ["-uz", mountPoint])
-      }
-    }
+    try MountTests.requireFuse()
+    let (vault, mountPoint) = try MountTests.vaultAndMountPoint(for: self)
     XCTAssertEqual(try vault.run(["mount", mountPoint, "--background"]).status, 0)
     let again = try vault.run(["mount", mountPoint, "--background"])
     XCTAssertEqual(again.status, 1, again.stderr)
