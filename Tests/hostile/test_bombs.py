@@ -253,18 +253,21 @@ class ViewTests(BombTestCase):
                        env={**vault_environment(self.vault), "TERM": "xterm-256color"}, check=True)
         try:
             monitor = PeakMemory(self.viewer_process(socket), kill_ceiling("view"))
+            error = None
             try:
-                self.wait_for(socket, "an error on the bomb",
-                              lambda shown: "planted.mp4" in shown and "error" in shown.lower(), monitor)
+                # An error names the file in quotes (the status line names it bare).
+                shown = self.wait_for(socket, "an error naming the bomb", lambda shown: "'planted.mp4'" in shown,
+                                      monitor)
+                error = next(line.strip() for line in shown.splitlines() if "'planted.mp4'" in line)
                 subprocess.run(["tmux", "-L", socket, "send-keys", "Right" if bomb_number == 1 else "Left"])
                 self.wait_for(socket, "the good photo", lambda shown: "good.jpg" in shown, monitor)
                 subprocess.run(["tmux", "-L", socket, "send-keys", "-l", "q"])
                 shown = self.wait_for(socket, "the viewer's end", lambda shown: "exit status" in shown, monitor)
                 self.assertIn("exit status 0", shown)
             finally:
-                named = [line.strip() for line in self.screen(socket).splitlines() if "planted.mp4" in line]
-                self.assert_within_bound("planted.mp4 (fragments, 20 tracks)", "view", monitor,
-                                         " / ".join(named) or "(the screen names it no more)")
+                shown = error or " / ".join(line.strip() for line in self.screen(socket).splitlines()
+                                            if "planted.mp4" in line)
+                self.assert_within_bound("planted.mp4 (fragments, 20 tracks)", "view", monitor, shown)
         finally:
             subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
 
