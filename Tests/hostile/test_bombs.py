@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Issue 31's crafted files (bombs.py) against the built binary: `vault add`, `vault serve`
-and `vault view` refuse each one with the memory of the whole process tree (decoder
-helpers included, read from /proc) within the sandbox's bound, and go on with the good
-photo next to it.
+and `vault view` refuse each one in one line naming the file and the limit it hit, with
+the memory of the whole process tree (decoder helpers included, read from /proc) within
+the sandbox's bound, and go on with the good photo next to it.
 
 Run from the repository: `python3 -m unittest discover -s Tests/hostile -p 'test_*.py' -v`
 (scripts/test does, after the XCTest run). The binary is $VAULT_BINARY, else
@@ -48,6 +48,12 @@ PATIENCE = 300
 PLANTING_BINARY = os.environ.get("VAULT_PLANTING_BINARY")
 
 MEASURED = []
+
+
+def named_limit(bomb):
+    """What the refusal of `bomb` names: the limit it hit (issue 31: "one line naming the
+    file and the limit"), memory for a video, pixels for a still."""
+    return "MiB" if bomb in bombs.VIDEO_BOMBS else "megapixels"
 
 
 def bound(command):
@@ -155,6 +161,7 @@ class AddTests(BombTestCase):
         self.assertNotIn(status, (0, -9), err)
         named = [line for line in err.splitlines() if name in line]
         self.assertEqual(len(named), 1, f"one line names {name}:\n{err}")
+        self.assertIn(named_limit(name), named[0])
         self.assertNotIn("good.jpg", err)
         self.assertEqual([photo["name"] for photo in listed(self.vault)], ["good.jpg"])
 
@@ -180,6 +187,7 @@ class ServeTests(BombTestCase):
             status, answer = self.upload(server, Files.bombs[name], name)
             self.assert_within_bound(name, "serve", monitor, f"HTTP {status} {answer}")
             self.assertTrue(400 <= status < 500 and answer["outcome"] == "refused", (status, answer))
+            self.assertIn(named_limit(name), answer["reason"])
             server.wait_for(lambda line: line.startswith(f"refused {name}: "))
             # It keeps serving.
             self.assertEqual(self.upload(server, Files.good, "good.jpg")[0], 201)
