@@ -17,10 +17,10 @@ import Foundation
 /// Anyone with the vault folder (a sync peer) can make such a folder, with copies of the
 /// space's own journal in it. So a folder is taken in only when it is a real folder (not a
 /// link) whose journal authenticates; only regular files move; and a file never replaces one
-/// the space has, except a journal segment that only grew (the space's copy is a prefix of
-/// it: a command on another copy appended to it after the rename), whose records all
-/// authenticate or are a torn tail, as any segment's. A folder whose files cannot be moved
-/// is left and named, and never stops the space's own changes.
+/// the space has, except a journal segment that grew (the space's copy is a prefix of it: a
+/// command on another copy appended to it after the rename) by records that authenticate,
+/// compared a piece at a time (`JournalSegment.growth`). What cannot be taken in is left and
+/// named, and never stops the space's own changes.
 extension Space {
   /// Whether the vault folder holds a folder named like a space with neither `key` nor
   /// `key-next`: no password opens it. A reader checks this much before it looks further
@@ -49,9 +49,9 @@ extension Space {
   /// whose journal authenticates with this space's master key, removes that folder, and
   /// reads the journal again. Each such folder is locked first; one in use is left for a
   /// later writer. A folder whose files cannot all be moved (a read-only one a sync brought)
-  /// is left where it is: anyone with the vault folder can make one, and it never stops the
-  /// space's own changes. It is named in `leftoversNotTakenIn`. Returns whether any folder
-  /// was taken in.
+  /// is left where it is, and a longer copy of a segment that adds no record goes with its
+  /// folder: anyone with the vault folder can make either, and neither stops the space's own
+  /// changes. Each is named in `leftoversNotTakenIn`. Returns whether any folder was taken in.
   @discardableResult
   func adoptFilesLeftByRenames() throws -> Bool {
     precondition(access == .write)
@@ -87,10 +87,22 @@ extension Space {
   }
 
   /// Moves the files of the keyless `folder` into this space: its journal, then its photos
-  /// and thumbnails. A segment the space has replaces the space's only when it grew.
+  /// and thumbnails. A segment the space has replaces the space's only when it grew; a
+  /// longer one that did not is named in `leftoversNotTakenIn`.
   private func moveFilesLeft(in folder: String) throws {
+    let journalKey = master.journalKey()
     try moveFiles(from: folder + "/" + Self.journalFolder, into: directory + "/" + Self.journalFolder) {
-      Self.onlyGrew($2, into: $1)
+      name, existing, incoming in
+      guard let id = SpaceJournal.id(in: name, prefix: JournalSegment.namePrefix) else { return false }
+      switch JournalSegment.growth(of: incoming, over: existing, id: id, key: journalKey) {
+      case .grew:
+        return true
+      case .notLonger:
+        return false
+      case .refused(let reason):
+        leftoversNotTakenIn.append(.io(path: incoming, reason: "not taken into the space: " + reason))
+        return false
+      }
     }
     for name in [Self.photoFolder, Self.thumbFolder] {
       try moveFiles(from: folder + "/" + name, into: directory + "/" + name) { _, _, _ in false }
@@ -129,14 +141,6 @@ extension Space {
       }
     }
     try syncDirectory(target)
-  }
-
-  /// Whether `incoming` is `existing` with more bytes after it: a segment that only grew.
-  static func onlyGrew(_ incoming: String, into existing: String) -> Bool {
-    guard let old = FileManager.default.contents(atPath: existing),
-      let new = FileManager.default.contents(atPath: incoming), new.count > old.count
-    else { return false }
-    return new.starts(with: old)
   }
 
   /// Whether `path` is a folder itself, not a link to one.

@@ -142,6 +142,38 @@ final class PasswordChangeAcrossCopiesTests: XCTestCase {
     XCTAssertEqual(try vault.listJSON().count, 2)
   }
 
+  /// A keyless folder with a copy of the space's journal in which one segment was grown,
+  /// sparse, to a gibibyte (security review: both copies were read whole, 1.1 GB, the grown
+  /// one replaced the space's, and every later command warned of its incomplete record):
+  /// the copies are compared a piece at a time, the space keeps its own, and one warning
+  /// names the file.
+  func testASegmentGrownSparseInAKeylessFolderIsNotTakenIn() throws {
+    try requireTool("/usr/bin/time")
+    let vault = try VaultRunner.initialized(in: folder)
+    XCTAssertEqual(try vault.run(["add", fixturesPath + "/gray.png"]).status, 0)
+    let space = try vault.spaceFolder()
+    let planted = vault.vault + "/0123456789abcdef0123456789abcdef"
+    try FileManager.default.createDirectory(atPath: planted, withIntermediateDirectories: false)
+    try FileManager.default.copyItem(atPath: space + "/Journal", toPath: planted + "/Journal")
+    let segment = try XCTUnwrap(
+      try FileManager.default.contentsOfDirectory(atPath: space + "/Journal").first { $0.hasPrefix("j-") })
+    XCTAssertEqual(truncate(planted + "/Journal/" + segment, 1 << 30), 0)
+    let journalBefore = try snapshot(space + "/Journal")
+    let (listed, peakBytes) = try vault.runMeasured(["list"])
+    XCTAssertEqual(listed.status, 0, listed.stderr)
+    // A command takes some 50 MB; reading the gibibyte took 1.1 GB.
+    XCTAssertLessThan(peakBytes, 200 << 20, listed.stderr)
+    XCTAssertEqual(
+      listed.stderr,
+      "warning: '\(planted)/Journal/\(segment)': not taken into the space: "
+        + "what it adds to the space's copy is no whole record\n")
+    XCTAssertEqual(try snapshot(space + "/Journal"), journalBefore)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: planted))
+    let again = try vault.run(["list"])
+    XCTAssertEqual(again.status, 0, again.stderr)
+    XCTAssertEqual(again.stderr, "")
+  }
+
   /// A folder of the password's space without its key file: one line naming the folder,
   /// and a hint for both ways it comes about.
   static func keyMissing(_ folder: String) -> String {
