@@ -89,6 +89,11 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   case invalidRecoveryKey(reason: String, source: String? = nil)
   /// No space of the vault opens with the recovery key (a replaced key, or another vault's).
   case noSpaceForRecoveryKey
+  /// The recovery key opens several folders with a key file: copies of one space kept
+  /// apart, none of which recovery chooses silently.
+  case recoveryKeyOpensSeveralFolders([RecoverableFolder])
+  /// The folder named for recovery is not one of the vault's that the recovery key opens.
+  case noSuchRecoverableFolder(String)
 
   public var description: String {
     switch self {
@@ -171,7 +176,17 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
     case .noSpaceForRecoveryKey:
       return
         "no space of this vault opens with this recovery key (a newer one replaced it, or it is another vault's); nothing was changed"
+    case .recoveryKeyOpensSeveralFolders(let folders):
+      return Self.severalFolders(folders.map { $0.described() })
+    case .noSuchRecoverableFolder(let name):
+      return "'\(name)' is not a folder of this vault that the recovery key opens; nothing was changed"
     }
+  }
+
+  /// The message of `recoveryKeyOpensSeveralFolders`, each folder `described`.
+  public static func severalFolders(_ described: [String]) -> String {
+    "the recovery key opens \(described.count) copies of the space, kept apart: "
+      + described.joined(separator: ", ") + "; nothing was changed"
   }
 
   /// What is wrong with a file's content, without the file's name, for the errors about
