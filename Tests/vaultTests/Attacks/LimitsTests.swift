@@ -14,11 +14,14 @@ final class LimitsTests: XCTestCase {
     XCTAssertEqual(try vault.run(["add", folder + "/" + name]).status, 0)
     XCTAssertEqual(try vault.run(["export", "--all", "--to", "out"]).status, 0)
     XCTAssertEqual(try fileBytes(folder + "/out/" + name), try fileBytes(fixturesPath + "/photo.jpg"))
-    // A second export of it cannot add " (1)" within 255 bytes: a clear error, nothing left.
+    // A second export of it adds " (1)" within 255 bytes: the name is cut between whole
+    // characters before it, keeping the extension.
     let again = try vault.run(["export", "--all", "--to", "out"])
-    XCTAssertEqual(again.status, 1)
-    XCTAssertTrue(again.stderr.contains("File name too long"), again.stderr)
-    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/out"), [name])
+    XCTAssertEqual(again.status, 0, again.stderr)
+    let numbered = String(repeating: "写", count: 82) + " (1).jpg"
+    XCTAssertEqual(
+      Set(try FileManager.default.contentsOfDirectory(atPath: folder + "/out")), [name, numbered])
+    XCTAssertEqual(try fileBytes(folder + "/out/" + numbered), try fileBytes(fixturesPath + "/photo.jpg"))
   }
 
   func testKDFLimitsBeyondTheBoundsAreRefusedWhenOpening() throws {
