@@ -75,6 +75,12 @@ public enum DecoderService {
   private static func analyse(_ request: DecoderRequest, bytes: PinnedBytes?, channel: DecoderChannel) throws
     -> DecoderAnalysis
   {
+    if request.wants == [.details], let bytes {
+      // verify's reading of details: whatever the file (or a large JPEG's or PNG's first
+      // bytes) holds, never a failure.
+      return DecoderAnalysis(
+        thumbnail: nil, details: PhotoDetailsReader.read(bytes, format: request.format), liveIdentifier: nil)
+    }
     let thumbnailer = request.thumbnailer
     var file = bytes
     var source: SourceFile?
