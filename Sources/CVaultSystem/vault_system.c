@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -101,4 +102,17 @@ long vault_receive_with_descriptor(int socket, void *bytes, unsigned long count,
     }
   }
   return received;
+}
+
+int vault_make_sealed_memory(unsigned long size) {
+  int descriptor = memfd_create("vault-picture", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (descriptor < 0) return -1;
+  if (ftruncate(descriptor, (off_t)size) != 0 ||
+      fcntl(descriptor, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+    int saved = errno;
+    close(descriptor);
+    errno = saved;
+    return -1;
+  }
+  return descriptor;
 }

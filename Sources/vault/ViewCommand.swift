@@ -33,6 +33,7 @@ struct ViewCommand: ParsableCommand {
 
   @OptionGroup var options: VaultOptions
   @OptionGroup var scope: ScopeOptions
+  @OptionGroup var decoder: DecoderOptions
 
   @Argument(
     help: ArgumentHelp("Open this photo (a number or an id) instead of the grid.", valueName: "photo"))
@@ -88,6 +89,7 @@ struct ViewCommand: ParsableCommand {
     // for it. It reads and changes the space under short locks (Space.reload, .change).
     space.releaseLock()
     let browser = try scope.browser(for: space, perRow: perRow)
+    browser.decoderLimits = decoder.limits
     var start: Int?
     if let photo {
       start = try browser.photos(chosenBy: .photos(parsedTerms(photo)), action: "viewing").first?.index

@@ -45,4 +45,10 @@ long vault_send_with_descriptor(int socket, const void *bytes, unsigned long cou
  * read, 0 at the end, or -1 (errno). */
 long vault_receive_with_descriptor(int socket, void *bytes, unsigned long count, int *descriptor);
 
+/* memfd_create needs _GNU_SOURCE. Makes `size` bytes of anonymous shared memory, sealed so
+ * that its size can never change (a decoder helper writes a picture into it, and vault
+ * reads it: a helper that could shrink it would make vault's read fault). Returns the
+ * descriptor (closed on exec) or -1 (errno set). */
+int vault_make_sealed_memory(unsigned long size);
+
 #endif

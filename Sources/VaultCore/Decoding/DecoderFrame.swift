@@ -50,13 +50,20 @@ enum DecoderMessageKind: UInt8 {
   case data = 0x03
   /// Parent → helper: the bytes a `read` asked for cannot be had (a damaged chunk).
   case dataFailed = 0x04
+  /// Parent → helper: the shared memory a `needBuffer` asked for (its descriptor comes
+  /// with the frame).
+  case buffer = 0x06
   /// Parent → helper, tests only: make a forbidden call, spin, or fill memory.
   case fault = 0x0F
   /// Helper → parent: send me `count` bytes at `offset` of the file being read.
   case read = 0x10
+  /// Helper → parent: give me shared memory of `count` bytes for a decoded picture.
+  case needBuffer = 0x11
   /// Helper → parent: a dying helper's last word (written by a signal handler in C).
   case dying = 0x7F
   case ready = 0x81
   case analysis = 0x82
+  /// Helper → parent: a picture is decoded into the shared memory (`DecodedPicture`).
+  case picture = 0x83
   case failure = 0x8E
 }

@@ -27,6 +27,11 @@ public final class DecoderPool: @unchecked Sendable {
     try withWorker { try $0.analyse(request, input: input, name: name) }
   }
 
+  /// Decodes a picture to be shown in a helper (`DecoderWorker.picture`).
+  func picture(_ request: DecoderRequest, input: DecoderInput, name: String) throws -> DecodedPhoto {
+    try withWorker { try $0.picture(request, input: input, name: name) }
+  }
+
   private func checkOut() throws -> DecoderWorker {
     condition.lock()
     while idle.isEmpty && running >= size { condition.wait() }

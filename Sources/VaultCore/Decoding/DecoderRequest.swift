@@ -6,6 +6,8 @@ struct DecoderRequest {
     static let thumbnail = Wants(rawValue: 1)
     static let details = Wants(rawValue: 2)
     static let liveIdentifier = Wants(rawValue: 4)
+    /// The picture decoded to be shown, alone: its pixels come through shared memory.
+    static let picture = Wants(rawValue: 8)
   }
 
   var wants: Wants
@@ -17,6 +19,8 @@ struct DecoderRequest {
   var size: Int64
   /// How the file's bytes come.
   var delivery: Delivery
+  /// For a `picture`: the smallest size (as shown) it may be decoded at; nil for full size.
+  var minimumSize: PixelSize? = nil
 
   enum Delivery: UInt8 {
     /// The helper asks for ranges (`read`).
@@ -38,6 +42,10 @@ struct DecoderRequest {
     writer.text(format.rawValue)
     writer.text(name)
     writer.int64(size)
+    writer.optional(minimumSize) {
+      $0.uint32(UInt32(clamping: $1.width))
+      $0.uint32(UInt32(clamping: $1.height))
+    }
     writer.byte(delivery.rawValue)
     return writer.output
   }
@@ -50,12 +58,16 @@ struct DecoderRequest {
       guard let wants = reader.byte(), let thumbnailer = Thumbnailer(decoding: &reader),
         let format = reader.text(limit: 16).flatMap(ImageFormat.init(rawValue:)),
         let name = reader.text(limit: Self.nameLimit), let size = reader.integer(in: 0...Int64.max),
+        let minimumSize = reader.optional({ reader -> PixelSize? in
+          guard let width = reader.uint32(), let height = reader.uint32() else { return nil }
+          return PixelSize(width: Int(width), height: Int(height))
+        }),
         let delivery = reader.byte().flatMap(Delivery.init(rawValue:))
       else { return nil }
       guard Int64(reader.remaining) == (delivery == .bytes ? size : 0) else { return nil }
       let request = DecoderRequest(
         wants: Wants(rawValue: wants), thumbnailer: thumbnailer, format: format, name: name, size: size,
-        delivery: delivery)
+        delivery: delivery, minimumSize: minimumSize)
       return (request, delivery == .bytes ? reader.offset : nil)
     }
   }

@@ -63,6 +63,7 @@ public enum DecoderService {
     if let offset { bytes = PinnedBytes(Array(payload[offset...])) }
     payload.wipe()
     do {
+      if request.wants == [.picture] { return try picture(request, bytes: bytes, channel: channel) }
       let analysis = try analyse(request, bytes: bytes, channel: channel)
       return DecoderFrame(.analysis, analysis.payload)
     } catch let error as DecoderChannel.Failure {
@@ -111,6 +112,46 @@ public enum DecoderService {
         ? try PhotoDetailsReader.read(image, file: file, source: source) : nil,
       liveIdentifier: request.wants.contains(.liveIdentifier)
         ? AppleContentIdentifier.read(image, file: file, source: source) : nil)
+  }
+}
+
+extension DecoderService {
+  /// Decodes a picture to be shown (`PhotoDecoder`) and writes its pixels into shared
+  /// memory the parent hands over for them; the reply says what they are.
+  static func picture(_ request: DecoderRequest, bytes: PinnedBytes?, channel: DecoderChannel) throws
+    -> DecoderFrame
+  {
+    let limits = request.thumbnailer
+    let decoded: DecodedPhoto
+    switch request.delivery {
+    case .ranges where request.format.isVideo:
+      let remote = DecoderRemoteFile(channel: channel, size: request.size, name: request.name)
+      let input = try VideoInput(.ranges(size: request.size, read: remote.read), path: request.name)
+      decoded = try PhotoDecoder.decodeVideo(
+        VideoProbe(input, limits: limits), minimumSize: request.minimumSize, limits: limits)
+    case .bytes:
+      guard let bytes else { throw DecoderChannel.Failure.malformed }
+      decoded = try PhotoDecoder.decode(
+        PlaintextBytes(pinned: bytes), format: request.format, name: request.name,
+        minimumSize: request.minimumSize, limits: limits)
+    default:
+      throw DecoderChannel.Failure.malformed
+    }
+    let count = decoded.image.pixels.count
+    var size = ByteWriter()
+    size.int64(Int64(count))
+    try channel.send(DecoderFrame(.needBuffer, size.output))
+    let reply = try channel.receive(limit: 16)
+    guard reply.kind == .buffer, let descriptor = channel.takeDescriptor() else {
+      throw DecoderChannel.Failure.malformed
+    }
+    defer { close(descriptor) }
+    guard let memory = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
+      memory != MAP_FAILED
+    else { throw VaultError.decoderRefused(path: request.name, reason: "no shared memory for the picture") }
+    decoded.image.pixels.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: count) }
+    munmap(memory, count)
+    return DecoderFrame(.picture, DecoderPicture(decoded).payload)
   }
 }
 

@@ -11,6 +11,8 @@ final class DecoderWorker {
   private let channel: DecoderChannel
   /// False once the helper is killed or found dead.
   private(set) var isAlive = true
+  /// The shared memory handed to the helper for the picture of the request under way.
+  private var sharedPicture: (descriptor: Int32, count: Int)?
 
   init(limits: DecoderLimits) throws {
     self.limits = limits
@@ -59,6 +61,31 @@ final class DecoderWorker {
     return analysis
   }
 
+  /// Decodes a picture to be shown (`PhotoDecoder`'s, in the helper) and takes its pixels
+  /// from the shared memory it wrote them into: one copy, here.
+  func picture(_ request: DecoderRequest, input: DecoderInput, name: String) throws -> DecodedPhoto {
+    var request = request
+    (request.wants, request.size, request.delivery) = ([.picture], input.size, input.delivery)
+    defer {
+      if let shared = sharedPicture { close(shared.descriptor) }
+      sharedPicture = nil
+    }
+    let reply = try exchange(DecoderFrame(.analyse, request.payload), name: name, input: input)
+    guard reply.kind == .picture, let shared = sharedPicture,
+      let picture = DecoderPicture(payload: reply.payload, byteCount: shared.count),
+      let memory = mmap(nil, shared.count, PROT_READ, MAP_SHARED, shared.descriptor, 0), memory != MAP_FAILED
+    else { throw malformed(name: name) }
+    defer { munmap(memory, shared.count) }
+    let pixels = [UInt8](unsafeUninitializedCapacity: shared.count) { buffer, initialized in
+      UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: memory, byteCount: shared.count)
+      initialized = shared.count
+    }
+    return DecodedPhoto(
+      image: RGBImage(width: picture.width, height: picture.height, pixels: pixels),
+      fullSize: picture.fullSize,
+      scaleDenominator: picture.scaleDenominator, details: picture.details)
+  }
+
   /// Tests only: asks the helper to misbehave (`DecoderFault`).
   func fault(_ fault: DecoderFault, name: String) throws {
     _ = try exchange(DecoderFrame(.fault, [fault.rawValue]), name: name, input: nil)
@@ -98,13 +125,15 @@ final class DecoderWorker {
             readError = error
             try channel.send(DecoderFrame(.dataFailed))
           }
+        case .needBuffer:
+          try handOverSharedMemory(reply.payload, name: name)
         case .failure:
           if let readError { throw readError }
           throw DecoderFailure.error(from: reply.payload, path: name, memoryLimit: limits.memoryBytes)
             ?? malformed(name: name)
         case .dying:
           throw refusal(name: name, overran: false, addressSpaceFull: reply.payload.first == 1)
-        case .ready, .analysis:
+        case .ready, .analysis, .picture:
           return reply
         default:
           throw malformed(name: name)
@@ -114,6 +143,20 @@ final class DecoderWorker {
       if failure == .malformed { throw malformed(name: name) }
       throw refusal(name: name, overran: failure == .timedOut, addressSpaceFull: false)
     }
+  }
+
+  /// Makes the shared memory a `needBuffer` asks for (sealed: its size cannot change under
+  /// this process's reading), within the helper's memory limit, and hands it over.
+  private func handOverSharedMemory(_ payload: [UInt8], name: String) throws {
+    let count = payload.withUnsafeBytes { buffer -> Int64? in
+      var reader = ByteReader(buffer)
+      return reader.remaining == 8 ? reader.integer(in: 3...Int64(limits.memoryBytes)) : nil
+    }
+    guard sharedPicture == nil, let count else { throw malformed(name: name) }
+    let descriptor = vault_make_sealed_memory(UInt(count))
+    guard descriptor >= 0 else { throw VaultError.posix(name) }
+    sharedPicture = (descriptor, Int(count))
+    try channel.send(DecoderFrame(.buffer), descriptor: descriptor)
   }
 
   /// The largest reply a helper may send: a thumbnail and its facts.

@@ -113,3 +113,28 @@ final class DecoderSandboxTests: XCTestCase {
     XCTAssertNotNil(try analyseJPEG(pool).thumbnail)
   }
 }
+
+/// A picture decoded in a helper for showing comes back, through shared memory, exactly as
+/// decoding it here gives it.
+final class DecoderPictureTests: XCTestCase {
+  func testPicturesThroughSharedMemoryMatchDecodingInProcess() throws {
+    let pool = DecoderPool(size: 1)
+    let cases: [(String, ImageFormat, PixelSize?)] = [
+      ("orientation-6.jpg", .jpeg, nil), ("orientation-6.jpg", .jpeg, PixelSize(width: 12, height: 8)),
+      ("gray.png", .png, nil), ("alpha.heic", .heic, nil), ("orientation-3.heic", .heic, nil),
+    ]
+    for (name, format, minimumSize) in cases {
+      let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: fixturesPath + "/" + name)))
+      let here = try PhotoDecoder.decode(
+        PlaintextBytes(bytes), format: format, name: name, minimumSize: minimumSize, limits: Thumbnailer())
+      let request = DecoderRequest(
+        wants: [.picture], thumbnailer: Thumbnailer(), format: format, name: name, size: 0, delivery: .bytes,
+        minimumSize: minimumSize)
+      let there = try pool.picture(request, input: .bytes(PinnedBytes(bytes)), name: name)
+      XCTAssertEqual(there.image, here.image, name)
+      XCTAssertEqual(there.fullSize, here.fullSize, name)
+      XCTAssertEqual(there.scaleDenominator, here.scaleDenominator, name)
+      XCTAssertEqual(there.details, here.details, name)
+    }
+  }
+}
