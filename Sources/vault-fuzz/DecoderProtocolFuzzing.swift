@@ -42,13 +42,13 @@ private func smallened(_ bytes: [UInt8]) -> [UInt8] {
     else { break }
     offset += 4 + length
     if frame.kind == .fault { continue }
-    if frame.kind == .analyse, let (request, bytesOffset) = DecoderRequest.parse(frame.payload) {
+    if frame.kind == .analyse, let request = DecoderRequest.parse(frame.payload) {
       var small = request
       small.thumbnailer.pixelLimit = min(request.thumbnailer.pixelLimit, 4_000_000)
       small.thumbnailer.animationPixelLimit = min(request.thumbnailer.animationPixelLimit, 16_000_000)
       small.thumbnailer.memoryLimit = min(request.thumbnailer.memoryLimit, 64 << 20)
       small.thumbnailer.videoTimeLimit = min(request.thumbnailer.videoTimeLimit, 2)
-      frame.payload = small.payload + (bytesOffset.map { Array(frame.payload[$0...]) } ?? [])
+      frame.payload = small.payload
     }
     output += frame.encoded
   }
@@ -85,7 +85,7 @@ func writeDecoderSeeds(into folder: String) {
     wants: [.thumbnail, .details, .liveIdentifier], thumbnailer: Thumbnailer(), format: .jpeg,
     name: "seed.jpg",
     size: Int64(jpeg.count), delivery: .bytes)
-  let whole = DecoderFrame(.analyse, request.payload + jpeg).encoded
+  let whole = DecoderFrame(.analyse, request.payload).encoded + DecoderFrame(.file, jpeg).encoded
   request.delivery = .ranges
   let byRange = DecoderFrame(.analyse, request.payload).encoded + DecoderFrame(.data, jpeg).encoded
   let seeds: [(String, [UInt8])] = [

@@ -85,15 +85,31 @@ final class DecoderChannel {
     return frame
   }
 
+  /// The body of a `file` frame of exactly `count` bytes, read straight into memory that
+  /// decoders read in place (the helper's side: a file sent whole is never copied again).
+  func receiveFile(count: Int) throws -> PinnedBytes {
+    let header = try receive(count: 5, deadline: nil)
+    guard DecoderFrame.bodyLength(Array(header.prefix(4))) == count + 1,
+      header[4] == DecoderMessageKind.file.rawValue
+    else { throw Failure.malformed }
+    let bytes = PinnedBytes(count: count)
+    try receive(into: UnsafeMutableRawBufferPointer(bytes.buffer), count: count, deadline: nil)
+    return bytes
+  }
+
   private func receive(count: Int, deadline: UInt64?) throws -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: count)
+    try bytes.withUnsafeMutableBytes { try receive(into: $0, count: count, deadline: deadline) }
+    return bytes
+  }
+
+  private func receive(into bytes: UnsafeMutableRawBufferPointer, count: Int, deadline: UInt64?) throws {
     var offset = 0
     while offset < count {
       if let deadline { try wait(until: deadline) }
       var attached: Int32 = -1
-      let read = bytes.withUnsafeMutableBytes {
-        vault_receive_with_descriptor(descriptor, $0.baseAddress! + offset, UInt(count - offset), &attached)
-      }
+      let read = vault_receive_with_descriptor(
+        descriptor, bytes.baseAddress! + offset, UInt(count - offset), &attached)
       if attached >= 0 {
         if receivedDescriptor >= 0 { close(receivedDescriptor) }
         receivedDescriptor = attached
@@ -106,7 +122,6 @@ final class DecoderChannel {
       if read == 0 { throw Failure.closed }
       offset += read
     }
-    return bytes
   }
 
   /// Returns once the socket has bytes (or is closed); throws `timedOut` at `deadline`.

@@ -6,9 +6,8 @@ struct DecoderFrame: Equatable {
   var kind: DecoderMessageKind
   var payload: [UInt8]
 
-  /// The largest frame either side accepts: a whole file sent with its request (up to
-  /// `PhotoImporter.inMemoryFileLimit`) and the request's other fields.
-  static let maxLength = (64 << 20) + (64 << 10)
+  /// The largest frame either side accepts besides a `file`: a thumbnail and its facts.
+  static let maxLength = DecoderAnalysis.jpegLimit + (64 << 10)
 
   /// The frame's bytes as written: length, kind, payload.
   var encoded: [UInt8] {
@@ -48,6 +47,8 @@ enum DecoderMessageKind: UInt8 {
   case analyse = 0x02
   /// Parent → helper: the bytes a `read` asked for.
   case data = 0x03
+  /// Parent → helper: the file whole, right after an `analyse` whose delivery is `bytes`.
+  case file = 0x07
   /// Parent → helper: the bytes a `read` asked for cannot be had (a damaged chunk).
   case dataFailed = 0x04
   /// Parent → helper: the shared memory a `needBuffer` asked for (its descriptor comes

@@ -25,7 +25,7 @@ struct DecoderRequest {
   enum Delivery: UInt8 {
     /// The helper asks for ranges (`read`).
     case ranges = 0
-    /// The file follows the request's fields in its frame, whole (the parent holds it).
+    /// The file follows whole, in a `file` frame (the parent holds it).
     case bytes = 1
     /// A read-only descriptor of the file came with the frame (SCM_RIGHTS): a file being
     /// imported, too large to hold whole, read through it as `add` read it before.
@@ -34,7 +34,7 @@ struct DecoderRequest {
 
   static let nameLimit = 4096
 
-  /// The request's fields; when its delivery is `bytes`, the file's bytes follow them.
+  /// The request's fields.
   var payload: [UInt8] {
     var writer = ByteWriter()
     writer.byte(wants.rawValue)
@@ -50,9 +50,8 @@ struct DecoderRequest {
     return writer.output
   }
 
-  /// The request in a frame's payload, and where in it the file's bytes start when it
-  /// carries them; nil when any field is out of bounds.
-  static func parse(_ payload: [UInt8]) -> (request: DecoderRequest, bytesOffset: Int?)? {
+  /// The request in a frame's payload; nil when any field is out of bounds.
+  static func parse(_ payload: [UInt8]) -> DecoderRequest? {
     payload.withUnsafeBytes { buffer in
       var reader = ByteReader(buffer)
       guard let wants = reader.byte(), let thumbnailer = Thumbnailer(decoding: &reader),
@@ -64,11 +63,10 @@ struct DecoderRequest {
         }),
         let delivery = reader.byte().flatMap(Delivery.init(rawValue:))
       else { return nil }
-      guard Int64(reader.remaining) == (delivery == .bytes ? size : 0) else { return nil }
-      let request = DecoderRequest(
+      guard reader.remaining == 0, delivery != .bytes || size <= DecoderInput.wholeLimit else { return nil }
+      return DecoderRequest(
         wants: Wants(rawValue: wants), thumbnailer: thumbnailer, format: format, name: name, size: size,
         delivery: delivery, minimumSize: minimumSize)
-      return (request, delivery == .bytes ? reader.offset : nil)
     }
   }
 }

@@ -54,14 +54,8 @@ public enum DecoderService {
 
   /// The reply to an `analyse` request: the analysis, or the failure it met.
   static func analysis(of payload: [UInt8], on channel: DecoderChannel) throws -> DecoderFrame {
-    var payload = payload
-    defer { payload.wipe() }
-    guard let (request, offset) = DecoderRequest.parse(payload) else {
-      throw DecoderChannel.Failure.malformed
-    }
-    var bytes: PinnedBytes?
-    if let offset { bytes = PinnedBytes(Array(payload[offset...])) }
-    payload.wipe()
+    guard let request = DecoderRequest.parse(payload) else { throw DecoderChannel.Failure.malformed }
+    let bytes = request.delivery == .bytes ? try channel.receiveFile(count: Int(request.size)) : nil
     do {
       if request.wants == [.picture] { return try picture(request, bytes: bytes, channel: channel) }
       let analysis = try analyse(request, bytes: bytes, channel: channel)
@@ -129,12 +123,18 @@ extension DecoderService {
       let input = try VideoInput(.ranges(size: request.size, read: remote.read), path: request.name)
       decoded = try PhotoDecoder.decodeVideo(
         VideoProbe(input, limits: limits), minimumSize: request.minimumSize, limits: limits)
-    case .bytes:
-      guard let bytes else { throw DecoderChannel.Failure.malformed }
+    case .bytes, .ranges:
+      // A still is decoded from memory: read whole when it did not come so (an original
+      // over `DecoderInput.wholeLimit`), within the memory a decode may take.
+      let remote = DecoderRemoteFile(channel: channel, size: request.size, name: request.name)
+      guard
+        let whole = try bytes
+          ?? (request.delivery == .ranges ? remote.readAll(limit: limits.memoryLimit) : nil)
+      else { throw DecoderChannel.Failure.malformed }
       decoded = try PhotoDecoder.decode(
-        PlaintextBytes(pinned: bytes), format: request.format, name: request.name,
+        PlaintextBytes(pinned: whole), format: request.format, name: request.name,
         minimumSize: request.minimumSize, limits: limits)
-    default:
+    case .descriptor:
       throw DecoderChannel.Failure.malformed
     }
     let count = decoded.image.pixels.count

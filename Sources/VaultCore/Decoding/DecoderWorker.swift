@@ -50,6 +50,7 @@ final class DecoderWorker {
 
   /// Reads what `request` asks from `input`; `name` stands for the file in errors.
   func analyse(_ request: DecoderRequest, input: DecoderInput, name: String) throws -> DecoderAnalysis {
+    let input = input.sendable
     var request = request
     request.size = input.size
     request.delivery = input.delivery
@@ -64,6 +65,7 @@ final class DecoderWorker {
   /// Decodes a picture to be shown (`PhotoDecoder`'s, in the helper) and takes its pixels
   /// from the shared memory it wrote them into: one copy, here.
   func picture(_ request: DecoderRequest, input: DecoderInput, name: String) throws -> DecodedPhoto {
+    let input = input.sendable
     var request = request
     (request.wants, request.size, request.delivery) = ([.picture], input.size, input.delivery)
     defer {
@@ -101,8 +103,9 @@ final class DecoderWorker {
     do {
       switch input {
       case .bytes(let bytes)?:
+        try channel.send(frame)
         try channel.send(
-          frame, trailing: UnsafeRawBufferPointer(start: bytes.baseAddress, count: bytes.count))
+          DecoderFrame(.file), trailing: UnsafeRawBufferPointer(start: bytes.baseAddress, count: bytes.count))
       case .file(let file)?:
         try channel.send(frame, descriptor: file.descriptor)
       default:

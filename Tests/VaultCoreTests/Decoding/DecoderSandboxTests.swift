@@ -137,4 +137,17 @@ final class DecoderPictureTests: XCTestCase {
       XCTAssertEqual(there.details, here.details, name)
     }
   }
+
+  /// An original over what a request carries whole (a JPEG with 70 MB after its end, as
+  /// the review's big files) is read by range instead, and shown.
+  func testAnOriginalOverTheWholeLimitIsReadByRange() throws {
+    let jpeg = Array(try Data(contentsOf: URL(fileURLWithPath: fixturesPath + "/orientation-6.jpg")))
+    let padded = jpeg + [UInt8](repeating: 0, count: DecoderInput.wholeLimit + 1000)
+    let request = DecoderRequest(
+      wants: [.picture], thumbnailer: Thumbnailer(), format: .jpeg, name: "big.jpg", size: 0, delivery: .bytes
+    )
+    let picture = try DecoderPool(size: 1).picture(
+      request, input: .bytes(PinnedBytes(padded)), name: "big.jpg")
+    XCTAssertEqual(picture.fullSize, PixelSize(width: 48, height: 32))
+  }
 }
