@@ -44,9 +44,12 @@ struct ShowCommand: ParsableCommand {
   }
 
   func run() throws {
+    // The decoder helper starts while the key is derived.
+    let decoders = DecoderPool(size: 1, limits: decoder.limits)
+    decoders.prestart()
     let space = try options.unlock(.read)
     let browser = try scope.browser(for: space)
-    browser.decoderLimits = decoder.limits
+    browser.stillDecoders = decoders
     let photos = try browser.photos(chosenBy: try choice.choice, action: "showing")
     let graphics = try TerminalGraphics.forOption(mode)
     let columns = min(width ?? Terminal.columns, Self.largestSide)

@@ -16,12 +16,9 @@ public final class PhotoBrowser {
   /// Whose pixel and memory limits decoding a photo keeps to, and whose gray shows through
   /// a transparent one.
   public var thumbnailer = Thumbnailer()
-  /// The limits of the decoder helper that decodes originals to be shown.
-  public var decoderLimits = DecoderLimits() {
-    didSet { stillDecoders = DecoderPool(size: 1, limits: decoderLimits) }
-  }
-  /// The helper that decodes originals to be shown (started when first needed).
-  private(set) var stillDecoders = DecoderPool(size: 1)
+  /// The decoder helper that decodes originals to be shown (started when first needed,
+  /// unless its owner started it ahead: `DecoderPool.prestart`).
+  public var stillDecoders = DecoderPool(size: 1)
 
   /// Details read from originals decoded for showing, not stored yet (`storeFoundDetails`).
   public private(set) var foundDetails: [BlobID: PhotoDetails] = [:]

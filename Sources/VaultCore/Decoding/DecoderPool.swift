@@ -15,6 +15,15 @@ public final class DecoderPool: @unchecked Sendable {
     self.limits = limits
   }
 
+  /// Starts a helper now, on a thread of its own, so that the first request finds it
+  /// ready: `view` and `show` start theirs while the password's key is derived.
+  public func prestart() {
+    Thread.detachNewThread { [self] in
+      guard let worker = try? checkOut() else { return }
+      checkIn(worker)
+    }
+  }
+
   /// Lends a worker to `body`, waiting for one when all are busy.
   func withWorker<Result>(_ body: (DecoderWorker) throws -> Result) throws -> Result {
     let worker = try checkOut()
