@@ -10,6 +10,10 @@ enum DecoderFailure {
 
   static func payload(for error: Error) -> [UInt8] {
     var writer = ByteWriter()
+    if isAllocationFailure(error) {
+      writer.byte(Tag.memoryExhausted.rawValue)
+      return writer.output
+    }
     switch error as? VaultError {
     case .decodeFailed(_, let reason)?: tagged(.decodeFailed, reason, into: &writer)
     case .videoUnreadable(_, let reason)?: tagged(.videoUnreadable, reason, into: &writer)
@@ -58,6 +62,20 @@ enum DecoderFailure {
         error = .decoderRefused(path: path, reason: DecoderDeath.memoryReason(limit: memoryLimit))
       }
       return reader.remaining == 0 ? error : nil
+    }
+  }
+
+  /// Whether a codec gave up because an allocation failed (the helper's address space is
+  /// full): libjpeg's "Insufficient memory", FFmpeg's ENOMEM, libheif's and libavif's
+  /// allocation errors. The user is told the limit, not the codec's words.
+  static func isAllocationFailure(_ error: Error) -> Bool {
+    let reason: String
+    switch error as? VaultError {
+    case .decodeFailed(_, let text)?, .videoUnreadable(_, let text)?: reason = text.lowercased()
+    default: return false
+    }
+    return ["insufficient memory", "out of memory", "cannot allocate memory", "memory allocation"].contains {
+      reason.contains($0)
     }
   }
 
