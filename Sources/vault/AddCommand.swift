@@ -40,6 +40,8 @@ struct AddCommand: ParsableCommand {
   @Option(help: "Refuse photos of more megapixels than this, before decoding them.")
   var maxMegapixels = Thumbnailer().pixelLimit / 1_000_000
 
+  @OptionGroup var decoder: DecoderOptions
+
   @Argument(help: "Files and folders to import.", completion: .file())
   var paths: [String]
 
@@ -64,7 +66,7 @@ struct AddCommand: ParsableCommand {
     SignalHandling.install()
     var thumbnailer = Thumbnailer()
     thumbnailer.pixelLimit = maxMegapixels * 1_000_000
-    let importer = PhotoImporter(thumbnailer: thumbnailer)
+    let importer = PhotoImporter(thumbnailer: thumbnailer, decoderLimits: decoder.limits)
     let files = collected.files
     let albumName = try album.map(AlbumName.normalized)
     var opened: Space?

@@ -72,6 +72,29 @@ final class LimitsTests: XCTestCase {
     XCTAssertFalse(list.stdout.contains("bomb.jpg"), list.stdout)
   }
 
+  /// A JPEG whose decoding passes the header's estimate but not the decoder helper's
+  /// memory (`--decoder-memory 64`): refused in one line naming the limit, the others
+  /// imported, the helper replaced.
+  func testADecodeOverTheHelpersMemoryIsRefusedNamingTheLimit() throws {
+    let folder = try makeTemporaryFolder(self)
+    let vault = try VaultRunner.initialized(in: folder)
+    // 8000×8000 progressive: about 190 MiB of coefficients, under the 256 MiB estimate.
+    try writeBytes(try progressiveJPEG(width: 8000, height: 8000), to: folder + "/big.jpg")
+    for name in ["photo.jpg", "gray.png"] {
+      try FileManager.default.copyItem(atPath: fixturesPath + "/" + name, toPath: folder + "/" + name)
+    }
+    let before = try snapshot(vault.vault)
+    let refused = try vault.run(["add", "--decoder-memory", "64", "big.jpg"])
+    XCTAssertEqual(refused.status, 1)
+    XCTAssertEqual(
+      refused.stderr.split(separator: "\n").first.map(String.init),
+      "error: 'big.jpg': refused: decoding needs more than 64 MiB", refused.stderr)
+    XCTAssertEqual(try snapshot(vault.vault), before)
+    let run = try vault.run(["add", "--decoder-memory", "64", "big.jpg", "photo.jpg", "gray.png"])
+    XCTAssertEqual(run.status, 1, run.stderr)
+    XCTAssertTrue(run.stdout.contains("added 2, skipped 0 duplicates, failed 1"), run.stdout)
+  }
+
   /// A small file of thousands of scans would take minutes of CPU to decode.
   func testAJPEGOfTooManyScansIsRefused() throws {
     let folder = try makeTemporaryFolder(self)
