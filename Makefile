@@ -57,7 +57,7 @@ torture:
 # -rss_limit_mb is the 512 MiB the README promises an import: an input that needs more is a
 # crash to fix, not a run to let pass.
 FUZZ_SECONDS ?= 180
-FUZZ_TARGETS ?= blob seekable index header exif details journal snapshot space jpeg png heic gif webp avif video
+FUZZ_TARGETS ?= blob seekable index header exif details journal snapshot space jpeg png heic gif webp avif video decoder-protocol decoder-reply
 # swiftc keeps only the last of several -sanitize= flags, and SwiftPM passes its two apart
 # (fuzzer, then address): the Swift code had ASan and no coverage, so the fuzzer was blind in
 # it. One flag naming both comes last. Swift's own backtracer is off: under ASan it hangs.

@@ -105,6 +105,15 @@ let package = Package(
     ),
     // prctl is variadic and cannot be called from Swift.
     .target(name: "CVaultSystem"),
+    // The seccomp filter of the decoder helper; only vault-decoder links it.
+    .systemLibrary(
+      name: "CSeccomp",
+      pkgConfig: "libseccomp",
+      providers: [.apt(["libseccomp-dev"])]
+    ),
+    // The helper's confinement in C: prctl and seccomp_rule_add are variadic, which Swift
+    // cannot call.
+    .target(name: "CVaultSandbox", dependencies: ["CSeccomp"]),
     .target(
       name: "VaultCore",
       dependencies: [
@@ -119,6 +128,13 @@ let package = Package(
       name: "VaultTerminal",
       dependencies: ["VaultCore", "CChafa", "CUtf8proc", "CVaultSystem"],
       swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    // The decoder helper: every photo and video from a user or a peer is parsed here, in a
+    // process with no key, under seccomp and resource limits (docs/DECODER.md).
+    .executableTarget(
+      name: "vault-decoder",
+      dependencies: ["VaultCore", "CVaultSandbox"],
+      swiftSettings: [.swiftLanguageMode(.v5)]
     ),
     .target(
       name: "VaultServe",

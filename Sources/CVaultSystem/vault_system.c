@@ -1,7 +1,12 @@
 #define _GNU_SOURCE
 #include "vault_system.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <sys/prctl.h>
@@ -24,4 +29,90 @@ int vault_make_wake_pipe(int descriptors[2]) {
 
 int vault_replace_descriptor(int source, int target) {
   return dup3(source, target, O_CLOEXEC);
+}
+
+int vault_spawn_decoder(
+    const char *path, char *const arguments[], char *const environment[], int socket, int *pid) {
+  /* dup2 onto itself would keep the close-on-exec flag: a socket that is already 3 moves. */
+  int source = socket == 3 ? fcntl(socket, F_DUPFD_CLOEXEC, 4) : socket;
+  if (source < 0) return errno;
+  posix_spawn_file_actions_t actions;
+  int status = posix_spawn_file_actions_init(&actions);
+  if (status != 0) {
+    if (source != socket) close(source);
+    return status;
+  }
+  status = posix_spawn_file_actions_adddup2(&actions, source, 3);
+  if (status == 0) status = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  if (status == 0) status = posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  if (status == 0) status = posix_spawn_file_actions_addclosefrom_np(&actions, 4);
+  if (status == 0) {
+    pid_t child = 0;
+    status = posix_spawn(&child, path, &actions, NULL, arguments, environment);
+    if (status == 0) *pid = child;
+  }
+  posix_spawn_file_actions_destroy(&actions);
+  if (source != socket) close(source);
+  return status;
+}
+
+int vault_make_socket_pair(int descriptors[2]) {
+  return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, descriptors);
+}
+
+long vault_send_with_descriptor(int socket, const void *bytes, unsigned long count, int descriptor) {
+  struct iovec vector = {(void *)bytes, count};
+  union {
+    char buffer[CMSG_SPACE(sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  memset(&control, 0, sizeof control);
+  struct msghdr message = {0};
+  message.msg_iov = &vector;
+  message.msg_iovlen = 1;
+  message.msg_control = control.buffer;
+  message.msg_controllen = sizeof control.buffer;
+  struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+  header->cmsg_level = SOL_SOCKET;
+  header->cmsg_type = SCM_RIGHTS;
+  header->cmsg_len = CMSG_LEN(sizeof(int));
+  memcpy(CMSG_DATA(header), &descriptor, sizeof(int));
+  return sendmsg(socket, &message, MSG_NOSIGNAL);
+}
+
+long vault_receive_with_descriptor(int socket, void *bytes, unsigned long count, int *descriptor) {
+  *descriptor = -1;
+  struct iovec vector = {bytes, count};
+  union {
+    char buffer[CMSG_SPACE(sizeof(int))];
+    struct cmsghdr align;
+  } control;
+  struct msghdr message = {0};
+  message.msg_iov = &vector;
+  message.msg_iovlen = 1;
+  message.msg_control = control.buffer;
+  message.msg_controllen = sizeof control.buffer;
+  long received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+  if (received < 0) return received;
+  for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL;
+       header = CMSG_NXTHDR(&message, header)) {
+    if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS &&
+        header->cmsg_len == CMSG_LEN(sizeof(int))) {
+      memcpy(descriptor, CMSG_DATA(header), sizeof(int));
+    }
+  }
+  return received;
+}
+
+int vault_make_sealed_memory(unsigned long size) {
+  int descriptor = memfd_create("vault-picture", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (descriptor < 0) return -1;
+  if (ftruncate(descriptor, (off_t)size) != 0 ||
+      fcntl(descriptor, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+    int saved = errno;
+    close(descriptor);
+    errno = saved;
+    return -1;
+  }
+  return descriptor;
 }

@@ -38,6 +38,9 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   /// A video could not be read: its container or its pictures are damaged, its header
   /// claims what no camera makes, or reading it took too long.
   case videoUnreadable(path: String, reason: String)
+  /// The decoder helper reading a file hit one of its limits (memory, time) or died
+  /// (`reason` names the limit or the signal): the file is refused, nothing else changes.
+  case decoderRefused(path: String, reason: String)
   /// An image declares more pixels than the allowed limit.
   case imageTooLarge(path: String, width: Int, height: Int, limit: Int)
   /// Decoding an image would take more memory than one photo may use.
@@ -89,6 +92,11 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   case invalidRecoveryKey(reason: String, source: String? = nil)
   /// No space of the vault opens with the recovery key (a replaced key, or another vault's).
   case noSpaceForRecoveryKey
+  /// The recovery key opens several folders with a key file: copies of one space kept
+  /// apart, none of which recovery chooses silently.
+  case recoveryKeyOpensSeveralFolders([RecoverableFolder])
+  /// The folder named for recovery is not one of the vault's that the recovery key opens.
+  case noSuchRecoverableFolder(String)
 
   public var description: String {
     switch self {
@@ -119,7 +127,7 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
     case .io(let path, let reason):
       return "'\(path)': \(reason)"
     case .unsupportedFormat(let path, _), .decodeFailed(let path, _), .imageTooLarge(let path, _, _, _),
-      .tooMuchMemory(let path, _, _), .videoUnreadable(let path, _):
+      .tooMuchMemory(let path, _, _), .videoUnreadable(let path, _), .decoderRefused(let path, _):
       return "'\(path)': \(contentProblem ?? "")"
     case .indexOutOfRange(let index, let count):
       return count == 0
@@ -171,7 +179,17 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
     case .noSpaceForRecoveryKey:
       return
         "no space of this vault opens with this recovery key (a newer one replaced it, or it is another vault's); nothing was changed"
+    case .recoveryKeyOpensSeveralFolders(let folders):
+      return Self.severalFolders(folders.map { $0.described() })
+    case .noSuchRecoverableFolder(let name):
+      return "'\(name)' is not a folder of this vault that the recovery key opens; nothing was changed"
     }
+  }
+
+  /// The message of `recoveryKeyOpensSeveralFolders`, each folder `described`.
+  public static func severalFolders(_ described: [String]) -> String {
+    "the recovery key opens \(described.count) copies of the space, kept apart: "
+      + described.joined(separator: ", ") + "; nothing was changed"
   }
 
   /// What is wrong with a file's content, without the file's name, for the errors about
@@ -188,6 +206,8 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
       return "cannot read video: \(reason)"
     case .imageTooLarge(_, let width, let height, let limit):
       return "image of \(width)×\(height) pixels is over the limit of \(limit / 1_000_000) megapixels"
+    case .decoderRefused(_, let reason):
+      return "refused: \(reason)"
     case .tooMuchMemory(_, let bytes, let limit):
       return
         "decoding it would need \(formatMemory(bytes)) of memory, over the \(formatMemory(limit)) a photo may use"

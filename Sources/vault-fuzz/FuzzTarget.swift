@@ -15,7 +15,9 @@
 // (see SeekableFuzzing.swift); `video` probes an MP4 or QuickTime movie with FFmpeg and
 // makes its thumbnail (FFmpeg itself is not instrumented either);
 // `space` opens a whole space made of fuzzed files (see SpaceFiles.swift) and works out its
-// summary, listing and albums, as `vault info` and `vault list` do.
+// summary, listing and albums, as `vault info` and `vault list` do; `decoder-protocol` and
+// `decoder-reply` drive the decoder helper's protocol from the helper's side and the
+// parent's (see DecoderProtocolFuzzing.swift).
 import Foundation
 
 @testable import VaultCore
@@ -23,6 +25,8 @@ import Foundation
 private enum Target: String {
   case blob, seekable, index, header, exif, details, journal, snapshot, space
   case jpeg, png, heic, gif, webp, avif, video
+  case decoderProtocol = "decoder-protocol"
+  case decoderReply = "decoder-reply"
 }
 
 private let target: Target = {
@@ -70,6 +74,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     openFuzzedSpace(bytes)
   case .video:
     thumbnailFuzzedVideo(bytes)
+  case .decoderProtocol:
+    answerFuzzedFrames(bytes)
+  case .decoderReply:
+    parseFuzzedReply(bytes)
   case .jpeg, .png, .heic, .gif, .webp, .avif:
     var thumbnailer = Thumbnailer()
     thumbnailer.pixelLimit = 4_000_000  // keep each run small; the limit itself is tested elsewhere
@@ -161,6 +169,7 @@ private func writeAllSeeds(into folder: String) {
   writeSeekableSeeds(into: folder)
   writeSpaceSeed(into: folder)
   writeSnapshotSeeds(into: folder)
+  writeDecoderSeeds(into: folder)
 }
 
 /// Writes valid blobs under the fuzzing key, the seeds the fuzzer cannot find by itself.

@@ -23,7 +23,9 @@ struct AddCommand: ParsableCommand {
 
   @OptionGroup var options: VaultOptions
 
-  @Flag(name: .shortAndLong, help: "Print only the summary and errors.")
+  @Flag(
+    name: .shortAndLong,
+    help: "Print only the summary, errors, and Live Photos made with a half already in the space.")
   var quiet = false
 
   @Flag(name: .shortAndLong, help: "Also name each file skipped because it is not a photo.")
@@ -37,6 +39,8 @@ struct AddCommand: ParsableCommand {
 
   @Option(help: "Refuse photos of more megapixels than this, before decoding them.")
   var maxMegapixels = Thumbnailer().pixelLimit / 1_000_000
+
+  @OptionGroup var decoder: DecoderOptions
 
   @Argument(help: "Files and folders to import.", completion: .file())
   var paths: [String]
@@ -62,7 +66,7 @@ struct AddCommand: ParsableCommand {
     SignalHandling.install()
     var thumbnailer = Thumbnailer()
     thumbnailer.pixelLimit = maxMegapixels * 1_000_000
-    let importer = PhotoImporter(thumbnailer: thumbnailer)
+    let importer = PhotoImporter(thumbnailer: thumbnailer, decoderLimits: decoder.limits)
     let files = collected.files
     let albumName = try album.map(AlbumName.normalized)
     var opened: Space?
@@ -107,6 +111,12 @@ struct AddCommand: ParsableCommand {
       Diagnostics.error(error.description)
     case .warning(let path, let message):
       Diagnostics.warning("'\(path)': \(message); imported what could be decoded")
+    case .paired(let path, _, let mate):
+      // Said even with --quiet: it changes an item that was there before.
+      let kind = mate.kind == .video ? "video" : "photo"
+      printLine(
+        "paired \(path) with the \(kind) '\(mate.name)' (\(mate.id.hex.prefix(8))) already in the space, as a Live Photo"
+      )
     case .sourceRemoved(let path):
       if !quiet { printLine("removed \(path)") }
     case .sourceKept(_, let reason):
@@ -186,7 +196,7 @@ struct AddCommand: ParsableCommand {
   private func eventPath(_ event: ImportEvent) -> String {
     switch event {
     case .added(let path, _), .duplicate(let path, _), .failed(let path, _), .warning(let path, _),
-      .skipped(let path, _), .sourceRemoved(let path), .sourceKept(let path, _):
+      .skipped(let path, _), .sourceRemoved(let path), .sourceKept(let path, _), .paired(let path, _, _):
       return path
     }
   }

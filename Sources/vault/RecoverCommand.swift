@@ -1,5 +1,6 @@
 import ArgumentParser
 import VaultCore
+import VaultTerminal
 
 struct RecoverCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -12,7 +13,9 @@ struct RecoverCommand: ParsableCommand {
       dashes; a typo is caught by its check before anything else is done. Afterwards the \
       new password opens every photo, album and selection of the space, the old password \
       opens nothing, and the recovery key still works. A kill at any moment leaves exactly \
-      one password opening the space, and the recovery key.
+      one password opening the space, and the recovery key. When the key opens several \
+      copies of the space kept apart (a restored backup, a sync engine's kept conflict), \
+      it names each and changes nothing: --folder names the one to recover.
       """)
 
   @OptionGroup var location: VaultLocation
@@ -29,6 +32,12 @@ struct RecoverCommand: ParsableCommand {
       valueName: "file"))
   var newPasswordFile: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Recover the copy of the space in this folder of the vault, when the recovery key opens several.",
+      valueName: "name"))
+  var folder: String?
+
   func validate() throws {
     if recoveryKeyFile == "-" && newPasswordFile == "-" {
       throw ValidationError(
@@ -41,10 +50,18 @@ struct RecoverCommand: ParsableCommand {
     let key = try RecoveryKeyInput.recoveryKey(file: recoveryKeyFile)
     let vault = try location.openVault()
     var changedTo: Password?
-    try vault.recover(with: key) {
-      let new = try PasswordInput.newPassword(file: newPasswordFile)
-      changedTo = new
-      return new
+    do {
+      try vault.recover(with: key, folder: folder) {
+        let new = try PasswordInput.newPassword(file: newPasswordFile)
+        changedTo = new
+        return new
+      }
+    } catch VaultError.recoveryKeyOpensSeveralFolders(let folders) {
+      throw CommandRefusal(
+        VaultError.severalFolders(folders.map { $0.described(date: PhotoListing.date) }),
+        hint:
+          "a restored backup or a sync engine's kept conflict leaves such copies; name the one to go on with "
+          + "('vault recover --folder NAME', NAME its last part); the others stay as they are")
     }
     if SessionKeyring.drop(for: vault) {
       printLine("dropped this vault's session key ('vault unlock' keeps a new one)")

@@ -32,6 +32,8 @@ struct ServeCommand: ParsableCommand {
 
   @OptionGroup var options: VaultOptions
 
+  @OptionGroup var decoder: DecoderOptions
+
   @Option(
     help: ArgumentHelp(
       "The IP address to listen on (default: this machine's first network address, else 127.0.0.1).",
@@ -88,7 +90,7 @@ struct ServeCommand: ParsableCommand {
     }
     let address = serverAddress()
     let maxUploadBytes = maxUploadMb * 1_000_000
-    let intake = UploadIntake(space: space, maxUploadBytes: maxUploadBytes)
+    let intake = UploadIntake(space: space, maxUploadBytes: maxUploadBytes, decoderLimits: decoder.limits)
     let certificate = http ? nil : try ServerCertificate(address: address)
     let output = ServeOutput()
     let server = UploadServer(

@@ -19,6 +19,7 @@ struct ShowCommand: ParsableCommand {
   @OptionGroup var options: VaultOptions
   @OptionGroup var choice: PhotoChoiceOptions
   @OptionGroup var scope: ScopeOptions
+  @OptionGroup var decoder: DecoderOptions
 
   @Option(help: "Width in character cells (default: the terminal's).")
   var width: Int?
@@ -43,8 +44,12 @@ struct ShowCommand: ParsableCommand {
   }
 
   func run() throws {
+    // The decoder helper starts while the key is derived.
+    let decoders = DecoderPool(size: 1, limits: decoder.limits)
+    decoders.prestart()
     let space = try options.unlock(.read)
     let browser = try scope.browser(for: space)
+    browser.stillDecoders = decoders
     let photos = try browser.photos(chosenBy: try choice.choice, action: "showing")
     let graphics = try TerminalGraphics.forOption(mode)
     let columns = min(width ?? Terminal.columns, Self.largestSide)

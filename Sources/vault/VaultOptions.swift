@@ -68,16 +68,21 @@ struct VaultOptions: ParsableArguments {
 
   /// Unlocks the space of `credential`. A session key found stale once the space is locked
   /// (changed since the look-up, or an index it does not open) is dropped with a warning,
-  /// and the password asked for instead; `credential` then says so.
+  /// and the password asked for instead; `credential` then says so. Folders and files that a
+  /// password change on another copy left and that could not be taken into the space are
+  /// named, one warning each.
   func unlock(_ vault: Vault, with credential: inout SpaceCredential, access: Space.Access) throws -> Space {
+    let space: Space
     do {
-      return try vault.unlock(credential, access: access)
+      space = try vault.unlock(credential, access: access)
     } catch VaultError.staleSessionKey {
       SessionKeyring.drop(for: vault)
       Self.warnStaleSessionKeyDropped()
       credential = .password(try password())
-      return try vault.unlock(credential, access: access)
+      space = try vault.unlock(credential, access: access)
     }
+    for problem in space.leftoversNotTakenIn { Diagnostics.warning(problem.description) }
+    return space
   }
 
   private static func warnStaleSessionKeyDropped() {

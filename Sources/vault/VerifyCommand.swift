@@ -25,6 +25,8 @@ struct VerifyCommand: ParsableCommand {
 
   @OptionGroup var options: VaultOptions
 
+  @OptionGroup var decoder: DecoderOptions
+
   @Flag(help: "Repair what can be repaired without guessing.")
   var repair = false
 
@@ -44,7 +46,7 @@ struct VerifyCommand: ParsableCommand {
     // A repair rewrites the index under the key that opened the space: only the password
     // says for sure which space and key that is.
     let space = try options.unlock(repair ? .write : .read, allowDamagedIndex: true, allowSessionKey: !repair)
-    let verifier = SpaceVerifier(space: space)
+    let verifier = SpaceVerifier(space: space, decoderLimits: decoder.limits)
     let progress: (Int, Int) -> Void = { done, total in
       Diagnostics.progress(done: done, total: total, label: "checking")
     }

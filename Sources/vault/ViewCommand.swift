@@ -33,6 +33,7 @@ struct ViewCommand: ParsableCommand {
 
   @OptionGroup var options: VaultOptions
   @OptionGroup var scope: ScopeOptions
+  @OptionGroup var decoder: DecoderOptions
 
   @Argument(
     help: ArgumentHelp("Open this photo (a number or an id) instead of the grid.", valueName: "photo"))
@@ -83,11 +84,15 @@ struct ViewCommand: ParsableCommand {
         "\(perRow) photos a row do not fit in \(Terminal.columns) columns; use --per-row \(max(1, GridLayout.maximumPerRow(columns: Terminal.columns)))"
       )
     }
+    // The decoder helper starts while the key is derived.
+    let decoders = DecoderPool(size: 1, limits: decoder.limits)
+    decoders.prestart()
     let space = try options.unlock(.read)
     // The viewer stays open for as long as the user looks: other commands must not wait
     // for it. It reads and changes the space under short locks (Space.reload, .change).
     space.releaseLock()
     let browser = try scope.browser(for: space, perRow: perRow)
+    browser.stillDecoders = decoders
     var start: Int?
     if let photo {
       start = try browser.photos(chosenBy: .photos(parsedTerms(photo)), action: "viewing").first?.index

@@ -40,8 +40,10 @@ public enum TestLivePhotos {
   }
 
   /// A 1-second 160×120 H.264 QuickTime movie, with `identifier` as
-  /// `com.apple.quicktime.content.identifier` when given.
-  public static func motion(_ path: String, identifier: String? = nil) throws {
+  /// `com.apple.quicktime.content.identifier` when given, and, with `liveMarkers`, the timed
+  /// metadata track declaring `com.apple.quicktime.still-image-time` that an iPhone's Live
+  /// Photo movie has (`stillImageTimeTrack`); without it, a video that merely carries the tag.
+  public static func motion(_ path: String, identifier: String? = nil, liveMarkers: Bool = true) throws {
     let tags =
       identifier.map {
         ["-movflags", "use_metadata_tags", "-metadata", "com.apple.quicktime.content.identifier=" + $0]
@@ -52,6 +54,55 @@ public enum TestLivePhotos {
         "yuv420p",
       ]
         + tags + ["-f", "mov", path])
+    if liveMarkers { try addToMovie(path, track: stillImageTimeTrack()) }
+  }
+
+  /// Appends `track` to the `moov` box of the movie at `path`, which must be the file's last
+  /// box (as FFmpeg writes it without faststart), so that no sample moves.
+  static func addToMovie(_ path: String, track: [UInt8]) throws {
+    var bytes = try fileBytes(path)
+    var offset = 0
+    while offset + 8 <= bytes.count {
+      let size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+      guard size >= 8 else { break }
+      if String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self) == "moov" {
+        guard offset + size == bytes.count else { throw TestFailure("moov is not the last box of \(path)") }
+        bytes.replaceSubrange(offset..<offset + 4, with: u32(size + track.count))
+        try writeBytes(bytes + track, to: path)
+        return
+      }
+      offset += size
+    }
+    throw TestFailure("no moov box in \(path)")
+  }
+
+  /// A metadata track (handler `meta`) with no samples, whose one sample description is a
+  /// `mebx` entry declaring the key `com.apple.quicktime.still-image-time` (an 8-bit
+  /// integer), as QuickTime's metadata sample description lays it out.
+  public static func stillImageTimeTrack() -> [UInt8] {
+    let identity =
+      u32(0x10000) + u32(0) + u32(0) + u32(0) + u32(0x10000) + u32(0) + u32(0) + u32(0) + u32(0x4000_0000)
+    let header =
+      u32(1) + u32(0) + u32(0) + u32(99) + u32(0) + u32(0) + Array(repeating: 0, count: 8) + u16(0)
+      + u16(0) + u16(0) + u16(0) + identity + u32(0) + u32(0)
+    let key = box(
+      [0, 0, 0, 1],
+      box("keyd", Array("mdta".utf8) + Array("com.apple.quicktime.still-image-time".utf8))
+        + box("dtyp", u32(0) + u32(65)))
+    let entry = box("mebx", Array(repeating: 0, count: 6) + u16(1) + box("keys", key))
+    let table =
+      box("stsd", u32(0) + u32(1) + entry) + box("stts", u32(0) + u32(0)) + box("stsc", u32(0) + u32(0))
+      + box("stsz", u32(0) + u32(0) + u32(0)) + box("stco", u32(0) + u32(0))
+    let media =
+      box("mdhd", u32(0) + u32(0) + u32(0) + u32(600) + u32(0) + u16(0x55C4) + u16(0))
+      + box("hdlr", u32(0) + Array("mhlrmeta".utf8) + u32(0) + u32(0) + u32(0) + [0])
+      + box("minf", box("stbl", table))
+    return box("trak", box("tkhd", header) + box("mdia", media))
+  }
+
+  private static func box(_ type: String, _ contents: [UInt8]) -> [UInt8] { box(Array(type.utf8), contents) }
+  private static func box(_ type: [UInt8], _ contents: [UInt8]) -> [UInt8] {
+    u32(8 + contents.count) + type + contents
   }
 
   /// A JPEG APP1 segment: "Exif\0\0", then a big-endian TIFF whose IFD0 points to an Exif

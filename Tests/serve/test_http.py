@@ -1048,8 +1048,10 @@ class QRCodeTests(ServeTestCase):
         self.assertEqual(decoded.stdout.strip(), address, decoded.stderr)
 
 
-def live_motion(identifier=None):
-    """A 1-second 160x120 H.264 MOV from ffmpeg, with Apple's content identifier if given."""
+def live_motion(identifier=None, live_markers=True):
+    """A 1-second 160x120 H.264 MOV from ffmpeg, with Apple's content identifier if given, and
+    with `live_markers` the still-image-time metadata track of a Live Photo's movie (as
+    Tests/VaultTestSupport/TestLivePhotos.swift adds it): without it, only a name pairs it."""
     folder = tempfile.mkdtemp(prefix="vault-serve-live-")
     try:
         target = os.path.join(folder, "motion.mov")
@@ -1059,9 +1061,44 @@ def live_motion(identifier=None):
                         "testsrc2=size=160x120:rate=10:duration=1", "-c:v", "libx264", "-pix_fmt", "yuv420p",
                         *tags, "-f", "mov", target], check=True)
         with open(target, "rb") as file:
-            return file.read()
+            movie = file.read()
     finally:
         shutil.rmtree(folder)
+    return with_track(movie, still_image_time_track()) if live_markers else movie
+
+
+def box(kind, contents):
+    return struct.pack(">I", 8 + len(contents)) + kind + contents
+
+
+def still_image_time_track():
+    """A metadata track with no samples whose sample description is a `mebx` entry declaring
+    the key com.apple.quicktime.still-image-time."""
+    identity = struct.pack(">9I", 0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000)
+    header = struct.pack(">6I", 1, 0, 0, 99, 0, 0) + b"\0" * 8 + struct.pack(">4H", 0, 0, 0, 0) + identity
+    header += struct.pack(">2I", 0, 0)
+    key = box(b"\0\0\0\1", box(b"keyd", b"mdtacom.apple.quicktime.still-image-time")
+              + box(b"dtyp", struct.pack(">2I", 0, 65)))
+    entry = box(b"mebx", b"\0" * 6 + struct.pack(">H", 1) + box(b"keys", key))
+    table = (box(b"stsd", struct.pack(">2I", 0, 1) + entry) + box(b"stts", struct.pack(">2I", 0, 0))
+             + box(b"stsc", struct.pack(">2I", 0, 0)) + box(b"stsz", struct.pack(">3I", 0, 0, 0))
+             + box(b"stco", struct.pack(">2I", 0, 0)))
+    media = (box(b"mdhd", struct.pack(">5I2H", 0, 0, 0, 600, 0, 0x55C4, 0))
+             + box(b"hdlr", struct.pack(">I", 0) + b"mhlrmeta" + struct.pack(">3I", 0, 0, 0) + b"\0")
+             + box(b"minf", box(b"stbl", table)))
+    return box(b"trak", box(b"tkhd", header) + box(b"mdia", media))
+
+
+def with_track(movie, track):
+    """`movie` with `track` appended to its `moov`, which FFmpeg writes last (no sample moves)."""
+    offset = 0
+    while offset + 8 <= len(movie):
+        size, kind = struct.unpack(">I4s", movie[offset:offset + 8])
+        if kind == b"moov":
+            assert offset + size == len(movie), "moov is not the last box"
+            return movie[:offset] + struct.pack(">I", size + len(track)) + movie[offset + 4:] + track
+        offset += size
+    raise AssertionError("no moov box")
 
 
 def apple_exif_segment(identifier):
@@ -1094,6 +1131,17 @@ class LivePhotoUploadTests(ServeTestCase):
         self.assertEqual(photos["IMG_0009.JPG"]["motion"]["name"], "IMG_0009.MOV")
         self.assertEqual(photos["IMG_0010.JPG"]["kind"], "live")
         self.assertEqual(photos["IMG_0010.JPG"]["motion"]["name"], "IMG_0099.MOV")
+        self.assertEqual(server.stop(signal.SIGINT), 0)
+
+    def test_a_still_with_a_forged_identifier_does_not_take_over_a_plain_video(self):
+        server = self.serve()
+        status, _, answer = server.upload("holiday.MOV", live_motion("F00D-0002", live_markers=False))
+        self.assertEqual(status, 201, answer)
+        forged = Photos.jpeg("forged identifier", 320, 240)
+        forged = forged[:2] + apple_exif_segment("F00D-0002") + forged[2:]
+        status, _, answer = server.upload("IMG_0011.JPG", forged)
+        self.assertEqual(status, 201, answer)
+        self.assertEqual(sorted(photo["kind"] for photo in listed(self.vault)), ["photo", "video"])
         self.assertEqual(server.stop(signal.SIGINT), 0)
 
 

@@ -23,4 +23,32 @@ int vault_make_wake_pipe(int descriptors[2]);
  * terminal is restored cannot land on the main screen. Returns `target` or -1. */
 int vault_replace_descriptor(int source, int target);
 
+/* Starts the decoder helper at `path` with `arguments` (NULL-terminated) and the
+ * environment `environment` (NULL-terminated, nothing of the parent's): `socket` becomes its
+ * descriptor 3, /dev/null its 0 and 1, stderr stays, and every other descriptor is closed
+ * (posix_spawn_file_actions_addclosefrom_np needs _GNU_SOURCE). Returns 0 with the pid in
+ * `*pid`, or an errno value. */
+int vault_spawn_decoder(
+    const char *path, char *const arguments[], char *const environment[], int socket, int *pid);
+
+/* A SOCK_STREAM socket pair, closed on exec (SOCK_CLOEXEC needs _GNU_SOURCE). Returns 0 or
+ * -1 (errno set). */
+int vault_make_socket_pair(int descriptors[2]);
+
+/* SCM_RIGHTS takes cmsg macros, which Swift cannot use. Sends `count` bytes of `bytes` on
+ * `socket` with `descriptor` attached to them (MSG_NOSIGNAL): vault hands a decoder helper
+ * the read-only descriptor of a file it imports. Returns the count sent or -1 (errno). */
+long vault_send_with_descriptor(int socket, const void *bytes, unsigned long count, int descriptor);
+
+/* Reads up to `count` bytes from `socket` into `bytes` (recvmsg); a descriptor that came
+ * with them is stored in `*descriptor` (closed on exec), else -1 is. Returns the count
+ * read, 0 at the end, or -1 (errno). */
+long vault_receive_with_descriptor(int socket, void *bytes, unsigned long count, int *descriptor);
+
+/* memfd_create needs _GNU_SOURCE. Makes `size` bytes of anonymous shared memory, sealed so
+ * that its size can never change (a decoder helper writes a picture into it, and vault
+ * reads it: a helper that could shrink it would make vault's read fault). Returns the
+ * descriptor (closed on exec) or -1 (errno set). */
+int vault_make_sealed_memory(unsigned long size);
+
 #endif

@@ -1,6 +1,6 @@
 /// How `export --by-album` lays photos out: one folder per album, named as the album
-/// (album names hold no `/`, see `AlbumName`), a photo in several albums in each of their
-/// folders, and photos in no album in a folder of their own.
+/// (made safe as any path component: see `PathComponent`), a photo in several albums in
+/// each of their folders, and photos in no album in a folder of their own.
 public enum AlbumFolders {
   /// The folder of the photos in no album; ` (1)`, ` (2)`… when an album has that name.
   public static let noAlbumFolder = "No album"
@@ -24,34 +24,20 @@ public enum AlbumFolders {
     // holds the password, not necessarily by this vault, which checks the names it writes.
     var taken = Set<String>()
     func unique(_ base: String) -> String {
-      var folder = base
-      var number = 0
-      while taken.contains(folder.lowercased()) {
-        number += 1
-        folder = "\(base) (\(number))"
+      for number in 0... {
+        let folder = PathComponent.numbered(base, number, keepingExtension: false)
+        if taken.insert(folder.lowercased()).inserted { return folder }
       }
-      taken.insert(folder.lowercased())
-      return folder
+      fatalError("unreachable")
     }
     var groups = names.map { (folder: unique(safeFolderName($0)), photos: byAlbum[$0]!) }
     if !inNoAlbum.isEmpty { groups.append((unique(noAlbumFolder), inNoAlbum)) }
     return groups
   }
 
-  /// A folder name for an album: one path component whatever the name (no `/`, no NUL
-  /// or control character, never `.` or `..`, never empty), at most 240 bytes of UTF-8
-  /// (room for a ` (n)` within the 255 a file name may take).
+  /// A folder name for an album (see `PathComponent`; "album" for a name that reads as
+  /// nothing, `.` or `..`).
   static func safeFolderName(_ name: String) -> String {
-    var folder = ""
-    for character in name {
-      let unsafe =
-        character == "/"
-        || character.unicodeScalars.contains { $0.value == 0 || TerminalSafeText.isUnsafe($0) }
-      let next = unsafe ? "_" : String(character)
-      if folder.utf8.count + next.utf8.count > 240 { break }
-      folder += next
-    }
-    let trimmed = folder.trimmingCharacters(in: .whitespaces)
-    return trimmed.isEmpty || trimmed == "." || trimmed == ".." ? "album" : trimmed
+    PathComponent.safe(name, fallback: "album")
   }
 }

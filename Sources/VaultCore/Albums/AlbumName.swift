@@ -7,13 +7,14 @@ public enum AlbumName {
   public static let maximumLength = 100
   /// The longest name in UTF-8 bytes: what a folder's name may take on Linux file systems
   /// (`export --by-album` makes one of each album).
-  public static let maximumBytes = 255
+  public static let maximumBytes = PathComponent.maximumBytes
 
   /// `text` in Unicode normalization form C (so that `é` typed either way names one
   /// album), once it is known to be a name an album can have: not empty, no longer than
   /// `maximumLength`, without control characters or bidirectional overrides (see
-  /// `TerminalSafeText`), no space at either end, and no `/` (`export --by-album` makes a
-  /// folder of each album), nor `.` or `..`.
+  /// `TerminalSafeText`), no space at either end, and no `/` byte (`export --by-album`
+  /// makes a folder of each album), nor anything that reads as `.` or `..` (see
+  /// `PathComponent`): a name made here is a folder's name as it is.
   public static func normalized(_ text: String) throws -> String {
     let name = text.precomposedStringWithCanonicalMapping
     let refuse = { (reason: String) in
@@ -32,8 +33,8 @@ public enum AlbumName {
       )
     }
     if name.first!.isWhitespace || name.last!.isWhitespace { throw refuse("it begins or ends with a space") }
-    if name.contains("/") { throw refuse("it holds a '/' (albums become folders on export)") }
-    if name == "." || name == ".." { throw refuse("'.' and '..' name folders, not albums") }
+    if PathComponent.holdsSeparator(name) { throw refuse("it holds a '/' (albums become folders on export)") }
+    if PathComponent.readsAsDots(name) { throw refuse("'.' and '..' name folders, not albums") }
     return name
   }
 }

@@ -16,6 +16,9 @@ public final class PhotoBrowser {
   /// Whose pixel and memory limits decoding a photo keeps to, and whose gray shows through
   /// a transparent one.
   public var thumbnailer = Thumbnailer()
+  /// The decoder helper that decodes originals to be shown (started when first needed,
+  /// unless its owner started it ahead: `DecoderPool.prestart`).
+  public var stillDecoders = DecoderPool(size: 1)
 
   /// Details read from originals decoded for showing, not stored yet (`storeFoundDetails`).
   public private(set) var foundDetails: [BlobID: PhotoDetails] = [:]
@@ -197,19 +200,22 @@ public final class PhotoBrowser {
   /// viewer decodes ahead), since indexes shift under it when photos are deleted. Safe to
   /// call from another thread, as the data source's loader is.
   public func originalImage(of record: PhotoRecord, minimumSize: PixelSize?) throws -> DecodedPhoto {
+    let request = DecoderRequest(
+      wants: [.picture], thumbnailer: thumbnailer, format: record.format, name: record.name,
+      size: record.bytes,
+      delivery: .bytes, minimumSize: minimumSize)
     if record.format.isVideo, let ranges = dataSource.originalRanges {
       // Read by range: a video of gigabytes is shown without being held.
-      return try PhotoDecoder.decodeVideo(
-        VideoProbe(VideoInput(.ranges(ranges(record)), path: record.name), limits: thumbnailer),
-        minimumSize: minimumSize, limits: thumbnailer)
+      return try stillDecoders.picture(request, input: .ranges(ranges(record)), name: record.name)
     }
     // The file itself is held whole: refused before it is decrypted when it alone is too much.
     // Saturating: a size near the end of 64 bits (only a forged record has one) is too much.
     let (needed, overflow) = Int(clamping: record.bytes).addingReportingOverflow(Thumbnailer.fixedMemory)
     try thumbnailer.checkMemory(path: record.name, bytes: overflow ? .max : needed)
     let plaintext = try originalBytes(of: record)
-    return try PhotoDecoder.decode(
-      plaintext, format: record.format, name: record.name, minimumSize: minimumSize, limits: thumbnailer)
+    return try withExtendedLifetime(plaintext) {
+      try stillDecoders.picture(request, input: .bytes(plaintext.pinned), name: record.name)
+    }
   }
 
   /// The original of the photo `record` stands for, decrypted whole into memory (never to

@@ -14,7 +14,7 @@ extension PhotoExporter {
     return records.map { record in
       let name = safeName(record.name)
       for attempt in 0... {
-        let candidate = numberedName(name, attempt)
+        let candidate = PathComponent.numbered(name, attempt)
         if taken.insert(candidate).inserted { return candidate }
       }
       fatalError("unreachable")

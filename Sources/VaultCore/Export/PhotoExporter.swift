@@ -11,8 +11,9 @@ public enum ExportEvent: Sendable {
 /// Decrypts originals (or thumbnails) into a folder, on all cores, through a browser's
 /// loaders (so that it writes exactly what the data source gives). Each file is written
 /// without a name (or under a temporary one), checked to the final chunk and its content
-/// hash, flushed to disk, and only then given its name; names already taken get " (1)",
-/// " (2)"… in the photos' order; nothing is ever overwritten.
+/// hash, flushed to disk, and only then given its name (made safe: see `PathComponent`);
+/// names already taken get " (1)", " (2)"… in the photos' order; nothing is ever
+/// overwritten.
 public final class PhotoExporter {
   private let thumbnail: (PhotoRecord) throws -> [UInt8]
   private let original: (PhotoRecord, _ content: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
@@ -101,7 +102,7 @@ public final class PhotoExporter {
 
   private func exportName(_ record: PhotoRecord, thumbnails: Bool) -> String {
     let name = Self.safeName(record.name)
-    return thumbnails ? (name as NSString).deletingPathExtension + ".jpg" : name
+    return thumbnails ? Self.safeName(PathComponent.stem(of: name) + ".jpg") : name
   }
 
   /// Complete files waiting for their names, in the photos' order, and the photos that
@@ -174,35 +175,15 @@ public final class PhotoExporter {
     /// Syncs the file and links it under `name`, or the first free numbered name.
     private static func name(_ file: TemporaryFile, _ name: String, in directory: String) throws -> String {
       for attempt in 0... {
-        let candidate = directory + "/" + PhotoExporter.numberedName(name, attempt)
+        let candidate = directory + "/" + PathComponent.numbered(name, attempt)
         if try file.moveWithoutReplacing(to: candidate) { return candidate }
       }
       fatalError("unreachable")
     }
   }
 
-  /// A file name that stays inside the target folder. The name comes from a record, so it
-  /// is cleaned scalar by scalar: a "/" inside a grapheme cluster ("/" + a combining mark,
-  /// or after a prepended mark) is not a "/" Character, but it is still a "/" byte.
+  /// A record's name as a file name in the target folder (see `PathComponent`).
   static func safeName(_ name: String) -> String {
-    // Most names hold neither byte and are kept as they are, with no new string built
-    // (`vault mount` names a 100,000-photo space's photos in several folders at each load).
-    if !name.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == 0 }) {
-      return name.isEmpty || name == "." || name == ".." ? "photo" : name
-    }
-    var scalars = String.UnicodeScalarView()
-    scalars.append(contentsOf: name.unicodeScalars.map { $0 == "/" || $0 == "\0" ? "_" : $0 })
-    let cleaned = String(scalars)
-    if cleaned.isEmpty || cleaned == "." || cleaned == ".." { return "photo" }
-    return cleaned
-  }
-
-  /// `IMG.jpg`, then `IMG (1).jpg`, `IMG (2).jpg`…
-  static func numberedName(_ name: String, _ number: Int) -> String {
-    guard number > 0 else { return name }
-    let base = (name as NSString).deletingPathExtension
-    let ext = (name as NSString).pathExtension
-    let stem = base.isEmpty ? name : base
-    return ext.isEmpty || base.isEmpty ? "\(stem) (\(number))" : "\(stem) (\(number)).\(ext)"
+    PathComponent.safe(name, fallback: "photo")
   }
 }

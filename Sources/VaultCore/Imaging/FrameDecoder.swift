@@ -51,12 +51,17 @@ enum FrameDecoders {
   /// Opens a file through its descriptor: reads it whole first, unless it is larger than
   /// `fileSizeLimit`.
   static func open(_ file: SourceFile, format: ImageFormat) throws -> FrameDecoder {
-    guard file.size <= Int64(fileSizeLimit) else {
+    try checkSize(file.size, path: file.path, format: format)
+    return try open(file.readAll(), name: file.path, format: format)
+  }
+
+  /// Refuses a file over `fileSizeLimit` before it is read.
+  static func checkSize(_ size: Int64, path: String, format: ImageFormat) throws {
+    guard size <= Int64(fileSizeLimit) else {
       throw VaultError.decodeFailed(
-        path: file.path,
+        path: path,
         reason: "a \(format.displayName) file of more than \(fileSizeLimit >> 20) MiB is not imported "
           + "(it is decoded from memory)")
     }
-    return try open(file.readAll(), name: file.path, format: format)
   }
 }

@@ -28,6 +28,10 @@ final class HEIFDecoder {
   /// libheif's plugins are registered once per process.
   private static let initialized: Void = { _ = heif_init(nil) }()
 
+  /// Registers libheif's plugins now (the decoder helper, before its sandbox forbids
+  /// opening their folder).
+  static func initializeLibrary() { initialized }
+
   /// Decodes a HEIF file held in memory, without copying it; `name` stands for it in errors.
   convenience init(pinned: PinnedBytes, name: String) throws {
     let bytes = UnsafeRawBufferPointer(start: pinned.baseAddress, count: pinned.count)

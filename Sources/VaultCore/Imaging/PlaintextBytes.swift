@@ -12,6 +12,11 @@ public final class PlaintextBytes: @unchecked Sendable {
     pinned = PinnedBytes(count: count)
   }
 
+  /// Takes over `pinned` (a decoder helper's copy of a file vault sent it).
+  init(pinned: PinnedBytes) {
+    self.pinned = pinned
+  }
+
   /// A copy of `bytes`; the caller wipes its own.
   init(_ bytes: [UInt8]) {
     pinned = PinnedBytes(bytes)

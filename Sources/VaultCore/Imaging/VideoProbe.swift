@@ -28,6 +28,9 @@ final class VideoProbe {
   let taken: CaptureTime?
   /// Apple's `com.apple.quicktime.content.identifier`, which a Live Photo's still shares.
   let contentIdentifier: String?
+  /// Whether it has the still-image-time metadata track of a Live Photo's movie
+  /// (`LiveMotionMarker`): only then does its identifier pair it with a still.
+  let isLiveMotion: Bool
 
   /// The demuxers a video may be read by: MP4, QuickTime and their relatives are one.
   static let demuxer = "mov,mp4,m4a,3gp,3g2,mj2"
@@ -38,6 +41,7 @@ final class VideoProbe {
     self.input = input
     input.startBudget(seconds: limits.videoTimeLimit)
     try Self.checkSampleIndex(of: input, limits: limits)
+    isLiveMotion = try LiveMotionMarker.present(size: input.size) { try input.bytes(at: $0, count: $1) }
     format = try Self.open(input)
     let index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
     guard index >= 0 else {

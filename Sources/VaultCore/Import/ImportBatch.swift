@@ -18,6 +18,9 @@ struct ImportBatch {
   /// those of this batch.
   private var pairing = LivePairing()
   private var liveEntries: [JournalEntry] = []
+  /// The photos this import added so far: a Live Photo's half that is not one of them was
+  /// in the space before.
+  private var imported: Set<BlobID> = []
 
   /// Moving: the Live Photos found by name among the import's files, which leave together.
   private var hold: LiveSourceHold?
@@ -74,6 +77,7 @@ struct ImportBatch {
       }
       knownHashes.insert(photo.record.contentHash)
       records.append(photo.record)
+      imported.insert(photo.record.id)
       liveEntries += pairing.entries(
         for: photo.record, identifier: photo.liveIdentifier,
         place: (path as NSString).deletingLastPathComponent)
@@ -91,9 +95,11 @@ struct ImportBatch {
   /// reports every event in order, each added or duplicate photo followed by what became
   /// of its source, with the number of files done so far, counting them into `summary`.
   mutating func flush(into summary: inout ImportSummary, report: (ImportEvent, Int) -> Void) throws {
+    var mates: [BlobID: PhotoRecord] = [:]
     if !records.isEmpty {
       try space.commitImported(records, along: liveEntries)
       removal?.noteCommitted(records)
+      mates = matesAlreadyThere()
       records.removeAll()
       liveEntries.removeAll()
     }
@@ -102,6 +108,9 @@ struct ImportBatch {
     for event in events {
       summary.count(event)
       report(event, summary.filesDone)
+      if case .added(let path, let record) = event, let mate = mates[record.id] {
+        report(.paired(path: path, record: record, mate: mate), summary.filesDone)
+      }
       switch event {
       case .added(let path, _), .duplicate(let path, _):
         guard let removed = removals.removeValue(forKey: path) else { break }
@@ -117,6 +126,18 @@ struct ImportBatch {
       report(event, summary.filesDone)
     }
     lateRemovals.removeAll()
+  }
+
+  /// The photos of this batch, just listed, that are now one Live Photo with a half the
+  /// space held before this import, with that half.
+  private func matesAlreadyThere() -> [BlobID: PhotoRecord] {
+    var mates: [BlobID: PhotoRecord] = [:]
+    for case .liveIdentifier(let id, _) in liveEntries where records.contains(where: { $0.id == id }) {
+      guard let pair = space.livePair(containing: id) else { continue }
+      let mate = pair.still.id == id ? pair.motion : pair.still
+      if !imported.contains(mate.id) { mates[id] = mate }
+    }
+    return mates
   }
 
   /// Moving, at the end of the import: the Live Photo halves still held (their mates were

@@ -5,6 +5,9 @@ public enum ImportEvent: Sendable {
   /// The space already holds a photo with the same content (its content hash given, so
   /// that the photo can be found after `--move` removed the file).
   case duplicate(path: String, contentHash: String)
+  /// The photo became one Live Photo with `mate`, a half the space held before this
+  /// import (they share Apple's content identifier). Reported after its `added`.
+  case paired(path: String, record: PhotoRecord, mate: PhotoRecord)
   /// The file was not imported.
   case failed(path: String, error: VaultError)
   /// The photo was imported, but its decoder complained (e.g. premature end of data).

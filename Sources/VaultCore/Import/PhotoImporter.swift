@@ -9,24 +9,30 @@ public final class PhotoImporter {
   /// Memory shared by the photos being prepared at once, whatever the number of cores.
   private let memory: MemoryBudget
   private let flusher = BackgroundFlusher()
+  /// The decoder helpers, one a core: every file is read there, never in this process.
+  private let decoders: DecoderPool
 
-  /// The memory all photos in flight may use together (README, "Limits": with the rest of
-  /// the process, an import stays under 512 MiB besides the key derivation).
+  /// The memory all photos in flight may use together in this process (README, "Limits":
+  /// with the rest of the process, an import stays under 512 MiB besides the key
+  /// derivation); each decoder helper has a limit of its own.
   public static let memoryBudget = 384 << 20
   /// Files up to this size are read once into memory and hashed, decoded and encrypted
   /// from those bytes; larger ones are read twice through their descriptor.
   static let inMemoryFileLimit = 64 << 20
-  /// The most photos prepared at once, however many cores: each has read its header
-  /// (up to about 1 MiB of decoder state and kept markers) before it reserves memory.
+  /// The most photos prepared at once, however many cores.
   static let maxInFlight = 32
   /// What preparing any photo takes besides its decoding and its bytes: read and
   /// encryption buffers, the thumbnail.
   static let photoMemory = 1 << 20
 
-  public init(thumbnailer: Thumbnailer = Thumbnailer(), parallelism: Int? = nil) {
+  public init(
+    thumbnailer: Thumbnailer = Thumbnailer(), parallelism: Int? = nil,
+    decoderLimits: DecoderLimits = DecoderLimits()
+  ) {
     self.thumbnailer = thumbnailer
     self.parallelism = max(1, parallelism ?? ProcessInfo.processInfo.activeProcessorCount)
-    memory = MemoryBudget(total: max(Self.memoryBudget, thumbnailer.memoryLimit + Self.inMemoryFileLimit))
+    memory = MemoryBudget(total: Self.memoryBudget)
+    decoders = DecoderPool(size: self.parallelism, limits: decoderLimits)
   }
 
   /// Imports `files`, calling `report` for each on the calling thread, in order, with the
@@ -124,43 +130,35 @@ public final class PhotoImporter {
   }
 
   /// Reads one file and writes its encrypted blobs under temporary names, unless it is a
-  /// duplicate of a photo already in the space. Before the space is unlocked it makes the
-  /// thumbnail first (that needs no key); after, it hashes first, so a duplicate costs one
+  /// duplicate of a photo already in the space. Before the space is unlocked it has the
+  /// file read first (that needs no key); after, it hashes first, so a duplicate costs one
   /// read and no decoding.
   ///
   /// The file is opened once, and everything comes from that descriptor. A file of up to
-  /// `inMemoryFileLimit` is read once into memory, and hashed, decoded and encrypted from
-  /// those very bytes. A larger one is not held whole: it is read once to hash it (so that
-  /// a duplicate costs a read, not the writing of a blob to be thrown away), decoded
-  /// through the descriptor, and read again to encrypt it, hashed again only to prove that
-  /// what is stored is what the record describes.
+  /// `inMemoryFileLimit` is read once into memory, and hashed, sent to a decoder helper
+  /// and encrypted from those very bytes. A larger one is not held whole: it is read once
+  /// to hash it (so that a duplicate costs a read, not the writing of a blob to be thrown
+  /// away), read by range as the helper asks, and read again to encrypt it, hashed again
+  /// only to prove that what is stored is what the record describes.
   private func prepare(_ path: String, unlocked: UnlockedSpace) throws -> PreparedImport {
     let source = try SourceFile(path: path)
     let signature = try source.readPrefix(ImageFormat.signatureLength)
     if source.size == 0 { throw VaultError.io(path: path, reason: "empty file") }
     let format = try ImageFormat.recognise(signature, path: path)
-    // The header says what decoding will take (a photo that would need more than one photo
-    // may use is refused here); the photo then waits until the photos in flight leave room
-    // for it in the import's memory budget, so that their total stays bounded however many
-    // run at once.
-    var image = try thumbnailer.open(source, format: format)
-    let keepsBytes =
-      source.size <= Self.inMemoryFileLimit
-      && Int(source.size) + image.memoryNeeded <= thumbnailer.memoryLimit
-    let reserved = memory.reserve(image.memoryNeeded + (keepsBytes ? Int(source.size) : 0) + Self.photoMemory)
+    // The bytes held wait until the photos in flight leave room for them in the import's
+    // memory budget; decoding takes the helpers' memory, under their own limit.
+    let keepsBytes = source.size <= Self.inMemoryFileLimit
+    let reserved = memory.reserve((keepsBytes ? Int(source.size) : 0) + Self.photoMemory)
     defer { memory.release(reserved) }
-    var bytes: PinnedBytes?
-    if keepsBytes {
-      let read = try source.readAll()
-      let fromBytes = try thumbnailer.open(read, name: path, format: format)
-      guard fromBytes.memoryNeeded <= image.memoryNeeded else {
-        throw VaultError.io(path: path, reason: "file changed while it was being imported")
-      }
-      image = fromBytes
-      bytes = read
+    let bytes = keepsBytes ? try source.readAll() : nil
+    let request = DecoderRequest(
+      wants: [.thumbnail, .details, .liveIdentifier], thumbnailer: thumbnailer, format: format, name: path,
+      size: source.size, delivery: keepsBytes ? .bytes : .descriptor)
+    func analyse() throws -> DecoderAnalysis {
+      try decoders.analyse(request, input: bytes.map { .bytes($0) } ?? .file(source), name: path)
     }
-    var thumbnail: Thumbnail?
-    if !unlocked.isOpen { thumbnail = try thumbnailer.makeThumbnail(image) }
+    var analysis: DecoderAnalysis?
+    if !unlocked.isOpen { analysis = try analyse() }
     guard let (space, hashKey, knownHashes) = unlocked.wait() else { return .spaceNotOpened }
     let contentHash: String
     if let bytes {
@@ -171,8 +169,9 @@ public final class PhotoImporter {
       contentHash = try source.hash(key: hashKey) { _ in }
     }
     if knownHashes.contains(contentHash) { return .duplicate(contentHash: contentHash) }
-    let made = try thumbnail ?? thumbnailer.makeThumbnail(image)
-    let details = try PhotoDetailsReader.read(image, file: bytes, source: source)
+    let read = try analysis ?? analyse()
+    // The helper answered all three, as asked (DecoderAnalysis checks it).
+    let (made, details) = (read.thumbnail!, read.details!)
     let record = made.videoFactsApplied(
       to: details.applied(
         to: PhotoRecord(
@@ -182,7 +181,7 @@ public final class PhotoImporter {
     return .photo(
       try PreparedPhoto(
         record: record, thumbnail: made, in: space, source: path, flusher: flusher,
-        liveIdentifier: AppleContentIdentifier.read(image, file: bytes, source: source)
+        liveIdentifier: read.liveIdentifier
       ) { photoWriter in
         if let bytes {
           try photoWriter.write(UnsafeRawBufferPointer(bytes.buffer.extracting(0..<bytes.count)))

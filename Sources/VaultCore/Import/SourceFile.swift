@@ -31,6 +31,20 @@ final class SourceFile {
     modifiedAt = Timestamp(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int32(info.st_mtim.tv_nsec))
   }
 
+  /// The file whose descriptor vault handed a decoder helper (which cannot open one):
+  /// taken over, and accepted only if it is a regular file; `path` names it in errors.
+  init(descriptor: Int32, path: String) throws {
+    self.path = path
+    self.descriptor = descriptor
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+      close(descriptor)
+      throw VaultError.io(path: path, reason: "not a regular file")
+    }
+    size = Int64(info.st_size)
+    modifiedAt = Timestamp(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int32(info.st_mtim.tv_nsec))
+  }
+
   deinit {
     close(descriptor)
   }

@@ -9,7 +9,8 @@ import Foundation
 /// (`StreamedOriginal`). A still (at most `maxUploadBytes`) is read back whole to be
 /// decoded, so it reserves its length of `memoryBudget` before its bytes come; a video
 /// (named so, at most `maxVideoBytes`) is read back by range and reserves only
-/// `streamingShare`. The decodes running at once stay within the thumbnailer's `memoryLimit`.
+/// `streamingShare`. Each upload is read in a decoder helper (`decoders`, a few at once),
+/// under the helper's own memory limit.
 public final class UploadIntake: @unchecked Sendable {
   /// The largest still (or file not named as a video) accepted.
   public let maxUploadBytes: Int
@@ -22,8 +23,8 @@ public final class UploadIntake: @unchecked Sendable {
   private let hashKey: SecureBytes
   private let thumbnailer: Thumbnailer
   private let uploadMemory: UploadMemoryBudget
-  /// Shared by the decodes running at once, on however many threads `finish` is called.
-  private let decodeMemory: MemoryBudget
+  /// The decoder helpers that read uploads: a few, however many arrive at once.
+  private let decoders: DecoderPool
   /// Live Photos among this session's uploads (guarded by `spaceLock`).
   private var livePairing = LivePairing()
 
@@ -37,7 +38,7 @@ public final class UploadIntake: @unchecked Sendable {
   public init(
     space: Space, maxUploadBytes: Int, maxVideoBytes: Int = defaultMaxVideoBytes,
     memoryBudget: Int = 256 << 20,
-    thumbnailer: Thumbnailer = Thumbnailer()
+    thumbnailer: Thumbnailer = Thumbnailer(), decoderLimits: DecoderLimits = DecoderLimits()
   ) {
     precondition(space.access == .read, "the intake changes its space through Space.change")
     space.releaseLock()
@@ -47,8 +48,11 @@ public final class UploadIntake: @unchecked Sendable {
     self.thumbnailer = thumbnailer
     hashKey = space.master.contentHashKey()
     uploadMemory = UploadMemoryBudget(total: memoryBudget)
-    decodeMemory = MemoryBudget(total: thumbnailer.memoryLimit)
+    decoders = DecoderPool(size: Self.decoderCount, limits: decoderLimits)
   }
+
+  /// How many uploads are read at once: each helper may take `--decoder-memory`.
+  static let decoderCount = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
 
   /// The largest still held in memory: its bytes and, while its thumbnail is made, what
   /// decoding it takes.
@@ -203,34 +207,35 @@ public final class UploadIntake: @unchecked Sendable {
     var liveIdentifier: String?
   }
 
-  /// Recognises the upload from its temporary blob's first bytes, then makes its thumbnail
-  /// and reads its details: a video by range from the blob, a still from its bytes read
-  /// back whole into memory (which it reserved, unless it came under a video's name).
+  /// Recognises the upload from its temporary blob's first bytes, then has a decoder
+  /// helper make its thumbnail and read its details: a video by range from the blob, a
+  /// still from its bytes read back whole into memory (which it reserved, unless it came
+  /// under a video's name).
   private func readBack(_ original: StreamedOriginal, name: String, readableWhole: Bool) throws -> ReadBack {
     var signature = [UInt8](repeating: 0, count: min(original.size, ImageFormat.signatureLength))
     _ = try signature.withUnsafeMutableBytes { try original.read(at: 0, into: $0) }
     let format = try ImageFormat.recognise(signature, path: name)
     let bytes: PinnedBytes?
-    let image: OpenedImage
     if format.isVideo {
       bytes = nil
-      let input = try VideoInput(
-        .ranges(size: Int64(original.size), read: { try original.read(at: Int($0), into: $1) }), path: name)
-      image = try thumbnailer.openedVideo(input)
     } else {
       guard readableWhole else {
         throw VaultError.uploadRefused(name: name, reason: Self.photoUnderVideoName(format))
       }
       bytes = try original.readWhole()
-      image = try thumbnailer.open(bytes!, name: name, format: format)
     }
     defer { bytes?.wipe() }
-    let reserved = decodeMemory.reserve(image.memoryNeeded)
-    defer { decodeMemory.release(reserved) }
-    let thumbnail = try thumbnailer.makeThumbnail(image)
-    let details = try PhotoDetailsReader.read(image, file: bytes, source: nil)
-    let liveIdentifier = AppleContentIdentifier.read(image, file: bytes, source: nil)
-    return ReadBack(format: format, thumbnail: thumbnail, details: details, liveIdentifier: liveIdentifier)
+    let input =
+      bytes.map { DecoderInput.bytes($0) }
+      ?? .ranges(size: Int64(original.size), read: { try original.read(at: Int($0), into: $1) })
+    let request = DecoderRequest(
+      wants: [.thumbnail, .details, .liveIdentifier], thumbnailer: thumbnailer, format: format, name: name,
+      size: Int64(original.size), delivery: bytes != nil ? .bytes : .ranges)
+    let analysis = try decoders.analyse(request, input: input, name: name)
+    // The helper answered all three, as asked (DecoderAnalysis checks it).
+    return ReadBack(
+      format: format, thumbnail: analysis.thumbnail!, details: analysis.details!,
+      liveIdentifier: analysis.liveIdentifier)
   }
 
   /// Whether the space holds a photo with this hash. What the space read last says no

@@ -118,7 +118,7 @@ final class SpaceJournal {
       || id(in: name, prefix: JournalSegment.namePrefix) != nil
   }
 
-  private static func id(in name: String, prefix: String) -> BlobID? {
+  static func id(in name: String, prefix: String) -> BlobID? {
     guard name.hasPrefix(prefix) else { return nil }
     return BlobID(hex: String(name.dropFirst(prefix.count)))
   }

@@ -13,10 +13,13 @@ enum AppleContentIdentifier {
   /// The identifier of an opened file: a video's from its container, a HEIC's or JPEG's
   /// from its EXIF (a JPEG's from `file`, its bytes when held, else the first bytes of
   /// `source`); nil for other formats, or when the file has none that a journal can keep.
+  /// A video's counts only when it is a Live Photo's movie (`VideoProbe.isLiveMotion`):
+  /// the tag alone, which any video may carry, would let a still with a maker note forged
+  /// to match take an unrelated video as its motion.
   static func read(_ image: OpenedImage, file: PinnedBytes?, source: SourceFile?) -> String? {
     let found: String?
     switch image.decoder {
-    case .video(let probe): found = probe.contentIdentifier
+    case .video(let probe): found = probe.isLiveMotion ? probe.contentIdentifier : nil
     case .heif(let decoder): found = decoder.withExif(inTIFF)
     case .jpeg:
       if let file {

@@ -4,7 +4,9 @@ import Foundation
 /// each is committed, and says what the journal must record for them
 /// (`JournalEntry.liveIdentifier`):
 /// - a still or MOV with Apple's content identifier records it, so that it pairs with the
-///   other half carrying the same, whenever that comes in (this session or a later one);
+///   other half carrying the same, whenever that comes in (this session or a later one); a
+///   MOV's identifier counts only when the MOV is a Live Photo's movie (see
+///   `AppleContentIdentifier.read`), so a video that merely carries one pairs by name alone;
 /// - a still and a MOV of the same name stem from the same place (folder, or upload
 ///   session), names compared without case, pair when at most one of them carries an
 ///   identifier: both get that one, or a new one vault makes. Two different identifiers

@@ -17,9 +17,10 @@ import Foundation
 /// Anyone with the vault folder (a sync peer) can make such a folder, with copies of the
 /// space's own journal in it. So a folder is taken in only when it is a real folder (not a
 /// link) whose journal authenticates; only regular files move; and a file never replaces one
-/// the space has, except a journal segment that only grew (the space's copy is a prefix of
-/// it: a command on another copy appended to it after the rename), whose records all
-/// authenticate or are a torn tail, as any segment's.
+/// the space has, except a journal segment that grew (the space's copy is a prefix of it: a
+/// command on another copy appended to it after the rename) by records that authenticate,
+/// compared a piece at a time (`JournalSegment.growth`). What cannot be taken in is left and
+/// named, and never stops the space's own changes.
 extension Space {
   /// Whether the vault folder holds a folder named like a space with neither `key` nor
   /// `key-next`: no password opens it. A reader checks this much before it looks further
@@ -47,30 +48,65 @@ extension Space {
   /// Moves into this space (opened to write) the files of every keyless folder of the vault
   /// whose journal authenticates with this space's master key, removes that folder, and
   /// reads the journal again. Each such folder is locked first; one in use is left for a
-  /// later writer. Returns whether anything was moved in.
+  /// later writer. A folder whose files cannot all be moved (a read-only one a sync brought)
+  /// is left where it is, and a longer copy of a segment that adds no record goes with its
+  /// folder: anyone with the vault folder can make either, and neither stops the space's own
+  /// changes. Each is named in `leftoversNotTakenIn`. Returns whether any folder was taken in.
   @discardableResult
   func adoptFilesLeftByRenames() throws -> Bool {
     precondition(access == .write)
     let vaultPath = parentFolder(directory)
+    leftoversNotTakenIn = []
     var adopted = false
     for folder in Self.keylessFolders(in: vaultPath) where folder != directory {
       guard let lock = try? DirectoryLock(path: folder, mode: .exclusive, waitingAtMost: 0),
         isLeftover(folder)
       else { continue }
-      try moveFiles(from: folder + "/" + Self.journalFolder, into: directory + "/" + Self.journalFolder) {
-        Self.onlyGrew($1, into: $0)
+      do {
+        try moveFilesLeft(in: folder)
+        removeTree(folder)
+        adopted = true
+      } catch {
+        // Whatever moved before the failure is the space's now: read again below.
+        adopted = true
+        leftoversNotTakenIn.append(.io(path: folder, reason: Self.notTakenIn(error)))
       }
-      for name in [Self.photoFolder, Self.thumbFolder] {
-        try moveFiles(from: folder + "/" + name, into: directory + "/" + name) { _, _ in false }
-      }
-      removeTree(folder)
       withExtendedLifetime(lock) {}
-      adopted = true
     }
     guard adopted else { return false }
     try syncDirectory(vaultPath)
     try load()
     return true
+  }
+
+  /// Why a folder left by a password change was not taken in, and what to do about it.
+  private static func notTakenIn(_ error: Error) -> String {
+    "the files a password change on another copy left in this folder were not all taken into the space "
+      + "(\(error)); make the folder writable for the space's next command to take them in, "
+      + "or remove it if no copy of yours wrote there"
+  }
+
+  /// Moves the files of the keyless `folder` into this space: its journal, then its photos
+  /// and thumbnails. A segment the space has replaces the space's only when it grew; a
+  /// longer one that did not is named in `leftoversNotTakenIn`.
+  private func moveFilesLeft(in folder: String) throws {
+    let journalKey = master.journalKey()
+    try moveFiles(from: folder + "/" + Self.journalFolder, into: directory + "/" + Self.journalFolder) {
+      name, existing, incoming in
+      guard let id = SpaceJournal.id(in: name, prefix: JournalSegment.namePrefix) else { return false }
+      switch JournalSegment.growth(of: incoming, over: existing, id: id, key: journalKey) {
+      case .grew:
+        return true
+      case .notLonger:
+        return false
+      case .refused(let reason):
+        leftoversNotTakenIn.append(.io(path: incoming, reason: "not taken into the space: " + reason))
+        return false
+      }
+    }
+    for name in [Self.photoFolder, Self.thumbFolder] {
+      try moveFiles(from: folder + "/" + name, into: directory + "/" + name) { _, _, _ in false }
+    }
   }
 
   /// Whether a folder is this space's: its journal has files, and they open with this
@@ -85,10 +121,11 @@ extension Space {
 
   /// Moves each regular file of `source` (a real folder) into `target` under its own name,
   /// then syncs `target`. A name `target` has already is left (and goes with the folder)
-  /// unless `replaces(existing, incoming)` says the incoming file supersedes it. Temporary
-  /// files are left too.
+  /// unless `replaces(name, existing, incoming)` says the incoming file supersedes it.
+  /// Temporary files are left too.
   private func moveFiles(
-    from source: String, into target: String, replaces: (_ existing: String, _ incoming: String) -> Bool
+    from source: String, into target: String,
+    replaces: (_ name: String, _ existing: String, _ incoming: String) -> Bool
   ) throws {
     guard Self.isRealFolder(source) else { return }
     try makeDirectories(target)
@@ -97,18 +134,13 @@ extension Space {
       let to = target + "/" + name
       var info = stat()
       guard lstat(from, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-      if fileExists(to) && !replaces(to, from) { continue }
-      guard rename(from, to) == 0 else { throw VaultError.posix(to) }
+      if fileExists(to) && !replaces(name, to, from) { continue }
+      guard rename(from, to) == 0 else {
+        throw VaultError.io(
+          path: from, reason: "cannot be moved into '\(target)': " + String(cString: strerror(errno)))
+      }
     }
     try syncDirectory(target)
-  }
-
-  /// Whether `incoming` is `existing` with more bytes after it: a segment that only grew.
-  static func onlyGrew(_ incoming: String, into existing: String) -> Bool {
-    guard let old = FileManager.default.contents(atPath: existing),
-      let new = FileManager.default.contents(atPath: incoming), new.count > old.count
-    else { return false }
-    return new.starts(with: old)
   }
 
   /// Whether `path` is a folder itself, not a link to one.

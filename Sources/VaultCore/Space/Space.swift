@@ -64,6 +64,10 @@ public final class Space {
   /// Why the index could not be read, if it could not: the space still opens, so that
   /// `verify --repair` can rebuild the index from the originals.
   public internal(set) var indexDamage: VaultError?
+  /// What a writer could not take in of the folders and files a password change on another
+  /// copy left (see `adoptFilesLeftByRenames`), each naming the folder or file: the space
+  /// opened and changes as it is, and the command says so.
+  public internal(set) var leftoversNotTakenIn: [VaultError] = []
   /// This writer's mark (see `writerMarkPrefix`), removed when the space is closed.
   var writerMark: String?
   var writerMarkName: String? { writerMark }

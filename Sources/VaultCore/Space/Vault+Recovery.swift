@@ -7,10 +7,13 @@ extension Vault {
   /// and the folder renamed, so the old password opens nothing and the new one opens
   /// every photo, album and selection. The recovery key keeps working. `newPassword` is
   /// called once the key is known to open a space. Refused, with nothing changed, when the
-  /// new password already opens a space (this one included).
-  public func recover(with key: RecoveryKey, newPassword: () throws -> Password) throws {
+  /// new password already opens a space (this one included), and when the key opens more
+  /// than one folder with a key file and `folder` (a folder's name in the vault) does not
+  /// say which (`recoveryKeyOpensSeveralFolders`).
+  public func recover(with key: RecoveryKey, folder: String? = nil, newPassword: () throws -> Password) throws
+  {
     let wrappingKey = key.wrappingKey()
-    let space = try spaceRecovered(with: wrappingKey)
+    let space = try spaceRecovered(with: wrappingKey, folder: folder)
     let spacePath = space.directory
     let new = try newPassword()
     let newKeys = try passwordKeys(for: new)
@@ -27,26 +30,48 @@ extension Vault {
   }
 
   /// The space, opened to write, whose `recovery` file the recovery key's `wrappingKey`
-  /// unwraps and whose journal opens with the key it holds. No list of spaces exists:
-  /// every folder named like a space is tried, which costs one small read and one failed
-  /// decryption per space, and tells nothing about which space has a recovery key (they
-  /// all do). A folder whose file unwraps but whose journal refuses the key (a copy of
-  /// the file planted in another folder) is passed over, so that it cannot hide the real
-  /// space; its error is thrown only when no folder opens.
-  func spaceRecovered(with wrappingKey: SecureBytes) throws -> Space {
+  /// unwraps and whose journal opens with the key it holds; only the folder named `folder`,
+  /// when given. No list of spaces exists: every folder named like a space is tried, which
+  /// costs one small read and one failed decryption per space, and tells nothing about
+  /// which space has a recovery key (they all do). A folder whose file unwraps but whose
+  /// journal refuses the key (a copy of the file planted in another folder) is passed
+  /// over, so that it cannot hide the real space; its error is thrown only when no folder
+  /// opens.
+  ///
+  /// Folders the key opens are copies of one space. One without a key file is what a sync
+  /// engine left of a password change, which the space's writer takes in
+  /// (`Space.adoptFilesLeftByRenames`). Of those with a key, none is chosen silently: which
+  /// copy is current is not something the vault can tell, so more than one is refused.
+  func spaceRecovered(with wrappingKey: SecureBytes, folder: String? = nil) throws -> Space {
     var firstProblem: Error?
+    var opened: [Space] = []
     for name in try listVaultFolder(path).sorted() where Self.isSpaceFolderName(name) {
-      let folder = path + "/" + name
-      guard isDirectory(folder), Space.unwrapRecoveryFile(in: folder, with: wrappingKey) != nil else {
-        continue
-      }
+      let candidate = path + "/" + name
+      guard folder.map({ Self.names($0, candidate) }) ?? true, isDirectory(candidate),
+        Space.unwrapRecoveryFile(in: candidate, with: wrappingKey) != nil
+      else { continue }
       do {
-        return try Space(directory: folder, recoveryWrappingKey: wrappingKey)
+        opened.append(try Space(directory: candidate, recoveryWrappingKey: wrappingKey))
       } catch {
         if firstProblem == nil { firstProblem = error }
       }
     }
-    throw firstProblem ?? VaultError.noSpaceForRecoveryKey
+    let keyed = opened.filter { Space.hasKeyFile($0.directory) }
+    if keyed.count > 1 { throw VaultError.recoveryKeyOpensSeveralFolders(keyed.map(RecoverableFolder.init)) }
+    // The others are let go (with their locks) on return, so that the writer can take in
+    // those without a key.
+    guard let space = keyed.first ?? opened.first else {
+      if let folder { throw VaultError.noSuchRecoverableFolder(folder) }
+      throw firstProblem ?? VaultError.noSpaceForRecoveryKey
+    }
+    return space
+  }
+
+  /// Whether `given` (a folder's name, or a path ending in it) names the space folder at
+  /// `folder`.
+  private static func names(_ given: String, _ folder: String) -> Bool {
+    let name = given.split(separator: "/").last.map(String.init) ?? given
+    return name == URL(fileURLWithPath: folder).lastPathComponent
   }
 
   /// Whether a name in the vault folder is a space's: 32 lowercase hex digits.

@@ -144,11 +144,18 @@ public final class Vault {
     }
     guard Space.hasKeylessFolders(in: path), space.hasFilesLeftByRenames() else { return space }
     space.releaseLock()
-    let tookThemIn: Bool = {
-      guard let writer = try? open(.write), writer.indexDamage == nil else { return false }
-      return (try? writer.prepareForWriting()) != nil
+    // What the writer could not take in, or nil when it could not write; the writer, and
+    // its lock, are gone when the closure returns.
+    let notTakenIn: [VaultError]? = {
+      guard let writer = try? open(.write), writer.indexDamage == nil,
+        (try? writer.prepareForWriting()) != nil
+      else { return nil }
+      return writer.leftoversNotTakenIn
     }()
-    return tookThemIn ? try open(.read) : space
+    guard let notTakenIn else { return space }
+    let reader = try open(.read)
+    reader.leftoversNotTakenIn = notTakenIn
+    return reader
   }
 
   func passwordKeys(for password: Password) throws -> PasswordKeys {

@@ -51,15 +51,24 @@ extension SpaceVerifier {
           from: source, byteCount: taken)
         filled += taken
       }
-      // Read once the whole original has authenticated.
-      return .intact(
-        reader.record, details: PhotoDetailsReader.read(file.pinned, format: reader.record.format))
+      // Read, in a decoder helper, once the whole original has authenticated.
+      return .intact(reader.record, details: details(of: file.pinned, record: reader.record))
     } catch let error as VaultError {
       if case .damagedBlob(_, let reason) = error { return .damaged(reason) }
       return .damaged(error.description)
     } catch {
       return .damaged("\(error)")
     }
+  }
+
+  /// The details a decoder helper reads in `file` (the original, or the first bytes of a
+  /// large JPEG or PNG); nil when the helper could not (it died, or overran): the
+  /// original is intact all the same.
+  private func details(of file: PinnedBytes, record: PhotoRecord) -> PhotoDetails? {
+    let request = DecoderRequest(
+      wants: [.details], thumbnailer: thumbnailer, format: record.format, name: space.describe(record),
+      size: Int64(file.count), delivery: .bytes)
+    return try? decoders.analyse(request, input: .bytes(file), name: space.describe(record)).details
   }
 
   /// At `.quick` depth only the thumbnail's header and first chunk are read.

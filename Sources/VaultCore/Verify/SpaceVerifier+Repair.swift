@@ -157,22 +157,35 @@ extension SpaceVerifier {
     return (adopted, redundant)
   }
 
-  /// Decrypts an intact original in memory and writes a new thumbnail for it.
+  /// Has a decoder helper make a new thumbnail of an intact original, and writes it: an
+  /// original up to `PhotoImporter.inMemoryFileLimit` is decrypted whole in memory and
+  /// sent, a larger one is read by range as the helper asks.
   private func remakeThumbnail(_ record: PhotoRecord) throws {
     let id = record.id
-    let reader = try OriginalBlobReader(
-      path: space.photoPath(id), id: id, master: space.master, what: space.describe(record))
-    var original: [UInt8] = []
-    original.reserveCapacity(Int(record.bytes))
-    defer { original.wipe() }
-    try reader.readContent { bytes in
-      // Never grown beyond the record's size, so never copied (the blob is damage if it
-      // holds more, which readContent reports).
-      guard original.count + bytes.count <= original.capacity else { return }
-      original.append(contentsOf: bytes)
+    let name = space.describe(record)
+    let input: DecoderInput
+    if record.bytes <= PhotoImporter.inMemoryFileLimit {
+      let reader = try OriginalBlobReader(path: space.photoPath(id), id: id, master: space.master, what: name)
+      let original = PinnedBytes(count: Int(record.bytes))
+      var filled = 0
+      try reader.readContent { bytes in
+        // Never beyond the record's size (the blob is damage if it holds more, which
+        // readContent reports).
+        let taken = min(bytes.count, original.count - filled)
+        guard taken > 0, let source = bytes.baseAddress else { return }
+        UnsafeMutableRawPointer(original.buffer.baseAddress! + filled).copyMemory(
+          from: source, byteCount: taken)
+        filled += taken
+      }
+      input = .bytes(original)
+    } else {
+      input = .ranges(try space.originalRanges(of: record))
     }
-    var thumbnail = try thumbnailer.makeThumbnail(
-      bytes: original, name: space.describe(record), format: record.format)
+    let request = DecoderRequest(
+      wants: [.thumbnail], thumbnailer: thumbnailer, format: record.format, name: name, size: record.bytes,
+      delivery: input.delivery)
+    // The helper answered what was asked (DecoderAnalysis checks it).
+    var thumbnail = try decoders.analyse(request, input: input, name: name).thumbnail!
     defer { thumbnail.jpeg.wipe() }
     let file = try space.sealThumbnail(thumbnail.jpeg, id: id)
     try file.replace(space.thumbPath(record.id), syncFolder: false)

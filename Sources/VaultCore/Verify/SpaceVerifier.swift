@@ -9,12 +9,19 @@ public final class SpaceVerifier {
   let parallelism: Int
   /// Memory shared by the originals held whole at once while their details are read.
   let detailsMemory = MemoryBudget(total: PhotoImporter.memoryBudget)
+  /// The decoder helpers that read details and remake thumbnails (started when first
+  /// needed: most runs need none).
+  let decoders: DecoderPool
 
-  public init(space: Space, thumbnailer: Thumbnailer = Thumbnailer(), parallelism: Int? = nil) {
+  public init(
+    space: Space, thumbnailer: Thumbnailer = Thumbnailer(), parallelism: Int? = nil,
+    decoderLimits: DecoderLimits = DecoderLimits()
+  ) {
     self.space = space
     vaultPath = parentFolder(space.directory)
     self.thumbnailer = thumbnailer
     self.parallelism = max(1, parallelism ?? ProcessInfo.processInfo.activeProcessorCount)
+    decoders = DecoderPool(size: self.parallelism, limits: decoderLimits)
   }
 
   /// The files of a folder, split into blob ids, temporary files and anything else.

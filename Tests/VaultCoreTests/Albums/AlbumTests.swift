@@ -304,7 +304,7 @@ final class AlbumFolderTests: XCTestCase {
       XCTAssertFalse(folder.contains("/"), name)
       XCTAssertFalse(folder.isEmpty || folder == "." || folder == "..", name)
       XCTAssertFalse(folder.unicodeScalars.contains { $0.value < 0x20 }, name)
-      XCTAssertLessThanOrEqual(folder.utf8.count, 240, name)
+      XCTAssertLessThanOrEqual(folder.utf8.count, 255, name)
     }
     XCTAssertEqual(AlbumFolders.safeFolderName("../../../outside"), ".._.._.._outside")
     let record = PhotoRecord(

@@ -184,6 +184,22 @@ final class UploadIntakeTests: XCTestCase {
     XCTAssertEqual(files(under: folder), before)
   }
 
+  /// An upload whose decoding passes the header's estimate but not the decoder helper's
+  /// memory is refused naming the limit, nothing is left of it, and the next upload is
+  /// stored (a fresh helper, or the same one, decodes it).
+  func testAnUploadOverTheDecoderHelpersMemoryIsRefusedAndTheNextStored() async throws {
+    let intake = UploadIntake(
+      space: space, maxUploadBytes: 50 << 20, decoderLimits: DecoderLimits(memoryMiB: 64))
+    let before = files(under: folder)
+    await assertRefused(
+      {
+        try await self.upload(try progressiveJPEG(width: 8000, height: 8000), named: "big.jpg", into: intake)
+      },
+      .uploadRefused(name: "big.jpg", reason: "refused: decoding needs more than 64 MiB"))
+    XCTAssertEqual(files(under: folder), before)
+    _ = addedRecord(try await upload(try fixture("photo.jpg"), named: "photo.jpg", into: intake))
+  }
+
   // MARK: Dedupe
 
   func testTheSameBytesTwiceAreStoredOnce() async throws {

@@ -77,6 +77,7 @@ final class SpaceTests: XCTestCase {
       case .warning: break
       case .skipped: XCTFail("files named one by one are never skipped")
       case .sourceRemoved, .sourceKept: XCTFail("nothing is moved")
+      case .paired: XCTFail("no Live Photo")
       }
     }
     // The same path twice is one file: a duplicate comes from a second import.
@@ -259,7 +260,7 @@ final class SpaceTests: XCTestCase {
       XCTAssertEqual(name, record.name)
       let number = uses[name, default: 0]
       uses[name] = number + 1
-      XCTAssertEqual(path, target + "/" + PhotoExporter.numberedName(name, number))
+      XCTAssertEqual(path, target + "/" + PathComponent.numbered(name, number))
       XCTAssertTrue(try fileBytes(path) == fileBytes(sources[index]), "\(path) is not \(sources[index])")
     }
     XCTAssertEqual(try listing(target).count, 39, "nothing for the damaged photo, no hidden files")

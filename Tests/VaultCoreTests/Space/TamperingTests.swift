@@ -476,7 +476,7 @@ final class TamperingTests: XCTestCase {
     // hold a "/" byte.
     for name in ["a/\u{301}b", "\u{600}/../x", "../..", "..", ".", "", "a\0b", "/etc/passwd", "x/\u{200D}y"] {
       for number in 0..<2 {
-        let safe = PhotoExporter.numberedName(PhotoExporter.safeName(name), number)
+        let safe = PathComponent.numbered(PhotoExporter.safeName(name), number)
         XCTAssertFalse(
           safe.utf8.contains(UInt8(ascii: "/")), "\(name.debugDescription) gave \(safe.debugDescription)")
         XCTAssertFalse(safe.utf8.contains(0), "\(name.debugDescription) gave \(safe.debugDescription)")

@@ -114,6 +114,66 @@ final class PasswordChangeAcrossCopiesTests: XCTestCase {
     XCTAssertEqual(try snapshot(space + "/Journal"), journalBefore)
   }
 
+  /// A keyless folder a sync brought, with a copy of the space's journal and a `Photo/`
+  /// nobody can write in (security review: as a user, every write then failed with an error
+  /// naming the space's own folder): the space's writes and reads go on, each with one
+  /// warning naming that folder.
+  func testAKeylessFolderThatCannotBeEmptiedNeverStopsTheSpace() throws {
+    let vault = try VaultRunner.initialized(in: folder)
+    XCTAssertEqual(try vault.run(["add", fixturesPath + "/gray.png"]).status, 0)
+    let space = try vault.spaceFolder()
+    let planted = vault.vault + "/0123456789abcdef0123456789abcdef"
+    try FileManager.default.createDirectory(atPath: planted + "/Photo", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: space + "/Journal", toPath: planted + "/Journal")
+    try Data([1, 2, 3]).write(
+      to: URL(fileURLWithPath: planted + "/Photo/" + String(repeating: "ab", count: 16)))
+    let readOnly = try ResilienceTests.ReadOnlyFolder(path: planted + "/Photo")
+    defer { readOnly.restore() }
+    for arguments in [["add", fixturesPath + "/photo.jpg"], ["select", "1"], ["list"]] {
+      let run = try vault.run(arguments)
+      XCTAssertEqual(run.status, 0, "\(arguments): \(run.stderr)")
+      let warnings = run.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
+      XCTAssertEqual(warnings.count, 1, run.stderr)
+      XCTAssertTrue(warnings.first?.hasPrefix("warning: '\(planted)': ") == true, run.stderr)
+      XCTAssertFalse(run.stderr.contains("error:"), run.stderr)
+    }
+    let listed = try vault.listJSON(["--selected"]).map { $0["name"] as? String ?? "" }
+    XCTAssertEqual(listed, ["gray.png"])
+    XCTAssertEqual(try vault.listJSON().count, 2)
+  }
+
+  /// A keyless folder with a copy of the space's journal in which one segment was grown,
+  /// sparse, to a gibibyte (security review: both copies were read whole, 1.1 GB, the grown
+  /// one replaced the space's, and every later command warned of its incomplete record):
+  /// the copies are compared a piece at a time, the space keeps its own, and one warning
+  /// names the file.
+  func testASegmentGrownSparseInAKeylessFolderIsNotTakenIn() throws {
+    try requireTool("/usr/bin/time")
+    let vault = try VaultRunner.initialized(in: folder)
+    XCTAssertEqual(try vault.run(["add", fixturesPath + "/gray.png"]).status, 0)
+    let space = try vault.spaceFolder()
+    let planted = vault.vault + "/0123456789abcdef0123456789abcdef"
+    try FileManager.default.createDirectory(atPath: planted, withIntermediateDirectories: false)
+    try FileManager.default.copyItem(atPath: space + "/Journal", toPath: planted + "/Journal")
+    let segment = try XCTUnwrap(
+      try FileManager.default.contentsOfDirectory(atPath: space + "/Journal").first { $0.hasPrefix("j-") })
+    XCTAssertEqual(truncate(planted + "/Journal/" + segment, 1 << 30), 0)
+    let journalBefore = try snapshot(space + "/Journal")
+    let (listed, peakBytes) = try vault.runMeasured(["list"])
+    XCTAssertEqual(listed.status, 0, listed.stderr)
+    // A command takes some 50 MB; reading the gibibyte took 1.1 GB.
+    XCTAssertLessThan(peakBytes, 200 << 20, listed.stderr)
+    XCTAssertEqual(
+      listed.stderr,
+      "warning: '\(planted)/Journal/\(segment)': not taken into the space: "
+        + "what it adds to the space's copy is no whole record\n")
+    XCTAssertEqual(try snapshot(space + "/Journal"), journalBefore)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: planted))
+    let again = try vault.run(["list"])
+    XCTAssertEqual(again.status, 0, again.stderr)
+    XCTAssertEqual(again.stderr, "")
+  }
+
   /// A folder of the password's space without its key file: one line naming the folder,
   /// and a hint for both ways it comes about.
   static func keyMissing(_ folder: String) -> String {

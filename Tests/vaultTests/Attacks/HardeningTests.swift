@@ -61,8 +61,12 @@ final class HardeningTests: XCTestCase {
     let json = try vault.run(["list", "--json"])
     assertInert(json.stdout, "list --json")
     XCTAssertEqual(try vault.listJSON().first?["name"] as? String, hostileName)
-    // The file exported keeps its real name: only what is shown is escaped.
-    XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/out/" + hostileName))
+    // The record keeps the exact name; the file exported has each control character and
+    // the bidirectional override as "_" (see PathComponent), so that no program that lists
+    // or copies it meets them.
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: folder + "/out"),
+      ["a_]0;PWNED__[2J_[31mred_second__gpj.jpg"])
     // Errors that name the photo are escaped too.
     let missing = try vault.run(["add", photos + "/" + hostileName + ".missing"])
     assertInert(missing.stderr, "an error")

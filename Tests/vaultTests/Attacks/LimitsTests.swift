@@ -14,11 +14,14 @@ final class LimitsTests: XCTestCase {
     XCTAssertEqual(try vault.run(["add", folder + "/" + name]).status, 0)
     XCTAssertEqual(try vault.run(["export", "--all", "--to", "out"]).status, 0)
     XCTAssertEqual(try fileBytes(folder + "/out/" + name), try fileBytes(fixturesPath + "/photo.jpg"))
-    // A second export of it cannot add " (1)" within 255 bytes: a clear error, nothing left.
+    // A second export of it adds " (1)" within 255 bytes: the name is cut between whole
+    // characters before it, keeping the extension.
     let again = try vault.run(["export", "--all", "--to", "out"])
-    XCTAssertEqual(again.status, 1)
-    XCTAssertTrue(again.stderr.contains("File name too long"), again.stderr)
-    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/out"), [name])
+    XCTAssertEqual(again.status, 0, again.stderr)
+    let numbered = String(repeating: "写", count: 82) + " (1).jpg"
+    XCTAssertEqual(
+      Set(try FileManager.default.contentsOfDirectory(atPath: folder + "/out")), [name, numbered])
+    XCTAssertEqual(try fileBytes(folder + "/out/" + numbered), try fileBytes(fixturesPath + "/photo.jpg"))
   }
 
   func testKDFLimitsBeyondTheBoundsAreRefusedWhenOpening() throws {
@@ -67,6 +70,29 @@ final class LimitsTests: XCTestCase {
       XCTAssertTrue(list.stdout.contains("\"\(name)\""), list.stdout)
     }
     XCTAssertFalse(list.stdout.contains("bomb.jpg"), list.stdout)
+  }
+
+  /// A JPEG whose decoding passes the header's estimate but not the decoder helper's
+  /// memory (`--decoder-memory 64`): refused in one line naming the limit, the others
+  /// imported, the helper replaced.
+  func testADecodeOverTheHelpersMemoryIsRefusedNamingTheLimit() throws {
+    let folder = try makeTemporaryFolder(self)
+    let vault = try VaultRunner.initialized(in: folder)
+    // 8000×8000 progressive: about 190 MiB of coefficients, under the 256 MiB estimate.
+    try writeBytes(try progressiveJPEG(width: 8000, height: 8000), to: folder + "/big.jpg")
+    for name in ["photo.jpg", "gray.png"] {
+      try FileManager.default.copyItem(atPath: fixturesPath + "/" + name, toPath: folder + "/" + name)
+    }
+    let before = try snapshot(vault.vault)
+    let refused = try vault.run(["add", "--decoder-memory", "64", "big.jpg"])
+    XCTAssertEqual(refused.status, 1)
+    XCTAssertEqual(
+      refused.stderr.split(separator: "\n").first.map(String.init),
+      "error: 'big.jpg': refused: decoding needs more than 64 MiB", refused.stderr)
+    XCTAssertEqual(try snapshot(vault.vault), before)
+    let run = try vault.run(["add", "--decoder-memory", "64", "big.jpg", "photo.jpg", "gray.png"])
+    XCTAssertEqual(run.status, 1, run.stderr)
+    XCTAssertTrue(run.stdout.contains("added 2, skipped 0 duplicates, failed 1"), run.stdout)
   }
 
   /// A small file of thousands of scans would take minutes of CPU to decode.

@@ -27,16 +27,6 @@ final class BigFileTests: XCTestCase {
     }
   }
 
-  /// Runs vault through GNU time (scripts/deps.sh installs it): vault is its child, so
-  /// %M is vault's own peak resident memory, in KiB.
-  func runMeasured(_ vault: VaultRunner, _ arguments: [String]) throws -> (run: VaultRun, peakBytes: Int) {
-    let peakPath = vault.workingDirectory + "/.peak-\(UUID().uuidString)"
-    let run = try vault.run(arguments, through: ["/usr/bin/time", "-f", "%M", "-o", peakPath])
-    let last = try String(contentsOfFile: peakPath, encoding: .utf8).split(separator: "\n").last
-    let kib = try XCTUnwrap(last.flatMap { Int($0) }, "time wrote no peak")
-    return (run, kib << 10)
-  }
-
   /// Whether two files hold the same bytes (compared a MiB at a time).
   func sameBytes(_ first: String, _ second: String) throws -> Bool {
     let a = try FileHandle(forReadingFrom: URL(fileURLWithPath: first))
@@ -60,7 +50,7 @@ final class BigFileTests: XCTestCase {
     try makeBigFile(at: source)
     let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: source)[.size] as? Int)
 
-    let add = try runMeasured(vault, ["add", source])
+    let add = try vault.runMeasured(["add", source])
     XCTAssertEqual(add.run.status, 0, add.run.stderr)
     XCTAssertLessThan(add.peakBytes, Self.memoryBound, "add: peak \(add.peakBytes >> 20) MiB")
     let id = try XCTUnwrap(try vault.listJSON().first?["id"] as? String)
@@ -68,7 +58,7 @@ final class BigFileTests: XCTestCase {
     XCTAssertEqual(Array(try blob.read(upToCount: 5) ?? Data()).last, 3, "written as a seekable blob")
     try blob.close()
 
-    let export = try runMeasured(vault, ["export", "1", "--to", folder + "/out"])
+    let export = try vault.runMeasured(["export", "1", "--to", folder + "/out"])
     XCTAssertEqual(export.run.status, 0, export.run.stderr)
     XCTAssertLessThan(export.peakBytes, Self.memoryBound, "export: peak \(export.peakBytes >> 20) MiB")
     XCTAssertTrue(try sameBytes(source, folder + "/out/big.jpg"), "exported bit for bit")
@@ -122,14 +112,14 @@ final class BigFileTests: XCTestCase {
     let source = folder + "/big.mp4"
     try makeBigVideo(at: source, size: size)
 
-    let add = try runMeasured(vault, ["add", source])
+    let add = try vault.runMeasured(["add", source])
     XCTAssertEqual(add.run.status, 0, add.run.stderr)
     XCTAssertLessThan(add.peakBytes, Self.videoMemoryBound, "add: peak \(add.peakBytes >> 20) MiB")
     let entry = try XCTUnwrap(try vault.listJSON().first)
     XCTAssertEqual(entry["kind"] as? String, "video")
     XCTAssertEqual(entry["duration"] as? Double, 2)
 
-    let export = try runMeasured(vault, ["export", "1", "--to", folder + "/out"])
+    let export = try vault.runMeasured(["export", "1", "--to", folder + "/out"])
     XCTAssertEqual(export.run.status, 0, export.run.stderr)
     XCTAssertLessThan(export.peakBytes, Self.videoMemoryBound, "export: peak \(export.peakBytes >> 20) MiB")
     XCTAssertTrue(try sameBytes(source, folder + "/out/big.mp4"), "exported bit for bit")

@@ -190,6 +190,49 @@ final class LivePhotoTests: XCTestCase {
     XCTAssertEqual((listed.first?["motion"] as? [String: Any])?["name"] as? String, "later.MOV")
   }
 
+  /// A Live Photo's halves added by two runs pair, and the run that pairs them names the
+  /// pair, whichever half comes second.
+  func testAddNamesThePairItFormsWithAHalfAlreadyThere() throws {
+    try TestLivePhotos.still(camera + "/IMG_0008.JPG", identifier: "8888-AAAA")
+    try TestLivePhotos.motion(folder + "/clip8.MOV", identifier: "8888-AAAA")
+    let still = try vault.run(["add", camera + "/IMG_0008.JPG"])
+    XCTAssertFalse(still.stdout.contains("paired"), still.stdout)
+    let motion = try vault.run(["add", folder + "/clip8.MOV"])
+    XCTAssertEqual(motion.status, 0, motion.stderr)
+    let stillID = try XCTUnwrap(try vault.listJSON().first?["id"] as? String)
+    XCTAssertTrue(
+      motion.stdout.contains(
+        "paired \(folder)/clip8.MOV with the photo 'IMG_0008.JPG' (\(stillID.prefix(8))) already in the space, as a Live Photo\n"
+      ), motion.stdout)
+    XCTAssertEqual(try vault.listJSON().map { $0["kind"] as? String }, ["live"])
+
+    // The other way round: the MOV first, then its still; said even with --quiet.
+    try TestLivePhotos.motion(folder + "/clip9.MOV", identifier: "9999-AAAA")
+    XCTAssertEqual(try vault.run(["add", folder + "/clip9.MOV"]).status, 0)
+    let motionID = try XCTUnwrap(
+      try vault.listJSON().first { ($0["name"] as? String) == "clip9.MOV" }?["id"] as? String)
+    try TestLivePhotos.still(camera + "/IMG_0009.JPG", color: "blue", identifier: "9999-AAAA")
+    let later = try vault.run(["add", "-q", camera + "/IMG_0009.JPG"])
+    XCTAssertTrue(
+      later.stdout.contains(
+        "paired \(camera)/IMG_0009.JPG with the video 'clip9.MOV' (\(motionID.prefix(8))) already in the space, as a Live Photo\n"
+      ), later.stdout)
+    XCTAssertEqual(try vault.listJSON().map { $0["kind"] as? String }, ["live", "live"])
+  }
+
+  /// A video that merely carries Apple's content identifier, without a Live Photo movie's
+  /// still-image-time track, stays a video of its own when a still whose maker note claims
+  /// that identifier comes in later (a crafted still would otherwise hide it as its motion).
+  func testAStillWithAForgedIdentifierDoesNotTakeOverAStandAloneVideo() throws {
+    try TestLivePhotos.motion(folder + "/holiday.MOV", identifier: "FFFF-6666", liveMarkers: false)
+    XCTAssertEqual(try vault.run(["add", folder + "/holiday.MOV"]).status, 0)
+    try TestLivePhotos.still(camera + "/forged.JPG", identifier: "FFFF-6666")
+    let added = try vault.run(["add", camera + "/forged.JPG"])
+    XCTAssertEqual(added.status, 0, added.stderr)
+    XCTAssertFalse(added.stdout.contains("paired"), added.stdout)
+    XCTAssertEqual(Set(try vault.listJSON().map { $0["kind"] as? String }), ["video", "photo"])
+  }
+
   func testMovingRemovesBothOnlyOnceStoredAndABadHalfIsNamed() throws {
     try TestLivePhotos.still(camera + "/IMG_0007.JPG")
     try TestLivePhotos.motion(camera + "/IMG_0007.MOV")

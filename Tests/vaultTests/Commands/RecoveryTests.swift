@@ -51,12 +51,12 @@ final class RecoveryTests: XCTestCase {
     return path
   }
 
-  private func recover(key text: String, to password: String) throws -> VaultRun {
+  private func recover(key text: String, to password: String, _ options: [String] = []) throws -> VaultRun {
     try vault.run(
       [
         "recover", "--recovery-key-file", try file("key-\(UUID().uuidString)", text + "\n"),
         "--new-password-file", try file("new-\(UUID().uuidString)", password + "\n"),
-      ], password: nil)
+      ] + options, password: nil)
   }
 
   /// What a password opens: the names of its photos, of its album's photos and of its
@@ -141,6 +141,47 @@ final class RecoveryTests: XCTestCase {
     XCTAssertEqual(run.status, 0, run.stderr)
     XCTAssertEqual(try contents("battery staple"), expected)
     XCTAssertNil(try contents("correct horse"))
+  }
+
+  /// A second folder of the space (a restored backup, a sync engine's kept conflict, a
+  /// planted copy: one master key, an older journal), named to be tried first (security
+  /// review: recover moved it to the new password, which then listed 3 photos of 4, and
+  /// the current space stayed under the forgotten one, with nothing said). Neither is chosen
+  /// silently: both are named with their photos and last change, and nothing changes;
+  /// `--folder` recovers the one named and leaves the other as it was.
+  func testCopiesOfTheSpaceAreNamedAndOneIsRecoveredOnlyWhenChosen() throws {
+    let stale = vault.vault + "/" + String(repeating: "0", count: 32)
+    try FileManager.default.copyItem(atPath: mainFolder, toPath: stale)
+    let add = try vault.run(["add", fixturesPath + "/palette.png"])
+    XCTAssertEqual(add.status, 0, add.stderr)
+    let expected = try XCTUnwrap(try contents("correct horse"))
+    XCTAssertEqual(expected.first?.count, 4)
+    let before = try snapshot(vault.vault)
+    let refused = try recover(key: key, to: "battery staple")
+    XCTAssertEqual(refused.status, 1, refused.stdout + refused.stderr)
+    let lines = refused.stderr.split(separator: "\n").map(String.init)
+    XCTAssertEqual(lines.count, 2, refused.stderr)
+    XCTAssertTrue(
+      lines.first?.hasPrefix("error: the recovery key opens 2 copies of the space") == true, refused.stderr)
+    XCTAssertTrue(refused.stderr.contains("'\(stale)' (3 photos, last changed "), refused.stderr)
+    XCTAssertTrue(refused.stderr.contains("'\(mainFolder)' (4 photos, last changed "), refused.stderr)
+    XCTAssertTrue(
+      lines.last?.hasPrefix("hint: ") == true && lines.last?.contains("--folder") == true, refused.stderr)
+    XCTAssertEqual(try snapshot(vault.vault), before, "a refused recovery changes nothing")
+    // A folder the key does not open is refused too.
+    let decoyName = URL(fileURLWithPath: decoyFolder).lastPathComponent
+    let notOpened = try recover(key: key, to: "battery staple", ["--folder", decoyName])
+    XCTAssertEqual(notOpened.status, 1, notOpened.stderr)
+    XCTAssertTrue(notOpened.stderr.contains("'\(decoyName)' is not a folder of this vault"), notOpened.stderr)
+    XCTAssertEqual(try snapshot(vault.vault), before)
+    // Chosen: the current copy moves to the new password; the other is left as it was.
+    let staleBefore = try snapshot(stale)
+    let chosen = try recover(
+      key: key, to: "battery staple", ["--folder", URL(fileURLWithPath: mainFolder).lastPathComponent])
+    XCTAssertEqual(chosen.status, 0, chosen.stderr)
+    XCTAssertEqual(try contents("battery staple"), expected)
+    XCTAssertNil(try contents("correct horse"))
+    XCTAssertEqual(try snapshot(stale), staleBefore)
   }
 
   func testATypoIsCaughtByTheCheckBeforeAnythingElse() throws {

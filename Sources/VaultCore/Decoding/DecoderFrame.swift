@@ -1,0 +1,70 @@
+import Foundation
+
+/// One message between vault and its decoder helper (docs/DECODER.md): a 4-byte big-endian
+/// length, then that many bytes, the first of which is the message's kind.
+struct DecoderFrame: Equatable {
+  var kind: DecoderMessageKind
+  var payload: [UInt8]
+
+  /// The largest frame either side accepts besides a `file`: a thumbnail and its facts.
+  static let maxLength = DecoderAnalysis.jpegLimit + (64 << 10)
+
+  /// The frame's bytes as written: length, kind, payload.
+  var encoded: [UInt8] {
+    var writer = ByteWriter()
+    writer.uint32(UInt32(payload.count + 1))
+    writer.byte(kind.rawValue)
+    writer.bytes(payload)
+    return writer.output
+  }
+
+  /// The frame in `body` (the bytes after the length), or nil when it is empty or of an
+  /// unknown kind.
+  init?(body: [UInt8]) {
+    guard let first = body.first, let kind = DecoderMessageKind(rawValue: first) else { return nil }
+    self.kind = kind
+    payload = Array(body.dropFirst())
+  }
+
+  init(_ kind: DecoderMessageKind, _ payload: [UInt8] = []) {
+    self.kind = kind
+    self.payload = payload
+  }
+
+  /// The length in a frame's first four bytes, when it is one `maxLength` allows.
+  static func bodyLength(_ header: [UInt8], limit: Int = maxLength) -> Int? {
+    guard header.count == 4 else { return nil }
+    let length = header.reduce(0) { $0 << 8 | Int($1) }
+    return (1...limit).contains(length) ? length : nil
+  }
+}
+
+/// What kinds of message there are; the helper's replies have the high bit set.
+enum DecoderMessageKind: UInt8 {
+  /// Parent → helper: "are you there", answered with `ready`.
+  case probe = 0x01
+  /// Parent → helper: read a file's header, thumbnail, details and Live identifier.
+  case analyse = 0x02
+  /// Parent → helper: the bytes a `read` asked for.
+  case data = 0x03
+  /// Parent → helper: the file whole, right after an `analyse` whose delivery is `bytes`.
+  case file = 0x07
+  /// Parent → helper: the bytes a `read` asked for cannot be had (a damaged chunk).
+  case dataFailed = 0x04
+  /// Parent → helper: the shared memory a `needBuffer` asked for (its descriptor comes
+  /// with the frame).
+  case buffer = 0x06
+  /// Parent → helper, tests only: make a forbidden call, spin, or fill memory.
+  case fault = 0x0F
+  /// Helper → parent: send me `count` bytes at `offset` of the file being read.
+  case read = 0x10
+  /// Helper → parent: give me shared memory of `count` bytes for a decoded picture.
+  case needBuffer = 0x11
+  /// Helper → parent: a dying helper's last word (written by a signal handler in C).
+  case dying = 0x7F
+  case ready = 0x81
+  case analysis = 0x82
+  /// Helper → parent: a picture is decoded into the shared memory (`DecodedPicture`).
+  case picture = 0x83
+  case failure = 0x8E
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Long-lived decoder helpers shared by the threads of a command: at most `size` run at
+/// once, each started when first needed and kept for later requests; one that died or was
+/// killed is replaced by a fresh one at the next request.
+public final class DecoderPool: @unchecked Sendable {
+  public let limits: DecoderLimits
+  public let size: Int
+  private let condition = NSCondition()
+  private var idle: [DecoderWorker] = []
+  private var running = 0
+
+  public init(size: Int, limits: DecoderLimits = DecoderLimits()) {
+    self.size = max(1, size)
+    self.limits = limits
+  }
+
+  /// Starts a helper now, on a thread of its own, so that the first request finds it
+  /// ready: `view` and `show` start theirs while the password's key is derived.
+  public func prestart() {
+    Thread.detachNewThread { [self] in
+      guard let worker = try? checkOut() else { return }
+      checkIn(worker)
+    }
+  }
+
+  /// Lends a worker to `body`, waiting for one when all are busy.
+  func withWorker<Result>(_ body: (DecoderWorker) throws -> Result) throws -> Result {
+    let worker = try checkOut()
+    defer { checkIn(worker) }
+    return try body(worker)
+  }
+
+  /// Reads what `request` asks of `input` in a helper; `name` stands for the file in errors.
+  func analyse(_ request: DecoderRequest, input: DecoderInput, name: String) throws -> DecoderAnalysis {
+    try withWorker { try $0.analyse(request, input: input, name: name) }
+  }
+
+  /// Decodes a picture to be shown in a helper (`DecoderWorker.picture`).
+  func picture(_ request: DecoderRequest, input: DecoderInput, name: String) throws -> DecodedPhoto {
+    try withWorker { try $0.picture(request, input: input, name: name) }
+  }
+
+  private func checkOut() throws -> DecoderWorker {
+    condition.lock()
+    while idle.isEmpty && running >= size { condition.wait() }
+    if let worker = idle.popLast() {
+      condition.unlock()
+      return worker
+    }
+    running += 1
+    condition.unlock()
+    do {
+      return try DecoderWorker(limits: limits)
+    } catch {
+      condition.lock()
+      running -= 1
+      condition.signal()
+      condition.unlock()
+      throw error
+    }
+  }
+
+  private func checkIn(_ worker: DecoderWorker) {
+    if worker.isAlive && worker.isWornOut { worker.retire() }
+    condition.lock()
+    if worker.isAlive { idle.append(worker) } else { running -= 1 }
+    condition.signal()
+    condition.unlock()
+  }
+
+  /// The pids of the helpers now idle (tests read their /proc entries).
+  var idlePIDs: [pid_t] {
+    condition.lock()
+    defer { condition.unlock() }
+    return idle.map(\.pid)
+  }
+}

@@ -1,0 +1,220 @@
+import CVaultSystem
+import Foundation
+
+/// One decoder helper process, started with its limits and kept for request after request.
+/// Used by one thread at a time (`DecoderPool` hands it out). A helper that dies, overruns
+/// its deadline or breaks the protocol is killed and reaped, the request's file is refused
+/// naming why, and the worker is spent: the pool starts another.
+final class DecoderWorker {
+  let limits: DecoderLimits
+  let pid: pid_t
+  private let channel: DecoderChannel
+  /// False once the helper is killed or found dead.
+  private(set) var isAlive = true
+  /// The shared memory handed to the helper for the picture of the request under way.
+  private var sharedPicture: (descriptor: Int32, count: Int)?
+
+  init(limits: DecoderLimits) throws {
+    self.limits = limits
+    let path = try DecoderExecutable.path()
+    var sockets: [Int32] = [-1, -1]
+    guard vault_make_socket_pair(&sockets) == 0 else { throw VaultError.posix(path) }
+    let arguments = [path, "--memory-mib", "\(limits.memoryMiB)", "--cpu-seconds", "\(limits.cpuSeconds)"]
+    // Nothing of the parent's environment: the helper needs none, and its backtracer would
+    // otherwise try to start a process of its own when it crashes.
+    let environment = ["SWIFT_BACKTRACE=enable=no", "MALLOC_ARENA_MAX=1"]
+    var child: Int32 = 0
+    let status = Self.withCStrings(arguments) { argv in
+      Self.withCStrings(environment) { envp in vault_spawn_decoder(path, argv, envp, sockets[1], &child) }
+    }
+    close(sockets[1])
+    guard status == 0 else {
+      close(sockets[0])
+      throw VaultError.io(
+        path: path, reason: "cannot start the decoder helper: \(String(cString: strerror(status)))")
+    }
+    pid = child
+    channel = DecoderChannel(descriptor: sockets[0])
+  }
+
+  deinit {
+    if isAlive { _ = end(overran: false) }
+    close(channel.descriptor)
+  }
+
+  /// Asks the helper whether it is there; it answers once its limits are set.
+  func probe() throws {
+    let reply = try exchange(DecoderFrame(.probe), name: DecoderExecutable.name, input: nil)
+    guard reply.kind == .ready, reply.payload.isEmpty else { throw malformed(name: DecoderExecutable.name) }
+  }
+
+  /// Reads what `request` asks from `input`; `name` stands for the file in errors.
+  func analyse(_ request: DecoderRequest, input: DecoderInput, name: String) throws -> DecoderAnalysis {
+    let input = input.sendable
+    var request = request
+    request.size = input.size
+    request.delivery = input.delivery
+    let reply = try exchange(DecoderFrame(.analyse, request.payload), name: name, input: input)
+    guard reply.kind == .analysis, let analysis = DecoderAnalysis(payload: reply.payload, answering: request)
+    else {
+      throw malformed(name: name)
+    }
+    return analysis
+  }
+
+  /// Decodes a picture to be shown (`PhotoDecoder`'s, in the helper) and takes its pixels
+  /// from the shared memory it wrote them into: one copy, here.
+  func picture(_ request: DecoderRequest, input: DecoderInput, name: String) throws -> DecodedPhoto {
+    let input = input.sendable
+    var request = request
+    (request.wants, request.size, request.delivery) = ([.picture], input.size, input.delivery)
+    defer {
+      if let shared = sharedPicture { close(shared.descriptor) }
+      sharedPicture = nil
+    }
+    let reply = try exchange(DecoderFrame(.analyse, request.payload), name: name, input: input)
+    guard reply.kind == .picture, let shared = sharedPicture,
+      let picture = DecoderPicture(payload: reply.payload, byteCount: shared.count),
+      let memory = mmap(nil, shared.count, PROT_READ, MAP_SHARED, shared.descriptor, 0), memory != MAP_FAILED
+    else { throw malformed(name: name) }
+    defer { munmap(memory, shared.count) }
+    let pixels = [UInt8](unsafeUninitializedCapacity: shared.count) { buffer, initialized in
+      UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: memory, byteCount: shared.count)
+      initialized = shared.count
+    }
+    return DecodedPhoto(
+      image: RGBImage(width: picture.width, height: picture.height, pixels: pixels),
+      fullSize: picture.fullSize,
+      scaleDenominator: picture.scaleDenominator, details: picture.details)
+  }
+
+  /// Tests only: asks the helper to misbehave (`DecoderFault`).
+  func fault(_ fault: DecoderFault, name: String) throws {
+    _ = try exchange(DecoderFrame(.fault, [fault.rawValue]), name: name, input: nil)
+  }
+
+  /// Sends `frame` (with the file's bytes when `input` holds them), answers the helper's
+  /// reads from `input`, and returns its reply; a `failure` is thrown as the error it
+  /// carries. Anything else ends the helper and throws its refusal.
+  private func exchange(_ frame: DecoderFrame, name: String, input: DecoderInput?) throws -> DecoderFrame {
+    precondition(isAlive, "a decoder worker is used after its helper ended")
+    let deadline = DecoderChannel.now() + limits.deadlineNanoseconds
+    var readError: Error?
+    do {
+      switch input {
+      case .bytes(let bytes)?:
+        try channel.send(frame)
+        try channel.send(
+          DecoderFrame(.file), trailing: UnsafeRawBufferPointer(start: bytes.baseAddress, count: bytes.count))
+      case .file(let file)?:
+        try channel.send(frame, descriptor: file.descriptor)
+      default:
+        try channel.send(frame)
+      }
+      while true {
+        let reply = try channel.receive(limit: Self.replyLimit, deadline: deadline)
+        switch reply.kind {
+        case .read:
+          guard case .ranges(let size, let read)? = input,
+            let wanted = DecoderReadRequest(reply.payload, size: size)
+          else {
+            throw malformed(name: name)
+          }
+          do {
+            try channel.send(DecoderFrame(.data, try wanted.perform(read)))
+          } catch let error as DecoderChannel.Failure {
+            throw error
+          } catch {
+            readError = error
+            try channel.send(DecoderFrame(.dataFailed))
+          }
+        case .needBuffer:
+          try handOverSharedMemory(reply.payload, name: name)
+        case .failure:
+          if let readError { throw readError }
+          throw DecoderFailure.error(from: reply.payload, path: name, memoryLimit: limits.memoryBytes)
+            ?? malformed(name: name)
+        case .dying:
+          throw refusal(name: name, overran: false, addressSpaceFull: reply.payload.first == 1)
+        case .ready, .analysis, .picture:
+          return reply
+        default:
+          throw malformed(name: name)
+        }
+      }
+    } catch let failure as DecoderChannel.Failure {
+      if failure == .malformed { throw malformed(name: name) }
+      throw refusal(name: name, overran: failure == .timedOut, addressSpaceFull: false)
+    }
+  }
+
+  /// Makes the shared memory a `needBuffer` asks for (sealed: its size cannot change under
+  /// this process's reading), within the helper's memory limit, and hands it over.
+  private func handOverSharedMemory(_ payload: [UInt8], name: String) throws {
+    let count = payload.withUnsafeBytes { buffer -> Int64? in
+      var reader = ByteReader(buffer)
+      return reader.remaining == 8 ? reader.integer(in: 3...Int64(limits.memoryBytes)) : nil
+    }
+    guard sharedPicture == nil, let count else { throw malformed(name: name) }
+    let descriptor = vault_make_sealed_memory(UInt(count))
+    guard descriptor >= 0 else { throw VaultError.posix(name) }
+    sharedPicture = (descriptor, Int(count))
+    try channel.send(DecoderFrame(.buffer), descriptor: descriptor)
+  }
+
+  /// The largest reply a helper may send: a thumbnail and its facts.
+  static let replyLimit = DecoderAnalysis.jpegLimit + (64 << 10)
+
+  /// Ends a helper that broke the protocol, and says so.
+  private func malformed(name: String) -> VaultError {
+    _ = end(overran: false)
+    return .decoderRefused(path: name, reason: "the decoder sent a malformed reply")
+  }
+
+  /// Ends the helper and names why it ended in the refusal of `name`.
+  private func refusal(name: String, overran: Bool, addressSpaceFull: Bool) -> VaultError {
+    var death = end(overran: overran)
+    death.addressSpaceFull = death.addressSpaceFull || addressSpaceFull
+    return .decoderRefused(path: name, reason: death.reason(limits: limits))
+  }
+
+  /// Kills the helper (if it still runs) and reaps it; returns how it ended, with its last
+  /// word if the socket still holds one.
+  private func end(overran: Bool) -> DecoderDeath {
+    isAlive = false
+    kill(pid, SIGKILL)
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    // The helper is gone: whatever it wrote is in the socket already.
+    let lastWord = try? channel.receive(limit: 16, deadline: DecoderChannel.now() + 1_000_000)
+    let full = lastWord?.kind == .dying && lastWord?.payload.first == 1
+    return DecoderDeath(status: status, overran: overran, addressSpaceFull: full)
+  }
+
+  /// Whether the helper has used half its processor time (RLIMIT_CPU counts a whole life,
+  /// and a long import would reach it): the pool then ends it and starts a fresh one.
+  var isWornOut: Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let afterName = stat.range(of: ") ", options: .backwards)
+    else { return false }
+    // Fields from the state on: utime and stime are the 12th and 13th (clock ticks).
+    let fields = stat[afterName.upperBound...].split(separator: " ")
+    guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return false }
+    return (user + system) / max(1, sysconf(Int32(_SC_CLK_TCK))) >= limits.cpuSeconds / 2
+  }
+
+  /// Ends a helper that is no longer wanted.
+  func retire() {
+    if isAlive { _ = end(overran: false) }
+  }
+
+  private static func withCStrings<Result>(
+    _ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result
+  ) -> Result {
+    var pointers = strings.map { strdup($0) }
+    pointers.append(nil)
+    defer { pointers.forEach { free($0) } }
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+  }
+}
