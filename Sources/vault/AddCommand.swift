@@ -111,12 +111,23 @@ struct AddCommand: ParsableCommand {
       Diagnostics.error(error.description)
     case .warning(let path, let message):
       Diagnostics.warning("'\(path)': \(message); imported what could be decoded")
-    case .paired(let path, _, let mate):
+    case .paired(let path, _, let mate, let displaced):
       // Said even with --quiet: it changes an item that was there before.
       let kind = mate.kind == .video ? "video" : "photo"
+      let instead = displaced.map {
+        ", instead of the photo '\($0.name)' (\($0.id.hex.prefix(8))), whose name does not match it and which "
+          + "stays a photo of its own"
+      }
       printLine(
         "paired \(path) with the \(kind) '\(mate.name)' (\(mate.id.hex.prefix(8))) already in the space, as a Live Photo"
-      )
+          + (instead ?? ""))
+    case .livePairKept(let path, _, let motion, let still):
+      let stillID = still.id.hex.prefix(8)
+      Diagnostics.warning(
+        "'\(path)' carries the Live Photo identifier of the video '\(motion.name)' (\(motion.id.hex.prefix(8))), "
+          + "which stays paired with the photo '\(still.name)' (\(stillID)) already in the space; this one is a "
+          + "photo of its own (if that still is the wrong one, 'vault delete --only still \(stillID)' frees the "
+          + "video for another still of its identifier, one named as the video first)")
     case .sourceRemoved(let path):
       if !quiet { printLine("removed \(path)") }
     case .sourceKept(_, let reason):
@@ -196,7 +207,8 @@ struct AddCommand: ParsableCommand {
   private func eventPath(_ event: ImportEvent) -> String {
     switch event {
     case .added(let path, _), .duplicate(let path, _), .failed(let path, _), .warning(let path, _),
-      .skipped(let path, _), .sourceRemoved(let path), .sourceKept(let path, _), .paired(let path, _, _):
+      .skipped(let path, _), .sourceRemoved(let path), .sourceKept(let path, _), .paired(let path, _, _, _),
+      .livePairKept(let path, _, _, _):
       return path
     }
   }

@@ -95,11 +95,12 @@ struct ImportBatch {
   /// reports every event in order, each added or duplicate photo followed by what became
   /// of its source, with the number of files done so far, counting them into `summary`.
   mutating func flush(into summary: inout ImportSummary, report: (ImportEvent, Int) -> Void) throws {
-    var mates: [BlobID: PhotoRecord] = [:]
+    var liveNews: [BlobID: ImportEvent] = [:]
     if !records.isEmpty {
+      let pairedBefore = liveEntries.isEmpty ? LivePairs() : space.livePairs()
       try space.commitImported(records, along: liveEntries)
       removal?.noteCommitted(records)
-      mates = matesAlreadyThere()
+      liveNews = liveEvents(pairedBefore: pairedBefore)
       records.removeAll()
       liveEntries.removeAll()
     }
@@ -108,8 +109,8 @@ struct ImportBatch {
     for event in events {
       summary.count(event)
       report(event, summary.filesDone)
-      if case .added(let path, let record) = event, let mate = mates[record.id] {
-        report(.paired(path: path, record: record, mate: mate), summary.filesDone)
+      if case .added(_, let record) = event, let news = liveNews[record.id] {
+        report(news, summary.filesDone)
       }
       switch event {
       case .added(let path, _), .duplicate(let path, _):
@@ -128,16 +129,28 @@ struct ImportBatch {
     lateRemovals.removeAll()
   }
 
-  /// The photos of this batch, just listed, that are now one Live Photo with a half the
-  /// space held before this import, with that half.
-  private func matesAlreadyThere() -> [BlobID: PhotoRecord] {
-    var mates: [BlobID: PhotoRecord] = [:]
-    for case .liveIdentifier(let id, _) in liveEntries where records.contains(where: { $0.id == id }) {
-      guard let pair = space.livePair(containing: id) else { continue }
-      let mate = pair.still.id == id ? pair.motion : pair.still
-      if !imported.contains(mate.id) { mates[id] = mate }
+  /// What became of the Live Photos of this batch's photos, just listed, with halves the
+  /// space held before this import (`pairedBefore` its pairs then): each now one with such a
+  /// half (`paired`, naming the still it took the MOV from), or each still that carries the
+  /// identifier of such a pair's MOV and stays a photo of its own (`livePairKept`).
+  private func liveEvents(pairedBefore: LivePairs) -> [BlobID: ImportEvent] {
+    var paths: [BlobID: String] = [:]
+    for case .added(let path, let record) in events { paths[record.id] = path }
+    var news: [BlobID: ImportEvent] = [:]
+    for case .liveIdentifier(let id, let identifier) in liveEntries {
+      guard let path = paths[id], let record = records.first(where: { $0.id == id }) else { continue }
+      if let pair = space.livePair(containing: id) {
+        let mate = pair.still.id == id ? pair.motion : pair.still
+        guard !imported.contains(mate.id) else { continue }
+        let displaced = pairedBefore.stillOfMotion[mate.id].flatMap { space.journal?.state.photo($0)?.record }
+        news[id] = .paired(path: path, record: record, mate: mate, displaced: displaced)
+      } else if LiveHalf(record.format) == .still, let kept = space.livePair(ofIdentifier: identifier),
+        !imported.contains(kept.still.id), !imported.contains(kept.motion.id)
+      {
+        news[id] = .livePairKept(path: path, record: record, motion: kept.motion, still: kept.still)
+      }
     }
-    return mates
+    return news
   }
 
   /// Moving, at the end of the import: the Live Photo halves still held (their mates were

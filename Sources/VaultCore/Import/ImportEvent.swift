@@ -6,8 +6,14 @@ public enum ImportEvent: Sendable {
   /// that the photo can be found after `--move` removed the file).
   case duplicate(path: String, contentHash: String)
   /// The photo became one Live Photo with `mate`, a half the space held before this
-  /// import (they share Apple's content identifier). Reported after its `added`.
-  case paired(path: String, record: PhotoRecord, mate: PhotoRecord)
+  /// import (they share Apple's content identifier); a still named as its MOV takes the MOV
+  /// from `displaced`, the still it was paired with (see `LivePairs`). Reported after its
+  /// `added`.
+  case paired(path: String, record: PhotoRecord, mate: PhotoRecord, displaced: PhotoRecord?)
+  /// The photo, a still, carries the identifier of `motion`, a Live Photo's MOV the space
+  /// held before this import, which stays paired with `still`: the photo is a photo of its
+  /// own. Reported after its `added`.
+  case livePairKept(path: String, record: PhotoRecord, motion: PhotoRecord, still: PhotoRecord)
   /// The file was not imported.
   case failed(path: String, error: VaultError)
   /// The photo was imported, but its decoder complained (e.g. premature end of data).

@@ -27,7 +27,7 @@ extension ImportSummary {
     case .warning: warnings += 1
     case .sourceRemoved: sourcesRemoved += 1
     case .sourceKept: sourcesKept += 1
-    case .paired: break
+    case .paired, .livePairKept: break
     }
   }
 }

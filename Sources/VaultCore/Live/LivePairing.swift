@@ -30,7 +30,7 @@ struct LivePairing {
     guard let side = LiveHalf(record.format) else { return [] }
     var result: [JournalEntry] = []
     if let identifier { result.append(.liveIdentifier(record.id, identifier: identifier)) }
-    let stem = ((record.name as NSString).deletingPathExtension).lowercased()
+    let stem = Self.stem(of: record.name)
     let other = Key(place: place, stem: stem, side: side == .still ? .motion : .still)
     guard let mate = waiting[other] else {
       waiting[Key(place: place, stem: stem, side: side)] = (record.id, identifier)
@@ -49,6 +49,12 @@ struct LivePairing {
     }
     waiting[other] = nil
     return result
+  }
+
+  /// A file name without its extension, compared without case: `IMG_0001.JPG` and
+  /// `img_0001.mov` have one stem.
+  static func stem(of name: String) -> String {
+    ((name as NSString).deletingPathExtension).lowercased()
   }
 
   /// An identifier for a pair found by name: "vault-" and 32 random hex digits, never one

@@ -3,7 +3,11 @@
 /// listed still (JPEG or HEIC) and a listed MOV with the same identifier are one item. So a
 /// MOV that comes in after its still (a later `add`, another upload) pairs by itself, merged
 /// copies agree, and deleting either half leaves the other a photo or video of its own.
-/// When several stills or MOVs share an identifier, the first of each in list order pair.
+/// When several stills or MOVs share an identifier, the first MOV in list order pairs, with
+/// the first still in list order named as it (`IMG_0001.JPG` for `IMG_0001.MOV`), else the
+/// first still: a still whose maker note claims a movie's identifier cannot keep the movie
+/// from its own still added later, and merged copies still agree (names and list order are
+/// the same on every copy).
 struct LivePairs {
   /// The MOV of each still that has one.
   private(set) var motionOfStill: [BlobID: BlobID] = [:]
@@ -20,17 +24,17 @@ struct LivePairs {
   /// as that one, so that a still imported on one copy pairs with the MOV another copy
   /// imported with its own import of the still.
   init(
-    identifiers: [BlobID: String], photo: (BlobID) -> (format: ImageFormat, order: Int64)?,
+    identifiers: [BlobID: String], photo: (BlobID) -> (format: ImageFormat, order: Int64, name: String)?,
     listedImport: (BlobID) -> BlobID = { $0 }
   ) {
-    var halves: [String: (still: Half?, motion: Half?)] = [:]
+    var halves: [String: (stills: [Half], motion: Half?)] = [:]
     for (hidden, identifier) in identifiers {
       let id = listedImport(hidden)
-      guard let (format, order) = photo(id), let side = LiveHalf(format) else { continue }
-      let half = Half(order: order, id: id)
-      var group = halves[identifier] ?? (nil, nil)
+      guard let (format, order, name) = photo(id), let side = LiveHalf(format) else { continue }
+      let half = Half(order: order, id: id, stem: LivePairing.stem(of: name))
+      var group = halves[identifier] ?? ([], nil)
       switch side {
-      case .still: if group.still.map({ half < $0 }) ?? true { group.still = half }
+      case .still: group.stills.append(half)
       case .motion: if group.motion.map({ half < $0 }) ?? true { group.motion = half }
       }
       halves[identifier] = group
@@ -38,7 +42,8 @@ struct LivePairs {
     // By identifier, the first pair of a half wins: with imports counted as the listed one,
     // a half can be in two groups, and the pairs must not depend on the dictionary's order.
     for identifier in halves.keys.sorted() {
-      guard case (let still?, let motion?) = halves[identifier]!,
+      guard let group = halves[identifier], let motion = group.motion,
+        let still = Self.still(of: motion, among: group.stills),
         motionOfStill[still.id] == nil, stillOfMotion[motion.id] == nil
       else { continue }
       motionOfStill[still.id] = motion.id
@@ -46,9 +51,17 @@ struct LivePairs {
     }
   }
 
+  /// The still `motion` pairs with, of those carrying its identifier: the first named as it,
+  /// else the first.
+  private static func still(of motion: Half, among stills: [Half]) -> Half? {
+    stills.filter { $0.stem == motion.stem }.min() ?? stills.min()
+  }
+
   private struct Half: Comparable {
     let order: Int64
     let id: BlobID
+    /// Its name's `LivePairing.stem`.
+    let stem: String
     static func < (a: Half, b: Half) -> Bool { (a.order, a.id) < (b.order, b.id) }
   }
 }

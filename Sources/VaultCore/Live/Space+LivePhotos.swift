@@ -10,7 +10,7 @@ extension Space {
       let imports = duplicateImports()
       pairs = LivePairs(
         identifiers: state.liveIdentifiers,
-        photo: { id in state.photo(id).map { ($0.record.format, $0.order) } },
+        photo: { id in state.photo(id).map { ($0.record.format, $0.order, $0.record.name) } },
         listedImport: imports.listed)
     }
     livePairCache = (orderRevision, pairs)
@@ -21,6 +21,15 @@ extension Space {
   func liveMotion(of id: BlobID) -> PhotoRecord? {
     guard let motion = livePairs().motionOfStill[id] else { return nil }
     return journal?.state.photo(motion)?.record
+  }
+
+  /// The Live Photo whose MOV carries `identifier`, if one is listed.
+  func livePair(ofIdentifier identifier: String) -> (still: PhotoRecord, motion: PhotoRecord)? {
+    guard let state = journal?.state else { return nil }
+    for (id, carried) in state.liveIdentifiers where carried == identifier {
+      if let pair = livePair(containing: id), pair.motion.id == id { return pair }
+    }
+    return nil
   }
 
   /// `positions` (in `entries`) without the MOVs that are listed under their still, so that

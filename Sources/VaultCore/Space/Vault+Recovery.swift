@@ -7,9 +7,10 @@ extension Vault {
   /// and the folder renamed, so the old password opens nothing and the new one opens
   /// every photo, album and selection. The recovery key keeps working. `newPassword` is
   /// called once the key is known to open a space. Refused, with nothing changed, when the
-  /// new password already opens a space (this one included), and when the key opens more
-  /// than one folder with a key file and `folder` (a folder's name in the vault) does not
-  /// say which (`recoveryKeyOpensSeveralFolders`).
+  /// new password already opens a space (this one included), when the recovery files of
+  /// more than one folder with a key file unwrap with the key and `folder` (a folder's
+  /// name in the vault) does not say which (`recoveryKeyOpensSeveralFolders`), and with
+  /// its reason when the one copy cannot be opened (`spaceRecovered`).
   public func recover(with key: RecoveryKey, folder: String? = nil, newPassword: () throws -> Password) throws
   {
     let wrappingKey = key.wrappingKey()
@@ -34,37 +35,46 @@ extension Vault {
   /// when given. No list of spaces exists: every folder named like a space is tried, which
   /// costs one small read and one failed decryption per space, and tells nothing about
   /// which space has a recovery key (they all do). A folder whose file unwraps but whose
-  /// journal refuses the key (a copy of the file planted in another folder) is passed
-  /// over, so that it cannot hide the real space; its error is thrown only when no folder
-  /// opens.
+  /// journal proves it holds nothing of the key's space (a copy of the file planted in
+  /// another folder) is passed over, so that it cannot hide the real space.
   ///
-  /// Folders the key opens are copies of one space. One without a key file is what a sync
-  /// engine left of a password change, which the space's writer takes in
+  /// Folders whose file unwraps are copies of one space. One without a key file is what a
+  /// sync engine left of a password change, which the space's writer takes in
   /// (`Space.adoptFilesLeftByRenames`). Of those with a key, none is chosen silently: which
-  /// copy is current is not something the vault can tell, so more than one is refused.
+  /// copy is current is not something the vault can tell, so more than one is refused,
+  /// whether each opens or not; and one that does not open (another command holds it, its
+  /// index is damaged) fails the recovery with its reason rather than leave it to another.
   func spaceRecovered(with wrappingKey: SecureBytes, folder: String? = nil) throws -> Space {
-    var firstProblem: Error?
-    var opened: [Space] = []
+    var keyed: [(path: String, opened: Result<Space, Error>)] = []
+    var keyless: [Result<Space, Error>] = []
     for name in try listVaultFolder(path).sorted() where Self.isSpaceFolderName(name) {
       let candidate = path + "/" + name
       guard folder.map({ Self.names($0, candidate) }) ?? true, isDirectory(candidate),
         Space.unwrapRecoveryFile(in: candidate, with: wrappingKey) != nil
       else { continue }
-      do {
-        opened.append(try Space(directory: candidate, recoveryWrappingKey: wrappingKey))
-      } catch {
-        if firstProblem == nil { firstProblem = error }
-      }
+      let opened = Result { try Space(directory: candidate, recoveryWrappingKey: wrappingKey) }
+      if case .failure(VaultError.noSpaceForRecoveryKey) = opened { continue }
+      if Space.hasKeyFile(candidate) { keyed.append((candidate, opened)) } else { keyless.append(opened) }
     }
-    let keyed = opened.filter { Space.hasKeyFile($0.directory) }
-    if keyed.count > 1 { throw VaultError.recoveryKeyOpensSeveralFolders(keyed.map(RecoverableFolder.init)) }
+    if keyed.count > 1 { throw VaultError.recoveryKeyOpensSeveralFolders(keyed.map(Self.recoverableFolder)) }
     // The others are let go (with their locks) on return, so that the writer can take in
     // those without a key.
-    guard let space = keyed.first ?? opened.first else {
-      if let folder { throw VaultError.noSuchRecoverableFolder(folder) }
-      throw firstProblem ?? VaultError.noSpaceForRecoveryKey
+    if let current = keyed.first { return try current.opened.get() }
+    if let space = keyless.lazy.compactMap({ try? $0.get() }).first { return space }
+    if case .failure(let problem) = keyless.first { throw problem }
+    if let folder { throw VaultError.noSuchRecoverableFolder(folder) }
+    throw VaultError.noSpaceForRecoveryKey
+  }
+
+  /// A keyed folder as `recoveryKeyOpensSeveralFolders` names it: with what it holds, or
+  /// why it did not open.
+  private static func recoverableFolder(_ folder: (path: String, opened: Result<Space, Error>))
+    -> RecoverableFolder
+  {
+    switch folder.opened {
+    case .success(let space): return RecoverableFolder(space)
+    case .failure(let error): return RecoverableFolder(path: folder.path, notOpenedBecause: "\(error)")
     }
-    return space
   }
 
   /// Whether `given` (a folder's name, or a path ending in it) names the space folder at

@@ -47,6 +47,29 @@ final class LivePhotoJournalTests: XCTestCase {
     }
   }
 
+  /// Of the stills that carry a MOV's identifier, the MOV's is the first in list order named
+  /// as it, else the first: whatever the names and orders, and the order the entries came in.
+  func testAMovieIsPairedWithTheStillNamedAsItElseTheFirst() {
+    let names = ["IMG_0001.JPG", "img_0001.heic", "EVIL.JPG", "IMG_0002.JPG", "IMG_0001 2.JPG"]
+    for seed in UInt64(0)..<300 {
+      var random = SeededGenerator(seed: seed)
+      let motion = record("IMG_0001.MOV", .mov)
+      let stills = (0..<Int.random(in: 1...5, using: &random)).map { _ in
+        record(names.randomElement(using: &random)!, Bool.random(using: &random) ? .jpeg : .heic)
+      }
+      let halves = (stills + [motion]).shuffled(using: &random)
+      var state = SpaceState()
+      for (order, photo) in halves.enumerated() { state.apply(.added(photo, order: Int64(order))) }
+      for photo in halves.shuffled(using: &random) { state.apply(.liveIdentifier(photo.id, identifier: "X")) }
+      let pairs = LivePairs(identifiers: state.liveIdentifiers) { id in
+        state.photo(id).map { ($0.record.format, $0.order, $0.record.name) }
+      }
+      let inOrder = halves.filter { $0.format != .mov }
+      let expected = (inOrder.first { $0.name.lowercased().hasPrefix("img_0001.") } ?? inOrder.first)?.id
+      XCTAssertEqual(pairs.stillOfMotion[motion.id], expected, "seed \(seed)")
+    }
+  }
+
   func testPairsAreDerivedFromListedHalvesAndSurviveCompaction() throws {
     let (still, motion, other, video) = (
       record("IMG_1.HEIC", .heic), record("IMG_1.MOV", .mov), record("x.jpg", .jpeg), record("y.MOV", .mov)
@@ -63,7 +86,7 @@ final class LivePhotoJournalTests: XCTestCase {
     state.apply(.liveIdentifier(video.id, identifier: "D"))
     func pairs(_ state: SpaceState) -> LivePairs {
       LivePairs(identifiers: state.liveIdentifiers) { id in
-        state.photo(id).map { ($0.record.format, $0.order) }
+        state.photo(id).map { ($0.record.format, $0.order, $0.record.name) }
       }
     }
     XCTAssertEqual(pairs(state).motionOfStill, [still.id: motion.id])

@@ -77,7 +77,7 @@ final class SpaceTests: XCTestCase {
       case .warning: break
       case .skipped: XCTFail("files named one by one are never skipped")
       case .sourceRemoved, .sourceKept: XCTFail("nothing is moved")
-      case .paired: XCTFail("no Live Photo")
+      case .paired, .livePairKept: XCTFail("no Live Photo")
       }
     }
     // The same path twice is one file: a duplicate comes from a second import.

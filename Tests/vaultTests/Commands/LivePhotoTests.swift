@@ -233,6 +233,59 @@ final class LivePhotoTests: XCTestCase {
     XCTAssertEqual(Set(try vault.listJSON().map { $0["kind"] as? String }), ["video", "photo"])
   }
 
+  /// A still whose maker note forges the identifier of a Live Photo's movie that is in the
+  /// space without its still takes the movie (nothing tells it apart), but the genuine still,
+  /// whose name matches the movie's, takes it back when it comes (security review: it stayed
+  /// a photo of its own, with nothing said); a still that claims a pair it cannot take is
+  /// named, with the pair kept and how to change it.
+  func testAForgedStillNeverHoldsAMovieSilentlyAgainstItsOwnStill() throws {
+    let (victim, evil, other) = (folder + "/victim", folder + "/evil", folder + "/other")
+    for place in [victim, evil, other] {
+      try FileManager.default.createDirectory(atPath: place, withIntermediateDirectories: true)
+    }
+    try TestLivePhotos.motion(victim + "/IMG_0001.MOV", identifier: "1111-LIVE")
+    try TestLivePhotos.still(evil + "/EVIL.JPG", color: "red", identifier: "1111-LIVE")
+    try TestLivePhotos.still(victim + "/IMG_0001.JPG", identifier: "1111-LIVE")
+    try TestLivePhotos.still(other + "/IMG_0001.JPG", color: "blue", identifier: "1111-LIVE")
+    XCTAssertEqual(try vault.run(["add", victim + "/IMG_0001.MOV"]).status, 0)
+    XCTAssertEqual(try vault.run(["add", evil + "/EVIL.JPG"]).status, 0)
+    let ids = { (name: String) in
+      try self.vault.listJSON().filter { ($0["name"] as? String) == name }.compactMap { $0["id"] as? String }
+    }
+    let evilID = try XCTUnwrap(try ids("EVIL.JPG").first)
+    let genuine = try vault.run(["add", victim + "/IMG_0001.JPG"])
+    XCTAssertEqual(genuine.status, 0, genuine.stderr)
+    var listed = try vault.listJSON()
+    let live = try XCTUnwrap(listed.first { ($0["kind"] as? String) == "live" }, "\(listed)")
+    let genuineID = try XCTUnwrap(live["id"] as? String)
+    XCTAssertEqual(live["name"] as? String, "IMG_0001.JPG")
+    let motionID = try XCTUnwrap((live["motion"] as? [String: Any])?["id"] as? String)
+    XCTAssertEqual(
+      genuine.stdout,
+      "added \(victim)/IMG_0001.JPG\npaired \(victim)/IMG_0001.JPG with the video 'IMG_0001.MOV' "
+        + "(\(motionID.prefix(8))) already in the space, as a Live Photo, instead of the photo 'EVIL.JPG' "
+        + "(\(evilID.prefix(8))), whose name does not match it and which stays a photo of its own\n"
+        + "added 1, skipped 0 duplicates, failed 0\n")
+    XCTAssertEqual(listed.first { ($0["id"] as? String) == evilID }?["kind"] as? String, "photo")
+    // Another still of the same name, later: the pair stays, and add names it.
+    let late = try vault.run(["add", other + "/IMG_0001.JPG"])
+    XCTAssertEqual(late.status, 0, late.stderr)
+    XCTAssertEqual(
+      late.stderr,
+      "warning: '\(other)/IMG_0001.JPG' carries the Live Photo identifier of the video 'IMG_0001.MOV' "
+        + "(\(motionID.prefix(8))), which stays paired with the photo 'IMG_0001.JPG' (\(genuineID.prefix(8))) "
+        + "already in the space; this one is a photo of its own (if that still is the wrong one, "
+        + "'vault delete --only still \(genuineID.prefix(8))' frees the video for another still of its "
+        + "identifier, one named as the video first)\n")
+    listed = try vault.listJSON()
+    XCTAssertEqual(listed.first { ($0["kind"] as? String) == "live" }?["id"] as? String, genuineID)
+    // As the warning says.
+    let deleted = try vault.run(["delete", "--only", "still", "--yes", String(genuineID.prefix(8))])
+    XCTAssertEqual(deleted.status, 0, deleted.stderr)
+    let lateID = try XCTUnwrap(try ids("IMG_0001.JPG").first)
+    XCTAssertEqual(try vault.listJSON().first { ($0["kind"] as? String) == "live" }?["id"] as? String, lateID)
+  }
+
   func testMovingRemovesBothOnlyOnceStoredAndABadHalfIsNamed() throws {
     try TestLivePhotos.still(camera + "/IMG_0007.JPG")
     try TestLivePhotos.motion(camera + "/IMG_0007.MOV")

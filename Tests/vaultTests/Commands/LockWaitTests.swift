@@ -6,9 +6,7 @@ import XCTest
 final class LockWaitTests: XCTestCase {
   var folder = ""
   var vault: VaultRunner!
-  var holder: Process?
-  /// The process flock runs while it holds the lock.
-  var sleeper: Int32?
+  var holder: FolderLockHolder?
 
   override func setUpWithError() throws {
     folder = try makeTemporaryFolder(self)
@@ -17,45 +15,14 @@ final class LockWaitTests: XCTestCase {
   }
 
   override func tearDownWithError() throws {
-    if let holder { end(holder) }
+    holder?.end()
   }
 
-  /// Takes the space's lock in another process (util-linux `flock`, which keeps it until
-  /// it is killed) and returns once it holds it.
-  func holdTheSpace(exclusive: Bool = true) throws -> Process {
-    let space = try XCTUnwrap(vault.spaceFolders().first)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-    // -o: the command run under the lock does not inherit it, so killing flock lets go.
-    // The command prints its pid, so that it is killed too.
-    process.arguments = ["-o", exclusive ? "-x" : "-s", space, "sh", "-c", "echo $$; exec sleep 100000"]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // Closed here, so that a flock that fails ends the read below.
-    try pipe.fileHandleForWriting.close()
-    holder = process
-    var line = Data()
-    while !line.contains(0x0A) {
-      let chunk = pipe.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      line.append(chunk)
-    }
-    sleeper = Int32(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-    XCTAssertNotNil(sleeper, "flock did not take the lock")
-    return process
-  }
-
-  /// Kills and reaps the holder and the command it runs. Not with `waitUntilExit`:
-  /// Foundation can miss the SIGCHLD of a killed child and then waits forever.
-  func end(_ process: Process) {
-    if let sleeper { kill(sleeper, SIGKILL) }
-    sleeper = nil
-    kill(process.processIdentifier, SIGKILL)
-    var status: Int32 = 0
-    while waitpid(process.processIdentifier, &status, 0) < 0 && errno == EINTR {}
+  /// Takes the space's lock in another process and returns once it holds it.
+  func holdTheSpace(exclusive: Bool = true) throws -> FolderLockHolder {
+    let holding = try FolderLockHolder(try XCTUnwrap(vault.spaceFolders().first), exclusive: exclusive)
+    holder = holding
+    return holding
   }
 
   func testACommandThatWaitsTooLongNamesTheHolderAndChangesNothing() throws {
@@ -80,7 +47,7 @@ final class LockWaitTests: XCTestCase {
     XCTAssertEqual(
       waiting,
       "waiting for flock (pid \(holding.processIdentifier)), which is using the space (at most 600 s)…")
-    end(holding)
+    holding.end()
     let run = try adding.finish()
     XCTAssertEqual(run.status, 0, run.stdout)
     XCTAssertEqual(try vault.listJSON().count, 2)
@@ -93,7 +60,7 @@ final class LockWaitTests: XCTestCase {
       ["list", "--json"], environment: ["VAULT_LOCK_WAIT": "0"], errorsInOutput: true)
     let waiting = listing.waitForLine { $0.hasPrefix("waiting for") }
     XCTAssertEqual(waiting, "waiting for flock (pid \(holding.processIdentifier)), which is using the space…")
-    end(holding)
+    holding.end()
     let run = try listing.finish()
     XCTAssertEqual(run.status, 0, run.stdout)
     XCTAssertTrue(run.stdout.contains("gray.jpg"), run.stdout)

@@ -51,12 +51,14 @@ final class RecoveryTests: XCTestCase {
     return path
   }
 
-  private func recover(key text: String, to password: String, _ options: [String] = []) throws -> VaultRun {
+  private func recover(
+    key text: String, to password: String, _ options: [String] = [], environment: [String: String] = [:]
+  ) throws -> VaultRun {
     try vault.run(
       [
         "recover", "--recovery-key-file", try file("key-\(UUID().uuidString)", text + "\n"),
         "--new-password-file", try file("new-\(UUID().uuidString)", password + "\n"),
-      ] + options, password: nil)
+      ] + options, password: nil, environment: environment)
   }
 
   /// What a password opens: the names of its photos, of its album's photos and of its
@@ -182,6 +184,45 @@ final class RecoveryTests: XCTestCase {
     XCTAssertEqual(try contents("battery staple"), expected)
     XCTAssertNil(try contents("correct horse"))
     XCTAssertEqual(try snapshot(stale), staleBefore)
+  }
+
+  /// The current copy held by another command past the lock wait (`view`, `mount` and
+  /// `serve` hold it for as long as they run) beside a stale copy (security review: the
+  /// stale copy, the only one that opened, was moved to the new password, which then listed
+  /// 3 photos of 4, and the current space stayed under the forgotten one). Both are named,
+  /// the busy one with why it was not opened, and nothing changes; chosen, or alone, the
+  /// busy copy fails the recovery with its reason.
+  func testABusyCurrentCopyIsNeverLeftForAStaleOne() throws {
+    let stale = vault.vault + "/" + String(repeating: "f", count: 32)
+    try FileManager.default.copyItem(atPath: mainFolder, toPath: stale)
+    let add = try vault.run(["add", fixturesPath + "/palette.png"])
+    XCTAssertEqual(add.status, 0, add.stderr)
+    let expected = try XCTUnwrap(try contents("correct horse"))
+    let holder = try FolderLockHolder(mainFolder)
+    defer { holder.end() }
+    let before = try snapshot(vault.vault)
+    let busy = "the space is in use by flock (pid \(holder.processIdentifier)); waited 0.2 s for it"
+    let quickly = ["VAULT_LOCK_WAIT": "0.2"]
+    let refused = try recover(key: key, to: "battery staple", environment: quickly)
+    XCTAssertEqual(refused.status, 1, refused.stdout + refused.stderr)
+    XCTAssertTrue(
+      refused.stderr.hasPrefix("error: the recovery key opens 2 copies of the space"), refused.stderr)
+    XCTAssertTrue(refused.stderr.contains("'\(mainFolder)' (not opened: \(busy)"), refused.stderr)
+    XCTAssertTrue(refused.stderr.contains("'\(stale)' (3 photos, last changed "), refused.stderr)
+    XCTAssertEqual(try snapshot(vault.vault), before, "a refused recovery changes nothing")
+    let chosen = try recover(
+      key: key, to: "battery staple", ["--folder", URL(fileURLWithPath: mainFolder).lastPathComponent],
+      environment: quickly)
+    XCTAssertEqual(chosen.status, 1, chosen.stdout + chosen.stderr)
+    XCTAssertTrue(chosen.stderr.hasPrefix("error: " + busy), chosen.stderr)
+    XCTAssertEqual(try snapshot(vault.vault), before)
+    try FileManager.default.removeItem(atPath: stale)
+    let alone = try recover(key: key, to: "battery staple", environment: quickly)
+    XCTAssertEqual(alone.status, 1, alone.stdout + alone.stderr)
+    XCTAssertTrue(alone.stderr.hasPrefix("error: " + busy), alone.stderr)
+    holder.end()
+    XCTAssertEqual(try contents("correct horse"), expected, "the current copy is as it was")
+    XCTAssertNil(try contents("battery staple"))
   }
 
   func testATypoIsCaughtByTheCheckBeforeAnythingElse() throws {
