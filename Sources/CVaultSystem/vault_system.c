@@ -83,8 +83,10 @@ long vault_send_with_descriptor(int socket, const void *bytes, unsigned long cou
 long vault_receive_with_descriptor(int socket, void *bytes, unsigned long count, int *descriptor) {
   *descriptor = -1;
   struct iovec vector = {bytes, count};
+  /* Room for several descriptors, so that a peer that sends more than one is seen doing it
+   * (and each is closed) rather than having the extra ones cut off unseen. */
   union {
-    char buffer[CMSG_SPACE(sizeof(int))];
+    char buffer[CMSG_SPACE(sizeof(int) * 16)];
     struct cmsghdr align;
   } control;
   struct msghdr message = {0};
@@ -94,12 +96,29 @@ long vault_receive_with_descriptor(int socket, void *bytes, unsigned long count,
   message.msg_controllen = sizeof control.buffer;
   long received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
   if (received < 0) return received;
+  int found = 0;
+  int unexpected = (message.msg_flags & MSG_CTRUNC) != 0;
   for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL;
        header = CMSG_NXTHDR(&message, header)) {
-    if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS &&
-        header->cmsg_len == CMSG_LEN(sizeof(int))) {
-      memcpy(descriptor, CMSG_DATA(header), sizeof(int));
+    if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) {
+      unexpected = 1;
+      continue;
     }
+    size_t carried = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    for (size_t i = 0; i < carried; i++) {
+      int each;
+      memcpy(&each, CMSG_DATA(header) + i * sizeof(int), sizeof(int));
+      if (found == 0 && *descriptor < 0) {
+        *descriptor = each;
+      } else {
+        close(each);
+      }
+      found++;
+    }
+  }
+  if (unexpected || found > 1) {
+    if (*descriptor >= 0) close(*descriptor);
+    *descriptor = VAULT_UNEXPECTED_DESCRIPTORS;
   }
   return received;
 }

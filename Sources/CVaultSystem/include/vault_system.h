@@ -41,8 +41,11 @@ int vault_make_socket_pair(int descriptors[2]);
 long vault_send_with_descriptor(int socket, const void *bytes, unsigned long count, int descriptor);
 
 /* Reads up to `count` bytes from `socket` into `bytes` (recvmsg); a descriptor that came
- * with them is stored in `*descriptor` (closed on exec), else -1 is. Returns the count
- * read, 0 at the end, or -1 (errno). */
+ * with them is stored in `*descriptor` (closed on exec), else -1 is. More than one
+ * descriptor, control data that was cut off (MSG_CTRUNC) or of another kind are a peer
+ * breaking the protocol: every descriptor received is closed and `*descriptor` is
+ * VAULT_UNEXPECTED_DESCRIPTORS. Returns the count read, 0 at the end, or -1 (errno). */
+#define VAULT_UNEXPECTED_DESCRIPTORS (-2)
 long vault_receive_with_descriptor(int socket, void *bytes, unsigned long count, int *descriptor);
 
 /* memfd_create needs _GNU_SOURCE. Makes `size` bytes of anonymous shared memory, sealed so

@@ -6,7 +6,7 @@ import Foundation
 final class DecoderChannel {
   let descriptor: Int32
   /// Whether this side takes descriptors sent with frames (the helper's, for files being
-  /// imported); the parent closes any a helper sends.
+  /// imported); the parent closes any a helper sends and takes the reply as malformed.
   private let acceptsDescriptors: Bool
   /// The descriptor that came with the last frame received, until it is taken.
   private var receivedDescriptor: Int32 = -1
@@ -110,10 +110,13 @@ final class DecoderChannel {
       var attached: Int32 = -1
       let read = vault_receive_with_descriptor(
         descriptor, bytes.baseAddress! + offset, UInt(count - offset), &attached)
+      if attached >= 0 && !acceptsDescriptors { close(attached) }
+      // A descriptor this side never asks for, or more than one: the peer is not the
+      // helper (or parent) it should be. Each was closed; what it sent is not read on.
+      guard attached == -1 || (attached >= 0 && acceptsDescriptors) else { throw Failure.malformed }
       if attached >= 0 {
         if receivedDescriptor >= 0 { close(receivedDescriptor) }
         receivedDescriptor = attached
-        if !acceptsDescriptors { _ = takeDescriptor().map(close) }
       }
       if read < 0 {
         if errno == EINTR { continue }

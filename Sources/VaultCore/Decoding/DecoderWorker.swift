@@ -14,9 +14,11 @@ final class DecoderWorker {
   /// The shared memory handed to the helper for the picture of the request under way.
   private var sharedPicture: (descriptor: Int32, count: Int)?
 
-  init(limits: DecoderLimits) throws {
+  /// Starts the helper at `executable` (tests start a fake one), by default the one
+  /// `DecoderExecutable` finds.
+  init(limits: DecoderLimits, executable: String? = nil) throws {
     self.limits = limits
-    let path = try DecoderExecutable.path()
+    let path = try executable ?? DecoderExecutable.path()
     var sockets: [Int32] = [-1, -1]
     guard vault_make_socket_pair(&sockets) == 0 else { throw VaultError.posix(path) }
     let arguments = [path, "--memory-mib", "\(limits.memoryMiB)", "--cpu-seconds", "\(limits.cpuSeconds)"]
