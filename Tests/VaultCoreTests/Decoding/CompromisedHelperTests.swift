@@ -37,4 +37,34 @@ final class CompromisedHelperTests: XCTestCase {
     }
   }
 
+  private nonisolated static func analyse(_ helper: DecoderWorker, bytes: [UInt8], name: String) throws {
+    _ = try helper.analyse(
+      DecoderRequest(
+        wants: [.thumbnail, .details], thumbnailer: Thumbnailer(), format: .jpeg, name: name, size: 0,
+        delivery: .bytes),
+      input: .bytes(PinnedBytes(bytes)), name: name)
+  }
+
+  func testSharedMemoryAskedForOutsideAPictureIsRefusedAndNoneIsKept() throws {
+    let helper = try worker(.needBuffer(bytes: 128 << 20))
+    let error = Self.refusal {
+      try Self.analyse(helper, bytes: [0xFF, 0xD8, 0xFF, 0xD9], name: "crafted.jpg")
+    }
+    XCTAssertEqual(error, .decoderRefused(path: "crafted.jpg", reason: malformed))
+    XCTAssertFalse(helper.isAlive)
+    XCTAssertEqual(FakeDecoderHelper.openDescriptors(naming: "memfd:vault-picture"), [])
+  }
+
+  func testSharedMemoryOfAPictureIsReleasedWhenTheHelperMisbehaves() throws {
+    let helper = try worker(.needBuffer(bytes: 1 << 20))
+    let error = Self.refusal {
+      _ = try helper.picture(
+        DecoderRequest(
+          wants: [.picture], thumbnailer: Thumbnailer(), format: .jpeg, name: "crafted.jpg", size: 0,
+          delivery: .bytes),
+        input: .bytes(PinnedBytes([0xFF, 0xD8, 0xFF, 0xD9])), name: "crafted.jpg")
+    }
+    XCTAssertEqual(error, .decoderRefused(path: "crafted.jpg", reason: malformed))
+    XCTAssertEqual(FakeDecoderHelper.openDescriptors(naming: "memfd:vault-picture"), [])
+  }
 }
