@@ -60,7 +60,8 @@ int vault_make_socket_pair(int descriptors[2]) {
   return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, descriptors);
 }
 
-long vault_send_with_descriptor(int socket, const void *bytes, unsigned long count, int descriptor) {
+long vault_send_with_descriptor(
+    int socket, const void *bytes, unsigned long count, int descriptor, int flags) {
   struct iovec vector = {(void *)bytes, count};
   union {
     char buffer[CMSG_SPACE(sizeof(int))];
@@ -77,7 +78,7 @@ long vault_send_with_descriptor(int socket, const void *bytes, unsigned long cou
   header->cmsg_type = SCM_RIGHTS;
   header->cmsg_len = CMSG_LEN(sizeof(int));
   memcpy(CMSG_DATA(header), &descriptor, sizeof(int));
-  return sendmsg(socket, &message, MSG_NOSIGNAL);
+  return sendmsg(socket, &message, flags);
 }
 
 long vault_receive_with_descriptor(int socket, void *bytes, unsigned long count, int *descriptor) {

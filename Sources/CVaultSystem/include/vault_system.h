@@ -35,10 +35,12 @@ int vault_spawn_decoder(
  * -1 (errno set). */
 int vault_make_socket_pair(int descriptors[2]);
 
-/* SCM_RIGHTS takes cmsg macros, which Swift cannot use. Sends `count` bytes of `bytes` on
- * `socket` with `descriptor` attached to them (MSG_NOSIGNAL): vault hands a decoder helper
- * the read-only descriptor of a file it imports. Returns the count sent or -1 (errno). */
-long vault_send_with_descriptor(int socket, const void *bytes, unsigned long count, int descriptor);
+/* SCM_RIGHTS takes cmsg macros, which Swift cannot use. Sends up to `count` bytes of
+ * `bytes` on `socket` with `descriptor` attached to them (sendmsg with `flags`): vault
+ * hands a decoder helper the read-only descriptor of a file it imports. Returns the count
+ * sent or -1 (errno). */
+long vault_send_with_descriptor(
+    int socket, const void *bytes, unsigned long count, int descriptor, int flags);
 
 /* Reads up to `count` bytes from `socket` into `bytes` (recvmsg); a descriptor that came
  * with them is stored in `*descriptor` (closed on exec), else -1 is. More than one

@@ -107,13 +107,14 @@ final class DecoderWorker {
     do {
       switch input {
       case .bytes(let bytes)?:
-        try channel.send(frame)
+        try channel.send(frame, deadline: deadline)
         try channel.send(
-          DecoderFrame(.file), trailing: UnsafeRawBufferPointer(start: bytes.baseAddress, count: bytes.count))
+          DecoderFrame(.file), trailing: UnsafeRawBufferPointer(start: bytes.baseAddress, count: bytes.count),
+          deadline: deadline)
       case .file(let file)?:
-        try channel.send(frame, descriptor: file.descriptor)
+        try channel.send(frame, descriptor: file.descriptor, deadline: deadline)
       default:
-        try channel.send(frame)
+        try channel.send(frame, deadline: deadline)
       }
       while true {
         let reply = try channel.receive(limit: Self.replyLimit, deadline: deadline)
@@ -125,12 +126,12 @@ final class DecoderWorker {
             throw malformed(name: name)
           }
           do {
-            try channel.send(DecoderFrame(.data, try wanted.perform(read)))
+            try channel.send(DecoderFrame(.data, try wanted.perform(read)), deadline: deadline)
           } catch let error as DecoderChannel.Failure {
             throw error
           } catch {
             readError = error
-            try channel.send(DecoderFrame(.dataFailed))
+            try channel.send(DecoderFrame(.dataFailed), deadline: deadline)
           }
         case .needBuffer:
           // Shared memory is made for a picture only: asked for otherwise, it would be

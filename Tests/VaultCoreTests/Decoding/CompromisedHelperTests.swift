@@ -67,4 +67,25 @@ final class CompromisedHelperTests: XCTestCase {
     XCTAssertEqual(error, .decoderRefused(path: "crafted.jpg", reason: malformed))
     XCTAssertEqual(FakeDecoderHelper.openDescriptors(naming: "memfd:vault-picture"), [])
   }
+
+  func testAHelperThatStopsReadingIsKilledAtTheDeadline() throws {
+    let helper = try worker(.neverReads, deadline: 1)
+    // Far more than a socket's buffers hold: the parent's write would block.
+    let bytes = [UInt8](repeating: 0xFF, count: 16 << 20)
+    let answered = DispatchSemaphore(value: 0)
+    final class Outcome: @unchecked Sendable { var error: VaultError? }
+    let outcome = Outcome()
+    Thread.detachNewThread {
+      outcome.error = Self.refusal { try Self.analyse(helper, bytes: bytes, name: "stuck.jpg") }
+      answered.signal()
+    }
+    // A guard only: the deadline is 1 s; a parent stuck in send is freed by killing the
+    // helper, and the test fails.
+    if answered.wait(timeout: .now() + 300) == .timedOut {
+      kill(helper.pid, SIGKILL)
+      answered.wait()
+      XCTFail("the parent stayed blocked writing to a helper that does not read")
+    }
+    XCTAssertEqual(outcome.error, .decoderRefused(path: "stuck.jpg", reason: "decoding took more than 1 s"))
+  }
 }
