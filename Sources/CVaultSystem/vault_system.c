@@ -45,6 +45,11 @@ int vault_spawn_decoder(
   status = posix_spawn_file_actions_adddup2(&actions, source, 3);
   if (status == 0) status = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   if (status == 0) status = posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  /* Not vault's stderr, which may be the user's terminal: what a helper taken over by a
+   * crafted file wrote there could be escape sequences. The parent words every death of a
+   * helper itself (DecoderDeath), so the helper's own messages are not needed; /dev/null
+   * also takes them without RLIMIT_FSIZE 0 (which holds for regular files only). */
+  if (status == 0) status = posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
   if (status == 0) status = posix_spawn_file_actions_addclosefrom_np(&actions, 4);
   if (status == 0) {
     pid_t child = 0;

@@ -25,7 +25,7 @@ int vault_replace_descriptor(int source, int target);
 
 /* Starts the decoder helper at `path` with `arguments` (NULL-terminated) and the
  * environment `environment` (NULL-terminated, nothing of the parent's): `socket` becomes its
- * descriptor 3, /dev/null its 0 and 1, stderr stays, and every other descriptor is closed
+ * descriptor 3, /dev/null its 0, 1 and 2, and every other descriptor is closed
  * (posix_spawn_file_actions_addclosefrom_np needs _GNU_SOURCE). Returns 0 with the pid in
  * `*pid`, or an errno value. */
 int vault_spawn_decoder(
