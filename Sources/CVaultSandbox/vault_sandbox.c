@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
@@ -13,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 uint64_t vault_sandbox_mapped_bytes(void) {
@@ -34,15 +36,16 @@ static int set_limit(int resource, rlim_t value) {
  * shared memory): the socket's frames (recvmsg, sendto below), pread on a file handed over,
  * memory, threads (libde265's: each library that lets us say so gets 1), futexes, signal
  * masks and the calls of a thread's start and end. Besides: write, for a message on stderr
- * and the dying frame; close; getpid, gettid and tgkill, with which abort() raises;
+ * and the dying frame; close; getpid, gettid and tgkill, with which abort() raises (at its
+ * own process only, below); mmap and mprotect without PROT_EXEC (below);
  * rt_sigreturn, from the dying handler; fstat on a descriptor; clock_gettime, should the
  * vDSO be missing; sched_yield, which lock implementations call under contention. */
 static const int allowed_calls[] = {
-    SCMP_SYS(write), SCMP_SYS(close), SCMP_SYS(pread64), SCMP_SYS(recvmsg), SCMP_SYS(mmap),
-    SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(mprotect), SCMP_SYS(brk), SCMP_SYS(madvise),
+    SCMP_SYS(write), SCMP_SYS(close), SCMP_SYS(pread64), SCMP_SYS(recvmsg),
+    SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(brk), SCMP_SYS(madvise),
     SCMP_SYS(futex), SCMP_SYS(clock_gettime), SCMP_SYS(sched_yield), SCMP_SYS(exit),
     SCMP_SYS(exit_group), SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigaction),
-    SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(tgkill), SCMP_SYS(set_robust_list), SCMP_SYS(rseq),
+    SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(set_robust_list), SCMP_SYS(rseq),
     SCMP_SYS(fstat),
 };
 
@@ -67,6 +70,16 @@ static int load_filter(void) {
   /* The socket's frames are sent with MSG_NOSIGNAL (send is sendto without an address);
    * an address would be a datagram elsewhere. */
   status |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(sendto), 1, SCMP_A4(SCMP_CMP_EQ, 0));
+  /* Signals to its own threads only (abort, raise): never to the parent or another process. */
+  status |= seccomp_rule_add(
+      filter, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid()));
+  /* No new executable memory: the codecs need none (no library of the helper asks for an
+   * executable stack, none compiles code at run time), and a crafted file that took over
+   * the helper could not map code of its own. */
+  status |= seccomp_rule_add(
+      filter, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
+  status |= seccomp_rule_add(
+      filter, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0));
   /* isatty(2) before a message: "not a terminal" rather than a death. */
   status |= seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0);
   if (status == 0) status = seccomp_load(filter);
@@ -74,10 +87,32 @@ static int load_filter(void) {
   return status == 0 ? 0 : -1;
 }
 
+/* Drops every capability: the ambient set, the bounding set (when the helper may, that is
+ * when it has CAP_SETPCAP, as a helper of root has), then the effective, permitted and
+ * inheritable sets. A helper of root would otherwise run with all of them. */
+static int drop_capabilities(void) {
+  struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+  struct __user_cap_data_struct sets[_LINUX_CAPABILITY_U32S_3];
+  memset(sets, 0, sizeof sets);
+  if (syscall(SYS_capget, &header, sets) != 0) return -1;
+  if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) return -1;
+  if (sets[CAP_TO_INDEX(CAP_SETPCAP)].effective & CAP_TO_MASK(CAP_SETPCAP)) {
+    for (int capability = 0; prctl(PR_CAPBSET_READ, capability, 0, 0, 0) >= 0; capability++) {
+      if (prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0) return -1;
+    }
+  }
+  memset(sets, 0, sizeof sets);
+  return (int)syscall(SYS_capset, &header, sets);
+}
+
 int vault_sandbox_enter(const struct vault_sandbox_limits *limits, const char **failure) {
   uint64_t mapped = vault_sandbox_mapped_bytes();
   if (mapped == 0) {
     *failure = "cannot read the helper's own mappings";
+    return -1;
+  }
+  if (drop_capabilities() != 0) {
+    *failure = "cannot drop its capabilities";
     return -1;
   }
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
@@ -105,6 +140,13 @@ int vault_sandbox_enter(const struct vault_sandbox_limits *limits, const char **
 int vault_sandbox_try_open(void) { return open("/etc/hostname", O_RDONLY | O_CLOEXEC); }
 
 int vault_sandbox_try_socket(void) { return socket(AF_INET, SOCK_STREAM, 0); }
+
+int vault_sandbox_try_signal_other(void) { return (int)syscall(SYS_tgkill, 1, 1, 0); }
+
+int vault_sandbox_try_executable_memory(void) {
+  void *code = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return code == MAP_FAILED ? -1 : 0;
+}
 
 int vault_sandbox_try_execve(void) {
   char *const arguments[] = {"/bin/true", NULL};

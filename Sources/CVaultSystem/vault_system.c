@@ -45,6 +45,11 @@ int vault_spawn_decoder(
   status = posix_spawn_file_actions_adddup2(&actions, source, 3);
   if (status == 0) status = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   if (status == 0) status = posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  /* Not vault's stderr, which may be the user's terminal: what a helper taken over by a
+   * crafted file wrote there could be escape sequences. The parent words every death of a
+   * helper itself (DecoderDeath), so the helper's own messages are not needed; /dev/null
+   * also takes them without RLIMIT_FSIZE 0 (which holds for regular files only). */
+  if (status == 0) status = posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
   if (status == 0) status = posix_spawn_file_actions_addclosefrom_np(&actions, 4);
   if (status == 0) {
     pid_t child = 0;
@@ -60,7 +65,8 @@ int vault_make_socket_pair(int descriptors[2]) {
   return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, descriptors);
 }
 
-long vault_send_with_descriptor(int socket, const void *bytes, unsigned long count, int descriptor) {
+long vault_send_with_descriptor(
+    int socket, const void *bytes, unsigned long count, int descriptor, int flags) {
   struct iovec vector = {(void *)bytes, count};
   union {
     char buffer[CMSG_SPACE(sizeof(int))];
@@ -77,14 +83,16 @@ long vault_send_with_descriptor(int socket, const void *bytes, unsigned long cou
   header->cmsg_type = SCM_RIGHTS;
   header->cmsg_len = CMSG_LEN(sizeof(int));
   memcpy(CMSG_DATA(header), &descriptor, sizeof(int));
-  return sendmsg(socket, &message, MSG_NOSIGNAL);
+  return sendmsg(socket, &message, flags);
 }
 
 long vault_receive_with_descriptor(int socket, void *bytes, unsigned long count, int *descriptor) {
   *descriptor = -1;
   struct iovec vector = {bytes, count};
+  /* Room for several descriptors, so that a peer that sends more than one is seen doing it
+   * (and each is closed) rather than having the extra ones cut off unseen. */
   union {
-    char buffer[CMSG_SPACE(sizeof(int))];
+    char buffer[CMSG_SPACE(sizeof(int) * 16)];
     struct cmsghdr align;
   } control;
   struct msghdr message = {0};
@@ -94,12 +102,29 @@ long vault_receive_with_descriptor(int socket, void *bytes, unsigned long count,
   message.msg_controllen = sizeof control.buffer;
   long received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
   if (received < 0) return received;
+  int found = 0;
+  int unexpected = (message.msg_flags & MSG_CTRUNC) != 0;
   for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL;
        header = CMSG_NXTHDR(&message, header)) {
-    if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS &&
-        header->cmsg_len == CMSG_LEN(sizeof(int))) {
-      memcpy(descriptor, CMSG_DATA(header), sizeof(int));
+    if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) {
+      unexpected = 1;
+      continue;
     }
+    size_t carried = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    for (size_t i = 0; i < carried; i++) {
+      int each;
+      memcpy(&each, CMSG_DATA(header) + i * sizeof(int), sizeof(int));
+      if (found == 0 && *descriptor < 0) {
+        *descriptor = each;
+      } else {
+        close(each);
+      }
+      found++;
+    }
+  }
+  if (unexpected || found > 1) {
+    if (*descriptor >= 0) close(*descriptor);
+    *descriptor = VAULT_UNEXPECTED_DESCRIPTORS;
   }
   return received;
 }

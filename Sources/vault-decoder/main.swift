@@ -31,6 +31,8 @@ DecoderService.serve(descriptor: socketDescriptor) { fault in
   case .open: _ = vault_sandbox_try_open()
   case .socket: _ = vault_sandbox_try_socket()
   case .execve: _ = vault_sandbox_try_execve()
+  case .signalOtherProcess: _ = vault_sandbox_try_signal_other()
+  case .executableMemory: _ = vault_sandbox_try_executable_memory()
   case .spin: Sandbox.spin()
   case .exhaustMemory: Sandbox.exhaustMemory()
   }

@@ -19,7 +19,7 @@ struct vault_sandbox_limits {
   int highest_descriptor;
 };
 
-/* Sets PR_SET_NO_NEW_PRIVS, RLIMIT_AS, RLIMIT_CPU, RLIMIT_NOFILE, RLIMIT_FSIZE 0,
+/* Drops every capability, sets PR_SET_NO_NEW_PRIVS, RLIMIT_AS, RLIMIT_CPU, RLIMIT_NOFILE, RLIMIT_FSIZE 0,
  * RLIMIT_CORE 0, PR_SET_DUMPABLE 0, then loads the seccomp filter (default action: kill
  * the process). Returns 0, or -1 with a static message in `*failure`. */
 int vault_sandbox_enter(const struct vault_sandbox_limits *limits, const char **failure);
@@ -33,6 +33,10 @@ uint64_t vault_sandbox_mapped_bytes(void);
 int vault_sandbox_try_open(void);
 int vault_sandbox_try_socket(void);
 int vault_sandbox_try_execve(void);
+/* Signal 0 to init with tgkill (a helper may signal its own process only). */
+int vault_sandbox_try_signal_other(void);
+/* Map anonymous executable memory. */
+int vault_sandbox_try_executable_memory(void);
 
 /* Installs a handler for the signals a failed allocation ends in (SIGABRT, SIGSEGV,
  * SIGBUS, SIGILL, SIGTRAP): it writes one frame to `descriptor` saying whether the

@@ -25,7 +25,7 @@ int vault_replace_descriptor(int source, int target);
 
 /* Starts the decoder helper at `path` with `arguments` (NULL-terminated) and the
  * environment `environment` (NULL-terminated, nothing of the parent's): `socket` becomes its
- * descriptor 3, /dev/null its 0 and 1, stderr stays, and every other descriptor is closed
+ * descriptor 3, /dev/null its 0, 1 and 2, and every other descriptor is closed
  * (posix_spawn_file_actions_addclosefrom_np needs _GNU_SOURCE). Returns 0 with the pid in
  * `*pid`, or an errno value. */
 int vault_spawn_decoder(
@@ -35,14 +35,19 @@ int vault_spawn_decoder(
  * -1 (errno set). */
 int vault_make_socket_pair(int descriptors[2]);
 
-/* SCM_RIGHTS takes cmsg macros, which Swift cannot use. Sends `count` bytes of `bytes` on
- * `socket` with `descriptor` attached to them (MSG_NOSIGNAL): vault hands a decoder helper
- * the read-only descriptor of a file it imports. Returns the count sent or -1 (errno). */
-long vault_send_with_descriptor(int socket, const void *bytes, unsigned long count, int descriptor);
+/* SCM_RIGHTS takes cmsg macros, which Swift cannot use. Sends up to `count` bytes of
+ * `bytes` on `socket` with `descriptor` attached to them (sendmsg with `flags`): vault
+ * hands a decoder helper the read-only descriptor of a file it imports. Returns the count
+ * sent or -1 (errno). */
+long vault_send_with_descriptor(
+    int socket, const void *bytes, unsigned long count, int descriptor, int flags);
 
 /* Reads up to `count` bytes from `socket` into `bytes` (recvmsg); a descriptor that came
- * with them is stored in `*descriptor` (closed on exec), else -1 is. Returns the count
- * read, 0 at the end, or -1 (errno). */
+ * with them is stored in `*descriptor` (closed on exec), else -1 is. More than one
+ * descriptor, control data that was cut off (MSG_CTRUNC) or of another kind are a peer
+ * breaking the protocol: every descriptor received is closed and `*descriptor` is
+ * VAULT_UNEXPECTED_DESCRIPTORS. Returns the count read, 0 at the end, or -1 (errno). */
+#define VAULT_UNEXPECTED_DESCRIPTORS (-2)
 long vault_receive_with_descriptor(int socket, void *bytes, unsigned long count, int *descriptor);
 
 /* memfd_create needs _GNU_SOURCE. Makes `size` bytes of anonymous shared memory, sealed so

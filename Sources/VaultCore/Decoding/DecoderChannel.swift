@@ -6,7 +6,7 @@ import Foundation
 final class DecoderChannel {
   let descriptor: Int32
   /// Whether this side takes descriptors sent with frames (the helper's, for files being
-  /// imported); the parent closes any a helper sends.
+  /// imported); the parent closes any a helper sends and takes the reply as malformed.
   private let acceptsDescriptors: Bool
   /// The descriptor that came with the last frame received, until it is taken.
   private var receivedDescriptor: Int32 = -1
@@ -37,39 +37,45 @@ final class DecoderChannel {
   }
 
   /// Sends `frame` whole, with `trailing` appended to its payload (a file the parent holds,
-  /// written from where it lies rather than copied into the frame). MSG_NOSIGNAL: a
-  /// helper that died must not kill the parent with SIGPIPE; it is reported when its reply
-  /// does not come.
-  func send(_ frame: DecoderFrame, trailing: UnsafeRawBufferPointer? = nil, descriptor attached: Int32? = nil)
-    throws
-  {
+  /// written from where it lies rather than copied into the frame), before `deadline`
+  /// (monotonic nanoseconds; nil waits for ever): a helper that stops reading must not
+  /// hold the parent in a write. MSG_NOSIGNAL: a helper that died must not kill the parent
+  /// with SIGPIPE; it is reported when its reply does not come.
+  func send(
+    _ frame: DecoderFrame, trailing: UnsafeRawBufferPointer? = nil, descriptor attached: Int32? = nil,
+    deadline: UInt64? = nil
+  ) throws {
     var header = ByteWriter()
     header.uint32(UInt32(1 + frame.payload.count + (trailing?.count ?? 0)))
     header.byte(frame.kind.rawValue)
-    if let attached {
-      // The descriptor goes with the frame's first bytes (SCM_RIGHTS); the rest follows.
-      let sent = header.output.withUnsafeBytes {
-        vault_send_with_descriptor(descriptor, $0.baseAddress, UInt($0.count), attached)
-      }
-      guard sent == header.output.count else {
-        throw sent < 0 && (errno == EPIPE || errno == ECONNRESET) ? Failure.closed : Failure.system(errno)
-      }
-    } else {
-      try header.output.withUnsafeBytes { try sendAll($0) }
-    }
-    try frame.payload.withUnsafeBytes { try sendAll($0) }
-    if let trailing { try sendAll(trailing) }
+    try header.output.withUnsafeBytes { try sendAll($0, descriptor: attached, deadline: deadline) }
+    try frame.payload.withUnsafeBytes { try sendAll($0, deadline: deadline) }
+    if let trailing { try sendAll(trailing, deadline: deadline) }
   }
 
-  private func sendAll(_ bytes: UnsafeRawBufferPointer) throws {
+  /// Writes `bytes` whole, `attached` (SCM_RIGHTS) with the first of them. With a
+  /// deadline the socket is written without blocking (MSG_DONTWAIT) and waited on with
+  /// poll; without one (the helper's side, whose filter has no poll) a write blocks.
+  private func sendAll(_ bytes: UnsafeRawBufferPointer, descriptor attached: Int32? = nil, deadline: UInt64?)
+    throws
+  {
+    let flags = Int32(MSG_NOSIGNAL) | (deadline == nil ? 0 : Int32(MSG_DONTWAIT))
     var offset = 0
+    var pending = attached
     while offset < bytes.count {
-      let sent = Glibc.send(
-        descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+      let start = bytes.baseAddress! + offset
+      let sent =
+        pending.map { vault_send_with_descriptor(descriptor, start, UInt(bytes.count - offset), $0, flags) }
+        ?? Glibc.send(descriptor, start, bytes.count - offset, flags)
       if sent < 0 {
         if errno == EINTR { continue }
+        if errno == EAGAIN || errno == EWOULDBLOCK, let deadline {
+          try wait(for: Int16(POLLOUT), until: deadline)
+          continue
+        }
         throw errno == EPIPE || errno == ECONNRESET ? Failure.closed : Failure.system(errno)
       }
+      pending = nil
       offset += sent
     }
   }
@@ -106,14 +112,17 @@ final class DecoderChannel {
   private func receive(into bytes: UnsafeMutableRawBufferPointer, count: Int, deadline: UInt64?) throws {
     var offset = 0
     while offset < count {
-      if let deadline { try wait(until: deadline) }
+      if let deadline { try wait(for: Int16(POLLIN), until: deadline) }
       var attached: Int32 = -1
       let read = vault_receive_with_descriptor(
         descriptor, bytes.baseAddress! + offset, UInt(count - offset), &attached)
+      if attached >= 0 && !acceptsDescriptors { close(attached) }
+      // A descriptor this side never asks for, or more than one: the peer is not the
+      // helper (or parent) it should be. Each was closed; what it sent is not read on.
+      guard attached == -1 || (attached >= 0 && acceptsDescriptors) else { throw Failure.malformed }
       if attached >= 0 {
         if receivedDescriptor >= 0 { close(receivedDescriptor) }
         receivedDescriptor = attached
-        if !acceptsDescriptors { _ = takeDescriptor().map(close) }
       }
       if read < 0 {
         if errno == EINTR { continue }
@@ -124,12 +133,13 @@ final class DecoderChannel {
     }
   }
 
-  /// Returns once the socket has bytes (or is closed); throws `timedOut` at `deadline`.
-  private func wait(until deadline: UInt64) throws {
+  /// Returns once the socket can be read (POLLIN) or written (POLLOUT) as `events` asks,
+  /// or is closed; throws `timedOut` at `deadline`.
+  private func wait(for events: Int16, until deadline: UInt64) throws {
     while true {
       let now = Self.now()
       guard now < deadline else { throw Failure.timedOut }
-      var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      var entry = pollfd(fd: descriptor, events: events, revents: 0)
       let milliseconds = Int32(min((deadline - now + 999_999) / 1_000_000, UInt64(Int32.max)))
       let ready = poll(&entry, 1, milliseconds)
       if ready > 0 { return }

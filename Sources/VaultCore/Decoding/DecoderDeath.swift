@@ -20,8 +20,13 @@ struct DecoderDeath: Equatable {
       return "the decoder died of \(Self.name(of: signal))"
     }
     let code = (status >> 8) & 0xFF
+    if code == Self.cannotConfine { return "the decoder could not confine itself" }
     return code == 0 ? "the decoder stopped without answering" : "the decoder exited with status \(code)"
   }
+
+  /// vault-decoder's status when its limits or filter were refused (EX_OSERR): its own
+  /// message goes to /dev/null, so the parent says it.
+  static let cannotConfine: Int32 = 71
 
   static func memoryReason(limit: Int) -> String {
     "decoding needs more than \(formatMemory(limit))"

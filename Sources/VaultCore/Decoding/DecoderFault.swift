@@ -12,4 +12,8 @@ public enum DecoderFault: UInt8, Sendable, CaseIterable {
   case spin = 4
   /// Allocate until the address space is full.
   case exhaustMemory = 5
+  /// Signal another process (init, with signal 0: harmless if it were allowed) (SIGSYS).
+  case signalOtherProcess = 6
+  /// Map executable memory (SIGSYS).
+  case executableMemory = 7
 }

@@ -14,9 +14,11 @@ final class DecoderWorker {
   /// The shared memory handed to the helper for the picture of the request under way.
   private var sharedPicture: (descriptor: Int32, count: Int)?
 
-  init(limits: DecoderLimits) throws {
+  /// Starts the helper at `executable` (tests start a fake one), by default the one
+  /// `DecoderExecutable` finds.
+  init(limits: DecoderLimits, executable: String? = nil) throws {
     self.limits = limits
-    let path = try DecoderExecutable.path()
+    let path = try executable ?? DecoderExecutable.path()
     var sockets: [Int32] = [-1, -1]
     guard vault_make_socket_pair(&sockets) == 0 else { throw VaultError.posix(path) }
     let arguments = [path, "--memory-mib", "\(limits.memoryMiB)", "--cpu-seconds", "\(limits.cpuSeconds)"]
@@ -39,6 +41,7 @@ final class DecoderWorker {
 
   deinit {
     if isAlive { _ = end(overran: false) }
+    releaseSharedPicture()
     close(channel.descriptor)
   }
 
@@ -68,11 +71,9 @@ final class DecoderWorker {
     let input = input.sendable
     var request = request
     (request.wants, request.size, request.delivery) = ([.picture], input.size, input.delivery)
-    defer {
-      if let shared = sharedPicture { close(shared.descriptor) }
-      sharedPicture = nil
-    }
-    let reply = try exchange(DecoderFrame(.analyse, request.payload), name: name, input: input)
+    defer { releaseSharedPicture() }
+    let reply = try exchange(
+      DecoderFrame(.analyse, request.payload), name: name, input: input, picture: true)
     guard reply.kind == .picture, let shared = sharedPicture,
       let picture = DecoderPicture(payload: reply.payload, byteCount: shared.count),
       let memory = mmap(nil, shared.count, PROT_READ, MAP_SHARED, shared.descriptor, 0), memory != MAP_FAILED
@@ -94,22 +95,26 @@ final class DecoderWorker {
   }
 
   /// Sends `frame` (with the file's bytes when `input` holds them), answers the helper's
-  /// reads from `input`, and returns its reply; a `failure` is thrown as the error it
-  /// carries. Anything else ends the helper and throws its refusal.
-  private func exchange(_ frame: DecoderFrame, name: String, input: DecoderInput?) throws -> DecoderFrame {
+  /// reads from `input` (and its `needBuffer` when `frame` asks for a `picture`), and
+  /// returns its reply; a `failure` is thrown as the error it carries. Anything else ends
+  /// the helper and throws its refusal.
+  private func exchange(_ frame: DecoderFrame, name: String, input: DecoderInput?, picture: Bool = false)
+    throws -> DecoderFrame
+  {
     precondition(isAlive, "a decoder worker is used after its helper ended")
     let deadline = DecoderChannel.now() + limits.deadlineNanoseconds
     var readError: Error?
     do {
       switch input {
       case .bytes(let bytes)?:
-        try channel.send(frame)
+        try channel.send(frame, deadline: deadline)
         try channel.send(
-          DecoderFrame(.file), trailing: UnsafeRawBufferPointer(start: bytes.baseAddress, count: bytes.count))
+          DecoderFrame(.file), trailing: UnsafeRawBufferPointer(start: bytes.baseAddress, count: bytes.count),
+          deadline: deadline)
       case .file(let file)?:
-        try channel.send(frame, descriptor: file.descriptor)
+        try channel.send(frame, descriptor: file.descriptor, deadline: deadline)
       default:
-        try channel.send(frame)
+        try channel.send(frame, deadline: deadline)
       }
       while true {
         let reply = try channel.receive(limit: Self.replyLimit, deadline: deadline)
@@ -121,14 +126,17 @@ final class DecoderWorker {
             throw malformed(name: name)
           }
           do {
-            try channel.send(DecoderFrame(.data, try wanted.perform(read)))
+            try channel.send(DecoderFrame(.data, try wanted.perform(read)), deadline: deadline)
           } catch let error as DecoderChannel.Failure {
             throw error
           } catch {
             readError = error
-            try channel.send(DecoderFrame(.dataFailed))
+            try channel.send(DecoderFrame(.dataFailed), deadline: deadline)
           }
         case .needBuffer:
+          // Shared memory is made for a picture only: asked for otherwise, it would be
+          // memory the parent holds at a helper's word.
+          guard picture else { throw malformed(name: name) }
           try handOverSharedMemory(reply.payload, name: name)
         case .failure:
           if let readError { throw readError }
@@ -162,6 +170,13 @@ final class DecoderWorker {
     try channel.send(DecoderFrame(.buffer), descriptor: descriptor)
   }
 
+  /// Closes the shared memory of the picture under way, if any. The parent maps it only
+  /// while it copies the pixels out (`picture`); closing the last descriptor frees it.
+  private func releaseSharedPicture() {
+    if let shared = sharedPicture { close(shared.descriptor) }
+    sharedPicture = nil
+  }
+
   /// The largest reply a helper may send: a thumbnail and its facts.
   static let replyLimit = DecoderAnalysis.jpegLimit + (64 << 10)
 
@@ -182,6 +197,7 @@ final class DecoderWorker {
   /// word if the socket still holds one.
   private func end(overran: Bool) -> DecoderDeath {
     isAlive = false
+    releaseSharedPicture()
     kill(pid, SIGKILL)
     var status: Int32 = 0
     var usage = rusage()

@@ -34,6 +34,13 @@ final class DecoderSandboxTests: XCTestCase {
     let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
     XCTAssert(status.contains("Seccomp:\t2\n"), status)
     XCTAssert(status.contains("NoNewPrivs:\t1\n"), status)
+    // No capability, even when the tests run as root.
+    for set in ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"] {
+      XCTAssert(status.contains("\(set):\t0000000000000000\n"), status)
+    }
+    // Nothing it writes reaches vault's stderr (a terminal, perhaps).
+    XCTAssertEqual(
+      try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/2"), "/dev/null")
     let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
     func limit(_ name: String) -> [Substring] {
       let line = limits.split(separator: "\n").first { $0.hasPrefix(name) } ?? ""
@@ -61,7 +68,7 @@ final class DecoderSandboxTests: XCTestCase {
 
   func testForbiddenCallsKillTheHelperBySIGSYSAndTheNextFileDecodes() throws {
     let pool = DecoderPool(size: 1)
-    for fault in [DecoderFault.open, .socket, .execve] {
+    for fault in [DecoderFault.open, .socket, .execve, .signalOtherProcess, .executableMemory] {
       try pool.withWorker { try $0.probe() }
       let before = pool.idlePIDs
       let error = refusal { try pool.withWorker { try $0.fault(fault, name: "crafted.mp4") } }
