@@ -95,7 +95,9 @@ final class DecoderChannel {
   /// decoders read in place (the helper's side: a file sent whole is never copied again).
   func receiveFile(count: Int) throws -> PinnedBytes {
     let header = try receive(count: 5, deadline: nil)
-    guard DecoderFrame.bodyLength(Array(header.prefix(4))) == count + 1,
+    // A file's frame is bounded by what is sent whole, not by the replies' limit.
+    guard count <= DecoderInput.wholeLimit,
+      DecoderFrame.bodyLength(Array(header.prefix(4)), limit: DecoderInput.wholeLimit + 1) == count + 1,
       header[4] == DecoderMessageKind.file.rawValue
     else { throw Failure.malformed }
     let bytes = PinnedBytes(count: count)

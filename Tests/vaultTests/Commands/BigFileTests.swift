@@ -11,19 +11,44 @@ final class BigFileTests: XCTestCase {
   /// The key derivation (interactive: 64 MiB), the process, buffers: far below the file.
   static let memoryBound = 160 << 20
 
-  /// Writes Fixtures/photo.jpg followed by `extraBytes` of varied bytes, a MiB at a time.
-  func makeBigFile(at path: String) throws {
+  /// Writes Fixtures/photo.jpg followed by `extra` varied bytes, a MiB at a time.
+  func makeBigFile(at path: String, extra: Int = extraBytes) throws {
     _ = FileManager.default.createFile(atPath: path, contents: nil)
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     defer { try? handle.close() }
     try handle.write(contentsOf: try fileBytes(fixturesPath + "/photo.jpg"))
     var random = SeededGenerator(seed: 22)
     var piece = [UInt8](repeating: 0, count: 1 << 20)
-    for _ in 0..<(Self.extraBytes >> 20) {
+    var left = extra
+    while left > 0 {
       for index in stride(from: 0, to: piece.count, by: 8) {
         withUnsafeBytes(of: random.next()) { piece.replaceSubrange(index..<index + 8, with: $0) }
       }
-      try handle.write(contentsOf: piece)
+      try handle.write(contentsOf: piece.prefix(left))
+      left -= piece.count
+    }
+  }
+
+  /// Files of every size that vault sends its decoder helper whole (up to 64 MiB), near
+  /// the limits of the helper's frames (16 MiB for a thumbnail, 64 MiB for a file), import
+  /// and export bit for bit; one just over 64 MiB goes by descriptor. A file of 16 to 64
+  /// MiB was refused with "the decoder exited with status 65" when the helper checked a
+  /// file's frame against the thumbnail's limit.
+  func testFilesSentWholeToTheDecoderImportAtEverySize() throws {
+    let folder = try makeTemporaryFolder(self)
+    let vault = try VaultRunner.initialized(in: folder)
+    let photo = try fileBytes(fixturesPath + "/photo.jpg").count
+    let sizes = [16 << 20, (16 << 20) + (64 << 10) + 1, 40 << 20, 64 << 20, (64 << 20) + 1]
+    try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+    for size in sizes { try makeBigFile(at: folder + "/in/\(size).jpg", extra: size - photo) }
+
+    let add = try vault.run(["add", folder + "/in"])
+    XCTAssertEqual(add.status, 0, add.stderr)
+    XCTAssertEqual(try vault.listJSON().count, sizes.count, add.stderr)
+    let export = try vault.run(["export", "1-\(sizes.count)", "--to", folder + "/out"])
+    XCTAssertEqual(export.status, 0, export.stderr)
+    for size in sizes {
+      XCTAssertTrue(try sameBytes(folder + "/in/\(size).jpg", folder + "/out/\(size).jpg"), "\(size) bytes")
     }
   }
 
