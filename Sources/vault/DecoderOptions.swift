@@ -5,7 +5,10 @@ import VaultCore
 struct DecoderOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "The memory each decoder helper may use (MiB); a file that needs more is refused.",
+      """
+      The memory each decoder helper may use, \(DecoderLimits.memoryRange.lowerBound) to \
+      \(DecoderLimits.memoryRange.upperBound) MiB; a file that needs more is refused.
+      """,
       valueName: "MiB"))
   var decoderMemory = DecoderLimits.defaultMemoryMiB
 
