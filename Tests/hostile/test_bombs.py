@@ -208,12 +208,7 @@ class ServeTests(BombTestCase):
             self.assertEqual(self.upload(server, Files.good, "good.jpg")[0], 201)
             self.assertEqual(server.stop(), 0)
         finally:
-            if server.process.poll() is None:
-                server.process.kill()
-            server.process.wait()
-            server.collector.join(PATIENCE)
-            server.process.stdout.close()
-            server.stderr_file.close()
+            server.close()
         self.assertEqual([photo["name"] for photo in listed(self.vault)], ["good.jpg"])
 
 

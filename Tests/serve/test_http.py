@@ -221,6 +221,15 @@ class Server:
                 self.process.kill()
         return self.process.returncode
 
+    def close(self):
+        """Kills the server if it still runs, and closes what reads its output."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        self.collector.join(PATIENCE)
+        self.process.stdout.close()
+        self.stderr_file.close()
+
     def reset_peak_memory(self):
         """Starts VmHWM again from the current RSS (Linux's clear_refs 5), so that what an
         upload takes is not hidden by the key derivation's peak at start."""
@@ -296,12 +305,7 @@ class ServeTestCase(unittest.TestCase):
 
     def tearDown(self):
         for server in self.servers:
-            if server.process.poll() is None:
-                server.process.kill()
-                server.process.wait()
-            server.collector.join(PATIENCE)
-            server.process.stdout.close()
-            server.stderr_file.close()
+            server.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def serve(self, *arguments, tls=True, wrapper=(), environment=None, bind="127.0.0.1"):
