@@ -152,11 +152,7 @@ final class RecoveryTests: XCTestCase {
   /// silently: both are named with their photos and last change, and nothing changes;
   /// `--folder` recovers the one named and leaves the other as it was.
   func testCopiesOfTheSpaceAreNamedAndOneIsRecoveredOnlyWhenChosen() throws {
-    let stale = vault.vault + "/" + String(repeating: "0", count: 32)
-    try FileManager.default.copyItem(atPath: mainFolder, toPath: stale)
-    let add = try vault.run(["add", fixturesPath + "/palette.png"])
-    XCTAssertEqual(add.status, 0, add.stderr)
-    let expected = try XCTUnwrap(try contents("correct horse"))
+    let (stale, expected) = try staleCopyBehindOneMorePhoto(named: String(repeating: "0", count: 32))
     XCTAssertEqual(expected.first?.count, 4)
     let before = try snapshot(vault.vault)
     let refused = try recover(key: key, to: "battery staple")
@@ -186,6 +182,17 @@ final class RecoveryTests: XCTestCase {
     XCTAssertEqual(try snapshot(stale), staleBefore)
   }
 
+  /// A copy of the space's folder as it is now, under `name` in the vault (a restored
+  /// backup, a kept conflict), then one more photo added to the space: the copy's path,
+  /// and what the old password lists now.
+  private func staleCopyBehindOneMorePhoto(named name: String) throws -> (String, [[String]]) {
+    let stale = vault.vault + "/" + name
+    try FileManager.default.copyItem(atPath: mainFolder, toPath: stale)
+    let add = try vault.run(["add", fixturesPath + "/palette.png"])
+    XCTAssertEqual(add.status, 0, add.stderr)
+    return (stale, try XCTUnwrap(try contents("correct horse")))
+  }
+
   /// The current copy held by another command past the lock wait (`view`, `mount` and
   /// `serve` hold it for as long as they run) beside a stale copy (security review: the
   /// stale copy, the only one that opened, was moved to the new password, which then listed
@@ -193,11 +200,7 @@ final class RecoveryTests: XCTestCase {
   /// the busy one with why it was not opened, and nothing changes; chosen, or alone, the
   /// busy copy fails the recovery with its reason.
   func testABusyCurrentCopyIsNeverLeftForAStaleOne() throws {
-    let stale = vault.vault + "/" + String(repeating: "f", count: 32)
-    try FileManager.default.copyItem(atPath: mainFolder, toPath: stale)
-    let add = try vault.run(["add", fixturesPath + "/palette.png"])
-    XCTAssertEqual(add.status, 0, add.stderr)
-    let expected = try XCTUnwrap(try contents("correct horse"))
+    let (stale, expected) = try staleCopyBehindOneMorePhoto(named: String(repeating: "f", count: 32))
     let holder = try FolderLockHolder(mainFolder)
     defer { holder.end() }
     let before = try snapshot(vault.vault)
