@@ -98,12 +98,12 @@ func writeDecoderSeeds(into folder: String) {
     ("decoder-protocol/analyse-by-range", byRange),
   ]
   var replies: [(String, [UInt8])] = []
-  if let thumbnail = try? Thumbnailer().makeThumbnail(bytes: jpeg, name: "seed.jpg", format: .jpeg) {
-    let analysis = DecoderAnalysis(
-      thumbnail: thumbnail, details: PhotoDetails(cameraMake: "Seed"), liveIdentifier: "SEED-1")
-    replies.append(
-      ("decoder-reply/analysis", [7] + [DecoderMessageKind.analysis.rawValue] + analysis.payload))
-  }
+  let thumbnail = ThumbnailPicture(
+    image: RGBImage(width: 8, height: 8, pixels: .init(repeating: 90, count: 192)), width: 8, height: 8,
+    orientation: 1)
+  let analysis = DecoderAnalysis(
+    thumbnail: thumbnail, details: PhotoDetails(cameraMake: "Seed"), liveIdentifier: "SEED-1")
+  replies.append(("decoder-reply/analysis", [7] + [DecoderMessageKind.analysis.rawValue] + analysis.payload))
   replies.append(
     (
       "decoder-reply/failure",

@@ -1,16 +1,20 @@
-/// What a helper read from a file (`analysis`): the thumbnail with the header's facts, the
-/// details and the Live identifier, each when asked for. The parent reads it as it reads
-/// any untrusted bytes: every size is bounded and every field checked.
+/// What a helper read from a file (`analysis`): the thumbnail's pixels with the header's
+/// facts, the details and the Live identifier, each when asked for. The parent reads it as
+/// it reads any untrusted bytes: every size is bounded and every field checked, and it
+/// encodes the thumbnail itself (`Thumbnailer.encode`), so nothing a helper wrote is ever
+/// decoded where the keys are.
 struct DecoderAnalysis {
-  var thumbnail: Thumbnail?
+  var thumbnail: ThumbnailPicture?
   var details: PhotoDetails?
   var liveIdentifier: String?
 
-  /// The largest thumbnail JPEG accepted: a 65,535-pixel square at quality 100 is less.
-  static let jpegLimit = 16 << 20
   /// The largest side a photo may claim (PNG's own limit).
   static let sideLimit = Int64(Int32.max)
   static let textLimit = 1024
+
+  /// The largest `analysis` frame for thumbnails of at most `longSide` a side: their
+  /// pixels, and 64 KiB for the facts (texts of at most `textLimit` bytes).
+  static func frameLimit(longSide: Int) -> Int { longSide * longSide * 3 + (64 << 10) }
 
   var payload: [UInt8] {
     var writer = ByteWriter()
@@ -20,7 +24,7 @@ struct DecoderAnalysis {
     return writer.output
   }
 
-  init(thumbnail: Thumbnail?, details: PhotoDetails?, liveIdentifier: String?) {
+  init(thumbnail: ThumbnailPicture?, details: PhotoDetails?, liveIdentifier: String?) {
     (self.thumbnail, self.details, self.liveIdentifier) = (thumbnail, details, liveIdentifier)
   }
 
@@ -29,7 +33,9 @@ struct DecoderAnalysis {
     let parsed: DecoderAnalysis? = payload.withUnsafeBytes { buffer in
       var reader = ByteReader(buffer)
       guard
-        let thumbnail = reader.optional({ Thumbnail(decoding: &$0, longSide: request.thumbnailer.longSide) }),
+        let thumbnail = reader.optional({
+          ThumbnailPicture(decoding: &$0, longSide: request.thumbnailer.longSide)
+        }),
         let details = reader.optional({ PhotoDetails(decoding: &$0) }),
         let live = reader.optional({ $0.text(limit: Self.textLimit) }), reader.remaining == 0,
         (thumbnail != nil) == request.wants.contains(.thumbnail),
@@ -43,35 +49,36 @@ struct DecoderAnalysis {
   }
 }
 
-extension Thumbnail {
+extension ThumbnailPicture {
   func encode(into writer: inout ByteWriter) {
-    writer.byteString(jpeg)
-    for side in [thumbnailWidth, thumbnailHeight, width, height] { writer.uint32(UInt32(side)) }
+    for side in [image.width, image.height, width, height] { writer.uint32(UInt32(side)) }
+    writer.byteString(image.pixels)
     writer.byte(UInt8(orientation))
     writer.optional(warning) { $0.text($1) }
     writer.optional(durationMicroseconds) { $0.int64($1) }
     writer.optional(codec) { $0.text($1) }
   }
 
-  /// A thumbnail as `encode` wrote it, whose sides are within `longSide` and the photo's
-  /// within PNG's limit, whose orientation is EXIF's, and whose JPEG starts as one.
+  /// A thumbnail as `encode` wrote it: its sides within `longSide`, then exactly their
+  /// pixels (the count is checked against the sides before a byte of them is copied), the
+  /// photo's sides within PNG's limit, and an orientation of EXIF's.
   init?(decoding reader: inout ByteReader, longSide: Int) {
-    guard let jpeg = reader.byteString(limit: DecoderAnalysis.jpegLimit), jpeg.starts(with: [0xFF, 0xD8]),
-      let thumbnailWidth = reader.uint32(), let thumbnailHeight = reader.uint32(),
+    guard let thumbnailWidth = reader.uint32(), let thumbnailHeight = reader.uint32(),
       (1...longSide).contains(Int(thumbnailWidth)), (1...longSide).contains(Int(thumbnailHeight)),
       let width = reader.uint32(), let height = reader.uint32(),
       (1...DecoderAnalysis.sideLimit).contains(Int64(width)),
       (1...DecoderAnalysis.sideLimit).contains(Int64(height)),
+      case let count = Int(thumbnailWidth) * Int(thumbnailHeight) * 3,
+      let pixels = reader.byteString(limit: count), pixels.count == count,
       let orientation = reader.byte(), (1...8).contains(orientation),
       let warning = reader.optional({ $0.text(limit: DecoderAnalysis.textLimit) }),
       let duration = reader.optional({ $0.integer(in: 0...Int64.max) }),
       let codec = reader.optional({ $0.text(limit: 64) })
     else { return nil }
     self.init(
-      jpeg: jpeg, thumbnailWidth: Int(thumbnailWidth), thumbnailHeight: Int(thumbnailHeight),
-      width: Int(width),
-      height: Int(height), orientation: Int(orientation), warning: warning, durationMicroseconds: duration,
-      codec: codec)
+      image: RGBImage(width: Int(thumbnailWidth), height: Int(thumbnailHeight), pixels: pixels),
+      width: Int(width), height: Int(height), orientation: Int(orientation), warning: warning,
+      durationMicroseconds: duration, codec: codec)
   }
 }
 

@@ -6,8 +6,9 @@ struct DecoderFrame: Equatable {
   var kind: DecoderMessageKind
   var payload: [UInt8]
 
-  /// The largest frame either side accepts besides a `file`: a thumbnail and its facts.
-  static let maxLength = DecoderAnalysis.jpegLimit + (64 << 10)
+  /// The largest frame either side accepts besides a `file`: a thumbnail's pixels at the
+  /// largest side a request may ask for, and its facts.
+  static let maxLength = DecoderAnalysis.frameLimit(longSide: RGBImage.thumbnailSideLimit)
 
   /// The frame's bytes as written: length, kind, payload.
   var encoded: [UInt8] {

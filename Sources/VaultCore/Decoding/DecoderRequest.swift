@@ -86,7 +86,8 @@ extension Thumbnailer {
   init?(decoding reader: inout ByteReader) {
     self.init()
     let bound = Int64(Int32.max) << 8
-    guard let longSide = reader.integer(in: 1...65_535), let quality = reader.integer(in: 1...100),
+    guard let longSide = reader.integer(in: 1...Int64(RGBImage.thumbnailSideLimit)),
+      let quality = reader.integer(in: 1...100),
       let pixelLimit = reader.integer(in: 1...bound), let animationPixelLimit = reader.integer(in: 1...bound),
       let wholeInterlaced = reader.integer(in: 0...bound), let memoryLimit = reader.integer(in: 1...bound),
       let videoTimeLimit = reader.double(), videoTimeLimit.isFinite,

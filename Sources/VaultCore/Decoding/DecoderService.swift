@@ -101,7 +101,7 @@ public enum DecoderService {
       image = try thumbnailer.open(bytes, name: request.name, format: request.format)
     }
     return DecoderAnalysis(
-      thumbnail: request.wants.contains(.thumbnail) ? try thumbnailer.makeThumbnail(image) : nil,
+      thumbnail: request.wants.contains(.thumbnail) ? try thumbnailer.makeThumbnailPicture(image) : nil,
       details: request.wants.contains(.details)
         ? try PhotoDetailsReader.read(image, file: file, source: source) : nil,
       liveIdentifier: request.wants.contains(.liveIdentifier)

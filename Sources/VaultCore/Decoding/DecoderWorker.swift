@@ -57,7 +57,9 @@ final class DecoderWorker {
     var request = request
     request.size = input.size
     request.delivery = input.delivery
-    let reply = try exchange(DecoderFrame(.analyse, request.payload), name: name, input: input)
+    let reply = try exchange(
+      DecoderFrame(.analyse, request.payload), name: name, input: input,
+      replyLimit: DecoderAnalysis.frameLimit(longSide: request.thumbnailer.longSide))
     guard reply.kind == .analysis, let analysis = DecoderAnalysis(payload: reply.payload, answering: request)
     else {
       throw malformed(name: name)
@@ -96,11 +98,12 @@ final class DecoderWorker {
 
   /// Sends `frame` (with the file's bytes when `input` holds them), answers the helper's
   /// reads from `input` (and its `needBuffer` when `frame` asks for a `picture`), and
-  /// returns its reply; a `failure` is thrown as the error it carries. Anything else ends
-  /// the helper and throws its refusal.
-  private func exchange(_ frame: DecoderFrame, name: String, input: DecoderInput?, picture: Bool = false)
-    throws -> DecoderFrame
-  {
+  /// returns its reply, of at most `replyLimit` bytes; a `failure` is thrown as the error
+  /// it carries. Anything else ends the helper and throws its refusal.
+  private func exchange(
+    _ frame: DecoderFrame, name: String, input: DecoderInput?, picture: Bool = false,
+    replyLimit: Int = DecoderFrame.maxLength
+  ) throws -> DecoderFrame {
     precondition(isAlive, "a decoder worker is used after its helper ended")
     let deadline = DecoderChannel.now() + limits.deadlineNanoseconds
     var readError: Error?
@@ -117,7 +120,7 @@ final class DecoderWorker {
         try channel.send(frame, deadline: deadline)
       }
       while true {
-        let reply = try channel.receive(limit: Self.replyLimit, deadline: deadline)
+        let reply = try channel.receive(limit: replyLimit, deadline: deadline)
         switch reply.kind {
         case .read:
           guard case .ranges(let size, let read)? = input,
@@ -176,9 +179,6 @@ final class DecoderWorker {
     if let shared = sharedPicture { close(shared.descriptor) }
     sharedPicture = nil
   }
-
-  /// The largest reply a helper may send: a thumbnail and its facts.
-  static let replyLimit = DecoderAnalysis.jpegLimit + (64 << 10)
 
   /// Ends a helper that broke the protocol, and says so.
   private func malformed(name: String) -> VaultError {

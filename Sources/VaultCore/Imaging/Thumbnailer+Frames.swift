@@ -20,14 +20,14 @@ extension Thumbnailer {
     }
   }
 
-  func frameThumbnail(_ decoder: FrameDecoder) throws -> Thumbnail {
+  func frameThumbnail(_ decoder: FrameDecoder) throws -> ThumbnailPicture {
     let frame = try decoder.decodeFirstFrame()
     let target = targetSize(width: frame.width, height: frame.height)
     var resampler = AreaResampler(
       sourceWidth: frame.width, sourceHeight: frame.height, targetWidth: target.width,
       targetHeight: target.height)
     rgbRows(of: frame) { resampler.addRow($0) }
-    return try finish(
+    return finish(
       resampler.finish(), width: frame.width, height: frame.height, orientation: decoder.orientation,
       warning: nil)
   }

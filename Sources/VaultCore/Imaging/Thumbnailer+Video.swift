@@ -7,11 +7,11 @@ extension Thumbnailer {
   }
 
   /// The thumbnail of a probed video, decoded within the time budget.
-  func videoThumbnail(_ probe: VideoProbe) throws -> Thumbnail {
+  func videoThumbnail(_ probe: VideoProbe) throws -> ThumbnailPicture {
     let picture = try representativePicture(of: probe)
     let target = targetSize(width: picture.width, height: picture.height)
     let image = try picture.scaled(width: target.width, height: target.height, path: probe.path)
-    var thumbnail = try finish(
+    var thumbnail = finish(
       image, width: picture.width, height: picture.height, orientation: probe.orientation, warning: nil)
     (thumbnail.durationMicroseconds, thumbnail.codec) = (probe.durationMicroseconds, probe.codec)
     return thumbnail

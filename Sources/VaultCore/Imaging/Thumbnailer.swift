@@ -89,6 +89,12 @@ public struct Thumbnailer: Sendable {
 
   /// Decodes an opened picture into its thumbnail.
   func makeThumbnail(_ image: OpenedImage) throws -> Thumbnail {
+    try encode(makeThumbnailPicture(image))
+  }
+
+  /// Decodes an opened picture into its thumbnail's pixels (a helper's half: the parent
+  /// encodes them).
+  func makeThumbnailPicture(_ image: OpenedImage) throws -> ThumbnailPicture {
     switch image.decoder {
     case .jpeg(let decoder): return try jpegThumbnail(decoder, memoryLimit: image.memoryNeeded)
     case .png(let decoder): return try pngThumbnail(decoder)
@@ -175,7 +181,7 @@ public struct Thumbnailer: Sendable {
     }
   }
 
-  private func jpegThumbnail(_ decoder: JPEGDecoder, memoryLimit: Int) throws -> Thumbnail {
+  private func jpegThumbnail(_ decoder: JPEGDecoder, memoryLimit: Int) throws -> ThumbnailPicture {
     let target = targetSize(width: decoder.width, height: decoder.height)
     let denominator = JPEGDecoder.scaleDenominator(
       width: decoder.width, height: decoder.height, targetWidth: target.width, targetHeight: target.height)
@@ -191,12 +197,12 @@ public struct Thumbnailer: Sendable {
     ) { row in
       resampler.addRow(row)
     }
-    return try finish(
+    return finish(
       resampler.finish(), width: decoder.width, height: decoder.height, orientation: orientation,
       warning: decoder.warning)
   }
 
-  private func pngThumbnail(_ decoder: PNGDecoder) throws -> Thumbnail {
+  private func pngThumbnail(_ decoder: PNGDecoder) throws -> ThumbnailPicture {
     let target = targetSize(width: decoder.width, height: decoder.height)
     let lastPassOnly = self.lastPassOnly(decoder)
     var resampler = AreaResampler(
@@ -209,18 +215,18 @@ public struct Thumbnailer: Sendable {
       composite(rgba, width: width, into: &rgb)
       rgb.withUnsafeBufferPointer { resampler.addRow($0.baseAddress!) }
     }
-    return try finish(
+    return finish(
       resampler.finish(), width: decoder.width, height: decoder.height, orientation: 1, warning: nil)
   }
 
-  private func heifThumbnail(_ decoder: HEIFDecoder) throws -> Thumbnail {
+  private func heifThumbnail(_ decoder: HEIFDecoder) throws -> ThumbnailPicture {
     let pixels = try decoder.decode()
     let target = targetSize(width: pixels.width, height: pixels.height)
     var resampler = AreaResampler(
       sourceWidth: pixels.width, sourceHeight: pixels.height, targetWidth: target.width,
       targetHeight: target.height)
     rgbRows(of: pixels) { resampler.addRow($0) }
-    return try finish(
+    return finish(
       resampler.finish(), width: pixels.width, height: pixels.height, orientation: 1, warning: nil)
   }
 
@@ -260,14 +266,12 @@ public struct Thumbnailer: Sendable {
     }
   }
 
-  func finish(_ image: RGBImage, width: Int, height: Int, orientation: Int, warning: String?) throws
-    -> Thumbnail
+  func finish(_ image: RGBImage, width: Int, height: Int, orientation: Int, warning: String?)
+    -> ThumbnailPicture
   {
-    let oriented = image.oriented(orientation)
     let swaps = ExifOrientation.swapsDimensions(orientation)
-    return Thumbnail(
-      jpeg: try JPEGEncoder.encode(oriented, quality: quality), thumbnailWidth: oriented.width,
-      thumbnailHeight: oriented.height, width: swaps ? height : width, height: swaps ? width : height,
+    return ThumbnailPicture(
+      image: image.oriented(orientation), width: swaps ? height : width, height: swaps ? width : height,
       orientation: orientation, warning: warning)
   }
 }

@@ -171,7 +171,7 @@ public final class PhotoImporter {
     if knownHashes.contains(contentHash) { return .duplicate(contentHash: contentHash) }
     let read = try analysis ?? analyse()
     // The helper answered all three, as asked (DecoderAnalysis checks it).
-    let (made, details) = (read.thumbnail!, read.details!)
+    let (made, details) = (try thumbnailer.encode(read.thumbnail!), read.details!)
     let record = made.videoFactsApplied(
       to: details.applied(
         to: PhotoRecord(

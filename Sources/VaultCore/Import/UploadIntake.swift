@@ -234,7 +234,7 @@ public final class UploadIntake: @unchecked Sendable {
     let analysis = try decoders.analyse(request, input: input, name: name)
     // The helper answered all three, as asked (DecoderAnalysis checks it).
     return ReadBack(
-      format: format, thumbnail: analysis.thumbnail!, details: analysis.details!,
+      format: format, thumbnail: try thumbnailer.encode(analysis.thumbnail!), details: analysis.details!,
       liveIdentifier: analysis.liveIdentifier)
   }
 

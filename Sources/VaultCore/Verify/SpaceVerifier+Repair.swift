@@ -185,7 +185,7 @@ extension SpaceVerifier {
       wants: [.thumbnail], thumbnailer: thumbnailer, format: record.format, name: name, size: record.bytes,
       delivery: input.delivery)
     // The helper answered what was asked (DecoderAnalysis checks it).
-    var thumbnail = try decoders.analyse(request, input: input, name: name).thumbnail!
+    var thumbnail = try thumbnailer.encode(decoders.analyse(request, input: input, name: name).thumbnail!)
     defer { thumbnail.jpeg.wipe() }
     let file = try space.sealThumbnail(thumbnail.jpeg, id: id)
     try file.replace(space.thumbPath(record.id), syncFolder: false)

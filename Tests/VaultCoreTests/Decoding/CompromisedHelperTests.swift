@@ -68,6 +68,60 @@ final class CompromisedHelperTests: XCTestCase {
     XCTAssertEqual(FakeDecoderHelper.openDescriptors(naming: "memfd:vault-picture"), [])
   }
 
+  /// An `analysis` answering `[.thumbnail, .details]`: the thumbnail's fields as
+  /// `thumbnail` writes them, then empty details and no Live identifier.
+  private static func analysisPayload(thumbnail: (inout ByteWriter) -> Void) -> [UInt8] {
+    var writer = ByteWriter()
+    writer.byte(1)
+    thumbnail(&writer)
+    writer.bytes([1, 0, 0, 0, 0])
+    return writer.output
+  }
+
+  /// The facts after a thumbnail's sides and bytes: orientation 1, no warning, duration or
+  /// codec.
+  private static let facts: [UInt8] = [1, 0, 0, 0]
+
+  /// A thumbnail of `width`×`height` pixels whose pixels are `count` bytes.
+  private static func pixels(width: UInt32, height: UInt32, count: Int) -> [UInt8] {
+    analysisPayload { writer in
+      for side in [width, height, 4000, 3000] { writer.uint32(side) }
+      writer.byteString([UInt8](repeating: 0x7F, count: count))
+      writer.bytes(facts)
+    }
+  }
+
+  /// A helper taken over by a crafted file answers with a thumbnail meant for a decoder in
+  /// the parent (a JPEG, as helpers sent before) or with pixels that do not fit what the
+  /// request allows: the parent refuses the file in one line before it decodes or copies
+  /// any of it, and ends the helper.
+  func testAMalformedOrOversizedThumbnailIsRefusedInOneLine() throws {
+    let crafted = Self.analysisPayload { writer in
+      writer.byteString([0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0x41, count: 600))
+      for side: UInt32 in [64, 48, 4000, 3000] { writer.uint32(side) }
+      writer.bytes(Self.facts)
+    }
+    let replies: [(String, FakeDecoderHelper.Misbehaviour)] = [
+      ("a JPEG for the parent to decode", .analysis(payload: crafted)),
+      ("fewer pixels than its sides", .analysis(payload: Self.pixels(width: 4, height: 4, count: 47))),
+      ("more pixels than its sides", .analysis(payload: Self.pixels(width: 4, height: 4, count: 49))),
+      ("a side over the long side", .analysis(payload: Self.pixels(width: 513, height: 1, count: 513 * 3))),
+      (
+        "a frame longer than a thumbnail can be",
+        .analysis(payload: [1], claimed: DecoderAnalysis.frameLimit(longSide: Thumbnailer().longSide) + 1)
+      ),
+    ]
+    for (what, reply) in replies {
+      let helper = try worker(reply)
+      let error = Self.refusal {
+        try Self.analyse(helper, bytes: [0xFF, 0xD8, 0xFF, 0xD9], name: "crafted.jpg")
+      }
+      XCTAssertEqual(error, .decoderRefused(path: "crafted.jpg", reason: malformed), what)
+      XCTAssertEqual(error.map { "\($0)".split(separator: "\n").count }, 1, what)
+      XCTAssertFalse(helper.isAlive, what)
+    }
+  }
+
   func testAHelperThatStopsReadingIsKilledAtTheDeadline() throws {
     let helper = try worker(.neverReads, deadline: 1)
     // Far more than a socket's buffers hold: the parent's write would block.

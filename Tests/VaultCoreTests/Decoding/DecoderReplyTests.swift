@@ -20,11 +20,15 @@ final class DecoderReplyTests: XCTestCase {
   }
 
   private func analysis(_ random: inout Generator) -> DecoderAnalysis {
-    let thumbnail = Thumbnail(
-      jpeg: [0xFF, 0xD8]
-        + (0..<Int.random(in: 0...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) },
-      thumbnailWidth: Int.random(in: 1...512, using: &random),
-      thumbnailHeight: Int.random(in: 1...512, using: &random),
+    let (thumbnailWidth, thumbnailHeight) = (
+      Int.random(in: 1...40, using: &random), Int.random(in: 1...40, using: &random)
+    )
+    let thumbnail = ThumbnailPicture(
+      image: RGBImage(
+        width: thumbnailWidth, height: thumbnailHeight,
+        pixels: (0..<thumbnailWidth * thumbnailHeight * 3).map { _ in
+          UInt8.random(in: 0...255, using: &random)
+        }),
       width: Int.random(in: 1...100_000, using: &random), height: Int.random(in: 1...100_000, using: &random),
       orientation: Int.random(in: 1...8, using: &random),
       warning: Bool.random(using: &random) ? text(&random, count: 20) : nil,
@@ -54,7 +58,7 @@ final class DecoderReplyTests: XCTestCase {
       let sent = analysis(&random)
       let payload = sent.payload
       let read = DecoderAnalysis(payload: payload, answering: request)
-      XCTAssertEqual(read?.thumbnail?.jpeg, sent.thumbnail?.jpeg, "seed \(seed)")
+      XCTAssertEqual(read?.thumbnail?.image, sent.thumbnail?.image, "seed \(seed)")
       XCTAssertEqual(read?.thumbnail?.width, sent.thumbnail?.width, "seed \(seed)")
       XCTAssertEqual(read?.details, sent.details, "seed \(seed)")
       XCTAssertEqual(read?.liveIdentifier, sent.liveIdentifier, "seed \(seed)")
@@ -72,7 +76,8 @@ final class DecoderReplyTests: XCTestCase {
       }
       if let odd = DecoderAnalysis(payload: mutated, answering: request), let thumbnail = odd.thumbnail {
         XCTAssert((1...8).contains(thumbnail.orientation), "seed \(seed)")
-        XCTAssert((1...512).contains(thumbnail.thumbnailWidth), "seed \(seed)")
+        XCTAssert((1...512).contains(thumbnail.image.width), "seed \(seed)")
+        XCTAssertEqual(thumbnail.image.pixels.count, thumbnail.image.width * thumbnail.image.height * 3)
       }
       _ = DecoderFailure.error(from: mutated, path: "x.jpg", memoryLimit: 512 << 20)
       _ = DecoderPicture(payload: mutated, byteCount: 30)

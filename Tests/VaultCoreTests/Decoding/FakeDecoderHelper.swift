@@ -17,6 +17,9 @@ enum FakeDecoderHelper {
     case needBuffer(bytes: Int)
     /// Never reads: the parent's writes fill the socket and stop.
     case neverReads
+    /// Reads an `analyse` and the file sent whole with it, and answers with an `analysis`
+    /// frame of `payload` (its length `claimed`, when given, whatever the bytes that follow).
+    case analysis(payload: [UInt8], claimed: Int? = nil)
   }
 
   /// Writes the helper into a fresh temporary folder and returns its path.
@@ -79,6 +82,16 @@ enum FakeDecoderHelper {
         """
     case .neverReads:
       return "time.sleep(3600)\n"
+    case .analysis(let payload, let claimed):
+      let length = claimed.map { "\($0)" } ?? "len(payload) + 1"
+      return """
+        frame()
+        frame()
+        payload = bytes.fromhex("\(payload.map { String(format: "%02x", $0) }.joined())")
+        channel.sendall(struct.pack(">I", \(length)) + bytes([0x82]) + payload)
+        time.sleep(3600)
+
+        """
     }
   }
 
