@@ -128,8 +128,9 @@ enum JournalSegment {
         break
       }
       let recordEnd = offset + 4 + length
-      let record = try file.bytes(at: offset + 4, count: length)
-      switch openRecord(record, header: header, number: number, key: key, apply: apply) {
+      switch try readRecord(
+        of: file, at: offset + 4, length: length, header: header, number: number, key: key, apply: apply)
+      {
       case .opened:
         contents.records += 1
         offset = recordEnd
@@ -147,6 +148,23 @@ enum JournalSegment {
       }
     }
     return contents
+  }
+
+  /// Reads the record of `length` bytes at `start` and opens it. A record with a hole in it
+  /// is not read: vault writes every byte of a record, and no block of a sealed record is
+  /// zeros, so one whose blocks were never written (an append cut short, or a file made
+  /// sparse by anyone with the vault folder: a record's length may claim 256 MiB at no
+  /// cost to them) cannot authenticate; only its last byte counts (a torn tail's is zero).
+  private static func readRecord(
+    of file: SegmentFile, at start: Int, length: Int, header: [UInt8], number: Int, key: SecureBytes,
+    apply: (JournalEntry) -> Void
+  ) throws -> RecordOutcome {
+    let end = start + length
+    if file.hasHole(from: start, before: end) {
+      return .failed(lastByte: try file.bytes(at: end - 1, count: 1)[0])
+    }
+    return openRecord(
+      try file.bytes(at: start, count: length), header: header, number: number, key: key, apply: apply)
   }
 
   /// What opening one record gave.

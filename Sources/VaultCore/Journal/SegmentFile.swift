@@ -49,6 +49,13 @@ final class SegmentFile {
     return result
   }
 
+  /// Whether a hole (a run of blocks never written, which the file system shows as zeros)
+  /// begins between `offset` and `end`. False where the file system cannot tell.
+  func hasHole(from offset: Int, before end: Int) -> Bool {
+    let hole = lseek(descriptor, off_t(offset), seekHole)
+    return hole >= 0 && Int(hole) < end
+  }
+
   /// Whether every byte from `offset` to the end is zero: holes are skipped (SEEK_DATA), and
   /// data is read 64 KiB at a time, up to its first byte that is not zero.
   func isZero(from offset: Int) throws -> Bool {

@@ -57,6 +57,42 @@ final class JournalSegmentGrowthTests: XCTestCase {
     }
   }
 
+  /// A copy of a segment with one more record whose length claims 256 MiB, made sparse to a
+  /// gibibyte with one byte at its end (security review: each command read that record,
+  /// 580 MB and over a second, for ever, since such a folder is never taken in): it is
+  /// refused, damage to a reader, and neither reads its holes, the first time or the next.
+  func testARecordMadeSparseIsRefusedWithoutBeingRead() throws {
+    let id = BlobID.random()
+    let original = segment(id: id, records: 0..<2, key: key)
+    let existing = folder + "/space"
+    let incoming = folder + "/copy"
+    try Data(original).write(to: URL(fileURLWithPath: existing))
+    var writer = ByteWriter(output: original)
+    writer.uint32(UInt32(JournalSegment.recordLimit))
+    try Data(writer.output).write(to: URL(fileURLWithPath: incoming))
+    XCTAssertEqual(truncate(incoming, 1 << 30), 0)
+    let handle = try XCTUnwrap(FileHandle(forWritingAtPath: incoming))
+    try handle.seek(toOffset: (1 << 30) - 1)
+    try handle.write(contentsOf: Data([1]))
+    try handle.close()
+    for time in ["first", "second"] {
+      let before = try Self.bytesRead()
+      let growth = JournalSegment.growth(of: incoming, over: existing, id: id, key: key)
+      guard case .refused(let reason) = growth, reason.contains("record 3 does not authenticate") else {
+        return XCTFail("\(time): \(growth)")
+      }
+      XCTAssertThrowsError(try JournalSegment.read(path: incoming, id: id, key: key) { _ in }, time)
+      XCTAssertLessThan(try Self.bytesRead() - before, 1 << 20, time)
+    }
+  }
+
+  /// The bytes this process has read so far (`rchar`: every read and pread, cached or not).
+  static func bytesRead() throws -> Int {
+    let io = try String(contentsOfFile: "/proc/self/io", encoding: .utf8)
+    let line = try XCTUnwrap(io.split(separator: "\n").first { $0.hasPrefix("rchar: ") })
+    return try XCTUnwrap(Int(line.dropFirst(7)))
+  }
+
   /// The records numbered `numbers` of the segment named `id`, each of one deletion; from the
   /// first, with the segment's header.
   func segment(id: BlobID, records numbers: Range<Int>, key: SecureBytes) -> [UInt8] {

@@ -174,6 +174,39 @@ final class PasswordChangeAcrossCopiesTests: XCTestCase {
     XCTAssertEqual(again.stderr, "")
   }
 
+  /// A keyless folder with a copy of the space's journal and a segment of its own whose
+  /// record claims 256 MiB, sparse to a gibibyte with one byte at its end (security
+  /// review: the folder is never taken in, so every command read that record again, 580 MB
+  /// and over a second each): the record is never read, by the first command or the next.
+  func testASparseRecordInAKeylessFolderIsReadByNoCommand() throws {
+    try requireTool("/usr/bin/time")
+    let vault = try VaultRunner.initialized(in: folder)
+    XCTAssertEqual(try vault.run(["add", fixturesPath + "/gray.png"]).status, 0)
+    let space = try vault.spaceFolder()
+    let planted = vault.vault + "/0123456789abcdef0123456789abcdef"
+    try FileManager.default.createDirectory(atPath: planted, withIntermediateDirectories: false)
+    try FileManager.default.copyItem(atPath: space + "/Journal", toPath: planted + "/Journal")
+    let id = String(repeating: "ab", count: 16)
+    let segment = planted + "/Journal/j-" + id
+    let header = Array("VLTJ".utf8) + [2] + (0..<16).map { _ in UInt8(0xAB) }
+    try Data(header + [0x10, 0, 0, 0]).write(to: URL(fileURLWithPath: segment))
+    XCTAssertEqual(truncate(segment, 1 << 30), 0)
+    let handle = try XCTUnwrap(FileHandle(forWritingAtPath: segment))
+    try handle.seek(toOffset: (1 << 30) - 1)
+    try handle.write(contentsOf: Data([1]))
+    try handle.close()
+    let journalBefore = try snapshot(space + "/Journal")
+    for (time, arguments) in [("first", ["list"]), ("second", ["list"]), ("a writer", ["select", "1"])] {
+      let (run, peakBytes) = try vault.runMeasured(arguments)
+      XCTAssertEqual(run.status, 0, "\(time): \(run.stderr)")
+      // A command takes some 120 MB in a debug build; reading the record took 580 MB.
+      XCTAssertLessThan(peakBytes, 250 << 20, time)
+    }
+    XCTAssertEqual(try vault.listJSON(["--selected"]).count, 1)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: segment))
+    XCTAssertEqual(try snapshot(space + "/Journal").count, journalBefore.count + 1, "one selection segment")
+  }
+
   /// A folder of the password's space without its key file: one line naming the folder,
   /// and a hint for both ways it comes about.
   static func keyMissing(_ folder: String) -> String {
