@@ -40,9 +40,42 @@ extension Space {
     fileExists(folder + "/" + keyFile) || fileExists(folder + "/" + nextKeyFile)
   }
 
-  /// Whether a keyless folder holds files of this space that a rename left behind.
-  func hasFilesLeftByRenames() -> Bool {
-    Self.keylessFolders(in: parentFolder(directory)).contains { $0 != directory && isLeftover($0) }
+  /// The keyless folders holding files of this space that a rename left behind, each with
+  /// why a writer could take none of its files in (nil when it could).
+  func foldersLeftByRenames() -> [(folder: String, blocked: VaultError?)] {
+    Self.keylessFolders(in: parentFolder(directory)).filter { $0 != directory && isLeftover($0) }
+      .map { ($0, whyNoFileMoves(from: $0)) }
+  }
+
+  /// Why a writer would move none of `folder`'s files into this space: every folder of it
+  /// holding a file the space lacks (or a longer copy of a journal file) is one this
+  /// process cannot write, as moving a file out needs (read-only media, a folder a sync
+  /// made read-only). nil when a file can move, or none needs to (the writer then only
+  /// removes the folder).
+  private func whyNoFileMoves(from folder: String) -> VaultError? {
+    var blocked: VaultError?
+    for name in [Self.journalFolder, Self.photoFolder, Self.thumbFolder] {
+      let source = folder + "/" + name
+      let target = directory + "/" + name
+      guard Self.isRealFolder(source), let names = try? listVaultFolder(source),
+        names.contains(where: {
+          Self.wouldMove(source + "/" + $0, over: target + "/" + $0, mayGrow: name == Self.journalFolder)
+        })
+      else { continue }
+      if faccessat(AT_FDCWD, source, W_OK, AT_EACCESS) == 0 { return nil }
+      blocked = blocked ?? .io(path: folder, reason: Self.notTakenIn(VaultError.posix(source)))
+    }
+    return blocked
+  }
+
+  /// Whether `moveFiles` would try to move `file` over `existing`: a regular file, not a
+  /// temporary one, that the space lacks, or (`mayGrow`: a journal file) that is longer.
+  private static func wouldMove(_ file: String, over existing: String, mayGrow: Bool) -> Bool {
+    var info = stat()
+    guard !(file as NSString).lastPathComponent.hasPrefix(TemporaryFile.prefix), lstat(file, &info) == 0,
+      info.st_mode & S_IFMT == S_IFREG
+    else { return false }
+    return !fileExists(existing) || (mayGrow && Int(info.st_size) > fileSize(existing))
   }
 
   /// Moves into this space (opened to write) the files of every keyless folder of the vault

@@ -134,15 +134,23 @@ public final class Vault {
   /// it had before a password change (`Space.adoptFilesLeftByRenames`), the reader lets go
   /// of its lock and a writer takes them in first, so that the reader shows them too. Only
   /// then: a folder that merely lacks a key (anyone with the vault folder can make one)
-  /// leaves readers readers. Where the writer fails (read-only media, another writer),
-  /// the reader goes on without those files.
+  /// leaves readers readers, and so does one whose files no writer could move (a
+  /// read-only folder a sync brought: becoming a writer on every command would only wait
+  /// for the space's other readers, for nothing), which the reader names. Where the writer
+  /// fails (read-only media, another writer), the reader goes on without those files.
   private func opening(_ access: Space.Access, _ open: (Space.Access) throws -> Space) throws -> Space {
     let space = try open(access)
     if access == .write {
       try space.prepareForWriting()
       return space
     }
-    guard Space.hasKeylessFolders(in: path), space.hasFilesLeftByRenames() else { return space }
+    guard Space.hasKeylessFolders(in: path) else { return space }
+    let leftovers = space.foldersLeftByRenames()
+    let blocked = leftovers.compactMap(\.blocked)
+    guard blocked.count < leftovers.count else {
+      space.leftoversNotTakenIn = blocked
+      return space
+    }
     space.releaseLock()
     // What the writer could not take in, or nil when it could not write; the writer, and
     // its lock, are gone when the closure returns.

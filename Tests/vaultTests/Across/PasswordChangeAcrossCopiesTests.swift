@@ -142,6 +142,44 @@ final class PasswordChangeAcrossCopiesTests: XCTestCase {
     XCTAssertEqual(try vault.listJSON().count, 2)
   }
 
+  /// The same folder, its `Photo/` still read-only, while another reader holds the space
+  /// (`vault view`, here a shared lock this test holds): a reader that no writer could take
+  /// the folder's files in for stays a reader (security review: each `list` let go of its
+  /// lock to become the writer, and waited 10 s for the other reader), and names the folder.
+  func testAReaderNeverWaitsToTakeInFilesNoWriterCanMove() throws {
+    let vault = try VaultRunner.initialized(in: folder)
+    XCTAssertEqual(try vault.run(["add", fixturesPath + "/gray.png"]).status, 0)
+    let space = try vault.spaceFolder()
+    let planted = vault.vault + "/0123456789abcdef0123456789abcdef"
+    try FileManager.default.createDirectory(atPath: planted + "/Photo", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: space + "/Journal", toPath: planted + "/Journal")
+    try Data([1, 2, 3]).write(
+      to: URL(fileURLWithPath: planted + "/Photo/" + String(repeating: "ab", count: 16)))
+    let readOnly = try ResilienceTests.ReadOnlyFolder(path: planted + "/Photo")
+    defer { readOnly.restore() }
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+    holder.arguments = ["--shared", space, "/bin/sh", "-c", "echo locked; cat >/dev/null"]
+    let (input, output) = (Pipe(), Pipe())
+    (holder.standardInput, holder.standardOutput) = (input, output)
+    try holder.run()
+    defer {
+      try? input.fileHandleForWriting.close()
+      holder.waitUntilExit()
+    }
+    XCTAssertEqual(output.fileHandleForReading.availableData, Data("locked\n".utf8))
+    for time in ["first", "second"] {
+      let listed = try vault.run(["list"])
+      XCTAssertEqual(listed.status, 0, "\(time): \(listed.stderr)")
+      XCTAssertFalse(listed.stderr.contains("waiting for"), "\(time): \(listed.stderr)")
+      let warnings = listed.stderr.split(separator: "\n")
+      XCTAssertEqual(warnings.count, 1, "\(time): \(listed.stderr)")
+      XCTAssertTrue(
+        warnings.first?.hasPrefix("warning: '\(planted)': the files a password change") == true,
+        "\(time): \(listed.stderr)")
+    }
+  }
+
   /// A keyless folder with a copy of the space's journal in which one segment was grown,
   /// sparse, to a gibibyte (security review: both copies were read whole, 1.1 GB, the grown
   /// one replaced the space's, and every later command warned of its incomplete record):
