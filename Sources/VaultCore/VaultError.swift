@@ -215,6 +215,13 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
       return nil
     }
   }
+
+  /// The same for an upload, which is reported as refused already (`refused x.mp4: …`,
+  /// `upload 'x.mp4' refused: …`): a decoder's refusal without its own word "refused".
+  var uploadProblem: String? {
+    if case .decoderRefused(_, let reason) = self { return reason }
+    return contentProblem
+  }
 }
 
 extension VaultError {

@@ -145,7 +145,7 @@ public final class UploadIntake: @unchecked Sendable {
     do {
       read = try readBack(original, name: name, readableWhole: readableWhole)
     } catch let error as VaultError {
-      guard let problem = error.contentProblem else { throw error }
+      guard let problem = error.uploadProblem else { throw error }
       throw VaultError.uploadRefused(name: name, reason: problem)
     }
     let (format, thumbnail, details, liveIdentifier) = (
@@ -190,7 +190,7 @@ public final class UploadIntake: @unchecked Sendable {
       let format = try ImageFormat.recognise(signature, path: original.name)
       return format.isVideo ? nil : Self.photoUnderVideoName(format)
     } catch {
-      return (error as? VaultError)?.contentProblem
+      return (error as? VaultError)?.uploadProblem
     }
   }
 

@@ -195,7 +195,11 @@ final class UploadIntakeTests: XCTestCase {
       {
         try await self.upload(try progressiveJPEG(width: 8000, height: 8000), named: "big.jpg", into: intake)
       },
-      .uploadRefused(name: "big.jpg", reason: "refused: decoding needs more than 64 MiB"))
+      .uploadRefused(name: "big.jpg", reason: "decoding needs more than 64 MiB"))
+    // `serve` says "refused" once (it said "refused big.jpg: refused: decoding …").
+    XCTAssertEqual(
+      VaultError.uploadRefused(name: "big.jpg", reason: "decoding needs more than 64 MiB").description,
+      "upload 'big.jpg' refused: decoding needs more than 64 MiB")
     XCTAssertEqual(files(under: folder), before)
     _ = addedRecord(try await upload(try fixture("photo.jpg"), named: "photo.jpg", into: intake))
   }
