@@ -96,8 +96,8 @@ final class DecoderChannel {
   func receiveFile(count: Int) throws -> PinnedBytes {
     let header = try receive(count: 5, deadline: nil)
     // A file's frame is bounded by what is sent whole, not by the replies' limit.
-    guard count <= DecoderInput.wholeLimit,
-      DecoderFrame.bodyLength(Array(header.prefix(4)), limit: DecoderInput.wholeLimit + 1) == count + 1,
+    guard count <= DecoderFrame.fileLimit,
+      DecoderFrame.bodyLength(Array(header.prefix(4)), limit: DecoderFrame.fileLimit + 1) == count + 1,
       header[4] == DecoderMessageKind.file.rawValue
     else { throw Failure.malformed }
     let bytes = PinnedBytes(count: count)

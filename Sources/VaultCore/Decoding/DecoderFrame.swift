@@ -7,8 +7,14 @@ struct DecoderFrame: Equatable {
   var payload: [UInt8]
 
   /// The largest frame either side accepts besides a `file`: a thumbnail's pixels at the
-  /// largest side a request may ask for, and its facts.
-  static let maxLength = DecoderAnalysis.frameLimit(longSide: RGBImage.thumbnailSideLimit)
+  /// largest side a request may ask for and its facts, or the most bytes a `data` frame
+  /// answers a `read` with.
+  static let maxLength = max(
+    DecoderAnalysis.frameLimit(longSide: RGBImage.thumbnailSideLimit), 1 + DecoderInput.readLimit)
+
+  /// The largest file sent whole, in a `file` frame of one more byte (its kind);
+  /// `DecoderInput.sendable` has a larger one read by range instead.
+  static let fileLimit = 64 << 20
 
   /// The frame's bytes as written: length, kind, payload.
   var encoded: [UInt8] {

@@ -32,13 +32,10 @@ enum DecoderInput {
   /// The most bytes one `read` may ask for.
   static let readLimit = 1 << 20
 
-  /// The largest file sent whole with its request (what a helper accepts in a frame).
-  static let wholeLimit = 64 << 20
-
-  /// How the file goes: bytes over `wholeLimit` (an original shown that is larger) are
-  /// read by range from where they lie instead.
+  /// How the file goes: bytes over `DecoderFrame.fileLimit` (an original shown that is
+  /// larger) are read by range from where they lie instead.
   var sendable: DecoderInput {
-    guard case .bytes(let bytes) = self, bytes.count > Self.wholeLimit else { return self }
+    guard case .bytes(let bytes) = self, bytes.count > DecoderFrame.fileLimit else { return self }
     return .ranges(size: Int64(bytes.count)) { offset, buffer in
       let count = min(buffer.count, bytes.count - Int(offset))
       guard count > 0 else { return 0 }

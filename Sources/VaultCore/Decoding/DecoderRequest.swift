@@ -63,7 +63,7 @@ struct DecoderRequest {
         }),
         let delivery = reader.byte().flatMap(Delivery.init(rawValue:))
       else { return nil }
-      guard reader.remaining == 0, delivery != .bytes || size <= DecoderInput.wholeLimit else { return nil }
+      guard reader.remaining == 0, delivery != .bytes || size <= DecoderFrame.fileLimit else { return nil }
       return DecoderRequest(
         wants: Wants(rawValue: wants), thumbnailer: thumbnailer, format: format, name: name, size: size,
         delivery: delivery, minimumSize: minimumSize)

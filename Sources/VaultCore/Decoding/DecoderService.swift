@@ -125,7 +125,7 @@ extension DecoderService {
         VideoProbe(input, limits: limits), minimumSize: request.minimumSize, limits: limits)
     case .bytes, .ranges:
       // A still is decoded from memory: read whole when it did not come so (an original
-      // over `DecoderInput.wholeLimit`), within the memory a decode may take.
+      // over `DecoderFrame.fileLimit`), within the memory a decode may take.
       let remote = DecoderRemoteFile(channel: channel, size: request.size, name: request.name)
       guard
         let whole = try bytes

@@ -86,6 +86,33 @@ final class DecoderReplyTests: XCTestCase {
     }
   }
 
+  /// The frame limits come from one place: the largest frame a side sends but a file (an
+  /// answer to the largest `read`, the analysis of the largest thumbnail a request may ask
+  /// for) is within what the other side accepts.
+  func testTheLargestFramesEachSideSendsAreAccepted() {
+    let data = DecoderFrame(.data, [UInt8](repeating: 1, count: DecoderInput.readLimit)).encoded
+    XCTAssertEqual(DecoderFrame.bodyLength(Array(data.prefix(4))), DecoderInput.readLimit + 1)
+    let side = RGBImage.thumbnailSideLimit
+    let largest = ThumbnailPicture(
+      image: RGBImage(width: side, height: side, pixels: [UInt8](repeating: 1, count: side * side * 3)),
+      width: side, height: side, orientation: 1,
+      warning: String(repeating: "w", count: DecoderAnalysis.textLimit),
+      codec: String(repeating: "c", count: 64))
+    let details = PhotoDetails(
+      cameraMake: String(repeating: "m", count: PhotoDetails.textLimit),
+      cameraModel: String(repeating: "m", count: PhotoDetails.textLimit))
+    let analysis = DecoderFrame(
+      .analysis,
+      DecoderAnalysis(
+        thumbnail: largest, details: details, liveIdentifier: String(repeating: "L", count: 100)
+      ).payload
+    ).encoded
+    XCTAssertNotNil(DecoderFrame.bodyLength(Array(analysis.prefix(4))))
+    XCTAssertNotNil(
+      DecoderFrame.bodyLength(
+        Array(analysis.prefix(4)), limit: DecoderAnalysis.frameLimit(longSide: side)))
+  }
+
   func testAReadOutsideTheFileOrOverTheLimitIsRefused() {
     func read(_ offset: Int64, _ count: UInt32) -> [UInt8] {
       var writer = ByteWriter()

@@ -149,7 +149,7 @@ final class DecoderPictureTests: XCTestCase {
   /// the review's big files) is read by range instead, and shown.
   func testAnOriginalOverTheWholeLimitIsReadByRange() throws {
     let jpeg = Array(try Data(contentsOf: URL(fileURLWithPath: fixturesPath + "/orientation-6.jpg")))
-    let padded = jpeg + [UInt8](repeating: 0, count: DecoderInput.wholeLimit + 1000)
+    let padded = jpeg + [UInt8](repeating: 0, count: DecoderFrame.fileLimit + 1000)
     let request = DecoderRequest(
       wants: [.picture], thumbnailer: Thumbnailer(), format: .jpeg, name: "big.jpg", size: 0, delivery: .bytes
     )
