@@ -18,6 +18,8 @@ struct DecoderAnalysis {
 
   var payload: [UInt8] {
     var writer = ByteWriter()
+    // Room for it all at once: a buffer outgrown would be freed, pixels and all, unwiped.
+    writer.output.reserveCapacity((thumbnail?.image.pixels.count ?? 0) + (64 << 10))
     writer.optional(thumbnail) { $1.encode(into: &$0) }
     writer.optional(details) { $1.encode(into: &$0) }
     writer.optional(liveIdentifier) { $0.text($1) }

@@ -81,14 +81,14 @@ final class DecoderChannel {
   }
 
   /// The next frame, of at most `limit` bytes, before `deadline` (monotonic nanoseconds;
-  /// nil waits for ever).
+  /// nil waits for ever). Its payload is read straight into the frame's own bytes, which
+  /// the receiver wipes when they hold plaintext: no copy of them is freed unwiped.
   func receive(limit: Int = DecoderFrame.maxLength, deadline: UInt64? = nil) throws -> DecoderFrame {
     let header = try receive(count: 4, deadline: deadline)
-    guard let length = DecoderFrame.bodyLength(header, limit: limit) else { throw Failure.malformed }
-    guard let frame = DecoderFrame(body: try receive(count: length, deadline: deadline)) else {
-      throw Failure.malformed
-    }
-    return frame
+    guard let length = DecoderFrame.bodyLength(header, limit: limit),
+      let kind = DecoderMessageKind(rawValue: try receive(count: 1, deadline: deadline)[0])
+    else { throw Failure.malformed }
+    return DecoderFrame(kind, try receive(count: length - 1, deadline: deadline))
   }
 
   /// The body of a `file` frame of exactly `count` bytes, read straight into memory that

@@ -28,6 +28,8 @@ struct DecoderReadRequest {
       if got <= 0 { break }
       filled += got
     }
-    return Array(bytes.prefix(filled))
+    // Cut in place: a shorter copy would leave these plaintext bytes freed unwiped.
+    bytes.removeLast(count - filled)
+    return bytes
   }
 }

@@ -17,7 +17,7 @@ public enum DecoderService {
   public static func serve(descriptor: Int32, fault: (DecoderFault) -> Void) -> Never {
     let channel = DecoderChannel(descriptor: descriptor, acceptsDescriptors: true)
     while true {
-      let frame: DecoderFrame
+      var frame: DecoderFrame
       do {
         frame = try channel.receive()
       } catch DecoderChannel.Failure.closed {
@@ -25,6 +25,8 @@ public enum DecoderService {
       } catch {
         exit(65)
       }
+      // A request holds a file's name; a `data` frame never comes here (`DecoderRemoteFile`).
+      defer { frame.payload.wipe() }
       do {
         try answer(frame, on: channel, fault: fault)
       } catch {
@@ -40,7 +42,10 @@ public enum DecoderService {
     case .probe:
       try channel.send(DecoderFrame(.ready))
     case .analyse:
-      try channel.send(analysis(of: frame.payload, on: channel))
+      // The reply holds a thumbnail's pixels, or a picture's facts.
+      var reply = try analysis(of: frame.payload, on: channel)
+      defer { reply.payload.wipe() }
+      try channel.send(reply)
     case .fault:
       guard let kind = frame.payload.first.flatMap(DecoderFault.init(rawValue:)) else {
         throw DecoderChannel.Failure.malformed
@@ -59,6 +64,7 @@ public enum DecoderService {
     do {
       if request.wants == [.picture] { return try picture(request, bytes: bytes, channel: channel) }
       let analysis = try analyse(request, bytes: bytes, channel: channel)
+      defer { analysis.thumbnail?.image.pixels.wipeShared() }
       return DecoderFrame(.analysis, analysis.payload)
     } catch let error as DecoderChannel.Failure {
       throw error
@@ -150,6 +156,7 @@ extension DecoderService {
       memory != MAP_FAILED
     else { throw VaultError.decoderRefused(path: request.name, reason: "no shared memory for the picture") }
     decoded.image.pixels.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: count) }
+    decoded.image.pixels.wipeShared()
     munmap(memory, count)
     return DecoderFrame(.picture, DecoderPicture(decoded).payload)
   }

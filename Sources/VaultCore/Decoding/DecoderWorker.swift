@@ -57,9 +57,11 @@ final class DecoderWorker {
     var request = request
     request.size = input.size
     request.delivery = input.delivery
-    let reply = try exchange(
+    var reply = try exchange(
       DecoderFrame(.analyse, request.payload), name: name, input: input,
       replyLimit: DecoderAnalysis.frameLimit(longSide: request.thumbnailer.longSide))
+    // It holds the thumbnail's pixels, copied out by the parsing.
+    defer { reply.payload.wipe() }
     guard reply.kind == .analysis, let analysis = DecoderAnalysis(payload: reply.payload, answering: request)
     else {
       throw malformed(name: name)
@@ -129,7 +131,9 @@ final class DecoderWorker {
             throw malformed(name: name)
           }
           do {
-            try channel.send(DecoderFrame(.data, try wanted.perform(read)), deadline: deadline)
+            var data = DecoderFrame(.data, try wanted.perform(read))
+            defer { data.payload.wipe() }
+            try channel.send(data, deadline: deadline)
           } catch let error as DecoderChannel.Failure {
             throw error
           } catch {
