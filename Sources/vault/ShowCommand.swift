@@ -44,9 +44,10 @@ struct ShowCommand: ParsableCommand {
   }
 
   func run() throws {
-    // The decoder helper starts while the key is derived.
+    // The decoder helper starts while the key is derived, when there are pictures to draw
+    // (labels alone decode nothing).
     let decoders = DecoderPool(size: 1, limits: decoder.limits)
-    decoders.prestart()
+    if !TerminalGraphics.isTextOnly(mode) { decoders.prestart() }
     let space = try options.unlock(.read)
     let browser = try scope.browser(for: space)
     browser.stillDecoders = decoders

@@ -46,19 +46,24 @@ public final class TerminalGraphics {
   /// of them transparent).
   static let sixelRegisters = 256
 
+  /// Whether `mode` draws text only, as `resolve` decides before it asks the terminal
+  /// anything: `text`, or `auto` with stdout not a terminal, `NO_COLOR` or `TERM=dumb`.
+  public static func isTextOnly(_ mode: DisplayMode) -> Bool {
+    let environment = ProcessInfo.processInfo.environment
+    if mode == .text { return true }
+    guard mode == .auto else { return false }
+    if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return true }
+    let term = environment["TERM"] ?? ""
+    return term.isEmpty || term == "dumb" || !Terminal.stdoutIsTerminal
+  }
+
   /// The graphics to draw with, or nil for the text layout: `auto` means text when stdout
   /// is not a terminal, or with `NO_COLOR` or `TERM=dumb`; other modes are drawn as asked.
   /// Throws `ForcedModeDoubt.insideTmux` for a pictures mode inside tmux; a mode the
   /// terminal did not declare is drawn as asked, with `doubt` set.
   public static func resolve(_ mode: DisplayMode) throws -> TerminalGraphics? {
     let environment = ProcessInfo.processInfo.environment
-    if mode == .text { return nil }
-    if mode == .auto {
-      if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return nil }
-      let term = environment["TERM"] ?? ""
-      if term.isEmpty || term == "dumb" { return nil }
-      if !Terminal.stdoutIsTerminal { return nil }
-    }
+    if isTextOnly(mode) { return nil }
     let database = chafa_term_db_get_default()
     guard let info = chafa_term_db_detect(database, environ) else { return nil }
     let answers = TerminalProbe.ask()
