@@ -62,6 +62,7 @@ struct AddCommand: ParsableCommand {
     if !collected.failures.isEmpty {
       throw BatchFailure(summary: "error: nothing was imported; check the paths named above")
     }
+    for case .failed(_, let error) in collected.undecodableNames { Diagnostics.error(error.description) }
     var credential = try options.credential(for: vault)
     SignalHandling.install()
     var thumbnailer = Thumbnailer()
@@ -73,7 +74,7 @@ struct AddCommand: ParsableCommand {
     var forAlbum = AlbumPhotos()
     var keptNamed = 0
     // Decoding starts while the password's key is derived.
-    let summary = try importer.importFiles(
+    var summary = try importer.importFiles(
       files, skippingNonPhotos: collected.foundInFolders, movingSources: move,
       interruption: SignalHandling.interruption
     ) {
@@ -86,6 +87,7 @@ struct AddCommand: ParsableCommand {
       Diagnostics.progress(done: done, total: files.count, label: eventPath(event))
     }
     Diagnostics.clearProgress()
+    summary.failed += collected.undecodableNames.count
     // Also after an interruption: the photos imported so far go in the album.
     var albumLine: String?
     if let albumName, let space = opened { albumLine = try putInAlbum(albumName, forAlbum, space: space) }

@@ -6,6 +6,9 @@ public struct CollectedFiles: Sendable {
   public var files: [String] = []
   /// Named paths that cannot be read.
   public var failures: [ImportEvent] = []
+  /// Files found in folders whose names are not UTF-8: failed items of the import (the
+  /// folder's other files are imported), named with their invalid bytes escaped.
+  public var undecodableNames: [ImportEvent] = []
   /// The files found by walking a folder (not named one by one): those that are not
   /// photos are skipped rather than failed.
   public var foundInFolders: Set<String> = []
@@ -28,15 +31,20 @@ extension PhotoImporter {
       if found { collected.foundInFolders.insert(path) }
     }
     func walk(_ folder: String) {
-      let names: [String]
+      let listing: FolderNames
       do {
-        names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        listing = try FolderNames(folder: folder)
       } catch {
         collected.failures.append(.failed(path: folder, error: .posix(folder)))
         return
       }
-      for name in names where !name.hasPrefix(".") {
-        let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+      func inFolder(_ name: String) -> String { folder.hasSuffix("/") ? folder + name : folder + "/" + name }
+      for name in listing.undecodable.sorted() where !name.hasPrefix(".") {
+        collected.undecodableNames.append(
+          .failed(path: inFolder(name), error: .io(path: inFolder(name), reason: Self.undecodableName)))
+      }
+      for name in listing.names.sorted() where !name.hasPrefix(".") {
+        let path = inFolder(name)
         var info = stat()
         guard lstat(path, &info) == 0 else { continue }
         switch info.st_mode & S_IFMT {
@@ -64,4 +72,10 @@ extension PhotoImporter {
     }
     return collected
   }
+
+  /// Why a file whose name is not UTF-8 is not imported (its invalid bytes are shown
+  /// `\xNN`): a photo's name is kept as text.
+  static let undecodableName =
+    "its name is not valid UTF-8 (each invalid byte is shown here as \\xNN), and vault keeps names as text; "
+    + "rename it to import it"
 }

@@ -90,6 +90,29 @@ final class PathNameTests: XCTestCase {
       + ".jpg"
   }
 
+  /// A file found in a folder whose name is not UTF-8 (a card formatted elsewhere, an old
+  /// archive): it was passed over in silence; it is named as a failed item, its invalid
+  /// bytes escaped, and the folder's other photos are imported.
+  func testAFileWhoseNameIsNotUTF8IsNamedAsAFailure() throws {
+    let card = folder + "/card"
+    try FileManager.default.createDirectory(atPath: card, withIntermediateDirectories: false)
+    let photo = try fileBytes(fixturesPath + "/photo.jpg")
+    try Data(photo).write(to: URL(fileURLWithPath: card + "/good.jpg"))
+    let badName = Array((card + "/bad").utf8) + [0xFF, 0xC3] + Array(".jpg".utf8) + [0]
+    let descriptor = badName.withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o600) }
+    }
+    XCTAssertGreaterThanOrEqual(descriptor, 0)
+    XCTAssertEqual(photo.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }, photo.count)
+    close(descriptor)
+    let added = try vault.run(["add", card])
+    XCTAssertEqual(added.status, 1, added.stderr)
+    XCTAssertTrue(added.stdout.contains("added 1, skipped 0 duplicates, failed 1"), added.stdout)
+    XCTAssertTrue(
+      added.stderr.contains("'\(card)/bad\\xff\\xc3.jpg': its name is not valid UTF-8"), added.stderr)
+    XCTAssertEqual(try vault.listJSON().map { $0["name"] as? String }, ["good.jpg"])
+  }
+
   func testNamesOf250To255BytesExportTwiceBitForBit() throws {
     let fixtures = [
       "orientation-1.jpg", "orientation-2.jpg", "orientation-3.jpg", "orientation-4.jpg", "orientation-5.jpg",
