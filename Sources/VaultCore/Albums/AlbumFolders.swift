@@ -11,14 +11,18 @@ public enum AlbumFolders {
   public static func groups(_ photos: [PhotoModel], only: String? = nil) -> [(
     folder: String, photos: [PhotoModel]
   )] {
-    var byAlbum: [String: [PhotoModel]] = [:]
+    // Albums are told apart by their names' bytes: Swift's String equality is canonical
+    // equivalence, which would merge `Café` written in NFC and in NFD (two albums a
+    // merge of two copies can hold) into one folder. Each keeps a folder of its own, the
+    // second numbered as any name taken already is.
+    var byAlbum: [[UInt8]: [PhotoModel]] = [:]
     var inNoAlbum: [PhotoModel] = []
     for photo in photos {
       let albums = only.map { photo.albums.contains($0) ? [$0] : [] } ?? photo.albums
       if albums.isEmpty && only == nil { inNoAlbum.append(photo) }
-      for album in albums { byAlbum[album, default: []].append(photo) }
+      for album in albums { byAlbum[Array(album.utf8), default: []].append(photo) }
     }
-    let names = byAlbum.keys.sorted { ($0.lowercased(), $0) < ($1.lowercased(), $1) }
+    let names = byAlbum.keys.map { String(decoding: $0, as: UTF8.self) }.sorted(by: inAlbumOrder)
     // Folder names are made safe, and told apart ignoring case (a FAT card or an SMB share
     // would merge `Trip` and `trip`): names in a synced journal were written by whoever
     // holds the password, not necessarily by this vault, which checks the names it writes.
@@ -30,9 +34,18 @@ public enum AlbumFolders {
       }
       fatalError("unreachable")
     }
-    var groups = names.map { (folder: unique(safeFolderName($0)), photos: byAlbum[$0]!) }
+    var groups = names.map { (folder: unique(safeFolderName($0)), photos: byAlbum[Array($0.utf8)]!) }
     if !inNoAlbum.isEmpty { groups.append((unique(noAlbumFolder), inNoAlbum)) }
     return groups
+  }
+
+  /// Album names without regard to case, then as Swift orders them, then by their bytes (so
+  /// that names equal but for their normalization come in one order every time).
+  private static func inAlbumOrder(_ first: String, _ second: String) -> Bool {
+    if (first.lowercased(), first) != (second.lowercased(), second) {
+      return (first.lowercased(), first) < (second.lowercased(), second)
+    }
+    return first.utf8.lexicographicallyPrecedes(second.utf8)
   }
 
   /// A folder name for an album (see `PathComponent`; "album" for a name that reads as

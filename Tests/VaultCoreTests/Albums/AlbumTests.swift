@@ -320,4 +320,33 @@ final class AlbumFolderTests: XCTestCase {
       folders.map { $0.lowercased() }.count, Set(folders.map { $0.lowercased() }).count, "\(folders)")
     XCTAssertEqual(folders.count, 5)
   }
+
+  /// Two albums whose names differ only in normalization (`Café` in NFC and in NFD, as a
+  /// merge of two copies can hold) were one folder of `export --by-album` and the mount:
+  /// Swift's String equality merged them. Each has its own, the second in byte order
+  /// (NFC's `C3 A9` comes after NFD's `65 CC 81`) numbered, whatever the photos' order.
+  func testAlbumsNamedAlikeButForNormalizationKeepAFolderEach() {
+    let (composed, decomposed) = ("Caf\u{E9}", "Cafe\u{301}")
+    XCTAssertEqual(composed, decomposed, "Swift takes them for one name")
+    func photo(_ byte: String, albums: [String]) -> PhotoModel {
+      let record = PhotoRecord(
+        id: BlobID(hex: String(repeating: byte, count: 16))!, name: "\(byte).jpg", bytes: 1, format: .jpeg,
+        width: 1, height: 1, orientation: 1, modifiedAt: Timestamp(seconds: 0),
+        importedAt: Timestamp(seconds: 0), contentHash: String(repeating: "0", count: 64))
+      var photo = PhotoModel(isSelected: false, record: record)
+      photo.albums = albums
+      return photo
+    }
+    let photos = [
+      photo("aa", albums: [composed]), photo("bb", albums: [decomposed]),
+      photo("cc", albums: [composed, decomposed]),
+    ]
+    for order in [photos, photos.reversed()] {
+      let groups = AlbumFolders.groups(order)
+      XCTAssertEqual(
+        groups.map { Array($0.folder.utf8) }, [Array(decomposed.utf8), Array((composed + " (1)").utf8)])
+      XCTAssertEqual(
+        groups.map { Set($0.photos.map(\.record.name)) }, [["bb.jpg", "cc.jpg"], ["aa.jpg", "cc.jpg"]])
+    }
+  }
 }

@@ -41,7 +41,8 @@ final class PathNamePropertyTests: XCTestCase {
       var photo = PhotoModel(isSelected: false, record: Self.record(named: "a.jpg", number: 0))
       photo.albums = albums
       let folders = AlbumFolders.groups([photo]).map(\.folder)
-      XCTAssertEqual(folders.count, Set(albums).count, "seed \(seed)")
+      // One folder an album name, told apart by bytes (NFC and NFD are two albums).
+      XCTAssertEqual(folders.count, Set(albums.map { Array($0.utf8) }).count, "seed \(seed)")
       for folder in folders { Self.assertSafe(folder, from: "an album", seed: seed) }
       XCTAssertEqual(Set(folders.map { $0.lowercased() }).count, folders.count, "seed \(seed): \(folders)")
     }
