@@ -52,9 +52,6 @@ enum Route: Equatable {
 
 /// The query of an upload: `name=<percent-encoded>&modified=<ms since 1970>`.
 struct UploadParameters: Equatable {
-  /// Longest file name accepted, in UTF-8 bytes (as most file systems allow).
-  static let maxNameBytes = 255
-
   var name: String
   var modifiedAt: Timestamp?
 
@@ -77,7 +74,9 @@ struct UploadParameters: Equatable {
         continue
       }
     }
-    guard let name, let plain = Self.plainFileName(name) else { return nil }
+    // As the intake takes it, so that the terminal and the page name the upload as the
+    // vault will.
+    guard let name, let plain = try? UploadIntake.plainFileName(name) else { return nil }
     self.name = plain
     if let modified {
       guard let milliseconds = Int64(modified), abs(milliseconds) < 1_000_000_000_000_000 else { return nil }
@@ -89,16 +88,5 @@ struct UploadParameters: Equatable {
     } else {
       modifiedAt = nil
     }
-  }
-
-  /// The last component of `given` (a browser may send a path, with either slash), if a
-  /// file could have it as its name: as `UploadIntake` takes it, so that the terminal and
-  /// the page name the upload as the vault will.
-  static func plainFileName(_ given: String) -> String? {
-    let name = String(given.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }.last ?? "")
-    guard !name.isEmpty, name != ".", name != "..", name.utf8.count <= maxNameBytes,
-      !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-    else { return nil }
-    return name
   }
 }

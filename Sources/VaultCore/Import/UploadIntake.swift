@@ -111,14 +111,15 @@ public final class UploadIntake: @unchecked Sendable {
   static let nameLimit = 255
 
   /// The last component of `given` (a browser may send a path, with either slash), if it
-  /// is a name a file could have here.
-  static func plainFileName(_ given: String) throws -> String {
-    let name = String(
-      given.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "/" || $0 == "\\" }).last ?? "")
+  /// is a name export and the mount would keep as it is (`PathComponent`, on bytes): one
+  /// they would change is refused, naming why.
+  public static func plainFileName(_ given: String) throws -> String {
+    let name = PathComponent.lastComponent(of: given, backslashes: true)
     func refuse(_ reason: String) -> VaultError { .uploadRefused(name: given, reason: reason) }
     if name.isEmpty { throw refuse("no file name") }
-    if name == "." || name == ".." { throw refuse("not a file name") }
-    if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+    if PathComponent.readsAsDots(name) { throw refuse("not a file name") }
+    // Controls, and the direction controls that show `gpj.exe` as `exe.jpg`.
+    if name.unicodeScalars.contains(where: PathComponent.isReplaced) {
       throw refuse("its name holds control characters")
     }
     if name.utf8.count > nameLimit { throw refuse("its name is longer than \(nameLimit) bytes") }

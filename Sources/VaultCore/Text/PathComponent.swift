@@ -49,6 +49,16 @@ public enum PathComponent {
     return prefix(of: stem, fitting: room) + suffix + dotExtension
   }
 
+  /// What follows the last `/` byte of `path`, or of `\` too with `backslashes` (a path a
+  /// browser sent from Windows): cut on bytes, since a separator followed by a combining
+  /// mark is one Character that is not the separator. Neither byte is ever part of another
+  /// scalar, so what is left is valid UTF-8.
+  public static func lastComponent(of path: String, backslashes: Bool = false) -> String {
+    let bytes = path.utf8
+    let cut = bytes.lastIndex { $0 == UInt8(ascii: "/") || (backslashes && $0 == UInt8(ascii: "\\")) }
+    return cut.map { String(path[bytes.index(after: $0)...]) } ?? path
+  }
+
   /// `name` without its extension (see `split`).
   public static func stem(of name: String) -> String {
     split(name).stem
