@@ -1,6 +1,7 @@
 import CVaultSandbox
 import Foundation
 import VaultCore
+import VaultDecoder
 
 // The decoder helper: vault starts it with a socket as descriptor 3 and nothing else of its
 // own. It confines itself (Sandbox.enter) before it reads its first request, which is

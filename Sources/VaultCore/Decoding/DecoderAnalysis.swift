@@ -1,18 +1,18 @@
 /// What a helper read from a file (`analysis`): the thumbnail with the header's facts, the
 /// details and the Live identifier, each when asked for. The parent reads it as it reads
 /// any untrusted bytes: every size is bounded and every field checked.
-struct DecoderAnalysis {
-  var thumbnail: Thumbnail?
-  var details: PhotoDetails?
-  var liveIdentifier: String?
+package struct DecoderAnalysis {
+  package var thumbnail: Thumbnail?
+  package var details: PhotoDetails?
+  package var liveIdentifier: String?
 
   /// The largest thumbnail JPEG accepted: a 65,535-pixel square at quality 100 is less.
-  static let jpegLimit = 16 << 20
+  package static let jpegLimit = 16 << 20
   /// The largest side a photo may claim (PNG's own limit).
-  static let sideLimit = Int64(Int32.max)
-  static let textLimit = 1024
+  package static let sideLimit = Int64(Int32.max)
+  package static let textLimit = 1024
 
-  var payload: [UInt8] {
+  package var payload: [UInt8] {
     var writer = ByteWriter()
     writer.optional(thumbnail) { $1.encode(into: &$0) }
     writer.optional(details) { $1.encode(into: &$0) }
@@ -20,12 +20,12 @@ struct DecoderAnalysis {
     return writer.output
   }
 
-  init(thumbnail: Thumbnail?, details: PhotoDetails?, liveIdentifier: String?) {
+  package init(thumbnail: Thumbnail?, details: PhotoDetails?, liveIdentifier: String?) {
     (self.thumbnail, self.details, self.liveIdentifier) = (thumbnail, details, liveIdentifier)
   }
 
   /// The analysis in a frame's payload; nil when a field is out of bounds or missing.
-  init?(payload: [UInt8], answering request: DecoderRequest) {
+  package init?(payload: [UInt8], answering request: DecoderRequest) {
     let parsed: DecoderAnalysis? = payload.withUnsafeBytes { buffer in
       var reader = ByteReader(buffer)
       guard
@@ -35,16 +35,22 @@ struct DecoderAnalysis {
         (thumbnail != nil) == request.wants.contains(.thumbnail),
         (details != nil) == request.wants.contains(.details)
       else { return nil }
-      if let live, !JournalEntry.isRecordableLiveIdentifier(live) { return nil }
+      if let live, !Self.isRecordable(liveIdentifier: live) { return nil }
       return DecoderAnalysis(thumbnail: thumbnail, details: details, liveIdentifier: live)
     }
     guard let parsed else { return nil }
     self = parsed
   }
+
+  /// Whether `liveIdentifier` is one a journal can record: the helper, which does not see
+  /// the journal's entries, sends no other.
+  package static func isRecordable(liveIdentifier: String) -> Bool {
+    JournalEntry.isRecordableLiveIdentifier(liveIdentifier)
+  }
 }
 
 extension Thumbnail {
-  func encode(into writer: inout ByteWriter) {
+  package func encode(into writer: inout ByteWriter) {
     writer.byteString(jpeg)
     for side in [thumbnailWidth, thumbnailHeight, width, height] { writer.uint32(UInt32(side)) }
     writer.byte(UInt8(orientation))
@@ -55,7 +61,7 @@ extension Thumbnail {
 
   /// A thumbnail as `encode` wrote it, whose sides are within `longSide` and the photo's
   /// within PNG's limit, whose orientation is EXIF's, and whose JPEG starts as one.
-  init?(decoding reader: inout ByteReader, longSide: Int) {
+  package init?(decoding reader: inout ByteReader, longSide: Int) {
     guard let jpeg = reader.byteString(limit: DecoderAnalysis.jpegLimit), jpeg.starts(with: [0xFF, 0xD8]),
       let thumbnailWidth = reader.uint32(), let thumbnailHeight = reader.uint32(),
       (1...longSide).contains(Int(thumbnailWidth)), (1...longSide).contains(Int(thumbnailHeight)),
@@ -76,7 +82,7 @@ extension Thumbnail {
 }
 
 extension PhotoDetails {
-  func encode(into writer: inout ByteWriter) {
+  package func encode(into writer: inout ByteWriter) {
     writer.optional(taken) { writer, taken in
       writer.int64(taken.localSeconds)
       writer.uint32(UInt32(bitPattern: taken.nanoseconds))
@@ -88,7 +94,7 @@ extension PhotoDetails {
 
   /// Details as `encode` wrote them, with a make and model no longer than EXIF's are kept
   /// (`textLimit`) and a time whose fraction is under a second and offset under a day.
-  init?(decoding reader: inout ByteReader) {
+  package init?(decoding reader: inout ByteReader) {
     guard
       let taken = reader.optional({ reader -> CaptureTime? in
         guard let seconds = reader.int64(), let nanoseconds = reader.uint32(), nanoseconds < 1_000_000_000,

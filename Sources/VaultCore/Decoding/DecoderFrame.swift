@@ -2,15 +2,15 @@ import Foundation
 
 /// One message between vault and its decoder helper (docs/DECODER.md): a 4-byte big-endian
 /// length, then that many bytes, the first of which is the message's kind.
-struct DecoderFrame: Equatable {
-  var kind: DecoderMessageKind
-  var payload: [UInt8]
+package struct DecoderFrame: Equatable {
+  package var kind: DecoderMessageKind
+  package var payload: [UInt8]
 
   /// The largest frame either side accepts besides a `file`: a thumbnail and its facts.
-  static let maxLength = DecoderAnalysis.jpegLimit + (64 << 10)
+  package static let maxLength = DecoderAnalysis.jpegLimit + (64 << 10)
 
   /// The frame's bytes as written: length, kind, payload.
-  var encoded: [UInt8] {
+  package var encoded: [UInt8] {
     var writer = ByteWriter()
     writer.uint32(UInt32(payload.count + 1))
     writer.byte(kind.rawValue)
@@ -20,19 +20,19 @@ struct DecoderFrame: Equatable {
 
   /// The frame in `body` (the bytes after the length), or nil when it is empty or of an
   /// unknown kind.
-  init?(body: [UInt8]) {
+  package init?(body: [UInt8]) {
     guard let first = body.first, let kind = DecoderMessageKind(rawValue: first) else { return nil }
     self.kind = kind
     payload = Array(body.dropFirst())
   }
 
-  init(_ kind: DecoderMessageKind, _ payload: [UInt8] = []) {
+  package init(_ kind: DecoderMessageKind, _ payload: [UInt8] = []) {
     self.kind = kind
     self.payload = payload
   }
 
   /// The length in a frame's first four bytes, when it is one `maxLength` allows.
-  static func bodyLength(_ header: [UInt8], limit: Int = maxLength) -> Int? {
+  package static func bodyLength(_ header: [UInt8], limit: Int = maxLength) -> Int? {
     guard header.count == 4 else { return nil }
     let length = header.reduce(0) { $0 << 8 | Int($1) }
     return (1...limit).contains(length) ? length : nil
@@ -40,7 +40,7 @@ struct DecoderFrame: Equatable {
 }
 
 /// What kinds of message there are; the helper's replies have the high bit set.
-enum DecoderMessageKind: UInt8 {
+package enum DecoderMessageKind: UInt8 {
   /// Parent → helper: "are you there", answered with `ready`.
   case probe = 0x01
   /// Parent → helper: read a file's header, thumbnail, details and Live identifier.

@@ -1,5 +1,6 @@
 import Foundation
 import VaultCore
+import VaultDecoder  // until playback moves into the helper
 
 /// Videos played and animations animated on the photo page: the frames of a `Playback`
 /// drawn where the photo shows, and a video's progress on the status line.

@@ -1,5 +1,6 @@
 import Foundation
 import VaultCore
+import VaultDecoder  // until playback moves into the helper
 
 /// A video or an animation playing on the photo page. A thread of its own decodes the
 /// frames, one ahead of the one on screen at most, and hands each over when its time comes

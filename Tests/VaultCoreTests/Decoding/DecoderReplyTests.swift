@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCore
+@testable import VaultDecoder
 
 /// The parent reads a helper's replies as untrusted bytes: random ones never trap and are
 /// accepted only when every field is in bounds, and what a helper encodes reads back as it
