@@ -301,6 +301,36 @@ class ViewTests(BombTestCase):
         finally:
             self.assert_within_bound(bomb, "view", monitor, seen or self.screen(socket))
 
+    def test_playing_the_bomb_stays_within_the_bound_and_the_viewer_keeps_browsing(self):
+        """Enter on the bomb plays it (in the playback helper, issue 31 finding A1): the tree
+        stays within the bound, and the viewer shows the video playing or an error on it,
+        then browses on and quits cleanly."""
+        require("tmux")
+        bomb = self.plant()
+        socket, bomb_number = self.start_viewer(bomb)
+        monitor = PeakMemory(self.viewer_process(socket), kill_ceiling("view"))
+        seen = None
+        try:
+            self.wait_for(socket, "the bomb's page", lambda shown: bomb in shown and "Enter: play" in shown, monitor)
+            subprocess.run(["tmux", "-L", socket, "send-keys", "Enter"])
+
+            def played_or_refused(shown):
+                # Played to its end (it stays on its last frame, paused: "⏸ 0:00 / 0:01"; "▶"
+                # shows from the keypress on, before any frame), or the error on the bomb,
+                # which names it in quotes.
+                return "⏸ 0:" in shown or f"'{bomb}'" in shown
+
+            shown = self.wait_for(socket, "the bomb played to its end, or an error on it", played_or_refused,
+                                  monitor)
+            seen = " / ".join(line.strip() for line in shown.splitlines() if bomb in line)
+            if "⏸ 0:" in seen:
+                # Playing (keys other than these do nothing meanwhile): q stops it.
+                subprocess.run(["tmux", "-L", socket, "send-keys", "-l", "q"])
+                self.wait_for(socket, "the bomb's page again", lambda shown: "Enter: play" in shown, monitor)
+            self.browse_on_and_quit(socket, bomb_number, monitor)
+        finally:
+            self.assert_within_bound(bomb, "view", monitor, f"played: {seen or self.screen(socket)}")
+
 
 def add_tests(names):
     """One test per bomb and command, so that each is reported (and can be run) on its own."""
