@@ -89,7 +89,8 @@ enum DecoderFrameSize {
         return nil
       }
       if width == 0 && height == 0 { return .some(nil) }
-      guard width > 0, height > 0, Int(width) * Int(height) * 3 <= byteLimit else { return nil }
+      // Divided, not multiplied: two sides of 2³² − 1 would overflow.
+      guard width > 0, height > 0, Int(width) <= byteLimit / 3 / Int(height) else { return nil }
       return .some(PixelSize(width: Int(width), height: Int(height)))
     }
   }
