@@ -80,6 +80,7 @@ func parseFuzzedReply(_ bytes: [UInt8]) {
   _ = DecoderAnalysis(payload: frame.payload, answering: request)
   _ = DecoderFailure.error(from: frame.payload, path: "fuzz", memoryLimit: 512 << 20)
   _ = DecoderReadRequest(frame.payload, size: Int64(first) << 12)
+  _ = DecoderPicture(payload: frame.payload, byteCount: 3 << Int(first & 31))
   _ = DecoderPlaying.parse(frame.payload)
   _ = DecoderMovingFrame.parse(frame.payload)
 }
