@@ -82,8 +82,10 @@ final class DecoderPlayingSession {
       do {
         try channel.send(DecoderFrame(.frameDecoded, DecoderFrameTime.payload(time)))
         let reply = try channel.receive(limit: 16)
+        // Frames are only ever scaled down (an animation's resampler cannot enlarge).
         guard reply.kind == .frameSize,
-          let size = DecoderFrameSize.parse(reply.payload, byteLimit: request.thumbnailer.memoryLimit)
+          let size = DecoderFrameSize.parse(reply.payload, byteLimit: request.thumbnailer.memoryLimit),
+          size.map({ $0.width <= picture.shownSize.width && $0.height <= picture.shownSize.height }) ?? true
         else { throw DecoderChannel.Failure.malformed }
         return size
       } catch {
