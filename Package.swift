@@ -132,9 +132,7 @@ let package = Package(
     // full-screen viewer.
     .target(
       name: "VaultTerminal",
-      // VaultDecoder until playback moves into the helper: the viewer still plays videos and
-      // animations in its own process (`PhotoBrowser.movingPicture`).
-      dependencies: ["VaultCore", "VaultDecoder", "CChafa", "CUtf8proc", "CVaultSystem"],
+      dependencies: ["VaultCore", "CChafa", "CUtf8proc", "CVaultSystem"],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     // The decoder helper: every photo and video from a user or a peer is parsed here, in a

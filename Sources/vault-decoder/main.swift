@@ -34,7 +34,7 @@ DecoderService.serve(descriptor: socketDescriptor) { fault in
   case .execve: _ = vault_sandbox_try_execve()
   case .signalOtherProcess: _ = vault_sandbox_try_signal_other()
   case .executableMemory: _ = vault_sandbox_try_executable_memory()
-  case .spin: Sandbox.spin()
+  case .spin, .spinAtNextFrame: Sandbox.spin()
   case .exhaustMemory: Sandbox.exhaustMemory()
   }
 }

@@ -33,6 +33,11 @@ extension ByteReader {
     }
   }
   package mutating func double() -> Double? { int64().map { Double(bitPattern: UInt64(bitPattern: $0)) } }
+  /// A picture's side: a uint32 of 1 to `DecoderAnalysis.sideLimit`.
+  package mutating func side() -> Int? {
+    guard let value = uint32(), (1...DecoderAnalysis.sideLimit).contains(Int64(value)) else { return nil }
+    return Int(value)
+  }
   /// An Int64 within `range`.
   package mutating func integer(in range: ClosedRange<Int64>) -> Int64? {
     guard let value = int64(), range.contains(value) else { return nil }

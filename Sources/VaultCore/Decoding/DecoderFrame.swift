@@ -54,17 +54,34 @@ package enum DecoderMessageKind: UInt8 {
   /// Parent → helper: the shared memory a `needBuffer` asked for (its descriptor comes
   /// with the frame).
   case buffer = 0x06
+  /// Parent → helper: open a video or an animation to play (a `DecoderRequest`), until
+  /// `stopPlaying` or the next `play`; answered by `playing`.
+  case play = 0x08
+  /// Parent → helper: decode the playing file's next frame; answered by `frame`.
+  case nextFrame = 0x09
+  /// Parent → helper: the size to scale the frame a `frameDecoded` named to (0 × 0: drop it).
+  case frameSize = 0x0A
+  /// Parent → helper: go back to the start, or a video's keyframe before a time; `ready`.
+  case seek = 0x0B
+  /// Parent → helper: the playing file is no longer wanted; `ready`.
+  case stopPlaying = 0x0C
   /// Parent → helper, tests only: make a forbidden call, spin, or fill memory.
   case fault = 0x0F
   /// Helper → parent: send me `count` bytes at `offset` of the file being read.
   case read = 0x10
   /// Helper → parent: give me shared memory of `count` bytes for a decoded picture.
   case needBuffer = 0x11
+  /// Helper → parent: a frame is decoded; at what time (the parent answers `frameSize`).
+  case frameDecoded = 0x12
   /// Helper → parent: a dying helper's last word (written by a signal handler in C).
   case dying = 0x7F
   case ready = 0x81
   case analysis = 0x82
   /// Helper → parent: a picture is decoded into the shared memory (`DecodedPicture`).
   case picture = 0x83
+  /// Helper → parent: what `play` opened (`DecoderPlaying`).
+  case playing = 0x84
+  /// Helper → parent: the next frame (`DecoderMovingFrame`); its pixels are in the buffer.
+  case frame = 0x85
   case failure = 0x8E
 }

@@ -28,7 +28,9 @@ package struct DecoderPicture {
       var reader = ByteReader(buffer)
       let sides = (0..<4).compactMap { _ in reader.uint32().map(Int.init) }
       guard sides.count == 4, sides.allSatisfy({ (1...Int(DecoderAnalysis.sideLimit)).contains($0) }),
-        sides[0] * sides[1] * 3 == byteCount, let scale = reader.byte(), [1, 2, 4, 8].contains(scale),
+        // Sides of up to 2³¹ − 1 multiply within 64 bits; times 3 they would not.
+        byteCount % 3 == 0, sides[0] * sides[1] == byteCount / 3, let scale = reader.byte(),
+        [1, 2, 4, 8].contains(scale),
         let details = PhotoDetails(decoding: &reader), reader.remaining == 0
       else { return nil }
       return DecoderPicture(

@@ -17,6 +17,7 @@ public enum DecoderService {
   /// faults (the forbidden calls live in C, beside the filter). Never returns.
   public static func serve(descriptor: Int32, fault: (DecoderFault) -> Void) -> Never {
     let channel = DecoderChannel(descriptor: descriptor, acceptsDescriptors: true)
+    var playing: DecoderPlayingSession?
     while true {
       let frame: DecoderFrame
       do {
@@ -27,7 +28,7 @@ public enum DecoderService {
         exit(65)
       }
       do {
-        try answer(frame, on: channel, fault: fault)
+        try answer(frame, on: channel, playing: &playing, fault: fault)
       } catch {
         // The socket failed, or the parent broke the protocol: nothing more to say.
         exit(65)
@@ -35,9 +36,15 @@ public enum DecoderService {
     }
   }
 
-  static func answer(_ frame: DecoderFrame, on channel: DecoderChannel, fault: (DecoderFault) -> Void) throws
-  {
+  /// Answers `frame`; `playing` is what the last `play` opened, kept between requests.
+  static func answer(
+    _ frame: DecoderFrame, on channel: DecoderChannel, playing: inout DecoderPlayingSession?,
+    fault: (DecoderFault) -> Void
+  ) throws {
     switch frame.kind {
+    case .play, .nextFrame, .seek, .stopPlaying:
+      if frame.kind == .nextFrame, playing?.spinsAtNextFrame == true { fault(.spin) }
+      try channel.send(DecoderPlayingSession.answer(frame, on: channel, playing: &playing))
     case .probe:
       try channel.send(DecoderFrame(.ready))
     case .analyse:
@@ -46,7 +53,11 @@ public enum DecoderService {
       guard let kind = frame.payload.first.flatMap(DecoderFault.init(rawValue:)) else {
         throw DecoderChannel.Failure.malformed
       }
-      fault(kind)
+      if kind == .spinAtNextFrame, let session = playing {
+        session.spinsAtNextFrame = true
+      } else {
+        fault(kind)
+      }
       try channel.send(DecoderFrame(.ready))
     default:
       throw DecoderChannel.Failure.malformed
@@ -138,7 +149,14 @@ extension DecoderService {
     case .descriptor:
       throw DecoderChannel.Failure.malformed
     }
-    let count = decoded.image.pixels.count
+    try sendPixels(decoded.image.pixels, on: channel, name: request.name)
+    return DecoderFrame(.picture, DecoderPicture(decoded).payload)
+  }
+
+  /// Asks the parent for shared memory (`needBuffer`) and writes `pixels` into it: a
+  /// picture's or a frame's, which the reply then describes.
+  static func sendPixels(_ pixels: [UInt8], on channel: DecoderChannel, name: String) throws {
+    let count = pixels.count
     var size = ByteWriter()
     size.int64(Int64(count))
     try channel.send(DecoderFrame(.needBuffer, size.output))
@@ -149,10 +167,9 @@ extension DecoderService {
     defer { close(descriptor) }
     guard let memory = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
       memory != MAP_FAILED
-    else { throw VaultError.decoderRefused(path: request.name, reason: "no shared memory for the picture") }
-    decoded.image.pixels.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: count) }
+    else { throw VaultError.decoderRefused(path: name, reason: "no shared memory for the picture") }
+    pixels.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: count) }
     munmap(memory, count)
-    return DecoderFrame(.picture, DecoderPicture(decoded).payload)
   }
 }
 

@@ -1,8 +1,8 @@
 import CFFmpeg
 import VaultCore
 
-/// A stored video played frame by frame: FFmpeg reads its original through the range
-/// reader (a 64 KiB chunk decrypted at a time, as the demuxer asks for it), so a video of
+/// A stored video played frame by frame, in the decoder helper: FFmpeg reads its original
+/// by range (the parent decrypts a 64 KiB chunk at a time, as the demuxer asks), so a video of
 /// gigabytes is never held whole, nor written out. Each frame is scaled by libswscale
 /// straight to the size the player asks for, then turned as the display matrix says.
 final class VideoPlayback: MovingPicture {
@@ -10,9 +10,9 @@ final class VideoPlayback: MovingPicture {
   private let frames: VideoFrames
   private let limits: Thumbnailer
 
-  init(_ reader: OriginalRangeReader, name: String, limits: Thumbnailer) throws {
+  init(_ input: VideoInput, limits: Thumbnailer) throws {
     self.limits = limits
-    probe = try VideoProbe(VideoInput(.ranges(reader), path: name), limits: limits)
+    probe = try VideoProbe(input, limits: limits)
     frames = try VideoFrames(probe, limits: limits)
   }
 

@@ -1,6 +1,5 @@
 import Foundation
 import VaultCore
-import VaultDecoder  // until playback moves into the helper
 
 /// Videos played and animations animated on the photo page: the frames of a `Playback`
 /// drawn where the photo shows, and a video's progress on the status line.
@@ -38,8 +37,10 @@ extension PhotoViewer {
     stopPlaying()
     playbackTried = record.id
     let loader = MovingLoader(browser: browser)
+    let cancellation = PlaybackCancellation()
     playback = Playback(
-      photo: record.id, open: { try loader.open(record) }, isVideo: isVideo, area: playingArea())
+      photo: record.id, open: { try loader.open(record, cancellation: cancellation) }, isVideo: isVideo,
+      area: playingArea(), cancellation: cancellation)
   }
 
   func stopPlaying() {
@@ -110,7 +111,7 @@ extension PhotoViewer {
 struct MovingLoader: @unchecked Sendable {
   let browser: PhotoBrowser
 
-  func open(_ record: PhotoRecord) throws -> MovingPicture? {
-    try browser.movingPicture(of: record)
+  func open(_ record: PhotoRecord, cancellation: PlaybackCancellation) throws -> MovingPicture? {
+    try browser.movingPicture(of: record, cancellation: cancellation)
   }
 }

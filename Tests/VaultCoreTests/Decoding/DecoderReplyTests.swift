@@ -82,6 +82,16 @@ final class DecoderReplyTests: XCTestCase {
     }
   }
 
+  /// A compromised helper's picture of the largest sides a reply allows (2³¹ − 1 each): the
+  /// parent's check of its byte count must refuse it, not overflow (a trap in vault).
+  func testAPictureOfTheLargestSidesIsRefusedWithoutATrap() {
+    var writer = ByteWriter()
+    for _ in 0..<4 { writer.uint32(UInt32(Int32.max)) }
+    writer.byte(1)
+    PhotoDetails().encode(into: &writer)
+    XCTAssertNil(DecoderPicture(payload: writer.output, byteCount: 512 << 20))
+  }
+
   func testAReadOutsideTheFileOrOverTheLimitIsRefused() {
     func read(_ offset: Int64, _ count: UInt32) -> [UInt8] {
       var writer = ByteWriter()

@@ -1,5 +1,3 @@
-import VaultCore
-
 /// A video or an animation read frame by frame for playing: only the frame being decoded
 /// (and, for an animation, its canvas) is held, never the whole file's pictures; a video's
 /// original is read by range, never decrypted whole. Not thread-safe: the player's
@@ -24,6 +22,10 @@ public protocol MovingPicture: AnyObject {
 public struct MovingFrame: Sendable {
   public var microseconds: Int64
   public var image: RGBImage?
+
+  public init(microseconds: Int64, image: RGBImage?) {
+    (self.microseconds, self.image) = (microseconds, image)
+  }
 }
 
 extension PixelSize {
