@@ -8,6 +8,7 @@ let package = Package(
     .executable(name: "vault", targets: ["vault"]),
     .library(name: "VaultCore", targets: ["VaultCore"]),
     .library(name: "VaultTerminal", targets: ["VaultTerminal"]),
+    .library(name: "VaultDecoder", targets: ["VaultDecoder"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -116,10 +117,15 @@ let package = Package(
     .target(name: "CVaultSandbox", dependencies: ["CSeccomp"]),
     .target(
       name: "VaultCore",
-      dependencies: [
-        "CSodium", "CVaultImaging", "CVaultSystem", "CHeif", "CKeyutils", "CGif", "CWebP", "CAvif",
-        "CFFmpeg",
-      ],
+      dependencies: ["CSodium", "CVaultImaging", "CVaultSystem", "CKeyutils"],
+      swiftSettings: [.swiftLanguageMode(.v5)]
+    ),
+    // What parses and decodes untrusted photos and videos: the codecs' wrappers, the
+    // thumbnailer and the helper's side of the protocol. Only vault-decoder (and the fuzz
+    // target and tests) link it, so the process that holds keys does not link a codec.
+    .target(
+      name: "VaultDecoder",
+      dependencies: ["VaultCore", "CVaultImaging", "CHeif", "CGif", "CWebP", "CAvif", "CFFmpeg"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
     // The terminal UI: tty and signals, key input, graphics protocols, text layout and the
@@ -133,7 +139,7 @@ let package = Package(
     // process with no key, under seccomp and resource limits (docs/DECODER.md).
     .executableTarget(
       name: "vault-decoder",
-      dependencies: ["VaultCore", "CVaultSandbox"],
+      dependencies: ["VaultCore", "VaultDecoder", "CVaultSandbox"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
     .target(
@@ -183,7 +189,7 @@ let package = Package(
     ),
     .testTarget(
       name: "VaultCoreTests",
-      dependencies: ["VaultCore", "CSodium", "VaultTestSupport"],
+      dependencies: ["VaultCore", "VaultDecoder", "CSodium", "VaultTestSupport"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
     .testTarget(
@@ -201,14 +207,16 @@ let package = Package(
     ),
     .testTarget(
       name: "VaultTerminalTests",
-      dependencies: ["VaultTerminal", "VaultCore", "CChafa", "VaultTestSupport"],
+      dependencies: ["VaultTerminal", "VaultCore", "VaultDecoder", "CChafa", "VaultTestSupport"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
     .testTarget(
       name: "vaultTests",
       // VaultCore (through @testable import) lets a test forge files with a space's key.
       // CKeyutils gives each test of `vault unlock` a session keyring of its own.
-      dependencies: ["vault", "VaultCore", "VaultTerminal", "CSodium", "CKeyutils", "VaultTestSupport"],
+      dependencies: [
+        "vault", "VaultCore", "VaultDecoder", "VaultTerminal", "CSodium", "CKeyutils", "VaultTestSupport",
+      ],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
   ]
@@ -220,7 +228,7 @@ if ProcessInfo.processInfo.environment["VAULT_FUZZ"] != nil {
   package.targets.append(
     .executableTarget(
       name: "vault-fuzz",
-      dependencies: ["VaultCore", "VaultTerminal"],
+      dependencies: ["VaultCore", "VaultDecoder", "VaultTerminal"],
       swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-parse-as-library"])]
     ))
 }
@@ -231,7 +239,7 @@ if ProcessInfo.processInfo.environment["VAULT_BENCH"] != nil {
   package.targets.append(
     .executableTarget(
       name: "vault-scale",
-      dependencies: ["VaultCore", "VaultTerminal"],
+      dependencies: ["VaultCore", "VaultDecoder", "VaultTerminal"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ))
 }

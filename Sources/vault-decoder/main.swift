@@ -1,6 +1,7 @@
 import CVaultSandbox
 import Foundation
 import VaultCore
+import VaultDecoder
 
 // The decoder helper: vault starts it with a socket as descriptor 3 and nothing else of its
 // own. It confines itself (Sandbox.enter) before it reads its first request, which is
@@ -33,7 +34,7 @@ DecoderService.serve(descriptor: socketDescriptor) { fault in
   case .execve: _ = vault_sandbox_try_execve()
   case .signalOtherProcess: _ = vault_sandbox_try_signal_other()
   case .executableMemory: _ = vault_sandbox_try_executable_memory()
-  case .spin: Sandbox.spin()
+  case .spin, .spinAtNextFrame: Sandbox.spin()
   case .exhaustMemory: Sandbox.exhaustMemory()
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import VaultCore
+@testable import VaultDecoder
 
 // The decoder protocol from both ends. `decoder-protocol` is the helper's side: the input is
 // a run of frames as a (compromised) parent could send them, queued on a socket and
@@ -24,8 +25,11 @@ func answerFuzzedFrames(_ bytes: [UInt8]) {
   shutdown(sockets[0], Int32(SHUT_WR))
   _ = fcntl(sockets[0], F_SETFL, O_NONBLOCK)
   let helper = DecoderChannel(descriptor: sockets[1])
+  var playing: DecoderPlayingSession?
   while let frame = try? helper.receive() {
-    guard (try? DecoderService.answer(frame, on: helper, fault: { _ in })) != nil else { break }
+    guard (try? DecoderService.answer(frame, on: helper, playing: &playing, fault: { _ in })) != nil else {
+      break
+    }
     drain(sockets[0])
   }
 }
@@ -43,7 +47,7 @@ private func smallened(_ bytes: [UInt8]) -> [UInt8] {
     else { break }
     offset += 4 + length
     if frame.kind == .fault { continue }
-    if frame.kind == .analyse, let request = DecoderRequest.parse(frame.payload) {
+    if frame.kind == .analyse || frame.kind == .play, let request = DecoderRequest.parse(frame.payload) {
       // The size comes from the parent, which the helper trusts: it allocates it before
       // the bytes come, and wipes it after. Sizes of gigabytes only fill ASan's quarantine.
       if request.size > 1 << 20 { continue }
@@ -77,6 +81,9 @@ func parseFuzzedReply(_ bytes: [UInt8]) {
   _ = DecoderAnalysis(payload: frame.payload, answering: request)
   _ = DecoderFailure.error(from: frame.payload, path: "fuzz", memoryLimit: 512 << 20)
   _ = DecoderReadRequest(frame.payload, size: Int64(first) << 12)
+  _ = DecoderPicture(payload: frame.payload, byteCount: 3 << Int(first & 31))
+  _ = DecoderPlaying.parse(frame.payload)
+  _ = DecoderMovingFrame.parse(frame.payload)
 }
 
 /// Seeds: a probe, an `analyse` of a small JPEG sent whole, one read by range with its

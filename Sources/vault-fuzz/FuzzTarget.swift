@@ -21,6 +21,7 @@
 import Foundation
 
 @testable import VaultCore
+@testable import VaultDecoder
 
 private enum Target: String {
   case blob, seekable, index, header, exif, details, journal, snapshot, space

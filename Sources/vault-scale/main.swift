@@ -4,6 +4,7 @@
 // Usage: vault-scale VAULT_DIR COUNT  (password from VAULT_PASSWORD; the vault must not exist)
 //        vault-scale measure BIG EMPTY RUNS  (see Measure)
 import Foundation
+import VaultDecoder
 
 @testable import VaultCore
 

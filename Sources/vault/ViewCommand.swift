@@ -93,6 +93,8 @@ struct ViewCommand: ParsableCommand {
     space.releaseLock()
     let browser = try scope.browser(for: space, perRow: perRow)
     browser.stillDecoders = decoders
+    // Videos and animations play in a helper of their own, under the same limits.
+    browser.playbackDecoders = DecoderPool(size: 1, limits: decoder.limits)
     var start: Int?
     if let photo {
       start = try browser.photos(chosenBy: .photos(parsedTerms(photo)), action: "viewing").first?.index

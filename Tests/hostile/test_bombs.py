@@ -266,32 +266,70 @@ class ViewTests(BombTestCase):
             time.sleep(0.01)
         self.fail("vault view never started")
 
-    def test_the_viewer_shows_a_bomb_in_the_space_and_keeps_browsing(self):
-        require("tmux")
-        bomb = self.plant()
+    def start_viewer(self, bomb):
+        """Starts `vault view` on `bomb`, with the good photo next to it, in a tmux pane: the
+        tmux socket's name and the bomb's number in the listing."""
         subprocess.run([BINARY, "add", Files.good], env=vault_environment(self.vault), check=True,
                        capture_output=True, timeout=PATIENCE)
         bomb_number = 1 + [photo["name"] for photo in listed(self.vault)].index(bomb)
         socket = f"vault-bombs-{uuid.uuid4()}"
+        self.addCleanup(subprocess.run, ["tmux", "-L", socket, "kill-server"], capture_output=True)
         script = f"'{BINARY}' view --mode symbols {bomb_number}; echo \"exit status $?\"; sleep 600"
         subprocess.run(["tmux", "-L", socket, "new-session", "-d", "-x", "100", "-y", "40", script],
                        env={**vault_environment(self.vault), "TERM": "xterm-256color"}, check=True)
+        return socket, bomb_number
+
+    def browse_on_and_quit(self, socket, bomb_number, monitor):
+        """Goes from the bomb to the good photo, then quits; asserts a clean exit."""
+        subprocess.run(["tmux", "-L", socket, "send-keys", "Right" if bomb_number == 1 else "Left"])
+        self.wait_for(socket, "the good photo", lambda shown: "good.jpg" in shown, monitor)
+        subprocess.run(["tmux", "-L", socket, "send-keys", "-l", "q"])
+        shown = self.wait_for(socket, "the viewer's end", lambda shown: "exit status" in shown, monitor)
+        self.assertIn("exit status 0", shown)
+
+    def test_the_viewer_shows_a_bomb_in_the_space_and_keeps_browsing(self):
+        require("tmux")
+        bomb = self.plant()
+        socket, bomb_number = self.start_viewer(bomb)
+        monitor = PeakMemory(self.viewer_process(socket), kill_ceiling("view"))
+        seen = None
         try:
-            monitor = PeakMemory(self.viewer_process(socket), kill_ceiling("view"))
-            seen = None
-            try:
-                # The status line names the item shown (an error on it names it in quotes).
-                shown = self.wait_for(socket, "the bomb's name", lambda shown: bomb in shown, monitor)
-                seen = " / ".join(line.strip() for line in shown.splitlines() if bomb in line)
-                subprocess.run(["tmux", "-L", socket, "send-keys", "Right" if bomb_number == 1 else "Left"])
-                self.wait_for(socket, "the good photo", lambda shown: "good.jpg" in shown, monitor)
-                subprocess.run(["tmux", "-L", socket, "send-keys", "-l", "q"])
-                shown = self.wait_for(socket, "the viewer's end", lambda shown: "exit status" in shown, monitor)
-                self.assertIn("exit status 0", shown)
-            finally:
-                self.assert_within_bound(bomb, "view", monitor, seen or self.screen(socket))
+            # The status line names the item shown (an error on it names it in quotes).
+            shown = self.wait_for(socket, "the bomb's name", lambda shown: bomb in shown, monitor)
+            seen = " / ".join(line.strip() for line in shown.splitlines() if bomb in line)
+            self.browse_on_and_quit(socket, bomb_number, monitor)
         finally:
-            subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+            self.assert_within_bound(bomb, "view", monitor, seen or self.screen(socket))
+
+    def test_playing_the_bomb_stays_within_the_bound_and_the_viewer_keeps_browsing(self):
+        """Enter on the bomb plays it (in the playback helper, issue 31 finding A1): the tree
+        stays within the bound, and the viewer shows the video playing or an error on it,
+        then browses on and quits cleanly."""
+        require("tmux")
+        bomb = self.plant()
+        socket, bomb_number = self.start_viewer(bomb)
+        monitor = PeakMemory(self.viewer_process(socket), kill_ceiling("view"))
+        seen = None
+        try:
+            self.wait_for(socket, "the bomb's page", lambda shown: bomb in shown and "Enter: play" in shown, monitor)
+            subprocess.run(["tmux", "-L", socket, "send-keys", "Enter"])
+
+            def played_or_refused(shown):
+                # Played to its end (it stays on its last frame, paused: "⏸ 0:00 / 0:01"; "▶"
+                # shows from the keypress on, before any frame), or the error on the bomb,
+                # which names it in quotes.
+                return "⏸ 0:" in shown or f"'{bomb}'" in shown
+
+            shown = self.wait_for(socket, "the bomb played to its end, or an error on it", played_or_refused,
+                                  monitor)
+            seen = " / ".join(line.strip() for line in shown.splitlines() if bomb in line)
+            if "⏸ 0:" in seen:
+                # Playing (keys other than these do nothing meanwhile): q stops it.
+                subprocess.run(["tmux", "-L", socket, "send-keys", "-l", "q"])
+                self.wait_for(socket, "the bomb's page again", lambda shown: "Enter: play" in shown, monitor)
+            self.browse_on_and_quit(socket, bomb_number, monitor)
+        finally:
+            self.assert_within_bound(bomb, "view", monitor, f"played: {seen or self.screen(socket)}")
 
 
 def add_tests(names):

@@ -1,22 +1,38 @@
-/// Videos and animations played: their frames one by one (`MovingPicture`).
+/// Videos and animations played: their frames one by one (`MovingPicture`), decoded in a
+/// decoder helper of their own (`playbackDecoders`), never in this process.
 extension PhotoBrowser {
-  /// The video or animation the photo `record` stands for, opened to play; nil for a
-  /// still. A video is read by range through the data source (never decrypted whole); a GIF
-  /// or WebP, which its libraries decode from memory only, is held if it is within
-  /// `FrameDecoders.fileSizeLimit`. Safe to call from another thread, as the loaders are.
-  public func movingPicture(of record: PhotoRecord) throws -> MovingPicture? {
+  /// The video or animation the photo `record` stands for, opened to play in a helper; nil
+  /// for a still. The helper reads a video by range through the data source (never
+  /// decrypted whole); a GIF or WebP, which its libraries decode from memory only, is sent
+  /// whole if it is within `PhotoImporter.inMemoryFileLimit` (as an import). `cancellation` ends its
+  /// requests from another thread (opening it too). Safe to call from another thread, as
+  /// the loaders are.
+  public func movingPicture(
+    of record: PhotoRecord, cancellation: PlaybackCancellation = PlaybackCancellation()
+  )
+    throws -> MovingPicture?
+  {
+    let request = DecoderRequest(
+      wants: [], thumbnailer: thumbnailer, format: record.format, name: record.name, size: record.bytes,
+      delivery: .bytes)
     switch record.format {
     case .mp4, .mov:
       guard let ranges = dataSource.originalRanges else { return nil }
-      return try VideoPlayback(ranges(record), name: record.name, limits: thumbnailer)
+      return try DecoderPlayback.open(
+        request, input: .ranges(ranges(record)), pool: playbackDecoders, name: record.name,
+        cancellation: cancellation)
     case .gif, .webp:
-      guard record.bytes <= Int64(FrameDecoders.fileSizeLimit) else {
+      guard record.bytes <= Int64(PhotoImporter.inMemoryFileLimit) else {
         throw VaultError.decodeFailed(
           path: record.name,
-          reason: "a file of more than \(FrameDecoders.fileSizeLimit >> 20) MiB is not animated")
+          reason: "a file of more than \(PhotoImporter.inMemoryFileLimit >> 20) MiB is not animated")
       }
-      return try FramePlayback(
-        originalBytes(of: record), format: record.format, name: record.name, limits: thumbnailer)
+      let plaintext = try originalBytes(of: record)
+      return try withExtendedLifetime(plaintext) {
+        try DecoderPlayback.open(
+          request, input: .bytes(plaintext.pinned), pool: playbackDecoders, name: record.name,
+          cancellation: cancellation)
+      }
     case .jpeg, .png, .heic, .avif:
       return nil
     }

@@ -19,6 +19,10 @@ public final class PhotoBrowser {
   /// The decoder helper that decodes originals to be shown (started when first needed,
   /// unless its owner started it ahead: `DecoderPool.prestart`).
   public var stillDecoders = DecoderPool(size: 1)
+  /// The decoder helper that plays videos and animations (`movingPicture`): one of its own,
+  /// held by what plays for as long as it plays, so that the pictures shown meanwhile (and
+  /// decoded ahead) never wait for frames, and a file that kills it leaves them alone.
+  public var playbackDecoders = DecoderPool(size: 1)
 
   /// Details read from originals decoded for showing, not stored yet (`storeFoundDetails`).
   public private(set) var foundDetails: [BlobID: PhotoDetails] = [:]

@@ -1,7 +1,7 @@
 import CSodium
 
 /// Makes sure libsodium is initialised before any of its functions run.
-enum Sodium {
+package enum Sodium {
   private static let initialized: Bool = {
     sodium_init() >= 0
   }()

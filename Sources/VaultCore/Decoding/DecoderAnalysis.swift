@@ -3,20 +3,20 @@
 /// it reads any untrusted bytes: every size is bounded and every field checked, and it
 /// encodes the thumbnail itself (`Thumbnailer.encode`), so nothing a helper wrote is ever
 /// decoded where the keys are.
-struct DecoderAnalysis {
-  var thumbnail: ThumbnailPicture?
-  var details: PhotoDetails?
-  var liveIdentifier: String?
+package struct DecoderAnalysis {
+  package var thumbnail: ThumbnailPicture?
+  package var details: PhotoDetails?
+  package var liveIdentifier: String?
 
   /// The largest side a photo may claim (PNG's own limit).
-  static let sideLimit = Int64(Int32.max)
-  static let textLimit = 1024
+  package static let sideLimit = Int64(Int32.max)
+  package static let textLimit = 1024
 
   /// The largest `analysis` frame for thumbnails of at most `longSide` a side: their
   /// pixels, and 64 KiB for the facts (texts of at most `textLimit` bytes).
-  static func frameLimit(longSide: Int) -> Int { longSide * longSide * 3 + (64 << 10) }
+  package static func frameLimit(longSide: Int) -> Int { longSide * longSide * 3 + (64 << 10) }
 
-  var payload: [UInt8] {
+  package var payload: [UInt8] {
     var writer = ByteWriter()
     // Room for it all at once: a buffer outgrown would be freed, pixels and all, unwiped.
     writer.output.reserveCapacity((thumbnail?.image.pixels.count ?? 0) + (64 << 10))
@@ -26,12 +26,12 @@ struct DecoderAnalysis {
     return writer.output
   }
 
-  init(thumbnail: ThumbnailPicture?, details: PhotoDetails?, liveIdentifier: String?) {
+  package init(thumbnail: ThumbnailPicture?, details: PhotoDetails?, liveIdentifier: String?) {
     (self.thumbnail, self.details, self.liveIdentifier) = (thumbnail, details, liveIdentifier)
   }
 
   /// The analysis in a frame's payload; nil when a field is out of bounds or missing.
-  init?(payload: [UInt8], answering request: DecoderRequest) {
+  package init?(payload: [UInt8], answering request: DecoderRequest) {
     let parsed: DecoderAnalysis? = payload.withUnsafeBytes { buffer in
       var reader = ByteReader(buffer)
       guard
@@ -43,16 +43,22 @@ struct DecoderAnalysis {
         (thumbnail != nil) == request.wants.contains(.thumbnail),
         (details != nil) == request.wants.contains(.details)
       else { return nil }
-      if let live, !JournalEntry.isRecordableLiveIdentifier(live) { return nil }
+      if let live, !Self.isRecordable(liveIdentifier: live) { return nil }
       return DecoderAnalysis(thumbnail: thumbnail, details: details, liveIdentifier: live)
     }
     guard let parsed else { return nil }
     self = parsed
   }
+
+  /// Whether `liveIdentifier` is one a journal can record: the helper, which does not see
+  /// the journal's entries, sends no other.
+  package static func isRecordable(liveIdentifier: String) -> Bool {
+    JournalEntry.isRecordableLiveIdentifier(liveIdentifier)
+  }
 }
 
 extension ThumbnailPicture {
-  func encode(into writer: inout ByteWriter) {
+  package func encode(into writer: inout ByteWriter) {
     for side in [image.width, image.height, width, height] { writer.uint32(UInt32(side)) }
     writer.byteString(image.pixels)
     writer.byte(UInt8(orientation))
@@ -64,7 +70,7 @@ extension ThumbnailPicture {
   /// A thumbnail as `encode` wrote it: its sides within `longSide`, then exactly their
   /// pixels (the count is checked against the sides before a byte of them is copied), the
   /// photo's sides within PNG's limit, and an orientation of EXIF's.
-  init?(decoding reader: inout ByteReader, longSide: Int) {
+  package init?(decoding reader: inout ByteReader, longSide: Int) {
     guard let thumbnailWidth = reader.uint32(), let thumbnailHeight = reader.uint32(),
       (1...longSide).contains(Int(thumbnailWidth)), (1...longSide).contains(Int(thumbnailHeight)),
       let width = reader.uint32(), let height = reader.uint32(),
@@ -85,7 +91,7 @@ extension ThumbnailPicture {
 }
 
 extension PhotoDetails {
-  func encode(into writer: inout ByteWriter) {
+  package func encode(into writer: inout ByteWriter) {
     writer.optional(taken) { writer, taken in
       writer.int64(taken.localSeconds)
       writer.uint32(UInt32(bitPattern: taken.nanoseconds))
@@ -97,7 +103,7 @@ extension PhotoDetails {
 
   /// Details as `encode` wrote them, with a make and model no longer than EXIF's are kept
   /// (`textLimit`) and a time whose fraction is under a second and offset under a day.
-  init?(decoding reader: inout ByteReader) {
+  package init?(decoding reader: inout ByteReader) {
     guard
       let taken = reader.optional({ reader -> CaptureTime? in
         guard let seconds = reader.int64(), let nanoseconds = reader.uint32(), nanoseconds < 1_000_000_000,

@@ -3,15 +3,15 @@ import Foundation
 
 /// Reads and writes `DecoderFrame`s on a stream socket. The helper's side blocks; the
 /// parent's side waits at most until a deadline (poll), since a helper may never answer.
-final class DecoderChannel {
-  let descriptor: Int32
+package final class DecoderChannel {
+  package let descriptor: Int32
   /// Whether this side takes descriptors sent with frames (the helper's, for files being
   /// imported); the parent closes any a helper sends and takes the reply as malformed.
   private let acceptsDescriptors: Bool
   /// The descriptor that came with the last frame received, until it is taken.
   private var receivedDescriptor: Int32 = -1
 
-  init(descriptor: Int32, acceptsDescriptors: Bool = false) {
+  package init(descriptor: Int32, acceptsDescriptors: Bool = false) {
     self.descriptor = descriptor
     self.acceptsDescriptors = acceptsDescriptors
   }
@@ -21,12 +21,12 @@ final class DecoderChannel {
   }
 
   /// The descriptor that came with the last frame, now the caller's; nil if none did.
-  func takeDescriptor() -> Int32? {
+  package func takeDescriptor() -> Int32? {
     defer { receivedDescriptor = -1 }
     return receivedDescriptor >= 0 ? receivedDescriptor : nil
   }
 
-  enum Failure: Error, Equatable {
+  package enum Failure: Error, Equatable {
     /// The other side closed the socket (or died).
     case closed
     /// The deadline passed before a whole frame came.
@@ -41,7 +41,7 @@ final class DecoderChannel {
   /// (monotonic nanoseconds; nil waits for ever): a helper that stops reading must not
   /// hold the parent in a write. MSG_NOSIGNAL: a helper that died must not kill the parent
   /// with SIGPIPE; it is reported when its reply does not come.
-  func send(
+  package func send(
     _ frame: DecoderFrame, trailing: UnsafeRawBufferPointer? = nil, descriptor attached: Int32? = nil,
     deadline: UInt64? = nil
   ) throws {
@@ -83,7 +83,7 @@ final class DecoderChannel {
   /// The next frame, of at most `limit` bytes, before `deadline` (monotonic nanoseconds;
   /// nil waits for ever). Its payload is read straight into the frame's own bytes, which
   /// the receiver wipes when they hold plaintext: no copy of them is freed unwiped.
-  func receive(limit: Int = DecoderFrame.maxLength, deadline: UInt64? = nil) throws -> DecoderFrame {
+  package func receive(limit: Int = DecoderFrame.maxLength, deadline: UInt64? = nil) throws -> DecoderFrame {
     let header = try receive(count: 4, deadline: deadline)
     guard let length = DecoderFrame.bodyLength(header, limit: limit),
       let kind = DecoderMessageKind(rawValue: try receive(count: 1, deadline: deadline)[0])
@@ -93,7 +93,7 @@ final class DecoderChannel {
 
   /// The body of a `file` frame of exactly `count` bytes, read straight into memory that
   /// decoders read in place (the helper's side: a file sent whole is never copied again).
-  func receiveFile(count: Int) throws -> PinnedBytes {
+  package func receiveFile(count: Int) throws -> PinnedBytes {
     let header = try receive(count: 5, deadline: nil)
     // A file's frame is bounded by what is sent whole, not by the replies' limit.
     guard count <= DecoderFrame.fileLimit,
@@ -150,7 +150,7 @@ final class DecoderChannel {
   }
 
   /// Nanoseconds of the monotonic clock.
-  static func now() -> UInt64 {
+  package static func now() -> UInt64 {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)

@@ -1,14 +1,14 @@
 /// A helper's answer that a file could not be read (`failure`): the error it met, without
 /// the file's name, which the parent supplies. Errors of kinds a decoder does not raise
 /// travel as their text, read back as a decode failure.
-enum DecoderFailure {
+package enum DecoderFailure {
   private enum Tag: UInt8 {
     case decodeFailed = 1, videoUnreadable, imageTooLarge, tooMuchMemory, unsupportedFormat, io
     /// Decoding ran out of the helper's memory (a failed allocation it could report).
     case memoryExhausted
   }
 
-  static func payload(for error: Error) -> [UInt8] {
+  package static func payload(for error: Error) -> [UInt8] {
     var writer = ByteWriter()
     if isAllocationFailure(error) {
       writer.byte(Tag.memoryExhausted.rawValue)
@@ -35,7 +35,7 @@ enum DecoderFailure {
 
   /// The payload of a helper's failure as it reads in the error the parent reports
   /// about `path`; nil when malformed.
-  static func error(from payload: [UInt8], path: String, memoryLimit: Int) -> VaultError? {
+  package static func error(from payload: [UInt8], path: String, memoryLimit: Int) -> VaultError? {
     payload.withUnsafeBytes { buffer -> VaultError? in
       var reader = ByteReader(buffer)
       guard let tag = reader.byte().flatMap(Tag.init(rawValue:)) else { return nil }
@@ -68,7 +68,7 @@ enum DecoderFailure {
   /// Whether a codec gave up because an allocation failed (the helper's address space is
   /// full): libjpeg's "Insufficient memory", FFmpeg's ENOMEM, libheif's and libavif's
   /// allocation errors. The user is told the limit, not the codec's words.
-  static func isAllocationFailure(_ error: Error) -> Bool {
+  package static func isAllocationFailure(_ error: Error) -> Bool {
     let reason: String
     switch error as? VaultError {
     case .decodeFailed(_, let text)?, .videoUnreadable(_, let text)?: reason = text.lowercased()

@@ -16,4 +16,7 @@ public enum DecoderFault: UInt8, Sendable, CaseIterable {
   case signalOtherProcess = 6
   /// Map executable memory (SIGSYS).
   case executableMemory = 7
+  /// Spin, as `spin` does, while decoding the next frame of what plays: a frame that never
+  /// comes.
+  case spinAtNextFrame = 8
 }

@@ -1,14 +1,14 @@
 /// The bytes of a file a helper reads: held whole by the parent (sent with the request) or
 /// read by range as the helper asks (a large file being imported, an upload's encrypted
 /// temporary blob, a stored original decrypted a chunk at a time).
-enum DecoderInput {
+package enum DecoderInput {
   case bytes(PinnedBytes)
   /// A file being imported, too large to hold: its read-only descriptor goes to the helper.
   case file(SourceFile)
   /// `read` copies from an offset into a buffer and returns the count copied (0 at the end).
   case ranges(size: Int64, read: (Int64, UnsafeMutableRawBufferPointer) throws -> Int)
 
-  var delivery: DecoderRequest.Delivery {
+  package var delivery: DecoderRequest.Delivery {
     switch self {
     case .bytes: return .bytes
     case .file: return .descriptor
@@ -16,7 +16,7 @@ enum DecoderInput {
     }
   }
 
-  var size: Int64 {
+  package var size: Int64 {
     switch self {
     case .bytes(let bytes): return Int64(bytes.count)
     case .file(let file): return file.size
@@ -25,16 +25,16 @@ enum DecoderInput {
   }
 
   /// A stored original read through `reader`.
-  static func ranges(_ reader: OriginalRangeReader) -> DecoderInput {
+  package static func ranges(_ reader: OriginalRangeReader) -> DecoderInput {
     .ranges(size: reader.size, read: { try reader.read(at: $0, into: $1) })
   }
 
   /// The most bytes one `read` may ask for.
-  static let readLimit = 1 << 20
+  package static let readLimit = 1 << 20
 
   /// How the file goes: bytes over `DecoderFrame.fileLimit` (an original shown that is
   /// larger) are read by range from where they lie instead.
-  var sendable: DecoderInput {
+  package var sendable: DecoderInput {
     guard case .bytes(let bytes) = self, bytes.count > DecoderFrame.fileLimit else { return self }
     return .ranges(size: Int64(bytes.count)) { offset, buffer in
       let count = min(buffer.count, bytes.count - Int(offset))

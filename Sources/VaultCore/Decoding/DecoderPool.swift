@@ -41,7 +41,9 @@ public final class DecoderPool: @unchecked Sendable {
     try withWorker { try $0.picture(request, input: input, name: name) }
   }
 
-  private func checkOut() throws -> DecoderWorker {
+  /// A worker of its own for as long as the caller keeps it (a playback session); it must
+  /// be given back with `checkIn`.
+  func checkOut() throws -> DecoderWorker {
     condition.lock()
     while idle.isEmpty && running >= size { condition.wait() }
     if let worker = idle.popLast() {
@@ -61,7 +63,7 @@ public final class DecoderPool: @unchecked Sendable {
     }
   }
 
-  private func checkIn(_ worker: DecoderWorker) {
+  func checkIn(_ worker: DecoderWorker) {
     if worker.isAlive && worker.isWornOut { worker.retire() }
     condition.lock()
     if worker.isAlive { idle.append(worker) } else { running -= 1 }

@@ -1,28 +1,29 @@
 /// What the parent asks a helper to read from a file (`analyse`): which of the header's
 /// facts, thumbnail, details and Live identifier it wants, with the thumbnailer's settings.
-struct DecoderRequest {
-  struct Wants: OptionSet {
-    let rawValue: UInt8
-    static let thumbnail = Wants(rawValue: 1)
-    static let details = Wants(rawValue: 2)
-    static let liveIdentifier = Wants(rawValue: 4)
+package struct DecoderRequest {
+  package struct Wants: OptionSet {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    package static let thumbnail = Wants(rawValue: 1)
+    package static let details = Wants(rawValue: 2)
+    package static let liveIdentifier = Wants(rawValue: 4)
     /// The picture decoded to be shown, alone: its pixels come through shared memory.
-    static let picture = Wants(rawValue: 8)
+    package static let picture = Wants(rawValue: 8)
   }
 
-  var wants: Wants
-  var thumbnailer: Thumbnailer
-  var format: ImageFormat
+  package var wants: Wants
+  package var thumbnailer: Thumbnailer
+  package var format: ImageFormat
   /// The name that stands for the file in the helper's messages (the parent puts its own
   /// in the errors it reports).
-  var name: String
-  var size: Int64
+  package var name: String
+  package var size: Int64
   /// How the file's bytes come.
-  var delivery: Delivery
+  package var delivery: Delivery
   /// For a `picture`: the smallest size (as shown) it may be decoded at; nil for full size.
-  var minimumSize: PixelSize? = nil
+  package var minimumSize: PixelSize? = nil
 
-  enum Delivery: UInt8 {
+  package enum Delivery: UInt8 {
     /// The helper asks for ranges (`read`).
     case ranges = 0
     /// The file follows whole, in a `file` frame (the parent holds it).
@@ -32,10 +33,10 @@ struct DecoderRequest {
     case descriptor = 2
   }
 
-  static let nameLimit = 4096
+  package static let nameLimit = 4096
 
   /// The request's fields.
-  var payload: [UInt8] {
+  package var payload: [UInt8] {
     var writer = ByteWriter()
     writer.byte(wants.rawValue)
     thumbnailer.encode(into: &writer)
@@ -51,7 +52,7 @@ struct DecoderRequest {
   }
 
   /// The request in a frame's payload; nil when any field is out of bounds.
-  static func parse(_ payload: [UInt8]) -> DecoderRequest? {
+  package static func parse(_ payload: [UInt8]) -> DecoderRequest? {
     payload.withUnsafeBytes { buffer in
       var reader = ByteReader(buffer)
       guard let wants = reader.byte(), let thumbnailer = Thumbnailer(decoding: &reader),
@@ -72,7 +73,7 @@ struct DecoderRequest {
 }
 
 extension Thumbnailer {
-  func encode(into writer: inout ByteWriter) {
+  package func encode(into writer: inout ByteWriter) {
     for value in [longSide, quality, pixelLimit, animationPixelLimit, wholeInterlacedPixelLimit, memoryLimit]
     {
       writer.int64(Int64(value))
@@ -83,7 +84,7 @@ extension Thumbnailer {
   }
 
   /// The settings `encode` wrote; nil when one is out of what the parent could send.
-  init?(decoding reader: inout ByteReader) {
+  package init?(decoding reader: inout ByteReader) {
     self.init()
     let bound = Int64(Int32.max) << 8
     guard let longSide = reader.integer(in: 1...Int64(RGBImage.thumbnailSideLimit)),

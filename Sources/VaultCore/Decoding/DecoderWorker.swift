@@ -12,7 +12,7 @@ final class DecoderWorker {
   /// False once the helper is killed or found dead.
   private(set) var isAlive = true
   /// The shared memory handed to the helper for the picture of the request under way.
-  private var sharedPicture: (descriptor: Int32, count: Int)?
+  private(set) var sharedPicture: (descriptor: Int32, count: Int)?
 
   /// Starts the helper at `executable` (tests start a fake one), by default the one
   /// `DecoderExecutable` finds.
@@ -77,20 +77,27 @@ final class DecoderWorker {
     (request.wants, request.size, request.delivery) = ([.picture], input.size, input.delivery)
     defer { releaseSharedPicture() }
     let reply = try exchange(
-      DecoderFrame(.analyse, request.payload), name: name, input: input, picture: true)
+      DecoderFrame(.analyse, request.payload), name: name, input: input, sharedMemory: true)
     guard reply.kind == .picture, let shared = sharedPicture,
-      let picture = DecoderPicture(payload: reply.payload, byteCount: shared.count),
+      let picture = DecoderPicture(payload: reply.payload, byteCount: shared.count)
+    else { throw malformed(name: name) }
+    return DecodedPhoto(
+      image: RGBImage(width: picture.width, height: picture.height, pixels: try sharedPixels(name: name)),
+      fullSize: picture.fullSize,
+      scaleDenominator: picture.scaleDenominator, details: picture.details)
+  }
+
+  /// The pixels the helper wrote into the shared memory of the request under way, copied
+  /// out once; the caller checked that they are what its reply says.
+  func sharedPixels(name: String) throws -> [UInt8] {
+    guard let shared = sharedPicture,
       let memory = mmap(nil, shared.count, PROT_READ, MAP_SHARED, shared.descriptor, 0), memory != MAP_FAILED
     else { throw malformed(name: name) }
     defer { munmap(memory, shared.count) }
-    let pixels = [UInt8](unsafeUninitializedCapacity: shared.count) { buffer, initialized in
+    return [UInt8](unsafeUninitializedCapacity: shared.count) { buffer, initialized in
       UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: memory, byteCount: shared.count)
       initialized = shared.count
     }
-    return DecodedPhoto(
-      image: RGBImage(width: picture.width, height: picture.height, pixels: pixels),
-      fullSize: picture.fullSize,
-      scaleDenominator: picture.scaleDenominator, details: picture.details)
   }
 
   /// Tests only: asks the helper to misbehave (`DecoderFault`).
@@ -99,12 +106,14 @@ final class DecoderWorker {
   }
 
   /// Sends `frame` (with the file's bytes when `input` holds them), answers the helper's
-  /// reads from `input` (and its `needBuffer` when `frame` asks for a `picture`), and
-  /// returns its reply, of at most `replyLimit` bytes; a `failure` is thrown as the error
-  /// it carries. Anything else ends the helper and throws its refusal.
-  private func exchange(
-    _ frame: DecoderFrame, name: String, input: DecoderInput?, picture: Bool = false,
-    replyLimit: Int = DecoderFrame.maxLength
+  /// reads from `input`, its `needBuffer` when `sharedMemory` says a picture or a frame is
+  /// asked for, and its `frameDecoded` with `frameSize` (when playing), and returns its
+  /// reply, of at most `replyLimit` bytes; a `failure` is thrown as the error it carries.
+  /// Anything else ends the helper and throws its refusal. The deadline is the request's,
+  /// whatever it exchanges.
+  func exchange(
+    _ frame: DecoderFrame, name: String, input: DecoderInput?, sharedMemory: Bool = false,
+    frameSize: ((Int64) -> PixelSize?)? = nil, replyLimit: Int = DecoderFrame.maxLength
   ) throws -> DecoderFrame {
     precondition(isAlive, "a decoder worker is used after its helper ended")
     let deadline = DecoderChannel.now() + limits.deadlineNanoseconds
@@ -143,15 +152,21 @@ final class DecoderWorker {
         case .needBuffer:
           // Shared memory is made for a picture only: asked for otherwise, it would be
           // memory the parent holds at a helper's word.
-          guard picture else { throw malformed(name: name) }
+          guard sharedMemory else { throw malformed(name: name) }
           try handOverSharedMemory(reply.payload, name: name)
+        case .frameDecoded:
+          guard let frameSize, let time = DecoderFrameTime.parse(reply.payload) else {
+            throw malformed(name: name)
+          }
+          try channel.send(
+            DecoderFrame(.frameSize, DecoderFrameSize.payload(frameSize(time))), deadline: deadline)
         case .failure:
           if let readError { throw readError }
           throw DecoderFailure.error(from: reply.payload, path: name, memoryLimit: limits.memoryBytes)
             ?? malformed(name: name)
         case .dying:
           throw refusal(name: name, overran: false, addressSpaceFull: reply.payload.first == 1)
-        case .ready, .analysis, .picture:
+        case .ready, .analysis, .picture, .playing, .frame:
           return reply
         default:
           throw malformed(name: name)
@@ -178,14 +193,14 @@ final class DecoderWorker {
   }
 
   /// Closes the shared memory of the picture under way, if any. The parent maps it only
-  /// while it copies the pixels out (`picture`); closing the last descriptor frees it.
-  private func releaseSharedPicture() {
+  /// while it copies the pixels out (`sharedPixels`); closing the last descriptor frees it.
+  func releaseSharedPicture() {
     if let shared = sharedPicture { close(shared.descriptor) }
     sharedPicture = nil
   }
 
   /// Ends a helper that broke the protocol, and says so.
-  private func malformed(name: String) -> VaultError {
+  func malformed(name: String) -> VaultError {
     _ = end(overran: false)
     return .decoderRefused(path: name, reason: "the decoder sent a malformed reply")
   }

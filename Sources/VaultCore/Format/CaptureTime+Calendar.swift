@@ -15,7 +15,8 @@ extension CaptureTime {
 
   /// Seconds since 1970 of a wall-clock date and time read as UTC; nil unless every part
   /// is in range (years 1 to 9999).
-  static func wallClockSeconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64?
+  package static func wallClockSeconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)
+    -> Int64?
   {
     guard (1...9999).contains(year), (1...12).contains(month), (0...23).contains(hour),
       (0...59).contains(minute), (0...59).contains(second)

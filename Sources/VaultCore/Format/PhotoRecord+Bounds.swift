@@ -7,7 +7,7 @@ extension PhotoRecord {
   static let byteLimit: Int64 = 1 << 48
   /// 2^30 pixels a side and 2^40 pixels in all, so that a pixel count times 4 bytes, or a
   /// side times a side, fits in 64 bits (imports stop at `Thumbnailer.pixelLimit`).
-  static let sideLimit = 1 << 30
+  package static let sideLimit = 1 << 30
   static let pixelLimit = 1 << 40
   /// A video's duration, in microseconds: up to 2^40 (about 12 days), so that sums of a
   /// million of them fit in 64 bits (imports stop at `Thumbnailer.videoDurationLimit`).

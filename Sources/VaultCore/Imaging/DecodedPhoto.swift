@@ -11,7 +11,9 @@ public final class DecodedPhoto: Sendable {
   /// What the photo's file says of when it was taken and by which camera.
   public let details: PhotoDetails
 
-  init(image: RGBImage, fullSize: PixelSize, scaleDenominator: Int, details: PhotoDetails = PhotoDetails()) {
+  package init(
+    image: RGBImage, fullSize: PixelSize, scaleDenominator: Int, details: PhotoDetails = PhotoDetails()
+  ) {
     self.image = image
     self.fullSize = fullSize
     self.scaleDenominator = scaleDenominator

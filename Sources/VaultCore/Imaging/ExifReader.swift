@@ -6,23 +6,23 @@ import Foundation
 /// offset and count is bounds-checked against the block, no directory is followed more
 /// than one level deep (so no loop), and a field that is missing, malformed or out of
 /// range is simply not found.
-struct ExifReader {
+package struct ExifReader {
   /// The orientation of IFD0 (1...8); nil when the first orientation tag is missing or
   /// not a single SHORT from 1 to 8.
-  private(set) var orientation: Int?
+  package private(set) var orientation: Int?
   /// The date taken and the camera, as far as the block says.
-  private(set) var details = PhotoDetails()
+  package private(set) var details = PhotoDetails()
 
-  static let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
+  package static let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
 
   /// Reads a JPEG APP1 segment's bytes (after its length); nil when it is not EXIF.
-  init?(app1 segment: UnsafeRawBufferPointer) {
+  package init?(app1 segment: UnsafeRawBufferPointer) {
     guard segment.starts(with: Self.exifHeader) else { return nil }
     self.init(tiff: UnsafeRawBufferPointer(rebasing: segment[Self.exifHeader.count...]))
   }
 
   /// Reads a TIFF structure; nil when it does not start with a TIFF header.
-  init?(tiff bytes: UnsafeRawBufferPointer) {
+  package init?(tiff bytes: UnsafeRawBufferPointer) {
     guard let tiff = TIFFBytes(bytes), let ifd0 = tiff.u32(4) else { return nil }
     var make: String?
     var model: String?

@@ -1,15 +1,15 @@
 import CVaultImaging
 
 /// A JPEG file opened through libjpeg-turbo; decodes row by row at a DCT scale.
-final class JPEGDecoder {
+package final class JPEGDecoder {
   private let reader: OpaquePointer
   /// Names the picture in errors.
-  let path: String
+  package let path: String
   /// What libjpeg reads until the reader is closed: bytes in memory or an open file.
   private let input: AnyObject
 
   /// Decodes a file through its one open descriptor.
-  init(file: SourceFile) throws {
+  package init(file: SourceFile) throws {
     path = file.path
     input = file
     var message = [CChar](repeating: 0, count: Int(VAULT_IMAGING_MESSAGE_LENGTH))
@@ -25,7 +25,7 @@ final class JPEGDecoder {
   }
 
   /// Decodes a JPEG held in memory, without copying it; `name` stands for it in errors.
-  init(pinned: PinnedBytes, name: String) throws {
+  package init(pinned: PinnedBytes, name: String) throws {
     path = name
     input = pinned
     var message = [CChar](repeating: 0, count: Int(VAULT_IMAGING_MESSAGE_LENGTH))
@@ -40,20 +40,20 @@ final class JPEGDecoder {
     vault_jpeg_close(reader)
   }
 
-  var width: Int { Int(vault_jpeg_width(reader)) }
-  var height: Int { Int(vault_jpeg_height(reader)) }
-  var components: Int { Int(vault_jpeg_components(reader)) }
+  package var width: Int { Int(vault_jpeg_width(reader)) }
+  package var height: Int { Int(vault_jpeg_height(reader)) }
+  package var components: Int { Int(vault_jpeg_components(reader)) }
   /// The bytes of DCT coefficients libjpeg holds at once for a progressive or otherwise
   /// multi-scan picture (0 for a baseline one), known from the header.
-  var coefficientBytes: Int { Int(clamping: vault_jpeg_coefficient_bytes(reader)) }
+  package var coefficientBytes: Int { Int(clamping: vault_jpeg_coefficient_bytes(reader)) }
 
   /// The first warning libjpeg gave (corrupt or missing data it could decode past).
-  var warning: String? {
+  package var warning: String? {
     vault_jpeg_warning(reader).map { String(cString: $0) }
   }
 
   /// The EXIF orientation from the first APP1 segment that holds one, else 1.
-  func orientation() -> Int {
+  package func orientation() -> Int {
     var index = 0
     while true {
       var length = 0
@@ -69,7 +69,7 @@ final class JPEGDecoder {
   /// buffers may take at most `memoryLimit` bytes (0: no limit). With `shrinksFurther`
   /// (the rows are averaged down to a smaller picture afterwards), libjpeg may use its
   /// faster, slightly less exact IDCT and chroma upsampling.
-  func decode(
+  package func decode(
     scaleDenominator: Int, memoryLimit: Int = 0, shrinksFurther: Bool = false,
     consume: (UnsafePointer<UInt8>) -> Void
   ) throws -> (width: Int, height: Int) {
@@ -103,7 +103,7 @@ final class JPEGDecoder {
 
   /// The largest DCT scale denominator (8, 4, 2 or 1) that still leaves at least
   /// `targetWidth`×`targetHeight` pixels.
-  static func scaleDenominator(width: Int, height: Int, targetWidth: Int, targetHeight: Int) -> Int {
+  package static func scaleDenominator(width: Int, height: Int, targetWidth: Int, targetHeight: Int) -> Int {
     for denominator in [8, 4, 2] {
       let scaledWidth = (width + denominator - 1) / denominator
       let scaledHeight = (height + denominator - 1) / denominator

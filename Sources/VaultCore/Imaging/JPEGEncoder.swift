@@ -1,8 +1,8 @@
 import CVaultImaging
 
 /// Encodes RGB pictures as baseline JPEG through libjpeg-turbo.
-enum JPEGEncoder {
-  static func encode(_ image: RGBImage, quality: Int) throws -> [UInt8] {
+package enum JPEGEncoder {
+  package static func encode(_ image: RGBImage, quality: Int) throws -> [UInt8] {
     var output: UnsafeMutablePointer<UInt8>?
     var length = 0
     var message = [CChar](repeating: 0, count: Int(VAULT_IMAGING_MESSAGE_LENGTH))

@@ -22,6 +22,10 @@ public protocol MovingPicture: AnyObject {
 public struct MovingFrame: Sendable {
   public var microseconds: Int64
   public var image: RGBImage?
+
+  public init(microseconds: Int64, image: RGBImage?) {
+    (self.microseconds, self.image) = (microseconds, image)
+  }
 }
 
 extension PixelSize {

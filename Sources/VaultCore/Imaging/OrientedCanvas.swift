@@ -2,14 +2,14 @@
 /// under an EXIF orientation, so turning a photo needs no second copy of it. The pixels are
 /// made once at their final size and never grown (a grown array leaves its old, unwiped
 /// copy behind).
-struct OrientedCanvas {
-  let storedWidth: Int
-  let storedHeight: Int
-  let orientation: Int
-  private(set) var pixels: [UInt8]
+package struct OrientedCanvas {
+  package let storedWidth: Int
+  package let storedHeight: Int
+  package let orientation: Int
+  package private(set) var pixels: [UInt8]
   private var rowsAdded = 0
 
-  init(storedWidth: Int, storedHeight: Int, orientation: Int) {
+  package init(storedWidth: Int, storedHeight: Int, orientation: Int) {
     precondition(storedWidth > 0 && storedHeight > 0)
     self.storedWidth = storedWidth
     self.storedHeight = storedHeight
@@ -17,14 +17,14 @@ struct OrientedCanvas {
     pixels = [UInt8](repeating: 0, count: storedWidth * storedHeight * 3)
   }
 
-  var swapsDimensions: Bool { ExifOrientation.swapsDimensions(orientation) }
+  package var swapsDimensions: Bool { ExifOrientation.swapsDimensions(orientation) }
   /// The size as shown.
-  var width: Int { swapsDimensions ? storedHeight : storedWidth }
-  var height: Int { swapsDimensions ? storedWidth : storedHeight }
-  var isComplete: Bool { rowsAdded == storedHeight }
+  package var width: Int { swapsDimensions ? storedHeight : storedWidth }
+  package var height: Int { swapsDimensions ? storedWidth : storedHeight }
+  package var isComplete: Bool { rowsAdded == storedHeight }
 
   /// Adds the next stored row (`storedWidth` RGB pixels); rows past the last are ignored.
-  mutating func addRow(_ row: UnsafePointer<UInt8>) {
+  package mutating func addRow(_ row: UnsafePointer<UInt8>) {
     guard rowsAdded < storedHeight else { return }
     let (start, step) = placement(ofRow: rowsAdded)
     let count = storedWidth
@@ -62,12 +62,12 @@ struct OrientedCanvas {
   }
 
   /// The picture as shown.
-  func finish() -> RGBImage {
+  package func finish() -> RGBImage {
     RGBImage(width: width, height: height, pixels: pixels)
   }
 
   /// Overwrites what was decoded so far (a decode that failed part way).
-  mutating func wipe() {
+  package mutating func wipe() {
     pixels.wipe()
   }
 }

@@ -1,20 +1,20 @@
 import CVaultImaging
 
 /// A PNG file opened through libpng; decodes to 8-bit RGBA, row by row where it can.
-final class PNGDecoder {
+package final class PNGDecoder {
   private let reader: OpaquePointer
   /// Names the picture in errors.
-  let path: String
+  package let path: String
   /// What libpng reads until the reader is closed: bytes in memory or an open file.
   private let input: AnyObject
 
   /// Decodes a PNG held in memory; `name` stands for it in errors.
-  convenience init(bytes source: [UInt8], name: String) throws {
+  package convenience init(bytes source: [UInt8], name: String) throws {
     try self.init(pinned: PinnedBytes(source), name: name)
   }
 
   /// Decodes a PNG held in memory, without copying it; `name` stands for it in errors.
-  init(pinned: PinnedBytes, name: String) throws {
+  package init(pinned: PinnedBytes, name: String) throws {
     path = name
     input = pinned
     var message = [CChar](repeating: 0, count: Int(VAULT_IMAGING_MESSAGE_LENGTH))
@@ -25,7 +25,7 @@ final class PNGDecoder {
   }
 
   /// Decodes a file through its one open descriptor.
-  init(file: SourceFile) throws {
+  package init(file: SourceFile) throws {
     path = file.path
     input = file
     var message = [CChar](repeating: 0, count: Int(VAULT_IMAGING_MESSAGE_LENGTH))
@@ -39,8 +39,8 @@ final class PNGDecoder {
     vault_png_close(reader)
   }
 
-  var width: Int { Int(vault_png_width(reader)) }
-  var height: Int { Int(vault_png_height(reader)) }
+  package var width: Int { Int(vault_png_width(reader)) }
+  package var height: Int { Int(vault_png_height(reader)) }
 
   private func failure() -> VaultError {
     let message = String(cString: vault_png_error(reader))
@@ -49,12 +49,12 @@ final class PNGDecoder {
     return .decodeFailed(path: path, reason: reason)
   }
 
-  var isInterlaced: Bool { vault_png_is_interlaced(reader) != 0 }
+  package var isInterlaced: Bool { vault_png_is_interlaced(reader) != 0 }
 
   /// Decodes the image, handing each RGBA row to `consume`, then checks the file's end.
   /// With `lastPassOnly`, an interlaced image yields only its odd rows (`height / 2` rows),
   /// decoded in one row of memory instead of the whole picture.
-  func decode(lastPassOnly: Bool = false, consume: (UnsafePointer<UInt8>) -> Void) throws {
+  package func decode(lastPassOnly: Bool = false, consume: (UnsafePointer<UInt8>) -> Void) throws {
     let streamLastPass = lastPassOnly && isInterlaced && height >= 2
     guard vault_png_start(reader, streamLastPass ? 1 : 0) == 0 else { throw failure() }
     let stride = width * 4

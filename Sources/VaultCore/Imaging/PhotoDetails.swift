@@ -9,6 +9,10 @@ public struct PhotoDetails: Equatable, Hashable, Sendable {
   public var cameraMake: String?
   public var cameraModel: String?
 
+  /// How much of a file too large to hold in memory is read for its details: EXIF sits in
+  /// a JPEG's first segments and, in practice, before a PNG's image data.
+  package static let prefixLength = 1 << 20
+
   public init(taken: CaptureTime? = nil, cameraMake: String? = nil, cameraModel: String? = nil) {
     self.taken = taken
     self.cameraMake = cameraMake

@@ -2,11 +2,11 @@
 /// call that was given them returns (libjpeg's and libpng's memory sources). The bytes are
 /// often decrypted (a thumbnail, an original being re-thumbnailed), so they are wiped
 /// before they are freed with their owner.
-final class PinnedBytes {
-  let buffer: UnsafeMutableBufferPointer<UInt8>
-  let count: Int
+package final class PinnedBytes {
+  package let buffer: UnsafeMutableBufferPointer<UInt8>
+  package let count: Int
 
-  init(_ source: [UInt8]) {
+  package init(_ source: [UInt8]) {
     buffer = .allocate(capacity: max(1, source.count))
     _ = buffer.initialize(from: source)
     count = source.count
@@ -14,15 +14,15 @@ final class PinnedBytes {
 
   /// `count` bytes for the owner to fill (a file read straight into them). They are not
   /// zeroed first: that would be one more pass over every byte of a photo.
-  init(count: Int) {
+  package init(count: Int) {
     buffer = .allocate(capacity: max(1, count))
     self.count = count
   }
 
-  var baseAddress: UnsafePointer<UInt8>? { UnsafePointer(buffer.baseAddress) }
+  package var baseAddress: UnsafePointer<UInt8>? { UnsafePointer(buffer.baseAddress) }
 
   /// Overwrites the bytes with zeros.
-  func wipe() {
+  package func wipe() {
     Sodium.zero(buffer.baseAddress, count: buffer.count)
   }
 

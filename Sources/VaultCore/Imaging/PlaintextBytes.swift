@@ -5,20 +5,20 @@
 /// Filled once, before its creator returns it, and only read afterwards: sharing it
 /// between threads is safe.
 public final class PlaintextBytes: @unchecked Sendable {
-  let pinned: PinnedBytes
+  package let pinned: PinnedBytes
 
   /// `count` bytes for the creator to fill (not zeroed first: they are all overwritten).
-  init(count: Int) {
+  package init(count: Int) {
     pinned = PinnedBytes(count: count)
   }
 
   /// Takes over `pinned` (a decoder helper's copy of a file vault sent it).
-  init(pinned: PinnedBytes) {
+  package init(pinned: PinnedBytes) {
     self.pinned = pinned
   }
 
   /// A copy of `bytes`; the caller wipes its own.
-  init(_ bytes: [UInt8]) {
+  package init(_ bytes: [UInt8]) {
     pinned = PinnedBytes(bytes)
   }
 

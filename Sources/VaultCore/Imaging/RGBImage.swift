@@ -46,9 +46,34 @@ extension RGBImage {
       : JPEGDecoder.scaleDenominator(
         width: decoder.width, height: decoder.height, targetWidth: max(1, minimumWidth),
         targetHeight: max(1, minimumHeight))
-    return try PhotoDecoder.decode(
+    return try decode(
       decoder, scaleDenominator: denominator, orientation: 1,
       memoryLimit: thumbnail ? thumbnailMemoryLimit : 0)
+  }
+
+  /// Decodes a JPEG at 1/`scaleDenominator` into its shown orientation; what was decoded
+  /// of a picture that fails is wiped.
+  package static func decode(
+    _ decoder: JPEGDecoder, scaleDenominator: Int, orientation: Int, memoryLimit: Int = 0
+  ) throws -> RGBImage {
+    guard decoder.width > 0, decoder.height > 0 else {
+      throw VaultError.decodeFailed(path: decoder.path, reason: "image has no pixels")
+    }
+    var canvas = OrientedCanvas(
+      storedWidth: (decoder.width + scaleDenominator - 1) / scaleDenominator,
+      storedHeight: (decoder.height + scaleDenominator - 1) / scaleDenominator, orientation: orientation)
+    do {
+      let size = try decoder.decode(scaleDenominator: scaleDenominator, memoryLimit: memoryLimit) { row in
+        canvas.addRow(row)
+      }
+      guard size.width == canvas.storedWidth, size.height == canvas.storedHeight, canvas.isComplete else {
+        throw VaultError.decodeFailed(path: decoder.path, reason: "the picture ends early")
+      }
+    } catch {
+      canvas.wipe()
+      throw error
+    }
+    return canvas.finish()
   }
 
   /// The largest side a stored thumbnail may have: four times what vault makes.

@@ -15,6 +15,14 @@ public struct ThumbnailPicture: Sendable {
   /// A video's duration in microseconds and codec, from its container; nil for a still.
   public var durationMicroseconds: Int64? = nil
   public var codec: String? = nil
+
+  package init(
+    image: RGBImage, width: Int, height: Int, orientation: Int, warning: String? = nil,
+    durationMicroseconds: Int64? = nil, codec: String? = nil
+  ) {
+    (self.image, self.width, self.height, self.orientation) = (image, width, height, orientation)
+    (self.warning, self.durationMicroseconds, self.codec) = (warning, durationMicroseconds, codec)
+  }
 }
 
 extension Thumbnailer {

@@ -3,15 +3,15 @@ import Foundation
 /// A file being imported, opened once: its bytes are hashed, encrypted and decoded
 /// through this one descriptor (or from bytes read through it), so that replacing the
 /// path meanwhile (a symlink flipped to another photo) cannot mix two files in one photo.
-final class SourceFile {
-  let path: String
-  let size: Int64
-  let modifiedAt: Timestamp
-  let descriptor: Int32
+package final class SourceFile {
+  package let path: String
+  package let size: Int64
+  package let modifiedAt: Timestamp
+  package let descriptor: Int32
 
   /// Opens `path` without blocking (a FIFO with no writer would block a plain open
   /// forever) and accepts only a regular file.
-  init(path: String) throws {
+  package init(path: String) throws {
     self.path = path
     descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
     guard descriptor >= 0 else { throw VaultError.posix(path) }
@@ -33,7 +33,7 @@ final class SourceFile {
 
   /// The file whose descriptor vault handed a decoder helper (which cannot open one):
   /// taken over, and accepted only if it is a regular file; `path` names it in errors.
-  init(descriptor: Int32, path: String) throws {
+  package init(descriptor: Int32, path: String) throws {
     self.path = path
     self.descriptor = descriptor
     var info = stat()
@@ -49,7 +49,7 @@ final class SourceFile {
     close(descriptor)
   }
 
-  func readPrefix(_ count: Int) throws -> [UInt8] {
+  package func readPrefix(_ count: Int) throws -> [UInt8] {
     var buffer = [UInt8](repeating: 0, count: count)
     let read = pread(descriptor, &buffer, count, 0)
     guard read >= 0 else { throw VaultError.posix(path) }
@@ -58,7 +58,7 @@ final class SourceFile {
 
   /// The whole file, read once into memory that C decoders can read too. The file must
   /// still have the size it had when opened.
-  func readAll() throws -> PinnedBytes {
+  package func readAll() throws -> PinnedBytes {
     let bytes = PinnedBytes(count: Int(size))
     var offset = 0
     while offset < bytes.count {
@@ -79,7 +79,7 @@ final class SourceFile {
 
   /// Reads the whole file from the start in 64 KiB pieces, handing each to `consume`;
   /// returns the keyed content hash.
-  func hash(key: SecureBytes, consume: (UnsafeRawBufferPointer) throws -> Void) throws -> String {
+  package func hash(key: SecureBytes, consume: (UnsafeRawBufferPointer) throws -> Void) throws -> String {
     let hasher = ContentHasher(key: key)
     var buffer = [UInt8](repeating: 0, count: 65536)
     defer { buffer.wipe() }

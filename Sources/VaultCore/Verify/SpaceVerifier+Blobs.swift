@@ -39,7 +39,7 @@ extension SpaceVerifier {
         try reader.readContent { _ in }
         return .intact(reader.record, details: nil)
       }
-      let length = whole ? Int(reader.record.bytes) : PhotoDetailsReader.prefixLength
+      let length = whole ? Int(reader.record.bytes) : PhotoDetails.prefixLength
       let reserved = detailsMemory.reserve(length)
       defer { detailsMemory.release(reserved) }
       let file = PlaintextBytes(count: length)

@@ -37,8 +37,10 @@ extension PhotoViewer {
     stopPlaying()
     playbackTried = record.id
     let loader = MovingLoader(browser: browser)
+    let cancellation = PlaybackCancellation()
     playback = Playback(
-      photo: record.id, open: { try loader.open(record) }, isVideo: isVideo, area: playingArea())
+      photo: record.id, open: { try loader.open(record, cancellation: cancellation) }, isVideo: isVideo,
+      area: playingArea(), cancellation: cancellation)
   }
 
   func stopPlaying() {
@@ -109,7 +111,7 @@ extension PhotoViewer {
 struct MovingLoader: @unchecked Sendable {
   let browser: PhotoBrowser
 
-  func open(_ record: PhotoRecord) throws -> MovingPicture? {
-    try browser.movingPicture(of: record)
+  func open(_ record: PhotoRecord, cancellation: PlaybackCancellation) throws -> MovingPicture? {
+    try browser.movingPicture(of: record, cancellation: cancellation)
   }
 }

@@ -46,11 +46,17 @@ final class Playback: @unchecked Sendable {
   /// The frame the viewer took last (only the viewer's thread touches it).
   private var onScreen: MovingFrame?
 
-  /// Plays what `open` opens (nil: a still, nothing to play), fitting its frames in `area`.
+  /// Ends what `open` opened, or is opening, in its decoder helper when the playback stops.
+  private let cancellation: PlaybackCancellation?
+
+  /// Plays what `open` opens (nil: a still, nothing to play), fitting its frames in `area`;
+  /// `stop` cancels `cancellation`, which `open` gave the picture.
   init(
-    photo: BlobID, open: @escaping @Sendable () throws -> MovingPicture?, isVideo: Bool, area: PixelSize
+    photo: BlobID, open: @escaping @Sendable () throws -> MovingPicture?, isVideo: Bool, area: PixelSize,
+    cancellation: PlaybackCancellation? = nil
   ) {
     self.photo = photo
+    self.cancellation = cancellation
     self.isVideo = isVideo
     self.area = area
     Thread {
@@ -125,8 +131,10 @@ final class Playback: @unchecked Sendable {
     locked { self.area = area }
   }
 
-  /// Stops the thread; the frame on screen is wiped.
+  /// Stops the thread (a request its helper is working on ends at once); the frame on
+  /// screen is wiped.
   func stop() {
+    cancellation?.cancel()
     locked {
       stopped = true
       handedOver?.image?.pixels.wipeShared()
@@ -139,7 +147,18 @@ final class Playback: @unchecked Sendable {
 
   // MARK: The decoding thread
 
+  /// Decodes until stopped, then lets go of the picture (a helper's session ends then).
   private func decode() {
+    decodeFrames()
+    let finished: MovingPicture? = locked {
+      defer { picture = nil }
+      return picture
+    }
+    // Released here, outside the lock: ending a session talks to its helper.
+    withExtendedLifetime(finished) {}
+  }
+
+  private func decodeFrames() {
     while let seek = waitForWork(), let picture {
       do {
         if let seek { try picture.seek(toMicroseconds: seek) }

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCore
+@testable import VaultDecoder
 
 /// `Space.makeBrowser`: the browser over a real space, and photos decoded from its originals.
 final class SpaceBrowserTests: XCTestCase {

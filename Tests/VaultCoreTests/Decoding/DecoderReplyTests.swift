@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCore
+@testable import VaultDecoder
 
 /// The parent reads a helper's replies as untrusted bytes: random ones never trap and are
 /// accepted only when every field is in bounds, and what a helper encodes reads back as it
@@ -111,6 +112,16 @@ final class DecoderReplyTests: XCTestCase {
     XCTAssertNotNil(
       DecoderFrame.bodyLength(
         Array(analysis.prefix(4)), limit: DecoderAnalysis.frameLimit(longSide: side)))
+  }
+
+  /// A compromised helper's picture of the largest sides a reply allows (2³¹ − 1 each): the
+  /// parent's check of its byte count must refuse it, not overflow (a trap in vault).
+  func testAPictureOfTheLargestSidesIsRefusedWithoutATrap() {
+    var writer = ByteWriter()
+    for _ in 0..<4 { writer.uint32(UInt32(Int32.max)) }
+    writer.byte(1)
+    PhotoDetails().encode(into: &writer)
+    XCTAssertNil(DecoderPicture(payload: writer.output, byteCount: 512 << 20))
   }
 
   func testAReadOutsideTheFileOrOverTheLimitIsRefused() {

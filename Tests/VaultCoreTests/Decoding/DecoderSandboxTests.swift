@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultDecoder
 
 /// The decoder helper runs confined, and a helper that breaks a limit is killed, named in
 /// the file's refusal and replaced, while the next file decodes.

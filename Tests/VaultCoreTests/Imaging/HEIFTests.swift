@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCore
+@testable import VaultDecoder
 
 /// HEIC through libheif: recognised by its brands, shown as the file's own transformations
 /// say (and not turned again by EXIF), the primary image of several, transparency over

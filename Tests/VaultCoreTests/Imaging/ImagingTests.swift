@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCore
+@testable import VaultDecoder
 
 final class ExifOrientationTests: XCTestCase {
   func exif(_ orientation: UInt16, littleEndian: Bool, tag: UInt16 = 0x0112, type: UInt16 = 3) -> [UInt8] {

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCore
+@testable import VaultDecoder
 
 /// The date taken and camera read from files (`ExifReader`, `PhotoDetailsReader`), on the
 /// fixtures Fixtures/generate.py makes, and on what a hostile file may hold.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCore
+@testable import VaultDecoder
 
 /// Compares vault's thumbnails with those of `vipsthumbnail` (Debian libvips-tools), the
 /// reference: each must reach a PSNR of at least 30 dB.

@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultDecoder
 
 /// Videos through FFmpeg: recognised by their brands, probed (size, duration, codec, display
 /// matrix, date, Apple's content identifier), thumbnailed from a picture that is not black,

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCore
+@testable import VaultDecoder
 
 /// Each file is imported from one open descriptor: never blocking on what is not a
 /// regular file, and with its thumbnail made from the very bytes that are stored.

@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultDecoder
 
 /// The marker that makes a MOV a Live Photo's movie (`LiveMotionMarker`): found in a movie
 /// with the still-image-time track, not in one that only carries the identifier, and never

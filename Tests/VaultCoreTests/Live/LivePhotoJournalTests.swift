@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultDecoder
 
 /// Live Photos in the core: the `liveIdentifier` entry's bytes and merge rule, the pairs
 /// derived from the listed photos, the pairing of one session, and Apple's maker note.

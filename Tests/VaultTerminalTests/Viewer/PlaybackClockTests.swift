@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCore
+@testable import VaultDecoder
 @testable import VaultTerminal
 
 /// The viewer's playback clock with a made-up video (10 s, 10 frames a second): a seek while

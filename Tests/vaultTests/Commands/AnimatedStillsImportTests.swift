@@ -3,6 +3,7 @@ import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
+@testable import VaultDecoder
 
 /// GIF, WebP and AVIF through the built binary, stills and animations made at test time by
 /// ImageMagick, ffmpeg (an animated WebP: ImageMagick 6 halves its canvas) and heif-enc (an

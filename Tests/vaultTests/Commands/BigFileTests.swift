@@ -30,7 +30,7 @@ final class BigFileTests: XCTestCase {
   }
 
   /// Files of every size that vault sends its decoder helper whole (up to 64 MiB), near
-  /// the limits of the helper's frames (16 MiB for a thumbnail, 64 MiB for a file), import
+  /// the limits of the helper's frames (12 MiB for a reply, 64 MiB for a file), import
   /// and export bit for bit; one just over 64 MiB goes by descriptor. A file of 16 to 64
   /// MiB was refused with "the decoder exited with status 65" when the helper checked a
   /// file's frame against the thumbnail's limit.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import VaultCore
+@testable import VaultDecoder
 
 /// When photos were taken, through the built binary: read at import and shown by `list`
 /// (table, grid, JSON), `show` and `view`; read for photos imported before vault read them

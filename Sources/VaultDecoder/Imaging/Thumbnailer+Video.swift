@@ -1,0 +1,27 @@
+import VaultCore
+
+/// Thumbnails of videos: the representative picture (`VideoStill`), scaled by libswscale
+/// to the size a still's thumbnail has, turned as the display matrix says, JPEG-encoded.
+extension Thumbnailer {
+  /// Reads a video's header from `input`, checking its size, duration and memory.
+  func openedVideo(_ input: VideoInput) throws -> OpenedImage {
+    try opened(.video(VideoProbe(input, limits: self)))
+  }
+
+  /// The thumbnail of a probed video, decoded within the time budget.
+  func videoThumbnail(_ probe: VideoProbe) throws -> ThumbnailPicture {
+    let picture = try representativePicture(of: probe)
+    let target = targetSize(width: picture.width, height: picture.height)
+    let image = try picture.scaled(width: target.width, height: target.height, path: probe.path)
+    var thumbnail = finish(
+      image, width: picture.width, height: picture.height, orientation: probe.orientation, warning: nil)
+    (thumbnail.durationMicroseconds, thumbnail.codec) = (probe.durationMicroseconds, probe.codec)
+    return thumbnail
+  }
+
+  /// The picture of a probed video to show, decoded within the time budget.
+  func representativePicture(of probe: VideoProbe) throws -> VideoPicture {
+    probe.input.startBudget(seconds: videoTimeLimit)
+    return try VideoStill.picture(of: VideoFrames(probe, limits: self))
+  }
+}
