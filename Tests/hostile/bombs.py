@@ -197,6 +197,13 @@ def write_all(base_path, folder):
     return written
 
 
+USAGE = "usage: bombs.py BASE.mp4 FOLDER  (BASE.mp4: a short video made by FFmpeg; every bomb is written into FOLDER)"
+
 if __name__ == "__main__":
+    if any(argument in ("-h", "--help") for argument in sys.argv[1:]):
+        print(USAGE)
+        sys.exit(0)
+    if len(sys.argv) != 3:
+        sys.exit(USAGE)
     for name, path in write_all(sys.argv[1], sys.argv[2]).items():
         print(f"{name}: {os.path.getsize(path):,} bytes")
