@@ -23,15 +23,24 @@ func answerFuzzedFrames(_ bytes: [UInt8]) {
       == queued.count
   else { return }
   shutdown(sockets[0], Int32(SHUT_WR))
-  _ = fcntl(sockets[0], F_SETFL, O_NONBLOCK)
+  // The parent's end is read while the helper answers, as the parent does: a reply larger
+  // than the socket's buffer (a thumbnail's pixels, a read request after it) would
+  // otherwise block the helper's send for ever, a hang of the harness and not of the helper.
+  let drained = DispatchSemaphore(value: 0)
+  let parent = sockets[0]
+  Thread.detachNewThread {
+    drain(parent)
+    drained.signal()
+  }
   let helper = DecoderChannel(descriptor: sockets[1])
   var playing: DecoderPlayingSession?
   while let frame = try? helper.receive() {
     guard (try? DecoderService.answer(frame, on: helper, playing: &playing, fault: { _ in })) != nil else {
       break
     }
-    drain(sockets[0])
   }
+  shutdown(sockets[1], Int32(SHUT_WR))
+  drained.wait()
 }
 
 /// The frames of `bytes`, each `analyse` request's settings and size brought within a
@@ -63,6 +72,7 @@ private func smallened(_ bytes: [UInt8]) -> [UInt8] {
   return output
 }
 
+/// Reads `descriptor` until its other end is shut.
 private func drain(_ descriptor: Int32) {
   var buffer = [UInt8](repeating: 0, count: 1 << 16)
   while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
