@@ -38,12 +38,15 @@ package final class DecoderChannel {
 
   /// Sends `frame` whole, with `trailing` appended to its payload (a file the parent holds,
   /// written from where it lies rather than copied into the frame), before `deadline`
-  /// (monotonic nanoseconds; nil waits for ever): a helper that stops reading must not
-  /// hold the parent in a write. MSG_NOSIGNAL: a helper that died must not kill the parent
-  /// with SIGPIPE; it is reported when its reply does not come.
+  /// (monotonic nanoseconds; nil waits for ever, for the helper's side only): a helper that
+  /// stops reading must not hold the parent in a write. The deadline has no default, so
+  /// that no write of the parent's is left without one (a `buffer` frame was, and a helper
+  /// that filled the socket first held `vault show` past its deadline). MSG_NOSIGNAL: a
+  /// helper that died must not kill the parent with SIGPIPE; it is reported when its reply
+  /// does not come.
   package func send(
     _ frame: DecoderFrame, trailing: UnsafeRawBufferPointer? = nil, descriptor attached: Int32? = nil,
-    deadline: UInt64? = nil
+    deadline: UInt64?
   ) throws {
     var header = ByteWriter()
     header.uint32(UInt32(1 + frame.payload.count + (trailing?.count ?? 0)))

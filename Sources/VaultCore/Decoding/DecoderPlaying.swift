@@ -18,7 +18,8 @@ package struct DecoderPlaying: Equatable {
     return payload.withUnsafeBytes { buffer -> DecoderPlaying?? in
       var reader = ByteReader(buffer)
       guard let width = reader.side(), let height = reader.side(),
-        let duration = reader.optional({ $0.integer(in: 0...Int64.max) }), reader.remaining == 0
+        let duration = reader.optional({ $0.integer(in: 0...DecoderMovingFrame.timeLimit) }),
+        reader.remaining == 0
       else { return nil }
       return .some(
         DecoderPlaying(shownSize: PixelSize(width: width, height: height), durationMicroseconds: duration))
@@ -35,6 +36,18 @@ package struct DecoderPlaying: Equatable {
 package enum DecoderMovingFrame: Equatable {
   case end
   case frame(microseconds: Int64, size: PixelSize?)
+
+  /// The furthest a frame's time may lie from the start either way, in microseconds (about
+  /// 12 days; a real file's frames before its start are dropped by the player): the player
+  /// subtracts and adds times, which a helper's Int64.min or max would overflow, a trap in
+  /// the process that holds the key.
+  package static let timeLimit: Int64 = 1 << 40
+
+  /// `time` when it is within `timeLimit` of the start.
+  static func bounded(_ time: Int64?) -> Int64? {
+    guard let time, (-timeLimit...timeLimit).contains(time) else { return nil }
+    return time
+  }
 
   package var payload: [UInt8] {
     var writer = ByteWriter()
@@ -58,9 +71,10 @@ package enum DecoderMovingFrame: Equatable {
       let parsed: DecoderMovingFrame?
       switch reader.byte() {
       case 0?: parsed = .end
-      case 1?: parsed = reader.int64().map { .frame(microseconds: $0, size: nil) }
+      case 1?: parsed = Self.bounded(reader.int64()).map { .frame(microseconds: $0, size: nil) }
       case 2?:
-        guard let time = reader.int64(), let width = reader.side(), let height = reader.side() else {
+        guard let time = Self.bounded(reader.int64()), let width = reader.side(), let height = reader.side()
+        else {
           return nil
         }
         parsed = .frame(microseconds: time, size: PixelSize(width: width, height: height))
@@ -104,10 +118,11 @@ package enum DecoderFrameTime {
     return writer.output
   }
 
+  /// The time, nil when malformed or further than `DecoderMovingFrame.timeLimit` from the start.
   package static func parse(_ payload: [UInt8]) -> Int64? {
     payload.withUnsafeBytes { buffer in
       var reader = ByteReader(buffer)
-      guard let time = reader.int64(), reader.remaining == 0 else { return nil }
+      guard let time = DecoderMovingFrame.bounded(reader.int64()), reader.remaining == 0 else { return nil }
       return time
     }
   }

@@ -153,7 +153,7 @@ final class DecoderWorker {
           // Shared memory is made for a picture only: asked for otherwise, it would be
           // memory the parent holds at a helper's word.
           guard sharedMemory else { throw malformed(name: name) }
-          try handOverSharedMemory(reply.payload, name: name)
+          try handOverSharedMemory(reply.payload, name: name, deadline: deadline)
         case .frameDecoded:
           guard let frameSize, let time = DecoderFrameTime.parse(reply.payload) else {
             throw malformed(name: name)
@@ -180,7 +180,7 @@ final class DecoderWorker {
 
   /// Makes the shared memory a `needBuffer` asks for (sealed: its size cannot change under
   /// this process's reading), within the helper's memory limit, and hands it over.
-  private func handOverSharedMemory(_ payload: [UInt8], name: String) throws {
+  private func handOverSharedMemory(_ payload: [UInt8], name: String, deadline: UInt64) throws {
     let count = payload.withUnsafeBytes { buffer -> Int64? in
       var reader = ByteReader(buffer)
       return reader.remaining == 8 ? reader.integer(in: 3...Int64(limits.memoryBytes)) : nil
@@ -189,7 +189,7 @@ final class DecoderWorker {
     let descriptor = vault_make_sealed_memory(UInt(count))
     guard descriptor >= 0 else { throw VaultError.posix(name) }
     sharedPicture = (descriptor, Int(count))
-    try channel.send(DecoderFrame(.buffer), descriptor: descriptor)
+    try channel.send(DecoderFrame(.buffer), descriptor: descriptor, deadline: deadline)
   }
 
   /// Closes the shared memory of the picture under way, if any. The parent maps it only

@@ -82,7 +82,7 @@ final class DecoderPlayingSession {
     var broken: Error?
     let decoded = try picture.nextFrame { time in
       do {
-        try channel.send(DecoderFrame(.frameDecoded, DecoderFrameTime.payload(time)))
+        try channel.send(DecoderFrame(.frameDecoded, DecoderFrameTime.payload(time)), deadline: nil)
         let reply = try channel.receive(limit: 16)
         // Frames are only ever scaled down (an animation's resampler cannot enlarge).
         guard reply.kind == .frameSize,

@@ -46,14 +46,14 @@ public enum DecoderService {
     switch frame.kind {
     case .play, .nextFrame, .seek, .stopPlaying:
       if frame.kind == .nextFrame, playing?.spinsAtNextFrame == true { fault(.spin) }
-      try channel.send(DecoderPlayingSession.answer(frame, on: channel, playing: &playing))
+      try channel.send(DecoderPlayingSession.answer(frame, on: channel, playing: &playing), deadline: nil)
     case .probe:
-      try channel.send(DecoderFrame(.ready))
+      try channel.send(DecoderFrame(.ready), deadline: nil)
     case .analyse:
       // The reply holds a thumbnail's pixels, or a picture's facts.
       var reply = try analysis(of: frame.payload, on: channel)
       defer { reply.payload.wipe() }
-      try channel.send(reply)
+      try channel.send(reply, deadline: nil)
     case .fault:
       guard let kind = frame.payload.first.flatMap(DecoderFault.init(rawValue:)) else {
         throw DecoderChannel.Failure.malformed
@@ -63,7 +63,7 @@ public enum DecoderService {
       } else {
         fault(kind)
       }
-      try channel.send(DecoderFrame(.ready))
+      try channel.send(DecoderFrame(.ready), deadline: nil)
     default:
       throw DecoderChannel.Failure.malformed
     }
@@ -165,7 +165,7 @@ extension DecoderService {
     let count = pixels.count
     var size = ByteWriter()
     size.int64(Int64(count))
-    try channel.send(DecoderFrame(.needBuffer, size.output))
+    try channel.send(DecoderFrame(.needBuffer, size.output), deadline: nil)
     let reply = try channel.receive(limit: 16)
     guard reply.kind == .buffer, let descriptor = channel.takeDescriptor() else {
       throw DecoderChannel.Failure.malformed
@@ -196,7 +196,7 @@ final class DecoderRemoteFile {
     var request = ByteWriter()
     request.int64(offset)
     request.uint32(UInt32(count))
-    try channel.send(DecoderFrame(.read, request.output))
+    try channel.send(DecoderFrame(.read, request.output), deadline: nil)
     var reply = try channel.receive(limit: count + 1)
     defer { reply.payload.wipe() }
     switch reply.kind {

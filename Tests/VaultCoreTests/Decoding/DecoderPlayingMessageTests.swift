@@ -13,21 +13,43 @@ final class DecoderPlayingMessageTests: XCTestCase {
     Int.random(in: 1...Int(Int32.max), using: &random)
   }
 
+  /// A time in `range`, half the time within the playing messages' limit (and its ends and
+  /// the extremes among them), so that both sides of the bound are met.
+  private static func time(in range: ClosedRange<Int64>, _ random: inout SeededGenerator) -> Int64 {
+    let limit = DecoderMovingFrame.timeLimit
+    let near = [range.lowerBound, range.upperBound, limit, limit + 1, -limit, -limit - 1].filter(
+      range.contains)
+    switch Int.random(in: 0..<4, using: &random) {
+    case 0: return near.randomElement(using: &random)!
+    case 1:
+      return Int64.random(in: max(range.lowerBound, -limit)...min(range.upperBound, limit), using: &random)
+    default: return Int64.random(in: range, using: &random)
+    }
+  }
+
   func testWhatIsWrittenReadsBackAndRandomBytesNeverTrap() {
     let seed = UInt64.random(in: 0...UInt64.max)
     var random = SeededGenerator(seed: seed)
     for _ in 0..<2000 {
       let size = PixelSize(width: side(&random), height: side(&random))
-      let duration = Bool.random(using: &random) ? Int64.random(in: 0...Int64.max, using: &random) : nil
+      let timeLimit = DecoderMovingFrame.timeLimit
+      let duration = Bool.random(using: &random) ? Self.time(in: 0...Int64.max, &random) : nil
       let playing = DecoderPlaying(shownSize: size, durationMicroseconds: duration)
-      XCTAssertEqual(DecoderPlaying.parse(playing.payload), .some(playing), "seed \(seed)")
-      let time = Int64.random(in: Int64.min...Int64.max, using: &random)
+      XCTAssertEqual(
+        DecoderPlaying.parse(playing.payload), (duration ?? 0) <= timeLimit ? .some(.some(playing)) : .none,
+        "seed \(seed)")
+      // Times past the limit either way are refused: the player adds and subtracts them.
+      let time = Self.time(in: Int64.min...Int64.max, &random)
+      let timeInBounds = (-timeLimit...timeLimit).contains(time)
       for frame in [
         DecoderMovingFrame.end, .frame(microseconds: time, size: nil), .frame(microseconds: time, size: size),
       ] {
-        XCTAssertEqual(DecoderMovingFrame.parse(frame.payload), frame, "seed \(seed)")
+        XCTAssertEqual(
+          DecoderMovingFrame.parse(frame.payload), timeInBounds || frame == .end ? frame : nil, "seed \(seed)"
+        )
       }
-      XCTAssertEqual(DecoderFrameTime.parse(DecoderFrameTime.payload(time)), time, "seed \(seed)")
+      XCTAssertEqual(
+        DecoderFrameTime.parse(DecoderFrameTime.payload(time)), timeInBounds ? time : nil, "seed \(seed)")
       let limit = Int.random(in: 3...1 << 40, using: &random)
       let asked = DecoderFrameSize.parse(DecoderFrameSize.payload(size), byteLimit: limit)
       XCTAssertEqual(asked, size.width * size.height <= limit / 3 ? .some(size) : .none, "seed \(seed)")
@@ -59,13 +81,14 @@ final class DecoderPlayingMessageTests: XCTestCase {
     let request = DecoderRequest(
       wants: [], thumbnailer: Thumbnailer(), format: .gif, name: "blink.gif", size: Int64(bytes.count),
       delivery: .bytes)
-    try parent.send(DecoderFrame(.play, request.payload))
-    try parent.send(DecoderFrame(.file), trailing: UnsafeRawBufferPointer(bytes.buffer))
+    try parent.send(DecoderFrame(.play, request.payload), deadline: nil)
+    try parent.send(DecoderFrame(.file), trailing: UnsafeRawBufferPointer(bytes.buffer), deadline: nil)
     var playing: DecoderPlayingSession?
     try DecoderService.answer(try helper.receive(), on: helper, playing: &playing) { _ in }
     XCTAssertEqual(try parent.receive().kind, .playing)
-    try parent.send(DecoderFrame(.nextFrame))
-    try parent.send(DecoderFrame(.frameSize, DecoderFrameSize.payload(PixelSize(width: 9, height: 6))))
+    try parent.send(DecoderFrame(.nextFrame), deadline: nil)
+    try parent.send(
+      DecoderFrame(.frameSize, DecoderFrameSize.payload(PixelSize(width: 9, height: 6))), deadline: nil)
     XCTAssertThrowsError(
       try DecoderService.answer(try helper.receive(), on: helper, playing: &playing) { _ in })
     XCTAssertEqual(try parent.receive().kind, .frameDecoded)
