@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import VaultCore
+@testable import VaultDecoder
 
 /// PNG written for kitty reads back as the same pixels, RGB and RGBA, noisy or flat.
 final class PNGEncoderTests: XCTestCase {

@@ -1,4 +1,5 @@
 import CVaultImaging
+import VaultCore
 
 /// A PNG file opened through libpng; decodes to 8-bit RGBA, row by row where it can.
 package final class PNGDecoder {
