@@ -1,10 +1,16 @@
-.PHONY: build test bench bench-scale bench-view bench-session bench-mount fixtures format torture fuzz sanitize
+.PHONY: build test test-unit bench bench-scale bench-view bench-session bench-mount fixtures format torture fuzz sanitize
 
 build:
 	swift build -c release
 
 test:
 	scripts/test
+
+# The Swift tests of the libraries alone (VaultCore, VaultTerminal, VaultServe): no Xvfb, FUSE,
+# Syncthing, tmux or real terminal, no built binary run end to end; the lint first, as in
+# scripts/test. The README's developing section gives its time.
+test-unit:
+	scripts/test --filter '^(VaultCoreTests|VaultTerminalTests|VaultServeTests)\.'
 
 # Import speed and memory against vipsthumbnail, export against cp -p + sync, verify (and
 # verify --quick) against cat and cp -p, each measured in the same run; then what padding

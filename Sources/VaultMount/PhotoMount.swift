@@ -37,7 +37,7 @@ public final class PhotoMount {
     vault_fuse_capture_log()
     let options = ["vault", "-o", "ro,default_permissions,fsname=vault,subtype=vault"]
     var pointers = options.map { strdup($0) }
-    defer { pointers.forEach { free($0) } }
+    defer { for pointer in pointers { free(pointer) } }
     let fuse = pointers.withUnsafeMutableBufferPointer { argv -> OpaquePointer? in
       var arguments = fuse_args(argc: Int32(argv.count), argv: argv.baseAddress, allocated: 0)
       var operations = MountOperations.table()

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
+import VaultTerminal
 
 @testable import VaultCore
-import VaultTerminal
 
 /// `vault-scale measure BIG EMPTY RUNS`: what `list --count 1` (open), `list --count 50` and
 /// `select 5` do in the library, timed in this process on a big space and on an empty one

@@ -61,7 +61,7 @@ struct BackgroundMount {
     if let input { posix_spawn_file_actions_adddup2(&actions, input, 0) }
     Self.keepDescriptorsFromChildren()
     var argv = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for pointer in argv { free(pointer) } }
     var child: pid_t = 0
     let result = posix_spawn(&child, "/proc/self/exe", &actions, nil, &argv, environ)
     guard result == 0 else {

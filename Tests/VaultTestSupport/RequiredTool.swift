@@ -1,8 +1,8 @@
 import Foundation
 import XCTest
 
-/// What a test needs from the machine and cannot make itself: a tool, a folder beside the
-/// project, a kernel feature. On a developer's machine a missing one skips the test, with
+/// What a test needs from the machine and cannot make itself: a tool or a kernel feature
+/// (test data lives in the repository). On a developer's machine a missing one skips the test, with
 /// how to get it; under `CI=true` it fails the test, so that a CI run that installed too
 /// little says so instead of passing with suites left out.
 public struct MissingRequirement: Error, CustomStringConvertible {

@@ -33,7 +33,7 @@ final class ChunkReadAhead: @unchecked Sendable {
 
   /// Hands each chunk's plaintext to `body` in order, with its number; valid only during
   /// the call. Returns (or throws) once the decrypting thread no longer touches any slot.
-  func forEach(_ body: (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void) throws {
+  func forEachChunk(_ body: (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void) throws {
     // A serial queue's thread, not the pool's: the pool may be all callers waiting here.
     DispatchQueue(label: "vault.read-ahead").async { self.decryptAll() }
     defer {

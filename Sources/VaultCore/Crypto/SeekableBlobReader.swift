@@ -165,7 +165,7 @@ final class SeekableBlobReader {
     guard !range.isEmpty else { return }
     let size = SeekableBlobFormat.chunkSize
     let chunks = range.lowerBound / size..<(range.upperBound - 1) / size + 1
-    try ChunkReadAhead(self, chunks: chunks).forEach { index, plaintext in
+    try ChunkReadAhead(self, chunks: chunks).forEachChunk { index, plaintext in
       let chunkStart = index * size
       let start = max(range.lowerBound, chunkStart)
       let end = min(range.upperBound, chunkStart + plaintext.count)

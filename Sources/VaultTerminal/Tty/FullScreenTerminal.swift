@@ -48,6 +48,9 @@ public final class FullScreenTerminal {
   /// never are: a question that changes the space (delete?) takes only a typed answer.
   private(set) var lastKeyWasTyped = false
   private var lastReadAt = -Double.infinity
+  /// The monotonic clock (seconds) that times input and waits: `now`, or a clock a test
+  /// moves on past `typedGap` instead of sleeping through it.
+  var clock: () -> Double = FullScreenTerminal.now
   /// Set when a paste ends, until a key is typed on its own: input in between came with
   /// the paste (see `readInput`).
   private var followsPaste = false
@@ -140,9 +143,9 @@ public final class FullScreenTerminal {
     decoder.clearCellSizeReport()
     write("\u{1B}[16t")
     flush()
-    let deadline = Self.now() + timeout
+    let deadline = clock() + timeout
     while decoder.cellSizeReport == nil {
-      let remaining = deadline - Self.now()
+      let remaining = deadline - clock()
       guard remaining > 0 else { break }
       var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
       let ready = poll(&poller, 1, Int32((remaining * 1000).rounded(.up)))
@@ -229,7 +232,7 @@ public final class FullScreenTerminal {
   /// when drawing one took longer than a frame (a loaded machine) the wake-ups came first
   /// every time, so that `q` waited for the video's end.
   func nextEvent(timeout: Double?) -> TerminalEvent? {
-    let deadline = timeout.map { Self.now() + $0 }
+    let deadline = timeout.map { clock() + $0 }
     var polled = false
     while true {
       ScreenSignals.drainWakePipe()
@@ -246,17 +249,17 @@ public final class FullScreenTerminal {
         if !keys.isEmpty || incompleteSince == nil { continue }
       }
       if takeSignalledEvent(.wake) { return .wake }
-      if let since = incompleteSince, Self.now() >= since + Self.escapeTimeout {
+      if let since = incompleteSince, clock() >= since + Self.escapeTimeout {
         keys += decoder.timeOut().map { ($0, true) }
         incompleteSince = nil
         continue
       }
       // Polled at least once, so that a zero timeout still reads what is there.
-      if polled, let deadline, Self.now() >= deadline { return nil }
+      if polled, let deadline, clock() >= deadline { return nil }
 
-      var wait = deadline.map { max(0, $0 - Self.now()) }
+      var wait = deadline.map { max(0, $0 - clock()) }
       if let since = incompleteSince {
-        let escapeLeft = max(0, since + Self.escapeTimeout - Self.now())
+        let escapeLeft = max(0, since + Self.escapeTimeout - clock())
         wait = min(wait ?? escapeLeft, escapeLeft)
       }
       var pollers = [
@@ -292,7 +295,7 @@ public final class FullScreenTerminal {
     let count = read(descriptor, &readBuffer, readBuffer.count)
     if count < 0 && (errno == EINTR || errno == EAGAIN) { return true }
     guard count > 0 else { return false }
-    let now = Self.now()
+    let now = clock()
     let alone = now - lastReadAt >= Self.typedGap
     lastReadAt = now
     let decoded = decoder.feed(Array(readBuffer[0..<count]))
@@ -313,7 +316,7 @@ public final class FullScreenTerminal {
       keys.append((key, typed))
     }
     if decoder.isIncomplete {
-      if incompleteSince == nil { incompleteSince = Self.now() }
+      if incompleteSince == nil { incompleteSince = clock() }
     } else {
       incompleteSince = nil
     }

@@ -72,7 +72,7 @@ public enum Terminal {
   /// (as ssh, gpg and age do). Returns nil when the process has no controlling terminal.
   public static func readSecret(prompt: String) -> Answer? {
     guard let tty = ControllingTerminal() else { return nil }
-    return tty.with({ $0.c_lflag &= ~tcflag_t(ECHO) }, flush: true) {
+    return tty.withLocalModesCleared(tcflag_t(ECHO), flush: true) {
       tty.write(prompt)
       defer { tty.write("\n") }
       return tty.readLine()
@@ -120,16 +120,16 @@ public final class ControllingTerminal {
     }
   }
 
-  /// Runs `body` with the terminal's settings changed by `change`, and restores them
-  /// afterwards, whatever `body` does.
-  public func with<Result>(_ change: (inout termios) -> Void, flush: Bool, _ body: () throws -> Result)
+  /// Runs `body` with the local modes `cleared` (e.g. ECHO) turned off, and restores the
+  /// terminal's settings afterwards, whatever `body` does.
+  public func withLocalModesCleared<Result>(_ cleared: tcflag_t, flush: Bool, _ body: () throws -> Result)
     rethrows
     -> Result
   {
     var saved = termios()
     guard tcgetattr(descriptor, &saved) == 0 else { return try body() }
     var changed = saved
-    change(&changed)
+    changed.c_lflag &= ~cleared
     let previousActions = TerminalRestore.arm(descriptor: descriptor, settings: saved)
     tcsetattr(descriptor, flush ? TCSAFLUSH : TCSANOW, &changed)
     defer {

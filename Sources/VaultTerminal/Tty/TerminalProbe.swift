@@ -49,7 +49,7 @@ public enum TerminalProbe {
     else {
       return nil
     }
-    let reader = tty.with({ $0.c_lflag &= ~tcflag_t(ICANON | ECHO) }, flush: false) {
+    let reader = tty.withLocalModesCleared(tcflag_t(ICANON | ECHO), flush: false) {
       tty.write(queries(kitty: asksKitty(ProcessInfo.processInfo.environment)))
       return read(tty.descriptor)
     }
@@ -61,7 +61,7 @@ public enum TerminalProbe {
   /// answer to it, so that it is not taken for keys.
   static func setColourRegisters(_ count: Int) {
     guard let tty = ControllingTerminal() else { return }
-    let reader = tty.with({ $0.c_lflag &= ~tcflag_t(ICANON | ECHO) }, flush: false) {
+    let reader = tty.withLocalModesCleared(tcflag_t(ICANON | ECHO), flush: false) {
       tty.write("\u{1B}[?1;3;\(count)S\u{1B}[c")
       return read(tty.descriptor)
     }

@@ -140,15 +140,18 @@ final class TamperingTests: XCTestCase {
         damages.append((lengthReason(payload + padding - 1), version3(content + zeros.dropLast() + trailer)))
       }
       for (reason, damaged) in damages {
-        try withDamaged(path, reason, { _ in damaged }) { found, what in
-          XCTAssertEqual(
-            found,
-            [.damagedOriginal(number: number + 1, name: record.name, id: record.id.hex, reason: reason)], what
-          )
-          XCTAssertThrowsError(try space.openOriginal(record).readContent { _ in }, what) { error in
-            XCTAssertEqual(error as? VaultError, .damagedBlob(what: space.describe(record), reason: reason))
-          }
-        }
+        try withDamaged(
+          path, reason, { _ in damaged },
+          check: { found, what in
+            XCTAssertEqual(
+              found,
+              [.damagedOriginal(number: number + 1, name: record.name, id: record.id.hex, reason: reason)],
+              what
+            )
+            XCTAssertThrowsError(try space.openOriginal(record).readContent { _ in }, what) { error in
+              XCTAssertEqual(error as? VaultError, .damagedBlob(what: space.describe(record), reason: reason))
+            }
+          })
       }
     }
 
@@ -165,14 +168,14 @@ final class TamperingTests: XCTestCase {
     for damaged in [nonZero, Array(nonZero.dropLast()), nonZero + [0]] {
       try withDamaged(
         path, "thumbnail",
-        { _ in sealedBlob(damaged, kind: .thumbnail, version: BlobFormat.paddedVersion, key: key) }
-      ) { found, what in
-        XCTAssertEqual(found.count, 1, "\(found)")
-        guard case .damagedThumbnail(number, victim.name, victim.id.hex, let reason)? = found.first else {
-          return XCTFail("\(found)")
-        }
-        XCTAssertTrue(reason.contains("padding"), reason)
-      }
+        { _ in sealedBlob(damaged, kind: .thumbnail, version: BlobFormat.paddedVersion, key: key) },
+        check: { found, _ in
+          XCTAssertEqual(found.count, 1, "\(found)")
+          guard case .damagedThumbnail(number, victim.name, victim.id.hex, let reason)? = found.first else {
+            return XCTFail("\(found)")
+          }
+          XCTAssertTrue(reason.contains("padding"), reason)
+        })
     }
     XCTAssertEqual(problems(), [])
   }
@@ -186,14 +189,14 @@ final class TamperingTests: XCTestCase {
       { bytes in
         try? writeBytes(bytes, to: self.space.photoPath(b.id))
         return bBytes
-      }
-    ) { found, _ in
-      let names = found.compactMap { finding -> String? in
-        if case .damagedOriginal(_, let name?, _, _) = finding { return name }
-        return nil
-      }
-      XCTAssertEqual(Set(names), [a.name, b.name], "\(found)")
-    }
+      },
+      check: { found, _ in
+        let names = found.compactMap { finding -> String? in
+          if case .damagedOriginal(_, let name?, _, _) = finding { return name }
+          return nil
+        }
+        XCTAssertEqual(Set(names), [a.name, b.name], "\(found)")
+      })
   }
 
   func testChangedThumbnailsAreNamed() throws {

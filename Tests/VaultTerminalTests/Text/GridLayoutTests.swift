@@ -26,7 +26,9 @@ final class GridLayoutTests: XCTestCase {
         error as? GridLayout.Misfit, .tooMany(perRow: 10, columns: 40, cellWidth: 2, mostThatFit: 4))
       XCTAssertFalse("\(error)".contains("--"), "VaultTerminal names no flag: \(error)")
     }
-    XCTAssertThrowsError(try GridLayout(columns: 80, perRow: 0)) { XCTAssertEqual($0 as? GridLayout.Misfit, .noCells) }
+    XCTAssertThrowsError(try GridLayout(columns: 80, perRow: 0)) {
+      XCTAssertEqual($0 as? GridLayout.Misfit, .noCells)
+    }
     XCTAssertEqual(GridLayout.maximumPerRow(columns: 40), 4)
     XCTAssertNoThrow(try GridLayout(columns: 40, perRow: 4))
   }

@@ -190,7 +190,9 @@ final class FullScreenTerminalTests: XCTestCase {
     let writer = pthread_self()
     let master = self.master
     let received = Locked<[UInt8]>([])
+    let readerEnded = DispatchSemaphore(value: 0)
     let reader = Thread {
+      defer { readerEnded.signal() }
       var signalled = false
       var buffer = [UInt8](repeating: 0, count: 65536)
       while !String(decoding: received.value.suffix(3), as: UTF8.self).hasSuffix("end") {
@@ -207,8 +209,8 @@ final class FullScreenTerminalTests: XCTestCase {
     terminal.flush()
     XCTAssertEqual(terminal.nextEvent(timeout: Self.hangLimit), .quit)
     XCTAssertEqual(Glibc.write(slave, "end", 3), 3)
-    let deadline = Date().addingTimeInterval(Self.hangLimit)
-    while !reader.isFinished && Date() < deadline { usleep(10000) }
+    XCTAssertEqual(
+      readerEnded.wait(timeout: .now() + Self.hangLimit), .success, "the reader never saw the end")
     let output = String(decoding: received.value, as: UTF8.self)
     let leaving = try XCTUnwrap(output.range(of: "\u{1B}[?25h\u{1B}[?1049l"), "never left the screen")
     XCTAssertEqual(output[leaving.upperBound...], "end", "nothing of the frame after leaving")
@@ -258,6 +260,9 @@ final class FullScreenTerminalTests: XCTestCase {
   func testPastedInputNeverPassesForTypedKeys() throws {
     let terminal = try makeTerminal()
     defer { terminal.restore() }
+    // A pause between keys is the terminal's clock moved on, not a sleep.
+    var paused = 0.0
+    terminal.clock = { FullScreenTerminal.now() + paused }
     type("\u{1B}[200~ab\u{1B}[201~\u{1B}[201~e/tmp/x\rdy")
     XCTAssertEqual(terminal.nextEvent(timeout: Self.hangLimit), .key(.paste("ab")))
     XCTAssertNil(terminal.nextEvent(timeout: 0))
@@ -265,11 +270,11 @@ final class FullScreenTerminalTests: XCTestCase {
     type(String(repeating: "\u{E000}", count: 50) + "y")
     XCTAssertNil(terminal.nextEvent(timeout: 0.1))
     // A key typed on its own ends that.
-    usleep(useconds_t(FullScreenTerminal.typedGap * 1_000_000 * 2))
+    paused += FullScreenTerminal.typedGap * 2
     type("y")
     XCTAssertEqual(terminal.nextEvent(timeout: Self.hangLimit), .key(.character("y")))
     XCTAssertTrue(terminal.lastKeyWasTyped)
-    usleep(useconds_t(FullScreenTerminal.typedGap * 1_000_000 * 2))
+    paused += FullScreenTerminal.typedGap * 2
     type("dy")
     XCTAssertEqual(terminal.nextEvent(timeout: Self.hangLimit), .key(.character("d")))
     XCTAssertFalse(terminal.lastKeyWasTyped)

@@ -12,22 +12,17 @@ final class ImportRangeTests: XCTestCase {
     vault = try VaultRunner.initialized(in: folder)
   }
 
-  /// `../shared/corpus/pngsuite`, beside the project.
-  static let pngSuite: String = {
-    URL(fileURLWithPath: fixturesPath).deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("shared/corpus/pngsuite").path
-  }()
+  /// The PngSuite, in the repository under its licence (Fixtures/pngsuite/README.md).
+  static let pngSuite = fixturesPath + "/pngsuite"
 
   func testEveryValidPngSuiteImageImportsAndEveryCorruptOneIsRefused() throws {
-    try require(
-      FileManager.default.fileExists(atPath: Self.pngSuite), "the PngSuite is not at \(Self.pngSuite)")
     let names = try FileManager.default.contentsOfDirectory(atPath: Self.pngSuite).filter {
       $0.hasSuffix(".png")
     }
     let corrupt = Set(names.filter { $0.hasPrefix("x") })
     let valid = names.filter { !$0.hasPrefix("x") }
     XCTAssertGreaterThan(valid.count, 150)
-    // Only the images: the folder also holds the suite's README.
+    // Only the images: the folder also holds the suite's README and licence.
     let run = try vault.run(["add"] + names.sorted().map { Self.pngSuite + "/" + $0 })
     XCTAssertEqual(run.status, 1)
     // Byte-identical files in the suite (e.g. basn6a08 and bgan6a08) count as duplicates.

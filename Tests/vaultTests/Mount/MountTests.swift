@@ -212,7 +212,7 @@ final class MountTests: XCTestCase {
       descriptors.append(descriptor)
     }
     let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-    descriptors.forEach { close($0) }
+    for descriptor in descriptors { close(descriptor) }
     let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("VmLck:") })
     let lockedKiB = try XCTUnwrap(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
     XCTAssertLessThan(lockedKiB, 6 * 1024, "locked memory grew with the open files")

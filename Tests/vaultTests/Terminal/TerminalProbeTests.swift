@@ -40,7 +40,7 @@ final class TerminalProbeTests: XCTestCase {
     environment.merge(["TERM": "xterm", "VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse"]) { $1 }
     let argv = ([VaultRunner.binary] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
+    defer { for pointer in argv + envp { free(pointer) } }
     var pid: pid_t = 0
     XCTAssertEqual(posix_spawn(&pid, VaultRunner.binary, &actions, &attributes, argv, envp), 0)
     var output: [UInt8] = []
