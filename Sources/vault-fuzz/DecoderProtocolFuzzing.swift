@@ -13,7 +13,7 @@ import Foundation
 func answerFuzzedFrames(_ bytes: [UInt8]) {
   var sockets: [Int32] = [-1, -1]
   guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &sockets) == 0 else { return }
-  defer { sockets.forEach { close($0) } }
+  defer { for descriptor in sockets { close(descriptor) } }
   var size = Int32(4 << 20)
   setsockopt(sockets[0], SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
   setsockopt(sockets[1], SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))

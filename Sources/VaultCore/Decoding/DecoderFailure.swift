@@ -3,7 +3,8 @@
 /// travel as their text, read back as a decode failure.
 package enum DecoderFailure {
   private enum Tag: UInt8 {
-    case decodeFailed = 1, videoUnreadable, imageTooLarge, tooMuchMemory, unsupportedFormat, io
+    case decodeFailed = 1
+    case videoUnreadable, imageTooLarge, tooMuchMemory, unsupportedFormat, io
     /// Decoding ran out of the helper's memory (a failed allocation it could report).
     case memoryExhausted
   }

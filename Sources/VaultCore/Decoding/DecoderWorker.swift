@@ -134,21 +134,7 @@ final class DecoderWorker {
         let reply = try channel.receive(limit: replyLimit, deadline: deadline)
         switch reply.kind {
         case .read:
-          guard case .ranges(let size, let read)? = input,
-            let wanted = DecoderReadRequest(reply.payload, size: size)
-          else {
-            throw malformed(name: name)
-          }
-          do {
-            var data = DecoderFrame(.data, try wanted.perform(read))
-            defer { data.payload.wipe() }
-            try channel.send(data, deadline: deadline)
-          } catch let error as DecoderChannel.Failure {
-            throw error
-          } catch {
-            readError = error
-            try channel.send(DecoderFrame(.dataFailed), deadline: deadline)
-          }
+          try answerRead(reply.payload, input: input, name: name, deadline: deadline, readError: &readError)
         case .needBuffer:
           // Shared memory is made for a picture only: asked for otherwise, it would be
           // memory the parent holds at a helper's word.
@@ -175,6 +161,27 @@ final class DecoderWorker {
     } catch let failure as DecoderChannel.Failure {
       if failure == .malformed { throw malformed(name: name) }
       throw refusal(name: name, overran: failure == .timedOut, addressSpaceFull: false)
+    }
+  }
+
+  /// Answers a helper's `read` of the file by range with its bytes, or with `dataFailed`
+  /// when reading them failed (`readError` keeps why, for the refusal that follows).
+  private func answerRead(
+    _ payload: [UInt8], input: DecoderInput?, name: String, deadline: UInt64, readError: inout Error?
+  ) throws {
+    guard case .ranges(let size, let read)? = input, let wanted = DecoderReadRequest(payload, size: size)
+    else {
+      throw malformed(name: name)
+    }
+    do {
+      var data = DecoderFrame(.data, try wanted.perform(read))
+      defer { data.payload.wipe() }
+      try channel.send(data, deadline: deadline)
+    } catch let error as DecoderChannel.Failure {
+      throw error
+    } catch {
+      readError = error
+      try channel.send(DecoderFrame(.dataFailed), deadline: deadline)
     }
   }
 
@@ -249,7 +256,7 @@ final class DecoderWorker {
   ) -> Result {
     var pointers = strings.map { strdup($0) }
     pointers.append(nil)
-    defer { pointers.forEach { free($0) } }
+    defer { for pointer in pointers { free(pointer) } }
     return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
   }
 }

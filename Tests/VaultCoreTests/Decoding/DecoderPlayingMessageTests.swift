@@ -76,7 +76,7 @@ final class DecoderPlayingMessageTests: XCTestCase {
     let bytes = PinnedBytes(Array(try Data(contentsOf: URL(fileURLWithPath: gif))))
     var sockets: [Int32] = [-1, -1]
     XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &sockets), 0)
-    defer { sockets.forEach { close($0) } }
+    defer { for descriptor in sockets { close(descriptor) } }
     let (parent, helper) = (DecoderChannel(descriptor: sockets[0]), DecoderChannel(descriptor: sockets[1]))
     let request = DecoderRequest(
       wants: [], thumbnailer: Thumbnailer(), format: .gif, name: "blink.gif", size: Int64(bytes.count),
