@@ -26,8 +26,12 @@ func answerFuzzedFrames(_ bytes: [UInt8]) {
   _ = fcntl(sockets[0], F_SETFL, O_NONBLOCK)
   let helper = DecoderChannel(descriptor: sockets[1])
   var playing: DecoderPlayingSession?
+  let pixels = SharedPixelTarget()
   while let frame = try? helper.receive() {
-    guard (try? DecoderService.answer(frame, on: helper, playing: &playing, fault: { _ in })) != nil else {
+    guard
+      (try? DecoderService.answer(frame, on: helper, playing: &playing, pixels: pixels, fault: { _ in }))
+        != nil
+    else {
       break
     }
     drain(sockets[0])
