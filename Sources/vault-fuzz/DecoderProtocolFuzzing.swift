@@ -34,8 +34,12 @@ func answerFuzzedFrames(_ bytes: [UInt8]) {
   }
   let helper = DecoderChannel(descriptor: sockets[1])
   var playing: DecoderPlayingSession?
+  let pixels = SharedPixelTarget()
   while let frame = try? helper.receive() {
-    guard (try? DecoderService.answer(frame, on: helper, playing: &playing, fault: { _ in })) != nil else {
+    guard
+      (try? DecoderService.answer(frame, on: helper, playing: &playing, pixels: pixels, fault: { _ in }))
+        != nil
+    else {
       break
     }
   }

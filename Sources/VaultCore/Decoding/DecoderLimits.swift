@@ -22,6 +22,11 @@ public struct DecoderLimits: Sendable, Equatable {
 
   public var memoryBytes: Int { memoryMiB << 20 }
 
+  /// The largest shared memory for pixels that a worker and its helper keep from picture
+  /// to picture (a picture shown on a 4K screen fits): it counts in the helper's address
+  /// space while kept, so an eighth of its memory at most; larger is made for one picture.
+  var keptSharedMemoryBytes: Int { memoryBytes / 8 }
+
   /// The range `--decoder-memory` accepts (MiB): below 64 nothing decodes; above 64 GiB
   /// is no limit.
   public static let memoryRange = 64...65_536

@@ -11,8 +11,11 @@ final class DecoderWorker {
   private let channel: DecoderChannel
   /// False once the helper is killed or found dead.
   private(set) var isAlive = true
-  /// The shared memory handed to the helper for the picture of the request under way.
-  private(set) var sharedPicture: (descriptor: Int32, count: Int)?
+  /// The shared memory the helper writes the pixels of the request under way into, and
+  /// their byte count.
+  private(set) var sharedPicture: (memory: SharedPixelMemory, count: Int)?
+  /// The shared memory the helper keeps mapped for later pictures, as this side does.
+  private var keptMemory: SharedPixelMemory?
 
   /// Starts the helper at `executable` (tests start a fake one), by default the one
   /// `DecoderExecutable` finds.
@@ -41,7 +44,6 @@ final class DecoderWorker {
 
   deinit {
     if isAlive { _ = end(overran: false) }
-    releaseSharedPicture()
     close(channel.descriptor)
   }
 
@@ -90,14 +92,8 @@ final class DecoderWorker {
   /// The pixels the helper wrote into the shared memory of the request under way, copied
   /// out once; the caller checked that they are what its reply says.
   func sharedPixels(name: String) throws -> [UInt8] {
-    guard let shared = sharedPicture,
-      let memory = mmap(nil, shared.count, PROT_READ, MAP_SHARED, shared.descriptor, 0), memory != MAP_FAILED
-    else { throw malformed(name: name) }
-    defer { munmap(memory, shared.count) }
-    return [UInt8](unsafeUninitializedCapacity: shared.count) { buffer, initialized in
-      UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: memory, byteCount: shared.count)
-      initialized = shared.count
-    }
+    guard let shared = sharedPicture else { throw malformed(name: name) }
+    return shared.memory.copy(count: shared.count)
   }
 
   /// Tests only: asks the helper to misbehave (`DecoderFault`).
@@ -185,24 +181,32 @@ final class DecoderWorker {
     }
   }
 
-  /// Makes the shared memory a `needBuffer` asks for (sealed: its size cannot change under
-  /// this process's reading), within the helper's memory limit, and hands it over.
+  /// Answers a `needBuffer` (within the helper's memory limit) with the shared memory the
+  /// helper keeps when it is large enough, else with new memory (sealed: its size cannot
+  /// change under this process's reading), kept for later pictures unless it is larger
+  /// than `DecoderLimits.keptSharedMemoryBytes`.
   private func handOverSharedMemory(_ payload: [UInt8], name: String, deadline: UInt64) throws {
-    let count = payload.withUnsafeBytes { buffer -> Int64? in
+    let count = payload.withUnsafeBytes { buffer -> Int? in
       var reader = ByteReader(buffer)
-      return reader.remaining == 8 ? reader.integer(in: 3...Int64(limits.memoryBytes)) : nil
+      return reader.remaining == 8 ? reader.integer(in: 3...Int64(limits.memoryBytes)).map(Int.init) : nil
     }
     guard sharedPicture == nil, let count else { throw malformed(name: name) }
-    let descriptor = vault_make_sealed_memory(UInt(count))
-    guard descriptor >= 0 else { throw VaultError.posix(name) }
-    sharedPicture = (descriptor, Int(count))
-    try channel.send(DecoderFrame(.buffer), descriptor: descriptor, deadline: deadline)
+    if let kept = keptMemory, kept.capacity >= count {
+      sharedPicture = (kept, count)
+      try channel.send(DecoderFrame(.buffer, [SharedMemoryHandOver.reuse.rawValue]), deadline: deadline)
+      return
+    }
+    guard let memory = SharedPixelMemory(capacity: count) else { throw VaultError.posix(name) }
+    let handOver: SharedMemoryHandOver = count <= limits.keptSharedMemoryBytes ? .keep : .once
+    if handOver == .keep { keptMemory = memory }
+    sharedPicture = (memory, count)
+    try channel.send(
+      DecoderFrame(.buffer, [handOver.rawValue]), descriptor: memory.descriptor, deadline: deadline)
   }
 
-  /// Closes the shared memory of the picture under way, if any. The parent maps it only
-  /// while it copies the pixels out (`sharedPixels`); closing the last descriptor frees it.
+  /// Lets go of the shared memory of the picture under way, if any: memory kept for later
+  /// pictures stays; other memory is freed with its last descriptor and mapping.
   func releaseSharedPicture() {
-    if let shared = sharedPicture { close(shared.descriptor) }
     sharedPicture = nil
   }
 
@@ -224,6 +228,7 @@ final class DecoderWorker {
   private func end(overran: Bool) -> DecoderDeath {
     isAlive = false
     releaseSharedPicture()
+    keptMemory = nil
     kill(pid, SIGKILL)
     var status: Int32 = 0
     var usage = rusage()

@@ -18,9 +18,10 @@ final class DecoderPlayingSession {
   /// The reply to a playing request; `playing` is replaced by what a `play` opens (or by
   /// nothing), and ended by `stopPlaying`. A decoder's error is the reply (`failure`); a
   /// broken protocol is thrown.
-  static func answer(_ frame: DecoderFrame, on channel: DecoderChannel, playing: inout DecoderPlayingSession?)
-    throws -> DecoderFrame
-  {
+  static func answer(
+    _ frame: DecoderFrame, on channel: DecoderChannel, playing: inout DecoderPlayingSession?,
+    pixels: SharedPixelTarget
+  ) throws -> DecoderFrame {
     if frame.kind == .play || frame.kind == .stopPlaying { playing = nil }
     do {
       switch frame.kind {
@@ -32,7 +33,7 @@ final class DecoderPlayingSession {
         return DecoderFrame(.playing, playing.map(\.opened)?.payload ?? [])
       case .nextFrame:
         guard frame.payload.isEmpty, let session = playing else { throw DecoderChannel.Failure.malformed }
-        return try session.nextFrame(on: channel)
+        return try session.nextFrame(on: channel, pixels: pixels)
       case .seek:
         guard let time = DecoderFrameTime.parse(frame.payload), let session = playing else {
           throw DecoderChannel.Failure.malformed
@@ -78,7 +79,7 @@ final class DecoderPlayingSession {
 
   /// Decodes the next frame, asks the parent the size for its time (`frameDecoded`), and
   /// sends its pixels at that size, or none when the parent drops it.
-  private func nextFrame(on channel: DecoderChannel) throws -> DecoderFrame {
+  private func nextFrame(on channel: DecoderChannel, pixels: SharedPixelTarget) throws -> DecoderFrame {
     var broken: Error?
     let decoded = try picture.nextFrame { time in
       do {
@@ -101,7 +102,7 @@ final class DecoderPlayingSession {
       return DecoderFrame(
         .frame, DecoderMovingFrame.frame(microseconds: decoded.microseconds, size: nil).payload)
     }
-    try DecoderService.sendPixels(image.pixels, on: channel, name: request.name)
+    try pixels.write(image.pixels, on: channel, name: request.name)
     let size = PixelSize(width: image.width, height: image.height)
     return DecoderFrame(
       .frame, DecoderMovingFrame.frame(microseconds: decoded.microseconds, size: size).payload)

@@ -18,6 +18,7 @@ public enum DecoderService {
   public static func serve(descriptor: Int32, fault: (DecoderFault) -> Void) -> Never {
     let channel = DecoderChannel(descriptor: descriptor, acceptsDescriptors: true)
     var playing: DecoderPlayingSession?
+    let pixels = SharedPixelTarget()
     while true {
       var frame: DecoderFrame
       do {
@@ -30,7 +31,7 @@ public enum DecoderService {
       // A request holds a file's name; a `data` frame never comes here (`DecoderRemoteFile`).
       defer { frame.payload.wipe() }
       do {
-        try answer(frame, on: channel, playing: &playing, fault: fault)
+        try answer(frame, on: channel, playing: &playing, pixels: pixels, fault: fault)
       } catch {
         // The socket failed, or the parent broke the protocol: nothing more to say.
         exit(65)
@@ -38,20 +39,22 @@ public enum DecoderService {
     }
   }
 
-  /// Answers `frame`; `playing` is what the last `play` opened, kept between requests.
+  /// Answers `frame`; `playing` is what the last `play` opened, and `pixels` the shared
+  /// memory kept for pictures, both kept between requests.
   static func answer(
     _ frame: DecoderFrame, on channel: DecoderChannel, playing: inout DecoderPlayingSession?,
-    fault: (DecoderFault) -> Void
+    pixels: SharedPixelTarget, fault: (DecoderFault) -> Void
   ) throws {
     switch frame.kind {
     case .play, .nextFrame, .seek, .stopPlaying:
       if frame.kind == .nextFrame, playing?.spinsAtNextFrame == true { fault(.spin) }
-      try channel.send(DecoderPlayingSession.answer(frame, on: channel, playing: &playing), deadline: nil)
+      try channel.send(
+        DecoderPlayingSession.answer(frame, on: channel, playing: &playing, pixels: pixels), deadline: nil)
     case .probe:
       try channel.send(DecoderFrame(.ready), deadline: nil)
     case .analyse:
       // The reply holds a thumbnail's pixels, or a picture's facts.
-      var reply = try analysis(of: frame.payload, on: channel)
+      var reply = try analysis(of: frame.payload, on: channel, pixels: pixels)
       defer { reply.payload.wipe() }
       try channel.send(reply, deadline: nil)
     case .fault:
@@ -70,11 +73,15 @@ public enum DecoderService {
   }
 
   /// The reply to an `analyse` request: the analysis, or the failure it met.
-  static func analysis(of payload: [UInt8], on channel: DecoderChannel) throws -> DecoderFrame {
+  static func analysis(of payload: [UInt8], on channel: DecoderChannel, pixels: SharedPixelTarget) throws
+    -> DecoderFrame
+  {
     guard let request = DecoderRequest.parse(payload) else { throw DecoderChannel.Failure.malformed }
     let bytes = request.delivery == .bytes ? try channel.receiveFile(count: Int(request.size)) : nil
     do {
-      if request.wants == [.picture] { return try picture(request, bytes: bytes, channel: channel) }
+      if request.wants == [.picture] {
+        return try picture(request, bytes: bytes, channel: channel, pixels: pixels)
+      }
       let analysis = try analyse(request, bytes: bytes, channel: channel)
       defer { analysis.thumbnail?.image.pixels.wipeShared() }
       return DecoderFrame(.analysis, analysis.payload)
@@ -130,9 +137,9 @@ public enum DecoderService {
 extension DecoderService {
   /// Decodes a picture to be shown (`PhotoDecoder`) and writes its pixels into shared
   /// memory the parent hands over for them; the reply says what they are.
-  static func picture(_ request: DecoderRequest, bytes: PinnedBytes?, channel: DecoderChannel) throws
-    -> DecoderFrame
-  {
+  static func picture(
+    _ request: DecoderRequest, bytes: PinnedBytes?, channel: DecoderChannel, pixels: SharedPixelTarget
+  ) throws -> DecoderFrame {
     let limits = request.thumbnailer
     let decoded: DecodedPhoto
     switch request.delivery {
@@ -155,28 +162,8 @@ extension DecoderService {
     case .descriptor:
       throw DecoderChannel.Failure.malformed
     }
-    try sendPixels(decoded.image.pixels, on: channel, name: request.name)
+    try pixels.write(decoded.image.pixels, on: channel, name: request.name)
     return DecoderFrame(.picture, DecoderPicture(decoded).payload)
-  }
-
-  /// Asks the parent for shared memory (`needBuffer`) and writes `pixels` into it: a
-  /// picture's or a frame's, which the reply then describes.
-  static func sendPixels(_ pixels: [UInt8], on channel: DecoderChannel, name: String) throws {
-    let count = pixels.count
-    var size = ByteWriter()
-    size.int64(Int64(count))
-    try channel.send(DecoderFrame(.needBuffer, size.output), deadline: nil)
-    let reply = try channel.receive(limit: 16)
-    guard reply.kind == .buffer, let descriptor = channel.takeDescriptor() else {
-      throw DecoderChannel.Failure.malformed
-    }
-    defer { close(descriptor) }
-    guard let memory = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0),
-      memory != MAP_FAILED
-    else { throw VaultError.decoderRefused(path: name, reason: "no shared memory for the picture") }
-    pixels.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: count) }
-    pixels.wipeShared()
-    munmap(memory, count)
   }
 }
 

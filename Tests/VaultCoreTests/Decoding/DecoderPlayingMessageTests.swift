@@ -84,13 +84,17 @@ final class DecoderPlayingMessageTests: XCTestCase {
     try parent.send(DecoderFrame(.play, request.payload), deadline: nil)
     try parent.send(DecoderFrame(.file), trailing: UnsafeRawBufferPointer(bytes.buffer), deadline: nil)
     var playing: DecoderPlayingSession?
-    try DecoderService.answer(try helper.receive(), on: helper, playing: &playing) { _ in }
+    try DecoderService.answer(
+      try helper.receive(), on: helper, playing: &playing, pixels: SharedPixelTarget()
+    ) { _ in }
     XCTAssertEqual(try parent.receive().kind, .playing)
     try parent.send(DecoderFrame(.nextFrame), deadline: nil)
     try parent.send(
       DecoderFrame(.frameSize, DecoderFrameSize.payload(PixelSize(width: 9, height: 6))), deadline: nil)
     XCTAssertThrowsError(
-      try DecoderService.answer(try helper.receive(), on: helper, playing: &playing) { _ in })
+      try DecoderService.answer(
+        try helper.receive(), on: helper, playing: &playing, pixels: SharedPixelTarget()
+      ) { _ in })
     XCTAssertEqual(try parent.receive().kind, .frameDecoded)
   }
 
