@@ -32,7 +32,7 @@ from process_tree import PeakMemory, tree  # noqa: E402
 from test_http import BINARY, Server, listed, make_vault, vault_environment  # noqa: E402
 
 MIB = 1 << 20
-# What the sandbox promises (README): each decoder helper runs under RLIMIT_AS of 512 MiB,
+# What the sandbox promises (docs/SECURITY.md, "Hostile files"): each decoder helper runs under RLIMIT_AS of 512 MiB,
 # so its RSS stays below that; the parent, which never decodes, holds the space's index,
 # the key derivation's memory (64 MiB for `interactive`) and the files in flight, well
 # under 200 MiB for these small files.
