@@ -6,7 +6,7 @@ here, and waits for the page to say each one was added; then `vault list --json`
 them and `vault export` gives them back bit for bit. The same photo again must say it is
 already in the vault, and a text file must be refused with the server's reason. It runs
 in a desktop window and in a phone-sized one (360x740, a phone's user agent), and saves
-screenshots of the page after the uploads to SCREENSHOTS (the README's come from there:
+screenshots of the page after the uploads to SCREENSHOTS (docs/USING.md's come from there:
 VAULT_README_SCREENSHOTS=1 copies them to docs/images).
 
 The test is skipped only when Chromium cannot start on this machine; scripts/test

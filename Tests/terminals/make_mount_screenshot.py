@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Remakes the README's picture of `vault mount` (docs/images/mount-feh.png): under a private
+"""Remakes docs/USING.md's picture of `vault mount` (docs/images/mount-feh.png): under a private
 Xvfb, an xterm listing the mount (`findmnt`, `ls -R`) beside feh, a GUI image viewer that knows nothing
 of vault, showing a photo from the mount's Photos/ with its path drawn on it. Run from the
 repository: `python3 Tests/terminals/make_mount_screenshot.py` (VAULT_BINARY as for the

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Remakes the README's screenshots of vault in real terminals (docs/screens/*.png): kitty
-showing a photo and the grid, xterm -ti vt340 the grid in sixel, mlterm `vault list
---per-row 4`. Run from the repository:
+"""Remakes the screenshots of vault in real terminals that the README and docs/USING.md show
+(docs/screens/*.png): kitty showing a photo and the grid, xterm -ti vt340 the grid in sixel,
+mlterm `vault list --per-row 4`. Run from the repository:
 `python3 Tests/terminals/make_screenshots.py` (VAULT_BINARY as for the tests; needs what
 the tests need)."""
 import os

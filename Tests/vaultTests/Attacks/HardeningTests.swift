@@ -359,7 +359,7 @@ final class HardeningTests: XCTestCase {
   }
 
   /// A file named as a photo whose bytes are not one is damaged, not another kind of file:
-  /// it fails (named, counted, exit status 1) and `--move` leaves it, as the README says.
+  /// it fails (named, counted, exit status 1) and `--move` leaves it, as docs/USING.md says.
   func testFilesNamedAsPhotosThatAreNotPhotosFailInFolders() throws {
     let photos = folder + "/card"
     try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)

@@ -314,7 +314,7 @@ final class LivePhotoTests: XCTestCase {
 
   /// Review 22: the question names a lone still; while it waits, its MOV arrives (another
   /// `add`, a `serve` upload, a sync) and pairs with it by Apple's identifier. Answering yes
-  /// must delete only what the question named (DESIGN/README: "what is deleted afterwards
+  /// must delete only what the question named (DESIGN, docs/USING.md: "what is deleted afterwards
   /// is exactly the photos it named, by id"), not the MOV the user was never shown.
   func testAQuestionForALoneStillDoesNotDeleteAMotionThatPairedWhileItWaited() throws {
     try TestLivePhotos.still(camera + "/IMG_0009.JPG", color: "red", identifier: "9999-AAAA")

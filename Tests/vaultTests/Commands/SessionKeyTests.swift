@@ -493,7 +493,7 @@ final class SessionKeyTests: XCTestCase {
     }
   }
 
-  /// Days are a unit too: the README says --max is at most 7 days, and `7d` says so.
+  /// Days are a unit too: docs/USING.md says --max is at most 7 days, and `7d` says so.
   func testLifetimesTakeDays() throws {
     let unlocked = try run(["unlock", "--for", "1d", "--max", "7d"], password: "correct horse")
     XCTAssertEqual(unlocked.status, 0, unlocked.stderr)
