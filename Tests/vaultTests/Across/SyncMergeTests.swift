@@ -99,7 +99,7 @@ final class SyncMergeTests: XCTestCase {
     }
   }
 
-  /// The race the README warns of: a compaction on A while a command on B still appends to
+  /// The race docs/SYNC.md warns of: a compaction on A while a command on B still appends to
   /// a segment that a sync already brought to A. The compaction removes A's copy of it
   /// (it has read its first record) and B changes it: Unison reports a conflict and
   /// changes neither side; kept from B (the changed file), it merges with nothing lost,

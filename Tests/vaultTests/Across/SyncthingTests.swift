@@ -92,7 +92,7 @@ final class SyncthingTests: XCTestCase {
     try assertInSync(a, b, history)
   }
 
-  /// The race the README warns of: a compaction on A while a command on B still appends to
+  /// The race docs/SYNC.md warns of: a compaction on A while a command on B still appends to
   /// a segment that the engine already brought to A. The compaction removes A's copy (it
   /// has read its first record) and B changes it: Syncthing prefers the change to the
   /// deletion and brings the whole segment back to A, whose first record then applies

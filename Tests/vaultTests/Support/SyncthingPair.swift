@@ -7,7 +7,7 @@ import XCTest
 /// another free port of 127.0.0.1 with an API key, no discovery (global or local), no
 /// relays, no NAT traversal, no usage reporting, no upgrades, no browser, and no file
 /// watcher or periodic rescan (the tests ask for every scan, see `settle`). The folder
-/// ignores `.tmp-*`, as the README advises.
+/// ignores `.tmp-*`, as docs/SYNC.md advises.
 ///
 /// The processes run under `setpriv --pdeathsig KILL`, so that they end with the test
 /// process even if it crashes; `stop()` ends them at the end of a test class.
