@@ -2,7 +2,7 @@ import CSodium
 import Foundation
 import XCTest
 
-/// The documented limits (README, "Limits"): beyond each, a clear error and no change.
+/// The documented limits (docs/LIMITS.md): beyond each, a clear error and no change.
 final class LimitsTests: XCTestCase {
   func testTheLongestFileNameRoundTrips() throws {
     let folder = try makeTemporaryFolder(self)
@@ -111,7 +111,7 @@ final class LimitsTests: XCTestCase {
     XCTAssertTrue(run.stdout.contains("added fewer.jpg"), run.stdout)
   }
 
-  /// README, "Limits": an import stays under 512 MiB besides the key derivation (64 MiB for
+  /// docs/LIMITS.md: an import stays under 512 MiB besides the key derivation (64 MiB for
   /// the interactive preset these tests use), however many photos are in flight.
   func testTheMemoryOfAnImportIsBounded() throws {
     let folder = try makeTemporaryFolder(self)
@@ -140,7 +140,7 @@ final class LimitsTests: XCTestCase {
   /// Fixtures/bad/coded-bomb.heic (798 bytes) says 48×32 in its ispe box and codes
   /// 16384×16384 in its HEVC SPS: `vault add` took 1.7 GB and imported it. Its decoding is
   /// counted from the SPS and refused before libheif allocates; the import stays far under
-  /// the README's 512 MiB, with one line naming the file.
+  /// docs/LIMITS.md's 512 MiB, with one line naming the file.
   func testAHEICWhosePictureOutgrowsItsHeaderIsRefusedWithinTheMemoryBound() throws {
     // coded-bomb's SPS in hvcC codes 16384x16384 under an ispe of 48x32; empty-nal-bomb's
     // item data hides such an SPS behind a zero-length NAL unit, which stopped the walk
