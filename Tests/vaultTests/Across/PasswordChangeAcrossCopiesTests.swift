@@ -114,6 +114,21 @@ final class PasswordChangeAcrossCopiesTests: XCTestCase {
     XCTAssertEqual(try snapshot(space + "/Journal"), journalBefore)
   }
 
+  /// Plants, beside `vault`'s space, a keyless folder with a copy of its journal and a
+  /// `Photo/` holding one file that nobody can write in; returns the folder and what makes
+  /// its `Photo/` writable again.
+  private func plantKeylessFolderThatCannotBeEmptied(beside vault: VaultRunner) throws
+    -> (String, ResilienceTests.ReadOnlyFolder)
+  {
+    let space = try vault.spaceFolder()
+    let planted = vault.vault + "/0123456789abcdef0123456789abcdef"
+    try FileManager.default.createDirectory(atPath: planted + "/Photo", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: space + "/Journal", toPath: planted + "/Journal")
+    try Data([1, 2, 3]).write(
+      to: URL(fileURLWithPath: planted + "/Photo/" + String(repeating: "ab", count: 16)))
+    return (planted, try ResilienceTests.ReadOnlyFolder(path: planted + "/Photo"))
+  }
+
   /// A keyless folder a sync brought, with a copy of the space's journal and a `Photo/`
   /// nobody can write in (security review: as a user, every write then failed with an error
   /// naming the space's own folder): the space's writes and reads go on, each with one
@@ -121,13 +136,7 @@ final class PasswordChangeAcrossCopiesTests: XCTestCase {
   func testAKeylessFolderThatCannotBeEmptiedNeverStopsTheSpace() throws {
     let vault = try VaultRunner.initialized(in: folder)
     XCTAssertEqual(try vault.run(["add", fixturesPath + "/gray.png"]).status, 0)
-    let space = try vault.spaceFolder()
-    let planted = vault.vault + "/0123456789abcdef0123456789abcdef"
-    try FileManager.default.createDirectory(atPath: planted + "/Photo", withIntermediateDirectories: true)
-    try FileManager.default.copyItem(atPath: space + "/Journal", toPath: planted + "/Journal")
-    try Data([1, 2, 3]).write(
-      to: URL(fileURLWithPath: planted + "/Photo/" + String(repeating: "ab", count: 16)))
-    let readOnly = try ResilienceTests.ReadOnlyFolder(path: planted + "/Photo")
+    let (planted, readOnly) = try plantKeylessFolderThatCannotBeEmptied(beside: vault)
     defer { readOnly.restore() }
     for arguments in [["add", fixturesPath + "/photo.jpg"], ["select", "1"], ["list"]] {
       let run = try vault.run(arguments)
@@ -149,17 +158,11 @@ final class PasswordChangeAcrossCopiesTests: XCTestCase {
   func testAReaderNeverWaitsToTakeInFilesNoWriterCanMove() throws {
     let vault = try VaultRunner.initialized(in: folder)
     XCTAssertEqual(try vault.run(["add", fixturesPath + "/gray.png"]).status, 0)
-    let space = try vault.spaceFolder()
-    let planted = vault.vault + "/0123456789abcdef0123456789abcdef"
-    try FileManager.default.createDirectory(atPath: planted + "/Photo", withIntermediateDirectories: true)
-    try FileManager.default.copyItem(atPath: space + "/Journal", toPath: planted + "/Journal")
-    try Data([1, 2, 3]).write(
-      to: URL(fileURLWithPath: planted + "/Photo/" + String(repeating: "ab", count: 16)))
-    let readOnly = try ResilienceTests.ReadOnlyFolder(path: planted + "/Photo")
+    let (planted, readOnly) = try plantKeylessFolderThatCannotBeEmptied(beside: vault)
     defer { readOnly.restore() }
     let holder = Process()
     holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-    holder.arguments = ["--shared", space, "/bin/sh", "-c", "echo locked; cat >/dev/null"]
+    holder.arguments = ["--shared", try vault.spaceFolder(), "/bin/sh", "-c", "echo locked; cat >/dev/null"]
     let (input, output) = (Pipe(), Pipe())
     (holder.standardInput, holder.standardOutput) = (input, output)
     try holder.run()
