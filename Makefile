@@ -8,7 +8,7 @@ test:
 
 # The Swift tests of the libraries alone (VaultCore, VaultTerminal, VaultServe): no Xvfb, FUSE,
 # Syncthing, tmux or real terminal, no built binary run end to end; the lint first, as in
-# scripts/test. The README's developing section gives its time.
+# scripts/test. docs/DEVELOPING.md gives its time.
 test-unit:
 	scripts/test --filter '^(VaultCoreTests|VaultTerminalTests|VaultServeTests)\.'
 
@@ -60,7 +60,7 @@ torture:
 
 # libFuzzer over each parser of untrusted bytes, FUZZ_SECONDS each (default 180), with the
 # committed seeds in Fuzz/seeds/<target>; what it learns goes to Fuzz/corpus (not committed).
-# -rss_limit_mb is the 512 MiB the README promises an import: an input that needs more is a
+# -rss_limit_mb is the 512 MiB docs/LIMITS.md promises an import: an input that needs more is a
 # crash to fix, not a run to let pass.
 FUZZ_SECONDS ?= 180
 FUZZ_TARGETS ?= blob seekable index header exif details journal snapshot space jpeg png heic gif webp avif video decoder-protocol decoder-reply

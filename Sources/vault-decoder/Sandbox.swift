@@ -1,7 +1,7 @@
 import CVaultSandbox
 import Foundation
 
-/// The helper's confinement (README, "Hostile files"), and the test-only faults that show
+/// The helper's confinement (docs/SECURITY.md, "Hostile files"), and the test-only faults that show
 /// it holds.
 enum Sandbox {
   /// Sets the limits and the seccomp filter; returns why it could not, or nil.

@@ -114,7 +114,7 @@ struct VerifyCommand: ParsableCommand {
       + "from a backup, or remove it alone with 'vault delete --only \(half.rawValue) \(id)' (\(kept))"
   }
 
-  /// For a photo imported on several copies apart (one item, see the README): why `delete`
+  /// For a photo imported on several copies apart (one item, see docs/SYNC.md): why `delete`
   /// is not the way to remove one damaged or missing import, since it takes every import,
   /// the intact ones with it. Nil for a photo imported once.
   private func otherImportsText(of id: String, in space: Space) -> String? {

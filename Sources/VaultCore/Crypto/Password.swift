@@ -36,7 +36,7 @@ public final class Password {
 
   /// The NFC form of valid UTF-8 text. ASCII is already in NFC and is returned as it is;
   /// other text goes through Foundation's normalization, whose intermediate strings are
-  /// ordinary memory that cannot be wiped (a limit documented in the README).
+  /// ordinary memory that cannot be wiped (a limit documented in docs/SECURITY.md).
   static func normalized(_ bytes: [UInt8]) -> [UInt8] {
     if bytes.allSatisfy({ $0 < 0x80 }) { return bytes }
     return Array(String(decoding: bytes, as: UTF8.self).precomposedStringWithCanonicalMapping.utf8)

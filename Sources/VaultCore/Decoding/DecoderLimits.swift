@@ -1,11 +1,11 @@
 import Foundation
 
-/// The limits every decoder helper runs under (README, "Hostile files"): the memory it may
+/// The limits every decoder helper runs under (docs/SECURITY.md, "Hostile files"): the memory it may
 /// add to what it has mapped at start, the wall-clock time one request may take (the
 /// parent kills it then), and its processor time over its whole life (a backstop; the
 /// parent retires a worker at half of it).
 public struct DecoderLimits: Sendable, Equatable {
-  /// What the README promises by default: 512 MiB.
+  /// What docs/LIMITS.md promises by default: 512 MiB.
   public static let defaultMemoryMiB = 512
   public static let defaultDeadline = 60.0
 

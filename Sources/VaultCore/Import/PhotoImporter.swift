@@ -12,7 +12,7 @@ public final class PhotoImporter {
   /// The decoder helpers, one a core: every file is read there, never in this process.
   private let decoders: DecoderPool
 
-  /// The memory all photos in flight may use together in this process (README, "Limits":
+  /// The memory all photos in flight may use together in this process (docs/LIMITS.md:
   /// with the rest of the process, an import stays under 512 MiB besides the key
   /// derivation); each decoder helper has a limit of its own.
   public static let memoryBudget = 384 << 20
