@@ -95,18 +95,9 @@ final class PasswordChangeAcrossCopiesTests: XCTestCase {
     let space = try vault.spaceFolder()
     try FileManager.default.createDirectory(
       atPath: vault.vault + "/0123456789abcdef0123456789abcdef", withIntermediateDirectories: false)
-    // Another process holds a shared lock (the space's readers do) until its input ends.
-    let holder = Process()
-    holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-    holder.arguments = ["--shared", space, "/bin/sh", "-c", "echo locked; cat >/dev/null"]
-    let (input, output) = (Pipe(), Pipe())
-    (holder.standardInput, holder.standardOutput) = (input, output)
-    try holder.run()
-    defer {
-      try? input.fileHandleForWriting.close()
-      holder.waitUntilExit()
-    }
-    XCTAssertEqual(output.fileHandleForReading.availableData, Data("locked\n".utf8))
+    // Another process holds a shared lock, as the space's readers do.
+    let holding = try FolderLockHolder(space, exclusive: false)
+    defer { holding.end() }
     let journalBefore = try snapshot(space + "/Journal")
     let listed = try vault.run(["list"])
     XCTAssertEqual(listed.status, 0, listed.stderr)
@@ -160,17 +151,8 @@ final class PasswordChangeAcrossCopiesTests: XCTestCase {
     XCTAssertEqual(try vault.run(["add", fixturesPath + "/gray.png"]).status, 0)
     let (planted, readOnly) = try plantKeylessFolderThatCannotBeEmptied(beside: vault)
     defer { readOnly.restore() }
-    let holder = Process()
-    holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-    holder.arguments = ["--shared", try vault.spaceFolder(), "/bin/sh", "-c", "echo locked; cat >/dev/null"]
-    let (input, output) = (Pipe(), Pipe())
-    (holder.standardInput, holder.standardOutput) = (input, output)
-    try holder.run()
-    defer {
-      try? input.fileHandleForWriting.close()
-      holder.waitUntilExit()
-    }
-    XCTAssertEqual(output.fileHandleForReading.availableData, Data("locked\n".utf8))
+    let holding = try FolderLockHolder(try vault.spaceFolder(), exclusive: false)
+    defer { holding.end() }
     for time in ["first", "second"] {
       let listed = try vault.run(["list"])
       XCTAssertEqual(listed.status, 0, "\(time): \(listed.stderr)")
