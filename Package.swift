@@ -126,7 +126,7 @@ let package = Package(
     .target(
       name: "VaultDecoder",
       dependencies: ["VaultCore", "CVaultImaging", "CHeif", "CGif", "CWebP", "CAvif", "CFFmpeg"],
-      swiftSettings: [.swiftLanguageMode(.v5)]
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     // The terminal UI: tty and signals, key input, graphics protocols, text layout and the
     // full-screen viewer.
@@ -140,7 +140,7 @@ let package = Package(
     .executableTarget(
       name: "vault-decoder",
       dependencies: ["VaultCore", "VaultDecoder", "CVaultSandbox"],
-      swiftSettings: [.swiftLanguageMode(.v5)]
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .target(
       name: "VaultServe",
@@ -185,7 +185,7 @@ let package = Package(
       name: "VaultTestSupport",
       dependencies: ["VaultCore"],
       path: "Tests/VaultTestSupport",
-      swiftSettings: [.swiftLanguageMode(.v5)]
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .testTarget(
       name: "VaultCoreTests",
@@ -203,12 +203,12 @@ let package = Package(
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "X509", package: "swift-certificates"),
       ],
-      swiftSettings: [.swiftLanguageMode(.v5)]
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .testTarget(
       name: "VaultTerminalTests",
       dependencies: ["VaultTerminal", "VaultCore", "VaultDecoder", "CChafa", "VaultTestSupport"],
-      swiftSettings: [.swiftLanguageMode(.v5)]
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .testTarget(
       name: "vaultTests",

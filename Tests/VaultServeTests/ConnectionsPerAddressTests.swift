@@ -30,7 +30,7 @@ final class ConnectionsPerAddressTests: XCTestCase {
     let setup = capped.setup(channel: channel, logger: logger)
     channel.embeddedEventLoop.run()
     var admitted = false
-    setup.whenSuccess { _ in admitted = true }
+    setup.assumeIsolated().whenSuccess { _ in admitted = true }
     channel.embeddedEventLoop.run()
     return (channel, admitted && channel.isActive)
   }

@@ -14,7 +14,7 @@ package final class JPEGDecoder {
     input = file
     var message = [CChar](repeating: 0, count: Int(VAULT_IMAGING_MESSAGE_LENGTH))
     guard let reader = vault_jpeg_open_descriptor(file.descriptor, &message, message.count) else {
-      throw VaultError.decodeFailed(path: path, reason: String(cString: message))
+      throw VaultError.decodeFailed(path: path, reason: String(nulTerminated: message))
     }
     self.reader = reader
   }
@@ -31,7 +31,7 @@ package final class JPEGDecoder {
     var message = [CChar](repeating: 0, count: Int(VAULT_IMAGING_MESSAGE_LENGTH))
     guard let reader = vault_jpeg_open_memory(pinned.baseAddress, pinned.count, &message, message.count)
     else {
-      throw VaultError.decodeFailed(path: name, reason: String(cString: message))
+      throw VaultError.decodeFailed(path: name, reason: String(nulTerminated: message))
     }
     self.reader = reader
   }

@@ -12,7 +12,7 @@ package enum JPEGEncoder {
         &length, &message, message.count)
     }
     guard status == 0, let output else {
-      throw VaultError.decodeFailed(path: "thumbnail", reason: String(cString: message))
+      throw VaultError.decodeFailed(path: "thumbnail", reason: String(nulTerminated: message))
     }
     defer { vault_imaging_free(output) }
     return Array(UnsafeBufferPointer(start: output, count: length))

@@ -326,7 +326,8 @@ public enum SessionKeyring {
   {
     var buffer = [CChar](repeating: 0, count: 512)
     guard keyctl_describe(serial, &buffer, buffer.count) > 0 else { return nil }
-    let fields = String(cString: buffer).split(separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
+    let fields = String(nulTerminated: buffer).split(
+      separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
     guard fields.count == 5, let owner = uid_t(fields[1]), let permissions = key_perm_t(fields[3], radix: 16)
     else { return nil }
     return (String(fields[0]), owner, permissions, String(fields[4]))

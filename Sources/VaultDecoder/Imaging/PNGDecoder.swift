@@ -20,7 +20,7 @@ package final class PNGDecoder {
     input = pinned
     var message = [CChar](repeating: 0, count: Int(VAULT_IMAGING_MESSAGE_LENGTH))
     guard let reader = vault_png_open_memory(pinned.baseAddress, pinned.count, &message, message.count) else {
-      throw VaultError.decodeFailed(path: name, reason: String(cString: message))
+      throw VaultError.decodeFailed(path: name, reason: String(nulTerminated: message))
     }
     self.reader = reader
   }
@@ -31,7 +31,7 @@ package final class PNGDecoder {
     input = file
     var message = [CChar](repeating: 0, count: Int(VAULT_IMAGING_MESSAGE_LENGTH))
     guard let reader = vault_png_open_descriptor(file.descriptor, &message, message.count) else {
-      throw VaultError.decodeFailed(path: path, reason: String(cString: message))
+      throw VaultError.decodeFailed(path: path, reason: String(nulTerminated: message))
     }
     self.reader = reader
   }

@@ -120,7 +120,7 @@ final class VideoProbe {
     }
     var text = [CChar](repeating: 0, count: 128)
     av_strerror(status, &text, text.count)
-    let words = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let words = String(nulTerminated: text)
     return .videoUnreadable(path: input.path, reason: "\(what) (\(words.lowercased()))")
   }
 
