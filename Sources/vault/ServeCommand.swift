@@ -100,7 +100,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     let idleSeconds = IdleDuration.seconds(idle).flatMap { $0 == 0 ? nil : $0 }
-    let signals = ServeSignals { Task { await server.stop() } }
+    let signals = StopSignals { Task { await server.stop() } }
     let outcome = runBlocking {
       let watchdog = Task {
         while !Task.isCancelled {
@@ -154,45 +154,6 @@ final class ServeOutput: @unchecked Sendable {
         return
       }
       for line in code.terminalLines() { printRaw(line) }
-    }
-  }
-}
-
-/// SIGINT and SIGTERM (and SIGHUP): the first stops the server (it ends the uploads in
-/// progress and prints the summary); a second exits at once with status 130, which is safe
-/// because every commit is crash safe and the next writer tidies what is left.
-final class ServeSignals {
-  private var sources: [any DispatchSourceSignal] = []
-
-  init(onFirst: @escaping @Sendable () -> Void) {
-    let count = ManagedAtomicCounter()
-    for signalNumber in SignalHandling.signals {
-      if SignalActions.isIgnored(signalNumber) { continue }
-      signal(signalNumber, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-      source.setEventHandler {
-        if count.increment() > 1 { _exit(SignalHandling.interruptedExitCode) }
-        onFirst()
-      }
-      source.resume()
-      sources.append(source)
-    }
-  }
-
-  deinit {
-    for source in sources { source.cancel() }
-  }
-}
-
-/// A counter shared with signal handlers' dispatch blocks.
-private final class ManagedAtomicCounter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = 0
-
-  func increment() -> Int {
-    lock.withLock {
-      value += 1
-      return value
     }
   }
 }

@@ -20,11 +20,9 @@ import VaultCore
 /// to it, and a handler interrupting an access would trap.) The byte sequences it writes
 /// are made in advance.
 ///
-/// The buffers handlers read are `nonisolated(unsafe)`: a signal handler runs outside
-/// Swift's concurrency model, so no isolation or `Sendable` check can describe it. What
-/// keeps them safe is above: they are allocated once before any handler is installed, the
-/// pointers never change, and what they point to is written only with the screen signals
-/// blocked (or by the handler itself).
+/// The buffers handlers read are `HandlerMemory`, which says why that is safe; the byte
+/// sequences they write are static strings, in the program's read-only memory. Signal
+/// actions and masks are changed through `ProcessSignals`, which owns them.
 ///
 /// Entering and leaving from ordinary code happens with these signals blocked on the
 /// calling thread, so a handler never runs in the middle of it there; threads that the
@@ -62,21 +60,20 @@ enum ScreenSignals {
   static let drawing = Atomic<Int32>(-1)
   static let null = Atomic<Int32>(-1)
   /// [0]: the settings to restore; [1]: raw mode.
-  nonisolated(unsafe) static let settings = UnsafeMutablePointer<termios>.allocate(capacity: 2)
+  static let settings = HandlerMemory(repeating: termios(), count: 2)
 
   /// Alternate screen, cursor hidden, screen cleared, bracketed paste on (pasted text comes
   /// marked, so that it is never taken for keys: "study" pasted would select and delete).
-  nonisolated(unsafe) static let enterSequence = bytes(
-    "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?2004h\u{1B}[H\u{1B}[2J")
+  static let enterSequence: StaticString = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?2004h\u{1B}[H\u{1B}[2J"
   /// String Terminator first: a signal may cut a kitty upload short, and the bytes after
   /// it must not be swallowed as part of that escape code.
-  nonisolated(unsafe) static let leaveHead = bytes("\u{1B}\\")
+  static let leaveHead: StaticString = "\u{1B}\\"
   /// Attributes reset, bracketed paste off, cursor shown, main screen.
-  nonisolated(unsafe) static let leaveTail = bytes("\u{1B}[0m\u{1B}[?2004l\u{1B}[?25h\u{1B}[?1049l")
+  static let leaveTail: StaticString = "\u{1B}[0m\u{1B}[?2004l\u{1B}[?25h\u{1B}[?1049l"
 
   /// What `graphicsCleanup` holds, written between `leaveHead` and `leaveTail`.
   static let cleanupCapacity = 16384
-  nonisolated(unsafe) static let cleanup = UnsafeMutablePointer<UInt8>.allocate(capacity: cleanupCapacity)
+  static let cleanup = HandlerMemory<UInt8>(repeating: 0, count: cleanupCapacity)
   static let cleanupCount = Atomic<Int>(0)
   /// Set while `cleanup` is being rewritten: a handler then skips it rather than send half.
   static let cleanupChanging = Atomic<Bool>(false)
@@ -92,23 +89,14 @@ enum ScreenSignals {
     return (ends[0], ends[1])
   }()
 
-  /// The action each signal had before, by signal number, and whether it was replaced.
-  static let signalCount = 65
-  nonisolated(unsafe) static let previousActions = UnsafeMutablePointer<sigaction>.allocate(
-    capacity: signalCount)
-  nonisolated(unsafe) static let replaced = UnsafeMutablePointer<Bool>.allocate(capacity: signalCount)
+  /// The action each signal had before, by signal number, and which were replaced.
+  static let previousActions = HandlerMemory(repeating: sigaction(), count: 65)
+  private static let replaced = Mutex<Set<Int32>>([])
   private static let installed = Atomic<Bool>(false)
 
   /// A crash handler needs a stack of its own when the crash is a stack overflow.
   static let alternateStackSize = 65536
-  nonisolated(unsafe) static let alternateStack = UnsafeMutableRawPointer.allocate(
-    byteCount: alternateStackSize, alignment: 16)
-
-  private static func bytes(_ text: String) -> UnsafeBufferPointer<UInt8> {
-    let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.utf8.count)
-    _ = buffer.initialize(from: text.utf8)
-    return UnsafeBufferPointer(buffer)
-  }
+  static let alternateStack = HandlerMemory<UInt8>(repeating: 0, count: alternateStackSize)
 
   // MARK: Setting up
 
@@ -129,7 +117,7 @@ enum ScreenSignals {
     drawing.store(drawingDescriptor, ordering: .sequentiallyConsistent)
     null.store(nullDescriptor, ordering: .sequentiallyConsistent)
     // Everything a handler reads exists before the first handler does.
-    _ = (enterSequence, leaveHead, leaveTail, cleanup, wakePipe, previousActions, replaced, alternateStack)
+    _ = (settings, cleanup, wakePipe, previousActions, alternateStack)
     _ = cleanupChanging.load(ordering: .sequentiallyConsistent)
     drainWakePipe()
     settings[0] = saved
@@ -153,10 +141,10 @@ enum ScreenSignals {
   /// Puts back the actions the signals had before `install`.
   static func uninstall() {
     guard installed.load(ordering: .sequentiallyConsistent) else { return }
-    for signal in screenSignals + crashSignals where replaced[Int(signal)] {
-      sigaction(signal, &previousActions[Int(signal)], nil)
-      replaced[Int(signal)] = false
+    for signal in replaced.withLock({ $0 }) {
+      ProcessSignals.putBack(signal, previousActions.pointer(Int(signal)))
     }
+    replaced.withLock { $0 = [] }
     descriptor.store(-1, ordering: .sequentiallyConsistent)
     close(drawing.exchange(-1, ordering: .sequentiallyConsistent))
     close(null.exchange(-1, ordering: .sequentiallyConsistent))
@@ -169,10 +157,10 @@ enum ScreenSignals {
   private static func replace(
     _ signal: Int32, with handler: @convention(c) (Int32) -> Void, keepIgnored: Bool
   ) {
-    let index = Int(signal)
-    replaced[index] = SignalActions.install(
+    let installed = ProcessSignals.install(
       handler, for: signal, flags: SA_RESTART | SA_ONSTACK, keepingIgnored: keepIgnored,
-      previous: &previousActions[index])
+      previous: previousActions.pointer(Int(signal)))
+    if installed { replaced.withLock { _ = $0.insert(signal) } }
   }
 
   /// Gives this thread a signal stack unless it has one (Swift's runtime usually gives the
@@ -180,43 +168,34 @@ enum ScreenSignals {
   private static func provideAlternateStack() {
     var current = stack_t()
     guard sigaltstack(nil, &current) == 0, current.ss_flags & Int32(SS_DISABLE) != 0 else { return }
-    var stack = stack_t(ss_sp: alternateStack, ss_flags: 0, ss_size: alternateStackSize)
+    var stack = stack_t(
+      ss_sp: UnsafeMutableRawPointer(alternateStack.pointer()), ss_flags: 0, ss_size: alternateStackSize)
     sigaltstack(&stack, nil)
   }
 
   /// Keeps the screen signals off the calling thread (for the viewer's own worker threads).
   static func blockInCurrentThread() {
-    var set = signalSet(screenSignals)
-    pthread_sigmask(SIG_BLOCK, &set, nil)
+    ProcessSignals.block(screenSignals)
   }
 
   /// Runs `body` with the screen signals blocked on this thread.
   static func withSignalsBlocked<Result>(_ body: () throws -> Result) rethrows -> Result {
-    var set = signalSet(screenSignals)
-    var previous = sigset_t()
-    pthread_sigmask(SIG_BLOCK, &set, &previous)
-    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-    return try body()
-  }
-
-  private static func signalSet(_ signals: [Int32]) -> sigset_t {
-    var set = sigset_t()
-    sigemptyset(&set)
-    for signal in signals { sigaddset(&set, signal) }
-    return set
+    try ProcessSignals.withBlocked(screenSignals, body)
   }
 
   /// Replaces what `leave()` writes between its head and tail (kitty deletions).
   static func setCleanup(_ bytes: [UInt8]) {
     precondition(bytes.count <= cleanupCapacity, "graphicsCleanup holds at most \(cleanupCapacity) bytes")
     cleanupChanging.store(true, ordering: .sequentiallyConsistent)
-    bytes.withUnsafeBufferPointer { cleanup.update(from: $0.baseAddress!, count: $0.count) }
+    bytes.withUnsafeBufferPointer { cleanup.pointer().update(from: $0.baseAddress!, count: $0.count) }
     cleanupCount.store(bytes.count, ordering: .sequentiallyConsistent)
     cleanupChanging.store(false, ordering: .sequentiallyConsistent)
   }
 
   static var cleanupBytes: [UInt8] {
-    Array(UnsafeBufferPointer(start: cleanup, count: cleanupCount.load(ordering: .sequentiallyConsistent)))
+    Array(
+      UnsafeBufferPointer(
+        start: cleanup.pointer(), count: cleanupCount.load(ordering: .sequentiallyConsistent)))
   }
 
   // MARK: Async-signal-safe work
@@ -228,14 +207,14 @@ enum ScreenSignals {
     guard terminal >= 0 else { return }
     vault_replace_descriptor(
       null.load(ordering: .sequentiallyConsistent), drawing.load(ordering: .sequentiallyConsistent))
-    writeAll(terminal, leaveHead.baseAddress!, leaveHead.count)
+    writeAll(terminal, leaveHead)
     if !cleanupChanging.load(ordering: .sequentiallyConsistent) {
-      writeAll(terminal, cleanup, cleanupCount.load(ordering: .sequentiallyConsistent))
+      writeAll(terminal, cleanup.pointer(), cleanupCount.load(ordering: .sequentiallyConsistent))
     }
-    writeAll(terminal, leaveTail.baseAddress!, leaveTail.count)
+    writeAll(terminal, leaveTail)
     // Waits until all of that is out, then drops unread input: keys typed for the viewer
     // must not reach the shell.
-    tcsetattr(terminal, TCSAFLUSH, settings)
+    tcsetattr(terminal, TCSAFLUSH, settings.pointer(0))
   }
 
   /// Puts raw mode and the alternate screen on (again).
@@ -244,8 +223,8 @@ enum ScreenSignals {
     guard terminal >= 0 else { return }
     applied.store(true, ordering: .sequentiallyConsistent)
     vault_replace_descriptor(terminal, drawing.load(ordering: .sequentiallyConsistent))
-    tcsetattr(terminal, TCSANOW, settings + 1)
-    writeAll(terminal, enterSequence.baseAddress!, enterSequence.count)
+    tcsetattr(terminal, TCSANOW, settings.pointer(1))
+    writeAll(terminal, enterSequence)
   }
 
   /// Marks `event` as waiting and wakes the event loop.
@@ -254,6 +233,10 @@ enum ScreenSignals {
     var byte = UInt8(truncatingIfNeeded: event.rawValue)
     // A full pipe already wakes the loop: a failed write loses nothing.
     _ = Glibc.write(wakePipe.write, &byte, 1)
+  }
+
+  static func writeAll(_ descriptor: Int32, _ sequence: StaticString) {
+    writeAll(descriptor, sequence.utf8Start, sequence.utf8CodeUnitCount)
   }
 
   static func writeAll(_ descriptor: Int32, _ bytes: UnsafePointer<UInt8>, _ count: Int) {
@@ -288,19 +271,11 @@ enum ScreenSignals {
     ScreenSignals.leave()
     // Stop as the default action would: the handler is taken off and the signal, blocked
     // while its handler runs, let through for this one raise.
-    var stop = sigaction()
-    stop.__sigaction_handler.sa_handler = SIG_DFL
-    sigemptyset(&stop.sa_mask)
     var ours = sigaction()
-    sigaction(SIGTSTP, &stop, &ours)
-    var set = sigset_t()
-    sigemptyset(&set)
-    sigaddset(&set, SIGTSTP)
-    pthread_sigmask(SIG_UNBLOCK, &set, nil)
-    raise(SIGTSTP)
-    // Continued: SIGCONT's handler has re-entered the screen.
-    pthread_sigmask(SIG_BLOCK, &set, nil)
-    sigaction(SIGTSTP, &ours, nil)
+    ProcessSignals.takeDefault(SIGTSTP, replaced: &ours)
+    // Continued after the raise: SIGCONT's handler has re-entered the screen.
+    ProcessSignals.withUnblocked(SIGTSTP) { raise(SIGTSTP) }
+    ProcessSignals.putBack(SIGTSTP, &ours)
     errno = savedErrno
   }
 
@@ -321,8 +296,7 @@ enum ScreenSignals {
 
   private static let crashHandler: @convention(c) (Int32) -> Void = { signal in
     ScreenSignals.leave()
-    let index = Int(signal)
-    sigaction(signal, &ScreenSignals.previousActions[index], nil)
+    ProcessSignals.putBack(signal, ScreenSignals.previousActions.pointer(Int(signal)))
     // Blocked until this handler returns, then delivered to the previous action; a fault
     // also happens again when the faulting instruction runs again.
     raise(signal)

@@ -25,7 +25,7 @@ public enum SignalHandling {
     _ = interruption.isRequested
     for signal in signals {
       var previous = sigaction()
-      SignalActions.install(handleSignal, for: signal, flags: SA_RESTART, previous: &previous)
+      ProcessSignals.install(handleSignal, for: signal, flags: SA_RESTART, previous: &previous)
     }
   }
 

@@ -12,6 +12,7 @@
 //   gives it back as it was on every way out; pixels reach the terminal only inside escape
 //   codes (kitty's direct transmission), never through a file.
 import Foundation
+import Synchronization
 import VaultCore
 
 public enum Terminal {
@@ -159,41 +160,40 @@ public final class ControllingTerminal {
 }
 
 /// Terminal settings to put back when a signal (Ctrl-C at a password prompt, say) ends the
-/// process while they are changed: without this, echo would stay off in the shell.
+/// process while they are changed: without this, echo would stay off in the shell. What
+/// the handler reads is an atomic and `HandlerMemory`, written before it is installed.
 private enum TerminalRestore {
   static let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
-  nonisolated(unsafe) static var descriptor: Int32 = -1
-  nonisolated(unsafe) static var settings = termios()
+  static let descriptor = Atomic<Int32>(-1)
+  static let settings = HandlerMemory(repeating: termios(), count: 1)
 
   /// Async-signal-safe: tcsetattr and write, then the signal's default action.
   static let handler: @convention(c) (Int32) -> Void = { signal in
-    if TerminalRestore.descriptor >= 0 {
-      tcsetattr(TerminalRestore.descriptor, TCSANOW, &TerminalRestore.settings)
+    let terminal = TerminalRestore.descriptor.load(ordering: .sequentiallyConsistent)
+    if terminal >= 0 {
+      tcsetattr(terminal, TCSANOW, TerminalRestore.settings.pointer())
       var newline: UInt8 = 0x0A
-      _ = write(TerminalRestore.descriptor, &newline, 1)
+      _ = write(terminal, &newline, 1)
     }
-    var action = sigaction()
-    action.__sigaction_handler.sa_handler = SIG_DFL
-    sigaction(signal, &action, nil)
+    ProcessSignals.takeDefault(signal)
     raise(signal)
   }
 
   /// Remembers `settings` and catches the signals; returns the actions they had.
   static func arm(descriptor: Int32, settings: termios) -> [sigaction] {
-    self.settings = settings
-    self.descriptor = descriptor
+    self.settings[0] = settings
+    self.descriptor.store(descriptor, ordering: .sequentiallyConsistent)
     return signals.map { signal in
       var previous = sigaction()
-      SignalActions.install(handler, for: signal, flags: 0, previous: &previous)
+      ProcessSignals.install(handler, for: signal, flags: 0, previous: &previous)
       return previous
     }
   }
 
   static func disarm(_ previous: [sigaction]) {
     for (signal, action) in zip(signals, previous) {
-      var action = action
-      sigaction(signal, &action, nil)
+      withUnsafePointer(to: action) { ProcessSignals.putBack(signal, $0) }
     }
-    descriptor = -1
+    descriptor.store(-1, ordering: .sequentiallyConsistent)
   }
 }
