@@ -499,7 +499,8 @@ final class ViewerTests: XCTestCase {
           .hasPrefix("shell$") == true
         && screen.contains("symbols 1\n")
     }
-    try session.type("stty -a > stty-after.txt; echo done-viewing")
+    // Quoted, so that the typed line does not already show what the wait looks for.
+    try session.type("stty -a > stty-after.txt; echo 'done-'viewing")
     try session.send("Enter")
     screen = try session.wait(for: "done-viewing\n")
     try assertSameTerminalSettings("stty-stopped.txt", as: "stty-before.txt", in: folder)
