@@ -3,12 +3,15 @@ import Foundation
 /// Long-lived decoder helpers shared by the threads of a command: at most `size` run at
 /// once, each started when first needed and kept for later requests; one that died or was
 /// killed is replaced by a fresh one at the next request.
-public final class DecoderPool: @unchecked Sendable {
+public final class DecoderPool: Sendable {
   public let limits: DecoderLimits
   public let size: Int
-  private let condition = NSCondition()
-  private var idle: [DecoderWorker] = []
-  private var running = 0
+  private struct Workers {
+    var idle: [DecoderWorker] = []
+    /// Idle and lent out.
+    var running = 0
+  }
+  private let workers = WaitableMutex(Workers())
 
   public init(size: Int, limits: DecoderLimits = DecoderLimits()) {
     self.size = max(1, size)
@@ -44,37 +47,33 @@ public final class DecoderPool: @unchecked Sendable {
   /// A worker of its own for as long as the caller keeps it (a playback session); it must
   /// be given back with `checkIn`.
   func checkOut() throws -> DecoderWorker {
-    condition.lock()
-    while idle.isEmpty && running >= size { condition.wait() }
-    if let worker = idle.popLast() {
-      condition.unlock()
-      return worker
-    }
-    running += 1
-    condition.unlock()
+    let idleWorker = workers.withLock(
+      waiting: { $0.idle.isEmpty && $0.running >= size ? .untilWoken : .no },
+      then: { workers -> DecoderWorker? in
+        if let worker = workers.idle.popLast() { return worker }
+        workers.running += 1
+        return nil
+      })
+    if let idleWorker { return idleWorker }
     do {
       return try DecoderWorker(limits: limits)
     } catch {
-      condition.lock()
-      running -= 1
-      condition.signal()
-      condition.unlock()
+      workers.withLock { $0.running -= 1 }
+      workers.wakeAll()
       throw error
     }
   }
 
   func checkIn(_ worker: DecoderWorker) {
     if worker.isAlive && worker.isWornOut { worker.retire() }
-    condition.lock()
-    if worker.isAlive { idle.append(worker) } else { running -= 1 }
-    condition.signal()
-    condition.unlock()
+    workers.withLock { workers in
+      if worker.isAlive { workers.idle.append(worker) } else { workers.running -= 1 }
+    }
+    workers.wakeAll()
   }
 
   /// The pids of the helpers now idle (tests read their /proc entries).
   var idlePIDs: [pid_t] {
-    condition.lock()
-    defer { condition.unlock() }
-    return idle.map(\.pid)
+    workers.withLock { $0.idle.map(\.pid) }
   }
 }

@@ -6,7 +6,7 @@ import VaultCore
 /// on the playback clock (waking the viewer's loop); a frame already late when decoded is
 /// dropped before it is scaled. Keys never wait for decoding: the viewer only reads the
 /// latest frame and sets what the thread does next (pause, seek, the area to fit, stop).
-final class Playback: @unchecked Sendable {
+final class Playback: Sendable {
   /// The photo played.
   let photo: BlobID
   /// A video, which keys drive and which stops at its end; an animation plays by itself
@@ -20,31 +20,45 @@ final class Playback: @unchecked Sendable {
   /// late, and dropping them all would show none; a late one then shows, late.
   static let longestWithoutFrame = 0.25
 
-  /// Opened on the thread: a GIF is decrypted whole first, which keys must not wait for.
-  private var picture: MovingPicture?
-  private let condition = NSCondition()
-  // Guarded by `condition`.
-  private var paused = false
-  /// Whether a frame is wanted even while paused (the one a seek went to).
-  private var needsFrame = true
-  private var seekTarget: Int64?
-  private var area: PixelSize
-  /// When playing, the monotonic time at which the clock read 0; when paused, the clock.
-  private var origin = 0.0
-  private var pausedAt: Int64 = 0
-  private var stopped = false
-  private var handedOver: MovingFrame?
-  private var ended = false
-  private var failure: Error?
-  private var droppedFrames = 0
-  private var lengthMicroseconds: Int64 = 0
-  /// When the last frame was handed over (monotonic seconds).
-  private var lastHandedOver = 0.0
-  /// The time the last seek went to: the frames leading up to it never show.
-  private var seekedTo: Int64 = 0
+  /// What the viewer's thread and the decoding thread share. The picture itself is not in
+  /// it: only the decoding thread touches that.
+  private struct State {
+    var paused = false
+    /// Whether a frame is wanted even while paused (the one a seek went to).
+    var needsFrame = true
+    var seekTarget: Int64?
+    var area: PixelSize
+    /// When playing, the monotonic time at which the clock read 0; when paused, the clock.
+    var origin = 0.0
+    var pausedAt: Int64 = 0
+    var stopped = false
+    var handedOver: MovingFrame?
+    var ended = false
+    var failure: Error?
+    var droppedFrames = 0
+    var lengthMicroseconds: Int64 = 0
+    /// When the last frame was handed over (monotonic seconds).
+    var lastHandedOver = 0.0
+    /// The time the last seek went to: the frames leading up to it never show.
+    var seekedTo: Int64 = 0
+    /// The frame the viewer took last (only the viewer's thread changes it).
+    var onScreen: MovingFrame?
 
-  /// The frame the viewer took last (only the viewer's thread touches it).
-  private var onScreen: MovingFrame?
+    /// Where the clock stands, in microseconds.
+    func clock() -> Int64 {
+      paused ? pausedAt : Int64((FullScreenTerminal.now() - origin) * 1e6)
+    }
+
+    /// Asks the decoding thread for the frame at `target` (wake it afterwards).
+    mutating func seek(to target: Int64) {
+      seekTarget = target
+      seekedTo = target
+      pausedAt = target
+      origin = FullScreenTerminal.now() - Double(target) / 1e6
+      needsFrame = true
+    }
+  }
+  private let state: WaitableMutex<State>
 
   /// Ends what `open` opened, or is opening, in its decoder helper when the playback stops.
   private let cancellation: PlaybackCancellation?
@@ -58,116 +72,112 @@ final class Playback: @unchecked Sendable {
     self.photo = photo
     self.cancellation = cancellation
     self.isVideo = isVideo
-    self.area = area
-    Thread {
-      self.opening(open)
-      self.decode()
-    }.start()
-  }
-
-  private func opening(_ open: () throws -> MovingPicture?) {
-    do {
-      let opened = try open()
-      locked {
-        picture = opened
-        lengthMicroseconds = opened?.durationMicroseconds ?? 0
-        origin = FullScreenTerminal.now()
-        if opened == nil { stopped = true }
-      }
-    } catch {
-      fail(error)
-    }
+    state = WaitableMutex(State(area: area))
+    Thread { self.play(open) }.start()
   }
 
   // MARK: What the viewer reads and asks
 
   /// The frame to draw now (the latest handed over), and why playing stopped if it failed.
   func current() -> (frame: MovingFrame?, failure: Error?) {
-    condition.lock()
-    let (next, failed) = (handedOver, failure)
-    handedOver = nil
-    condition.unlock()
-    if let next {
-      onScreen?.image?.pixels.wipeShared()
-      onScreen = next
+    let (shown, replaced, failure) = state.withLock { state -> (MovingFrame?, MovingFrame?, Error?) in
+      guard let next = state.handedOver else { return (state.onScreen, nil, state.failure) }
+      let replaced = state.onScreen
+      (state.handedOver, state.onScreen) = (nil, next)
+      return (next, replaced, state.failure)
     }
-    return (onScreen, failed)
+    replaced?.image?.pixels.wipeShared()
+    return (shown, failure)
   }
 
-  var isPaused: Bool { locked { paused } }
+  var isPaused: Bool { state.withLock { $0.paused } }
   /// Whether it stopped by itself: it failed, or there was nothing to play (a still GIF).
-  var isFinished: Bool { locked { stopped } }
-  var dropped: Int { locked { droppedFrames } }
+  var isFinished: Bool { state.withLock { $0.stopped } }
+  var dropped: Int { state.withLock { $0.droppedFrames } }
 
   /// The time the progress line shows: the frame on screen's.
-  var shownMicroseconds: Int64 { onScreen?.microseconds ?? 0 }
+  var shownMicroseconds: Int64 { state.withLock { $0.onScreen?.microseconds ?? 0 } }
 
   func togglePause() {
-    locked {
-      if ended {
-        ended = false
-        seek(toLocked: 0)
-      } else if paused {
-        origin = FullScreenTerminal.now() - Double(pausedAt) / 1e6
+    state.withLock { state in
+      if state.ended {
+        state.ended = false
+        state.seek(to: 0)
+      } else if state.paused {
+        state.origin = FullScreenTerminal.now() - Double(state.pausedAt) / 1e6
       } else {
-        pausedAt = clockLocked()
+        state.pausedAt = state.clock()
       }
-      paused.toggle()
-      condition.broadcast()
+      state.paused.toggle()
     }
+    state.wakeAll()
   }
 
   /// Moves the clock by `seconds` from the frame on screen, within the video.
   func seek(by seconds: Int64) {
-    let from = shownMicroseconds
-    locked {
-      ended = false
-      seek(toLocked: min(max(0, from + seconds * 1_000_000), max(0, lengthMicroseconds - 1)))
+    state.withLock { state in
+      let from = state.onScreen?.microseconds ?? 0
+      state.ended = false
+      state.seek(to: min(max(0, from + seconds * 1_000_000), max(0, state.lengthMicroseconds - 1)))
     }
+    state.wakeAll()
   }
 
   /// The pixels the frames are scaled to fit from now on (the window was resized).
   func fit(_ area: PixelSize) {
-    locked { self.area = area }
+    state.withLock { $0.area = area }
   }
 
   /// Stops the thread (a request its helper is working on ends at once); the frame on
   /// screen is wiped.
   func stop() {
     cancellation?.cancel()
-    locked {
-      stopped = true
-      handedOver?.image?.pixels.wipeShared()
-      handedOver = nil
-      condition.broadcast()
+    let frames = state.withLock { state in
+      state.stopped = true
+      defer { (state.handedOver, state.onScreen) = (nil, nil) }
+      return [state.handedOver, state.onScreen]
     }
-    onScreen?.image?.pixels.wipeShared()
-    onScreen = nil
+    state.wakeAll()
+    for frame in frames { frame?.image?.pixels.wipeShared() }
   }
 
   // MARK: The decoding thread
 
-  /// Decodes until stopped, then lets go of the picture (a helper's session ends then).
-  private func decode() {
-    decodeFrames()
-    let finished: MovingPicture? = locked {
-      defer { picture = nil }
-      return picture
-    }
-    // Released here, outside the lock: ending a session talks to its helper.
-    withExtendedLifetime(finished) {}
+  /// Opens the picture, decodes until stopped, then lets go of the picture when it returns,
+  /// outside the lock: ending a helper's session talks to the helper.
+  private func play(_ open: () throws -> MovingPicture?) {
+    guard let picture = opening(open) else { return }
+    decodeFrames(of: picture)
   }
 
-  private func decodeFrames() {
-    while let seek = waitForWork(), let picture {
+  /// Opened on this thread: a GIF is decrypted whole first, which keys must not wait for.
+  private func opening(_ open: () throws -> MovingPicture?) -> MovingPicture? {
+    do {
+      let opened = try open()
+      let length = opened?.durationMicroseconds ?? 0
+      let nothingToPlay = opened == nil
+      state.withLock { state in
+        state.lengthMicroseconds = length
+        state.origin = FullScreenTerminal.now()
+        if nothingToPlay { state.stopped = true }
+      }
+      return opened
+    } catch {
+      fail(error)
+      return nil
+    }
+  }
+
+  private func decodeFrames(of picture: MovingPicture) {
+    while let seek = waitForWork() {
       do {
         if let seek { try picture.seek(toMicroseconds: seek) }
-        guard let frame = try picture.nextFrame(scaledTo: scale) else {
-          try reachedEnd()
+        guard let frame = try picture.nextFrame(scaledTo: { scale($0, toFit: picture.shownSize) }) else {
+          try reachedEnd(of: picture)
           continue
         }
         guard frame.image != nil else {
-          locked { droppedFrames += 1 }
+          state.withLock { $0.droppedFrames += 1 }
           continue
         }
         handOver(frame)
@@ -179,9 +189,9 @@ final class Playback: @unchecked Sendable {
   }
 
   private func fail(_ error: Error) {
-    locked {
-      failure = error
-      stopped = true
+    state.withLock { state in
+      state.failure = error
+      state.stopped = true
     }
     FullScreenTerminal.wake()
   }
@@ -189,89 +199,66 @@ final class Playback: @unchecked Sendable {
   /// Waits until a frame is wanted; the seek to make first (`.some(nil)`: none), or nil
   /// once stopped.
   private func waitForWork() -> Int64?? {
-    condition.lock()
-    defer { condition.unlock() }
-    while !stopped && paused && !needsFrame && seekTarget == nil { condition.wait() }
-    if stopped { return nil }
-    let seek = seekTarget
-    seekTarget = nil
-    return .some(seek)
+    state.withLock(
+      waiting: { $0.stopped || !$0.paused || $0.needsFrame || $0.seekTarget != nil ? .no : .untilWoken },
+      then: { state -> Int64?? in
+        if state.stopped { return nil }
+        defer { state.seekTarget = nil }
+        return .some(state.seekTarget)
+      })
   }
 
   /// The size to scale a frame of `time` to, or nil when it is late (dropped).
-  private func scale(_ time: Int64) -> PixelSize? {
-    locked {
-      if seekTarget != nil { return nil }
-      let late = time < clockLocked() - Self.lateness
-      let starved = !paused && FullScreenTerminal.now() - lastHandedOver > Self.longestWithoutFrame
-      if time < seekedTo - Self.lateness || (late && !starved) { return nil }
-      return picture?.shownSize.fitted(in: area)
+  private func scale(_ time: Int64, toFit shownSize: PixelSize) -> PixelSize? {
+    state.withLock { state in
+      if state.seekTarget != nil { return nil }
+      let late = time < state.clock() - Self.lateness
+      let starved =
+        !state.paused && FullScreenTerminal.now() - state.lastHandedOver > Self.longestWithoutFrame
+      if time < state.seekedTo - Self.lateness || (late && !starved) { return nil }
+      return shownSize.fitted(in: state.area)
     }
   }
 
   /// Waits for `frame`'s time on the clock (at once when paused: it is the frame a seek
   /// went to), then hands it over and wakes the viewer. A seek meanwhile drops it.
   private func handOver(_ frame: MovingFrame) {
-    condition.lock()
-    while !stopped, seekTarget == nil {
-      if paused {
+    let wanted = state.withLock(
+      waiting: { state in
+        guard !state.stopped, state.seekTarget == nil else { return .no }
         // Paused before its time: it waits for the resume, unless a seek asked for it.
-        if needsFrame { break }
-        condition.wait()
-        continue
-      }
-      let early = frame.microseconds - clockLocked()
-      if early <= 0 { break }
-      _ = condition.wait(until: Date(timeIntervalSinceNow: Double(early) / 1e6))
-    }
-    let wanted = !stopped && seekTarget == nil
+        if state.paused { return state.needsFrame ? .no : .untilWoken }
+        let early = frame.microseconds - state.clock()
+        return early <= 0 ? .no : .atMost(seconds: Double(early) / 1e6)
+      },
+      then: { state -> Bool in
+        guard !state.stopped, state.seekTarget == nil else { return false }
+        state.handedOver?.image?.pixels.wipeShared()
+        state.handedOver = frame
+        state.needsFrame = false
+        state.lastHandedOver = FullScreenTerminal.now()
+        return true
+      })
     if wanted {
-      handedOver?.image?.pixels.wipeShared()
-      handedOver = frame
-      needsFrame = false
-      lastHandedOver = FullScreenTerminal.now()
+      FullScreenTerminal.wake()
     } else {
       frame.image?.pixels.wipeShared()
     }
-    condition.unlock()
-    if wanted { FullScreenTerminal.wake() }
   }
 
   /// At the end: an animation starts over; a video stays on its last frame, paused.
-  private func reachedEnd() throws {
+  private func reachedEnd(of picture: MovingPicture) throws {
     if !isVideo {
-      try picture?.seek(toMicroseconds: 0)
-      locked { origin = FullScreenTerminal.now() }
+      try picture.seek(toMicroseconds: 0)
+      state.withLock { $0.origin = FullScreenTerminal.now() }
       return
     }
-    locked {
-      ended = true
-      paused = true
-      pausedAt = clockLocked()
-      needsFrame = false
+    state.withLock { state in
+      state.ended = true
+      state.paused = true
+      state.pausedAt = state.clock()
+      state.needsFrame = false
     }
     FullScreenTerminal.wake()
-  }
-
-  // MARK: The clock
-
-  /// Where the clock stands, in microseconds; with the lock held.
-  private func clockLocked() -> Int64 {
-    paused ? pausedAt : Int64((FullScreenTerminal.now() - origin) * 1e6)
-  }
-
-  private func seek(toLocked target: Int64) {
-    seekTarget = target
-    seekedTo = target
-    pausedAt = target
-    origin = FullScreenTerminal.now() - Double(target) / 1e6
-    needsFrame = true
-    condition.broadcast()
-  }
-
-  private func locked<Result>(_ body: () -> Result) -> Result {
-    condition.lock()
-    defer { condition.unlock() }
-    return body()
   }
 }
