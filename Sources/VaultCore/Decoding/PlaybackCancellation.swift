@@ -1,44 +1,48 @@
 import Foundation
+import Synchronization
 
 /// Ends a video or animation playing in a decoder helper from another thread (the viewer
 /// left its page, or quit): a request under way — opening the file or decoding a frame —
 /// ends at once, its helper killed, rather than running on to its deadline. An idle helper
 /// is left alone, to play the next file.
-public final class PlaybackCancellation: @unchecked Sendable {
-  private let lock = NSLock()
-  // Guarded by `lock`.
-  private var cancelled = false
-  /// The helper working on a request now.
-  private var helperUnderWay: pid_t?
-  private var killed = false
+public final class PlaybackCancellation: Sendable {
+  private struct State {
+    var cancelled = false
+    /// The helper working on a request now.
+    var helperUnderWay: pid_t?
+    var killed = false
+  }
+  private let state = Mutex(State())
 
   public init() {}
 
   public func cancel() {
-    lock.withLock {
-      cancelled = true
-      if let helper = helperUnderWay {
+    state.withLock { state in
+      state.cancelled = true
+      if let helper = state.helperUnderWay {
         kill(helper, SIGKILL)
-        killed = true
+        state.killed = true
       }
     }
   }
 
   /// Whether `cancel` killed a helper (whose worker may not know it yet: it is ended and
   /// reaped before it goes back to its pool).
-  var killedHelper: Bool { lock.withLock { killed } }
+  var killedHelper: Bool { state.withLock { $0.killed } }
 
   /// Whether a request is under way (tests wait for one before they cancel).
-  var isUnderWay: Bool { lock.withLock { helperUnderWay != nil } }
+  var isUnderWay: Bool { state.withLock { $0.helperUnderWay != nil } }
 
   /// Runs `body`, a request to the helper `pid` about `name`, where `cancel` can end it;
   /// once cancelled, no request starts.
   func run<Result>(helper pid: pid_t, name: String, _ body: () throws -> Result) throws -> Result {
-    try lock.withLock {
-      guard !cancelled else { throw VaultError.decoderRefused(path: name, reason: "playing was stopped") }
-      helperUnderWay = pid
+    try state.withLock { state in
+      guard !state.cancelled else {
+        throw VaultError.decoderRefused(path: name, reason: "playing was stopped")
+      }
+      state.helperUnderWay = pid
     }
-    defer { lock.withLock { helperUnderWay = nil } }
+    defer { state.withLock { $0.helperUnderWay = nil } }
     return try body()
   }
 }

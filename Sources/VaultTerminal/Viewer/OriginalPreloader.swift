@@ -8,7 +8,7 @@ import VaultCore
 ///
 /// The owner says what it wants, in order, with `want`; whatever is held and no longer
 /// wanted is dropped at once, so memory stays bounded however fast the user pages.
-public final class OriginalPreloader: @unchecked Sendable {
+public final class OriginalPreloader: Sendable {
   /// One photo wanted, decoded to at least `minimumSize` pixels (as shown), or at full
   /// resolution when nil.
   public struct Request: Equatable, Sendable {

@@ -36,7 +36,7 @@ extension PhotoViewer {
   private func startPlayback(of record: PhotoRecord, isVideo: Bool) {
     stopPlaying()
     playbackTried = record.id
-    let loader = MovingLoader(browser: browser)
+    let loader = RecordLoader(browser: browser)
     let cancellation = PlaybackCancellation()
     playback = Playback(
       photo: record.id, open: { try loader.open(record, cancellation: cancellation) }, isVideo: isVideo,
@@ -103,15 +103,5 @@ extension PhotoViewer {
     let shown = PhotoListing.clockDuration(Double(playback.shownMicroseconds / 1_000_000))
     let mark = playback.isPaused ? "⏸" : "▶"
     return "  \(mark) \(shown) / \(total)  ← →: 10 s  q: stop"
-  }
-}
-
-/// Opens a photo's video or animation on the playback's thread: `movingPicture(of:)` is
-/// documented safe there, as the preloader's loader is (see `RecordLoader`).
-struct MovingLoader: @unchecked Sendable {
-  let browser: PhotoBrowser
-
-  func open(_ record: PhotoRecord, cancellation: PlaybackCancellation) throws -> MovingPicture? {
-    try browser.movingPicture(of: record, cancellation: cancellation)
   }
 }
