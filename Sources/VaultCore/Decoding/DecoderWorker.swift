@@ -5,7 +5,12 @@ import Foundation
 /// Used by one thread at a time (`DecoderPool` hands it out). A helper that dies, overruns
 /// its deadline or breaks the protocol is killed and reaped, the request's file is refused
 /// naming why, and the worker is spent: the pool starts another.
-final class DecoderWorker {
+///
+/// `@unchecked Sendable` for that hand-over, which the compiler cannot follow: a worker
+/// goes from the pool to one thread and back, and a playback gives its worker back from its
+/// deinit, out of a stored property. Its state (whether the helper lives, the shared memory
+/// of the picture under way) is touched only by the thread that holds it.
+final class DecoderWorker: @unchecked Sendable {
   let limits: DecoderLimits
   let pid: pid_t
   private let channel: DecoderChannel
