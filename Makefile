@@ -1,7 +1,12 @@
-.PHONY: build test test-unit bench bench-scale bench-view bench-session bench-mount fixtures format torture fuzz sanitize
+.PHONY: build man test test-unit bench bench-scale bench-view bench-session bench-mount fixtures format torture fuzz sanitize
 
 build:
 	swift build -c release
+
+# docs/man/vault.1 from the help of the debug build (ManPageTests fails when it is stale).
+man:
+	swift build --product vault
+	scripts/man-page .build/debug/vault > docs/man/vault.1
 
 test:
 	scripts/test
