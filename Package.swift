@@ -175,7 +175,6 @@ let package = Package(
         "VaultMount",
         "VaultServe",
         "VaultTerminal",
-        "CChafa",
         "CVaultSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
