@@ -146,7 +146,6 @@ let package = Package(
       name: "VaultServe",
       dependencies: [
         "VaultCore",
-        "CSodium",
         "CQREncode",
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HummingbirdHTTP2", package: "hummingbird"),
@@ -175,7 +174,6 @@ let package = Package(
         "VaultMount",
         "VaultServe",
         "VaultTerminal",
-        "CVaultSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: [.swiftLanguageMode(.v5)]
