@@ -11,11 +11,11 @@ man:
 test:
 	scripts/test
 
-# The Swift tests of the libraries alone (VaultCore, VaultTerminal, VaultServe): no Xvfb, FUSE,
-# Syncthing, tmux or real terminal, no built binary run end to end; the lint first, as in
-# scripts/test. docs/DEVELOPING.md gives its time.
+# The Swift tests of the libraries alone (VaultCore, VaultTerminal, VaultServe, and VaultMount's
+# tree and reader pool): no Xvfb, FUSE, Syncthing, tmux or real terminal, no built binary run
+# end to end; the lint first, as in scripts/test. docs/DEVELOPING.md gives its time.
 test-unit:
-	scripts/test --filter '^(VaultCoreTests|VaultTerminalTests|VaultServeTests)\.'
+	scripts/test --filter '^(VaultCoreTests|VaultTerminalTests|VaultServeTests|VaultMountTests)\.'
 
 # Import speed and memory against vipsthumbnail, export against cp -p + sync, verify (and
 # verify --quick) against cat and cp -p, each measured in the same run; then what padding

@@ -202,6 +202,12 @@ let package = Package(
       ],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
+    // The mount's tree and reader pool, without /dev/fuse (Tests/vaultTests/Mount mounts).
+    .testTarget(
+      name: "VaultMountTests",
+      dependencies: ["VaultMount", "VaultCore", "VaultTestSupport"],
+      swiftSettings: [.swiftLanguageMode(.v5)]
+    ),
     .testTarget(
       name: "VaultTerminalTests",
       dependencies: ["VaultTerminal", "VaultCore", "VaultDecoder", "CChafa", "VaultTestSupport"],
