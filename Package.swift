@@ -236,8 +236,9 @@ if ProcessInfo.processInfo.environment["VAULT_FUZZ"] != nil {
     ))
 }
 
-// Builds a 100,000-photo space through the library for `make bench-scale`; it needs
-// VaultCore's internals (built with -enable-testing), so it exists only when asked for.
+// Builds a 100,000-photo space through the library for `make bench-scale`, with the few
+// `package` declarations VaultCore opens to it (no -enable-testing); it exists only when
+// asked for.
 if ProcessInfo.processInfo.environment["VAULT_BENCH"] != nil {
   package.targets.append(
     .executableTarget(
