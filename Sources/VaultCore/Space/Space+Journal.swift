@@ -49,6 +49,11 @@ extension Space {
     try record(changes)
   }
 
+  /// `appendImported` alone, for the scale benchmark's builder (vault-scale).
+  package func appendImported(_ records: [PhotoRecord]) throws {
+    try appendImported(records, along: [])
+  }
+
   /// Lists newly imported photos after the others, each with the details read from its
   /// file at import (empty ones too: the file was read, and said nothing).
   func appendImported(_ records: [PhotoRecord], along extra: [JournalEntry] = []) throws {
@@ -114,7 +119,7 @@ extension Space {
   /// Folds the journal into one snapshot, then removes the blobs of deleted photos that a
   /// sync engine may have brought back. Torn segments are kept unless
   /// `settlingTornSegments` (see `SpaceJournal.compact`).
-  func compactJournal(settlingTornSegments: Bool = false) throws {
+  package func compactJournal(settlingTornSegments: Bool = false) throws {
     guard let journal else { return }
     try journal.compact(settlingTornSegments: settlingTornSegments)
     removeBlobsOfDeletedPhotos()

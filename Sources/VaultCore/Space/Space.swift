@@ -22,7 +22,7 @@ public final class Space {
   static let indexSizeLimit = 512 << 20
 
   public let directory: String
-  let master: MasterKey
+  package let master: MasterKey
   /// The key that unwrapped the key file (the password's, or a session key's): what
   /// `vault unlock` keeps, and what a writer needs to tell which key file a password
   /// change cut short left current.
@@ -295,8 +295,8 @@ public final class Space {
   /// The space's folder name (its tag: 32 lowercase hex digits).
   public var tag: String { String(directory.split(separator: "/").last ?? "") }
 
-  var photoDirectory: String { directory + "/" + Self.photoFolder }
-  var thumbDirectory: String { directory + "/" + Self.thumbFolder }
+  package var photoDirectory: String { directory + "/" + Self.photoFolder }
+  package var thumbDirectory: String { directory + "/" + Self.thumbFolder }
   var indexPath: String { directory + "/" + Self.indexFile }
   public var journalDirectory: String { directory + "/" + Self.journalFolder }
 

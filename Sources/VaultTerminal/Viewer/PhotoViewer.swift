@@ -77,6 +77,7 @@ public final class PhotoViewer {
     start: Int?,
     emptyHint: String = ""
   ) {
+    ChafaPictureDrawing.drawOnCallingThreadOnly()
     self.emptyHint = emptyHint
     self.space = space
     self.terminal = terminal
