@@ -22,7 +22,7 @@ public final class UploadIntake: @unchecked Sendable {
   private let spaceLock = NSLock()
   private let hashKey: SecureBytes
   private let thumbnailer: Thumbnailer
-  private let uploadMemory: UploadMemoryBudget
+  private let uploadMemory: MemoryBudget
   /// The decoder helpers that read uploads: a few, however many arrive at once.
   private let decoders: DecoderPool
   /// Live Photos among this session's uploads (guarded by `spaceLock`).
@@ -47,7 +47,7 @@ public final class UploadIntake: @unchecked Sendable {
     self.maxVideoBytes = maxVideoBytes
     self.thumbnailer = thumbnailer
     hashKey = space.master.contentHashKey()
-    uploadMemory = UploadMemoryBudget(total: memoryBudget)
+    uploadMemory = MemoryBudget(total: memoryBudget)
     decoders = DecoderPool(size: Self.decoderCount, limits: decoderLimits)
   }
 
