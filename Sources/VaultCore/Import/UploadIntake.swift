@@ -142,36 +142,28 @@ public final class UploadIntake: @unchecked Sendable {
   ) throws -> UploadOutcome {
     // A duplicate costs no decoding.
     if try isStored(contentHash) { return .duplicate }
-    let read: ReadBack
+    let format: ImageFormat
+    let decoded: DecodedImport
     do {
-      read = try readBack(original, name: name, readableWhole: readableWhole)
+      (format, decoded) = try readBack(original, name: name, readableWhole: readableWhole)
     } catch let error as VaultError {
       guard let problem = error.uploadProblem else { throw error }
       throw VaultError.uploadRefused(name: name, reason: problem)
     }
-    let (format, thumbnail, details, liveIdentifier) = (
-      read.format, read.thumbnail, read.details, read.liveIdentifier
-    )
+    let record = decoded.record(
+      id: original.id, name: name, bytes: Int64(original.size), format: format,
+      modifiedAt: modifiedAt ?? .now(), contentHash: contentHash)
     return try spaceLock.withLock {
       try space.change { writer in
         // Another command, or another upload, may have stored it since.
         guard !writer.entries.contains(where: { $0.record.contentHash == contentHash }) else {
           return .duplicate
         }
-        let record = thumbnail.videoFactsApplied(
-          to: details.applied(
-            to: PhotoRecord(
-              id: original.id, name: name, bytes: Int64(original.size), format: format,
-              width: thumbnail.width,
-              height: thumbnail.height, orientation: thumbnail.orientation, modifiedAt: modifiedAt ?? .now(),
-              importedAt: .now(), contentHash: contentHash)))
-        let photo = try PreparedPhoto(
-          record: record, thumbnail: thumbnail, in: writer, streamed: original, liveIdentifier: liveIdentifier
-        )
+        let photo = try PreparedPhoto(record: record, decoded: decoded, in: writer, streamed: original)
         try photo.moveIntoPlace(space: writer)
         // Every upload of the session is one place: a still and a MOV of one stem pair.
         try writer.commitImported(
-          [record], along: livePairing.entries(for: record, identifier: liveIdentifier, place: ""))
+          [record], along: livePairing.entries(for: record, identifier: decoded.liveIdentifier, place: ""))
         return .added(record)
       }
     }
@@ -199,20 +191,13 @@ public final class UploadIntake: @unchecked Sendable {
     "it is a \(format.displayName) photo, not the video its name says"
   }
 
-  /// What reading an upload back told: its format, thumbnail, details and Live Photo
-  /// identifier.
-  private struct ReadBack {
-    var format: ImageFormat
-    var thumbnail: Thumbnail
-    var details: PhotoDetails
-    var liveIdentifier: String?
-  }
-
   /// Recognises the upload from its temporary blob's first bytes, then has a decoder
   /// helper make its thumbnail and read its details: a video by range from the blob, a
   /// still from its bytes read back whole into memory (which it reserved, unless it came
   /// under a video's name).
-  private func readBack(_ original: StreamedOriginal, name: String, readableWhole: Bool) throws -> ReadBack {
+  private func readBack(_ original: StreamedOriginal, name: String, readableWhole: Bool) throws -> (
+    ImageFormat, DecodedImport
+  ) {
     var signature = [UInt8](repeating: 0, count: min(original.size, ImageFormat.signatureLength))
     _ = try signature.withUnsafeMutableBytes { try original.read(at: 0, into: $0) }
     let format = try ImageFormat.recognise(signature, path: name)
@@ -229,14 +214,10 @@ public final class UploadIntake: @unchecked Sendable {
     let input =
       bytes.map { DecoderInput.bytes($0) }
       ?? .ranges(size: Int64(original.size), read: { try original.read(at: Int($0), into: $1) })
-    let request = DecoderRequest(
-      wants: [.thumbnail, .details, .liveIdentifier], thumbnailer: thumbnailer, format: format, name: name,
-      size: Int64(original.size), delivery: bytes != nil ? .bytes : .ranges)
-    let analysis = try decoders.analyse(request, input: input, name: name)
-    // The helper answered all three, as asked (DecoderAnalysis checks it).
-    return ReadBack(
-      format: format, thumbnail: try thumbnailer.encode(analysis.thumbnail!), details: analysis.details!,
-      liveIdentifier: analysis.liveIdentifier)
+    let decoded = try DecodedImport.read(
+      input, format: format, name: name, size: Int64(original.size), decoders: decoders,
+      thumbnailer: thumbnailer)
+    return (format, decoded)
   }
 
   /// Whether the space holds a photo with this hash. What the space read last says no

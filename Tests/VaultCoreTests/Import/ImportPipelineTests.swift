@@ -1,0 +1,74 @@
+import Foundation
+import VaultTestSupport
+import XCTest
+
+@testable import VaultCore
+
+/// `add` and `serve` store files through one pipeline: one record assembly, one duplicate
+/// check, one commit.
+final class ImportPipelineTests: XCTestCase {
+  /// Random photos, and a video, each added from a file to one copy of a space and
+  /// uploaded to another copy of it (same keys, so the same content hashes): every record
+  /// is the same but for its id and when it was imported.
+  func testAddAndAnUploadMakeTheSameRecordOfTheSameFile() async throws {
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var generator = SeededGenerator(seed: seed)
+    let folder = try makeTemporaryFolder(self)
+    let vault = try makeVault(in: folder)
+    try vault.createSpace(password: password("first"))
+    try FileManager.default.copyItem(atPath: folder + "/vault", toPath: folder + "/copy")
+    try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+    var files = try (0..<6).map { try writeRandomPhoto(number: $0, in: folder + "/in", using: &generator) }
+    files.append(folder + "/in/clip.mp4")
+    try TestVideos.h264MP4(files.last!)
+
+    let added = try vault.unlock(password: password("first"), access: .write)
+    try PhotoImporter(parallelism: 2).importFiles(files, into: added) { event, _ in
+      if case .added = event {} else { XCTFail("seed \(seed): \(event)") }
+    }
+    let copy = try Vault.open(at: folder + "/copy").unlock(password: password("first"), access: .read)
+    let intake = UploadIntake(space: copy, maxUploadBytes: 50 << 20)
+    XCTAssertEqual(added.entries.count, files.count, "seed \(seed)")
+    for (path, addedRecord) in zip(files, added.entries.map(\.record)) {
+      let source = try SourceFile(path: path)
+      let bytes = try fileBytes(path)
+      let upload = try await intake.begin(
+        name: (path as NSString).lastPathComponent, length: bytes.count, modifiedAt: source.modifiedAt)
+      try bytes.withUnsafeBytes { try upload.append($0) }
+      guard case .added(let uploadedRecord) = try upload.finish() else {
+        XCTFail("seed \(seed): \(path) was not stored")
+        continue
+      }
+      XCTAssertEqual(
+        Self.withoutIdAndImportTime(uploadedRecord), Self.withoutIdAndImportTime(addedRecord),
+        "seed \(seed): \(path)")
+    }
+  }
+
+  /// A JPEG (with a random EXIF orientation) or a PNG (interlaced or not) of a random size.
+  private func writeRandomPhoto(
+    number: Int, in folder: String, using generator: inout SeededGenerator
+  ) throws -> String {
+    let image = TestImages.photoLike(
+      width: Int.random(in: 1...700, using: &generator), height: Int.random(in: 1...700, using: &generator),
+      seed: generator.next())
+    let path: String
+    let bytes: [UInt8]
+    if Bool.random(using: &generator) {
+      path = folder + "/photo-\(number).jpg"
+      bytes = try TestImages.jpeg(image, orientation: UInt16.random(in: 1...8, using: &generator))
+    } else {
+      path = folder + "/photo-\(number).png"
+      bytes = TestImages.png(image, interlaced: Bool.random(using: &generator))
+    }
+    try writeBytes(bytes, to: path)
+    return path
+  }
+
+  private static func withoutIdAndImportTime(_ record: PhotoRecord) -> PhotoRecord {
+    var record = record
+    record.id = BlobID(high: 0, low: 0)
+    record.importedAt = Timestamp(seconds: 0)
+    return record
+  }
+}
