@@ -39,11 +39,10 @@ struct ImportBatch {
   var isEmpty: Bool { events.isEmpty }
 
   /// Takes one file's outcome, in order: a photo is moved into place (unless the space, or
-  /// this import, holds its content already), anything else becomes an event to report.
+  /// this batch, holds its content already), anything else becomes an event to report.
   /// A file found in a folder that is not a photo is skipped, unless its name says it is.
   mutating func take(
-    _ result: Result<PreparedImport, VaultError>, of path: String, skippingNonPhoto: Bool,
-    knownHashes: inout Set<String>
+    _ result: Result<PreparedImport, VaultError>, of path: String, skippingNonPhoto: Bool = false
   ) throws {
     if case .failure = result, let mate = hold?.failed(path) {
       lateRemovals.append(
@@ -62,7 +61,9 @@ struct ImportBatch {
       events.append(.duplicate(path: path, contentHash: contentHash))
       noteSource(path, contentHash: contentHash)
     case .success(.photo(let photo)):
-      if knownHashes.contains(photo.record.contentHash) {
+      // Prepared alongside another file of the same content, or after another command
+      // stored it.
+      if holds(photo.record.contentHash) {
         photo.discard()
         events.append(.duplicate(path: path, contentHash: photo.record.contentHash))
         noteSource(path, contentHash: photo.record.contentHash)
@@ -75,7 +76,6 @@ struct ImportBatch {
         events.append(.failed(path: path, error: error))
         return
       }
-      knownHashes.insert(photo.record.contentHash)
       records.append(photo.record)
       imported.insert(photo.record.id)
       liveEntries += pairing.entries(
@@ -85,6 +85,13 @@ struct ImportBatch {
       events.append(.added(path: path, record: photo.record))
       noteSource(path, contentHash: photo.record.contentHash)
     }
+  }
+
+  /// Whether the space lists a photo of this content, or one of this batch waiting to be
+  /// listed has it.
+  private func holds(_ contentHash: String) -> Bool {
+    space.listedPhoto(withContentHash: contentHash) != nil
+      || records.contains { $0.contentHash == contentHash }
   }
 
   private mutating func noteSource(_ path: String, contentHash: String) {

@@ -87,12 +87,12 @@ public final class PhotoImporter {
       }, discard: { if case .photo(let photo) = $0 { photo.discard() } })
     defer { pipeline.finish() }
     let space = try Self.open(unlocked, with: unlock)
-    var knownHashes = unlocked.knownHashes
     var batch = ImportBatch(
       space: space, removal: movingSources ? SourceRemoval(space: space) : nil, files: files)
     var summary = ImportSummary()
     func flush() throws {
-      try batch.flush(into: &summary, report: report)
+      // Workers look for their files' contents in the list a commit changes.
+      try unlocked.withSpace { try batch.flush(into: &summary, report: report) }
     }
     for (position, path) in files.enumerated() {
       if interruption?.isRequested == true {
@@ -106,8 +106,7 @@ public final class PhotoImporter {
         summary.interrupted = true
         break
       }
-      try batch.take(
-        result, of: path, skippingNonPhoto: foundInFolders.contains(path), knownHashes: &knownHashes)
+      try batch.take(result, of: path, skippingNonPhoto: foundInFolders.contains(path))
       if batch.count >= ImportBatch.limit { try flush() }
     }
     try flush()
@@ -158,7 +157,7 @@ public final class PhotoImporter {
     }
     var decoded: DecodedImport?
     if !unlocked.isOpen { decoded = try read() }
-    guard let (space, hashKey, knownHashes) = unlocked.wait() else { return .spaceNotOpened }
+    guard let (space, hashKey) = unlocked.wait() else { return .spaceNotOpened }
     let contentHash: String
     if let bytes {
       let hasher = ContentHasher(key: hashKey)
@@ -167,7 +166,7 @@ public final class PhotoImporter {
     } else {
       contentHash = try source.hash(key: hashKey) { _ in }
     }
-    if knownHashes.contains(contentHash) { return .duplicate(contentHash: contentHash) }
+    if unlocked.holds(contentHash) { return .duplicate(contentHash: contentHash) }
     let photo = try decoded ?? read()
     let record = photo.record(
       id: .random(), name: (path as NSString).lastPathComponent, bytes: source.size, format: format,

@@ -156,7 +156,7 @@ public final class UploadIntake: @unchecked Sendable {
     return try spaceLock.withLock {
       try space.change { writer in
         // Another command, or another upload, may have stored it since.
-        guard !writer.entries.contains(where: { $0.record.contentHash == contentHash }) else {
+        guard writer.listedPhoto(withContentHash: contentHash) == nil else {
           return .duplicate
         }
         let photo = try PreparedPhoto(record: record, decoded: decoded, in: writer, streamed: original)
@@ -225,7 +225,7 @@ public final class UploadIntake: @unchecked Sendable {
   /// the photo since.
   private func isStored(_ contentHash: String) throws -> Bool {
     try spaceLock.withLock {
-      func holds() -> Bool { space.entries.contains { $0.record.contentHash == contentHash } }
+      func holds() -> Bool { space.listedPhoto(withContentHash: contentHash) != nil }
       guard holds() else { return false }
       try space.reload()
       return holds()

@@ -45,6 +45,26 @@ final class ImportPipelineTests: XCTestCase {
     }
   }
 
+  /// The one duplicate check finds each photo by its content's keyed hash, and nothing
+  /// for a content the space does not hold, or no longer holds.
+  func testTheSpaceFindsAPhotoByItsContentHashUntilItIsDeleted() throws {
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var generator = SeededGenerator(seed: seed)
+    let (folder, _, space) = try makeOpenedSpace(self, password: "first")
+    let files = try (0..<5).map { try writeRandomPhoto(number: $0, in: folder, using: &generator) }
+    try PhotoImporter(parallelism: 2).importFiles(files, into: space) { _, _ in }
+    let records = space.entries.map(\.record)
+    XCTAssertEqual(records.count, files.count, "seed \(seed)")
+    for record in records {
+      XCTAssertEqual(space.listedPhoto(withContentHash: record.contentHash), record.id, "seed \(seed)")
+    }
+    let unknown = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }
+    XCTAssertNil(space.listedPhoto(withContentHash: unknown.joined()), "seed \(seed)")
+    try space.deletePhotos(ids: [records[0].id])
+    XCTAssertNil(space.listedPhoto(withContentHash: records[0].contentHash), "seed \(seed)")
+    XCTAssertEqual(space.listedPhoto(withContentHash: records[1].contentHash), records[1].id, "seed \(seed)")
+  }
+
   /// A JPEG (with a random EXIF orientation) or a PNG (interlaced or not) of a random size.
   private func writeRandomPhoto(
     number: Int, in folder: String, using generator: inout SeededGenerator
