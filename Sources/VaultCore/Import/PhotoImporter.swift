@@ -92,7 +92,8 @@ public final class PhotoImporter {
     var summary = ImportSummary()
     func flush() throws {
       // Workers look for their files' contents in the list a commit changes.
-      try unlocked.withSpace { try batch.flush(into: &summary, report: report) }
+      try unlocked.withSpace { try batch.commit() }
+      try batch.report(into: &summary, report: report)
     }
     for (position, path) in files.enumerated() {
       if interruption?.isRequested == true {

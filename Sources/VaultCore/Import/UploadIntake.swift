@@ -1,9 +1,11 @@
 import Foundation
 
 /// Stores photos and videos that arrive as bytes rather than files (vault serve), exactly as
-/// `add` stores files: same recognition, dedupe, record, thumbnail, blobs and crash safety.
-/// Thread-safe. The space is opened to read, with its lock released; every commit goes
-/// through `Space.change` (a short-lived writer holding the lock only while it commits).
+/// `add` stores files: same recognition, duplicate check (`Space.listedPhoto`), record
+/// (`DecodedImport`), thumbnail, blobs, commit (`ImportBatch`), memory budget
+/// (`MemoryBudget`) and crash safety. Thread-safe. The space is opened to read, with its
+/// lock released; every commit goes through `Space.change` (a short-lived writer holding
+/// the lock only while it commits).
 ///
 /// Memory: an upload's bytes are encrypted into a temporary blob as they arrive
 /// (`StreamedOriginal`). A still (at most `maxUploadBytes`) is read back whole to be
@@ -25,8 +27,9 @@ public final class UploadIntake: @unchecked Sendable {
   private let uploadMemory: MemoryBudget
   /// The decoder helpers that read uploads: a few, however many arrive at once.
   private let decoders: DecoderPool
-  /// Live Photos among this session's uploads (guarded by `spaceLock`).
-  private var livePairing = LivePairing()
+  /// Commits every upload of the session, pairing their Live Photos, as `add` commits its
+  /// files (guarded by `spaceLock`).
+  private var batch: ImportBatch
 
   /// 8 GiB: a long phone video in 4K.
   public static let defaultMaxVideoBytes = 8 << 30
@@ -48,6 +51,7 @@ public final class UploadIntake: @unchecked Sendable {
     self.thumbnailer = thumbnailer
     hashKey = space.master.contentHashKey()
     uploadMemory = MemoryBudget(total: memoryBudget)
+    batch = ImportBatch(space: space, removal: nil)
     decoders = DecoderPool(size: Self.decoderCount, limits: decoderLimits)
   }
 
@@ -155,18 +159,34 @@ public final class UploadIntake: @unchecked Sendable {
       modifiedAt: modifiedAt ?? .now(), contentHash: contentHash)
     return try spaceLock.withLock {
       try space.change { writer in
-        // Another command, or another upload, may have stored it since.
-        guard writer.listedPhoto(withContentHash: contentHash) == nil else {
-          return .duplicate
-        }
         let photo = try PreparedPhoto(record: record, decoded: decoded, in: writer, streamed: original)
-        try photo.moveIntoPlace(space: writer)
-        // Every upload of the session is one place: a still and a MOV of one stem pair.
-        try writer.commitImported(
-          [record], along: livePairing.entries(for: record, identifier: decoded.liveIdentifier, place: ""))
-        return .added(record)
+        // Another command, or another upload, may have stored it since: the batch checks.
+        batch.space = writer
+        // The writer's lock goes when it does: the batch must not keep it.
+        defer { batch.space = space }
+        // A plain name has no folder: every upload of the session is one place, where a
+        // still and a MOV of one stem pair.
+        try batch.take(.success(.photo(photo)), of: name)
+        try batch.commit()
+        return try outcome(of: record)
       }
     }
+  }
+
+  /// What the batch reports of the upload `record` it committed (or found a duplicate).
+  private func outcome(of record: PhotoRecord) throws -> UploadOutcome {
+    var summary = ImportSummary()
+    var outcome = UploadOutcome.duplicate
+    var failure: VaultError?
+    try batch.report(into: &summary) { event, _ in
+      switch event {
+      case .added(_, let added) where added.id == record.id: outcome = .added(added)
+      case .failed(_, let error): failure = error
+      default: break
+      }
+    }
+    if let failure { throw failure }
+    return outcome
   }
 
   /// Why an upload under a video's name must stop as soon as its first bytes are in: they
