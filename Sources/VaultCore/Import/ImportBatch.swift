@@ -96,8 +96,8 @@ struct ImportBatch {
   /// Whether the space lists a photo of this content, or one of this batch waiting to be
   /// listed has it.
   private func holds(_ contentHash: String) -> Bool {
-    space.listedPhoto(withContentHash: contentHash) != nil
-      || records.contains { $0.contentHash == contentHash }
+    let hash = ContentHash(contentHash)
+    return space.listedPhoto(withContentHash: contentHash) != nil || records.contains { $0.hash == hash }
   }
 
   private mutating func noteSource(_ path: String, contentHash: String) {

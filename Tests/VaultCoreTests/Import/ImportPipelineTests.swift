@@ -65,6 +65,39 @@ final class ImportPipelineTests: XCTestCase {
     XCTAssertEqual(space.listedPhoto(withContentHash: records[1].contentHash), records[1].id, "seed \(seed)")
   }
 
+  /// Copies of one content among the files of one import, prepared side by side on several
+  /// threads: each content is stored once, every other copy reported as a duplicate of it.
+  func testCopiesWithinOneAddAreStoredOnce() throws {
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var generator = SeededGenerator(seed: seed)
+    let (folder, _, space) = try makeOpenedSpace(self, password: "first")
+    let originals = try (0..<4).map { try writeRandomPhoto(number: $0, in: folder, using: &generator) }
+    // Each original right before its copies: they are prepared at once, on several
+    // threads, and mostly reach the batch together, before any of them is listed.
+    var files: [String] = []
+    for (number, original) in originals.enumerated() {
+      files.append(original)
+      for copy in 0..<Int.random(in: 1...4, using: &generator) {
+        let path = folder + "/copy-\(number)-\(copy)-" + (original as NSString).lastPathComponent
+        try FileManager.default.copyItem(atPath: original, toPath: path)
+        files.append(path)
+      }
+    }
+    var added: [String: String] = [:]
+    var duplicates: [String] = []
+    try PhotoImporter(parallelism: 4).importFiles(files, into: space) { event, _ in
+      switch event {
+      case .added(let path, let record): added[record.contentHash] = path
+      case .duplicate(let path, _): duplicates.append(path)
+      default: XCTFail("seed \(seed): \(event)")
+      }
+    }
+    XCTAssertEqual(added.count, originals.count, "seed \(seed)")
+    XCTAssertEqual(added.count + duplicates.count, files.count, "seed \(seed)")
+    XCTAssertEqual(Set(space.entries.map(\.record.contentHash)), Set(added.keys), "seed \(seed)")
+    XCTAssertEqual(space.entries.count, originals.count, "seed \(seed)")
+  }
+
   /// A JPEG (with a random EXIF orientation) or a PNG (interlaced or not) of a random size.
   private func writeRandomPhoto(
     number: Int, in folder: String, using generator: inout SeededGenerator
