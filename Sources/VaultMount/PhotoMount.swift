@@ -98,6 +98,7 @@ public final class PhotoMount {
       state.onProblem("the space does not read whole now, so the mount shows it as it was: \(damage)")
       return
     }
+    browser.reloadData()
     let newer = Self.tree(of: browser)
     let older = state.swapTree(newer)
     guard let fuse else { return }

@@ -159,6 +159,7 @@ public final class PhotoViewer {
       report(error)
       return true
     }
+    browser.reloadData()
     guard browser.index(of: photo.record.id) == nil else { return false }
     message = "'\(TerminalSafeText.escaped(photo.record.name))' was deleted by another command"
     FullScreenTerminal.wake()
