@@ -53,7 +53,9 @@ extension Space {
         }
       })
     source.detailsAreKnown = { self.hasDetails($0.id) }
-    source.originalRanges = { try self.originalRanges(of: $0) }
+    source.originalRanges = { try self.originalRanges(of: $0, recordCheckedAtEnd: $1) }
+    source.readAgain = { waitLimit in try self.readAgain(waitingAtMost: waitLimit, into: browsed) }
+    source.albumNamed = { browsed.catalog.album(named: $0) }
     source.listRevision = { browsed.catalog.version }
     source.selectedIndexes = { browsed.selectedIndexes }
     source.idAtIndex = { browsed.catalog.entries.id(at: browsed.positions[$0]) }
@@ -67,6 +69,19 @@ extension Space {
   func writing<Result>(_ change: (Space) throws -> Result) throws -> Result {
     if access == .write { return try change(self) }
     return try self.change(change)
+  }
+
+  /// Reads a space opened to read again (see `reload`), and has `browsed` hold its catalog;
+  /// returns the index's damage instead when it no longer reads whole. A writer's catalog is
+  /// always current: it is only taken.
+  private func readAgain(waitingAtMost waitLimit: Double?, into browsed: BrowsedCatalog) throws -> VaultError?
+  {
+    if access == .read {
+      try reload(waitingAtMost: waitLimit)
+      if let indexDamage { return indexDamage }
+    }
+    browsed.reload(catalog)
+    return nil
   }
 
   /// Sets the selection of the items the browser lists at the changes' indexes.

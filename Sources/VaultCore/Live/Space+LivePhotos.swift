@@ -22,13 +22,4 @@ extension Space {
     else { return nil }
     return (stillRecord, motion)
   }
-
-  /// Deletes one half of each of the Live Photos `photos` (their MOVs, or their stills); the
-  /// other half stays, a photo or a video of its own (a damaged MOV goes without its intact
-  /// still). Photos that are not Live Photos are left alone.
-  public func deleteLiveHalves(of photos: [PhotoModel], _ half: LiveHalf) throws {
-    let ids = Set(
-      photos.compactMap { photo in photo.motion.map { half == .motion ? $0.id : photo.record.id } })
-    try writing { try $0.deletePhotos(ids: ids) }
-  }
 }
