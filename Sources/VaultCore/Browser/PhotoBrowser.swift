@@ -134,8 +134,7 @@ public final class PhotoBrowser {
       // per photo.
       // A Live Photo is chosen by its MOV's id too (verify names a damaged MOV by it).
       return try PhotoSelector.positions(terms, count: count) { index -> [String] in
-        let photo = photoAtIndex(index)
-        return [photo.record.id.hex] + (photo.motion.map { [$0.id.hex] } ?? [])
+        photoAtIndex(index).records.map(\.id.hex)
       }.map {
         ($0, photoAtIndex($0))
       }

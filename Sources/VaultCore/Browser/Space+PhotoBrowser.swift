@@ -33,7 +33,7 @@ extension Space {
       // them, never a half paired with one of them since (another add, an upload, a sync
       // while the question waited). Every import of each (`deletePhotos`) goes with it.
       deletionRequest: { photos in
-        let ids = Set(photos.flatMap { [$0.record.id] + ($0.motion.map { [$0.id] } ?? []) })
+        let ids = Set(photos.flatMap(\.records).map(\.id))
         try self.writing { try $0.deletePhotos(ids: ids) }
       },
       albumAdditionRequest: { name, photos, creating in
