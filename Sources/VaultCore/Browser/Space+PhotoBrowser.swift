@@ -92,7 +92,8 @@ extension Space {
       return
     }
     // A reader (`vault view`) changes through a writer of its own, whose photos may have
-    // moved (another command changed the space meanwhile): they are found by id.
+    // moved (another command changed the space meanwhile), and a browser that holds an
+    // older catalog numbers photos as they were: they are found by id.
     let entries = browsed.catalog.entries
     let wanted = changes.map { (id: entries.id(at: positions[$0.index]), selected: $0.selected) }
     try writing { writer in
