@@ -115,7 +115,7 @@ struct ViewCommand: ParsableCommand {
     }
     defer { terminal.restore() }
     let viewer = PhotoViewer(
-      space: space, browser: browser, terminal: terminal, graphics: graphics, start: start,
+      browser: browser, terminal: terminal, graphics: graphics, start: start,
       emptyHint: "add some with 'vault add PATH'")
     if let signal = viewer.run() {
       // As a shell reports a command ended by a signal.
