@@ -76,7 +76,13 @@ public struct SpaceCatalog: Sendable {
   /// The item whose file (or one of whose files) has the keyed content hash `hash`: what an
   /// import finds a file it was given again by.
   func item(withContentHash hash: ContentHash) -> PhotoModel? {
-    tables.imports.position(of: hash, in: entries).flatMap { item(withID: entries.id(at: $0)) }
+    photoID(withContentHash: hash).flatMap(item(withID:))
+  }
+
+  /// The id of the file whose keyed content hash is `hash` (its earliest import): what
+  /// `add` and `serve` skip a file they were given again by.
+  func photoID(withContentHash hash: ContentHash) -> BlobID? {
+    tables.imports.position(of: hash, in: entries).map(entries.id(at:))
   }
 
   /// The MOV listed under the still `id`, if it is one's.

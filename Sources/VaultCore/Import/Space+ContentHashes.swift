@@ -1,19 +1,11 @@
 /// The one duplicate check of `add` and `serve`: whether the space already holds a file's
 /// content, by its keyed hash.
 extension Space {
-  /// The listed photo whose content has this keyed hash (its earliest import, see
-  /// `DuplicateImports`), or nil when the space holds none.
-  ///
-  /// Today one pass over the list's first hash words, whole hashes compared only where the
-  /// words are equal; the space's catalog, with its lookup by content hash, will answer
-  /// this instead.
+  /// The photo whose content has this keyed hash (its earliest import, see
+  /// `DuplicateImports`; a Live Photo's MOV is found by its own hash), or nil when the space
+  /// holds none. One lookup in the catalog's table of content hashes, built when the
+  /// catalog was.
   public func listedPhoto(withContentHash contentHash: String) -> BlobID? {
-    let wanted = ContentHash(contentHash)
-    let word = wanted.word
-    for position in entries.indices where entries.hashWord(at: position) == word {
-      // In list order, the first import of a content is the one listed.
-      if entries.hash(at: position) == wanted { return entries.id(at: position) }
-    }
-    return nil
+    catalog.photoID(withContentHash: ContentHash(contentHash))
   }
 }

@@ -18,10 +18,4 @@ extension Space {
   /// Every import of the photo `id` is an import of, the listed one first: one id for a
   /// photo imported once.
   public func imports(of id: BlobID) -> [BlobID] { catalog.imports(of: id) }
-
-  /// The listed photo whose keyed content hash is `hash`, if there is one: what an import
-  /// finds a file it was given again by.
-  func listedPhoto(withContentHash hash: ContentHash) -> PhotoModel? {
-    catalog.item(withContentHash: hash)
-  }
 }
