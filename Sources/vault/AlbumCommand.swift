@@ -118,7 +118,7 @@ struct AlbumAddCommand: ParsableCommand {
     printLine(
       "added \(photos(addition.added)) to album '\(name)'"
         + (already > 0 ? " (\(already) \(already == 1 ? "was" : "were") in it already)" : "")
-        + "; it holds \(space.album(named: name)?.count ?? 0)")
+        + "; it holds \(browser.album(named: name)?.count ?? 0)")
   }
 }
 
@@ -154,7 +154,7 @@ struct AlbumRemoveCommand: ParsableCommand {
     SignalHandling.install()
     let removed = try browser.removeFromAlbum(name, chosen.map(\.photo))
     printLine(
-      "removed \(photos(removed)) from album '\(name)'; it holds \(space.album(named: name)?.count ?? 0)")
+      "removed \(photos(removed)) from album '\(name)'; it holds \(browser.album(named: name)?.count ?? 0)")
   }
 }
 

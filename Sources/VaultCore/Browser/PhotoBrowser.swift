@@ -59,6 +59,9 @@ public final class PhotoBrowser {
   /// The album named `name`, if there is one.
   public func album(named name: String) -> Album? { dataSource.albumNamed(name) }
 
+  /// Every album, in name order.
+  public var albums: [Album] { dataSource.albums() }
+
   /// Changes whenever the photos listed, their order or their selection may have changed.
   public func listRevision() -> Int { dataSource.listRevision() }
 

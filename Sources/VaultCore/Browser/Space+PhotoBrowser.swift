@@ -56,6 +56,8 @@ extension Space {
     source.originalRanges = { try self.originalRanges(of: $0, recordCheckedAtEnd: $1) }
     source.readAgain = { waitLimit in try self.readAgain(waitingAtMost: waitLimit, into: browsed) }
     source.albumNamed = { browsed.catalog.album(named: $0) }
+    source.albums = { browsed.catalog.albums }
+    source.importsOfPhoto = { browsed.catalog.imports(of: $0) }
     source.listRevision = { browsed.catalog.version }
     source.selectedIndexes = { browsed.selectedIndexes }
     source.idAtIndex = { browsed.catalog.entries.id(at: browsed.positions[$0]) }
