@@ -109,7 +109,7 @@ struct AlbumAddCommand: ParsableCommand {
   func run() throws {
     let album = try AlbumName.normalized(name)
     let space = try options.unlock(.write)
-    let name = try space.requireAlbum(named: album).name
+    let name = try space.makeBrowser().requireAlbum(named: album).name
     let browser = try scope.browser(for: space)
     let chosen = try browser.photos(chosenBy: try choice.choice, action: "adding to an album")
     SignalHandling.install()
@@ -146,7 +146,7 @@ struct AlbumRemoveCommand: ParsableCommand {
   func run() throws {
     let album = try AlbumName.normalized(name)
     let space = try options.unlock(.write)
-    let name = try space.requireAlbum(named: album).name
+    let name = try space.makeBrowser().requireAlbum(named: album).name
     var albumScope = try scope.scope
     albumScope.album = name
     let browser = space.makeBrowser(scope: albumScope)
@@ -170,7 +170,7 @@ struct AlbumListCommand: ParsableCommand {
 
   func run() throws {
     let space = try options.unlock(.read)
-    let summaries = space.albumSummaries()
+    let summaries = space.makeBrowser().albumSummaries()
     if json {
       printRaw(try AlbumListing.json(summaries))
       return
