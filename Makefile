@@ -76,7 +76,7 @@ FUZZ_TARGETS ?= blob seekable index header exif details journal snapshot space j
 # the parser's: a video that held 25 MiB at once was reported out of memory at 666 MB. 32 MiB.
 fuzz:
 	VAULT_FUZZ=1 swift build --product vault-fuzz --scratch-path .build-fuzz --sanitize=fuzzer \
-	  --sanitize=address -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing
+	  --sanitize=address -Xswiftc -sanitize=fuzzer,address
 	for target in $(FUZZ_TARGETS); do \
 	  mkdir -p Fuzz/corpus/$$target Fuzz/crashes; \
 	  FUZZ_TARGET=$$target SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=quarantine_size_mb=32 .build-fuzz/debug/vault-fuzz -timeout=30 -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=512 \

@@ -226,7 +226,8 @@ let package = Package(
 )
 
 // The libFuzzer target over the parsers links only with -sanitize=fuzzer, so it exists only
-// when `make fuzz` asks for it.
+// when `make fuzz` asks for it. It reads the parsers through the `package` declarations
+// VaultCore and VaultDecoder open to it (no -enable-testing).
 if ProcessInfo.processInfo.environment["VAULT_FUZZ"] != nil {
   package.targets.append(
     .executableTarget(

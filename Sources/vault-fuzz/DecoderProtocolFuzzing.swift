@@ -1,7 +1,6 @@
 import Foundation
-
-@testable import VaultCore
-@testable import VaultDecoder
+import VaultCore
+import VaultDecoder
 
 // The decoder protocol from both ends. `decoder-protocol` is the helper's side: the input is
 // a run of frames as a (compromised) parent could send them, queued on a socket and

@@ -19,9 +19,8 @@
 // `decoder-reply` drive the decoder helper's protocol from the helper's side and the
 // parent's (see DecoderProtocolFuzzing.swift).
 import Foundation
-
-@testable import VaultCore
-@testable import VaultDecoder
+import VaultCore
+import VaultDecoder
 
 private enum Target: String {
   case blob, seekable, index, header, exif, details, journal, snapshot, space

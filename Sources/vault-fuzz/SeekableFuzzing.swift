@@ -1,8 +1,7 @@
 // The `seekable` target: a version-3 original blob from the attacker, read under our key
 // as every path reads one (the blob reader alone, a photo's ranges, the whole photo).
 import Foundation
-
-@testable import VaultCore
+import VaultCore
 
 let fuzzedPhotoID = BlobID(hex: "000102030405060708090a0b0c0d0e0f")!
 

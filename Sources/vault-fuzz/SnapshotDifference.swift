@@ -6,8 +6,7 @@
 // snapshot plaintexts, each after a 2-byte big-endian length (two snapshots side by side
 // are a union sync's). Any difference traps. After the security review's harness.
 import Foundation
-
-@testable import VaultCore
+import VaultCore
 
 /// The snapshots framed in `bytes`.
 private func framedSnapshots(_ bytes: [UInt8]) -> [[UInt8]] {

@@ -7,9 +7,8 @@
 // `Thumb/<id>`. The key file wraps the fuzzing master key with a fixed wrapping key, so
 // that the fuzzer can learn (from the seed) what authenticates.
 import Foundation
+import VaultCore
 import VaultTerminal
-
-@testable import VaultCore
 
 private let wrappingKey = [UInt8](repeating: 9, count: 32).withUnsafeBytes { SecureBytes(copying: $0) }
 private let folders = ["Journal/s-", "Journal/j-", "Photo/", "Thumb/"]
@@ -49,10 +48,10 @@ func openFuzzedSpace(_ bytes: [UInt8]) {
   var text = "\(browser.summary())"
   let listed = browser.listed(selectedOnly: false, from: nil, count: nil)
   text += PhotoListing.table(listed, columns: 80).joined()
-  text += space.albums.map(\.name).joined()
+  text += browser.albums.map(\.name).joined()
   for model in listed.map(\.photo).prefix(4) where model.record.bytes < 1 << 20 {
-    _ = try? space.original(of: model.record)
-    _ = try? space.thumbnail(of: model.record)
+    _ = try? browser.originalBytes(of: model.record)
+    _ = try? browser.dataSource.thumbnail(model.record)
   }
   _ = text.count
 }

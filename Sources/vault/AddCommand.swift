@@ -71,7 +71,7 @@ struct AddCommand: ParsableCommand {
     let files = collected.files
     let albumName = try album.map(AlbumName.normalized)
     var opened: Space?
-    var forAlbum = AlbumPhotos()
+    var forAlbum = ImportedPhotos()
     var keptNamed = 0
     // Decoding starts while the password's key is derived.
     var summary = try importer.importFiles(
@@ -84,7 +84,7 @@ struct AddCommand: ParsableCommand {
       return space
     } report: { event, done in
       report(event, forAlbum: &forAlbum, keptNamed: &keptNamed)
-      Diagnostics.progress(done: done, total: files.count, label: eventPath(event))
+      Diagnostics.progress(done: done, total: files.count, label: event.path)
     }
     Diagnostics.clearProgress()
     summary.failed += collected.undecodableNames.count
@@ -99,14 +99,13 @@ struct AddCommand: ParsableCommand {
   }
 
   /// Says what happened to one file, and keeps what the album needs.
-  private func report(_ event: ImportEvent, forAlbum: inout AlbumPhotos, keptNamed: inout Int) {
+  private func report(_ event: ImportEvent, forAlbum: inout ImportedPhotos, keptNamed: inout Int) {
+    forAlbum.note(event)
     switch event {
-    case .added(let path, let record):
+    case .added(let path, _):
       if !quiet { printLine("added \(path)") }
-      forAlbum.ids.append(record.id)
-    case .duplicate(let path, let contentHash):
+    case .duplicate(let path, _):
       if !quiet { printLine("skipped \(path) (already in the space)") }
-      forAlbum.duplicates.append(contentHash)
     case .skipped(_, let reason):
       if verbose { printLine("skipped \(reason.description)") }
     case .failed(_, let error):
@@ -175,43 +174,13 @@ struct AddCommand: ParsableCommand {
   /// How many kept sources `add --move` names, unless --verbose.
   static let keptNamedAtMost = 5
 
-  /// The photos an import with --album puts in the album: those it added, and those it
-  /// found in the space already.
-  private struct AlbumPhotos {
-    var ids: [BlobID] = []
-    /// The content hashes of the files found in the space already.
-    var duplicates: [String] = []
-  }
-
-  /// Puts the photos in the album, through the space's browser; returns the line that says
-  /// so (nil if there were none).
-  private func putInAlbum(_ name: String, _ photos: AlbumPhotos, space: Space) throws -> String? {
-    guard !photos.ids.isEmpty || !photos.duplicates.isEmpty else { return nil }
-    let browser = space.makeBrowser()
-    // The duplicates by content hash, not by reading the file again: --move may have
-    // removed it.
-    let wanted = Set(photos.duplicates)
-    let added = Set(photos.ids)
-    let found = browser.listed(selectedOnly: false, from: nil, count: nil).map(\.photo).filter {
-      added.contains($0.record.id) || wanted.contains($0.record.contentHash)
+  /// The line that says which photos went in the album (nil if none did).
+  private func putInAlbum(_ name: String, _ photos: ImportedPhotos, space: Space) throws -> String? {
+    guard let (addition, already) = try photos.putInAlbum(name, through: space.makeBrowser()) else {
+      return nil
     }
-    // Counted as before they are put in: a photo imported and then met again as a
-    // duplicate counts twice, once as "in it already".
-    let count = photos.ids.count + found.filter { wanted.contains($0.record.contentHash) }.count
-    guard count > 0 else { return nil }
-    let addition = try browser.addToAlbum(name, found)
-    let already = count - addition.added
     return (addition.created ? "made album '\(addition.name)'; " : "")
       + "put \(VaultTerminal.photos(addition.added)) in album '\(addition.name)'"
       + (already > 0 ? " (\(already) \(already == 1 ? "was" : "were") in it already)" : "")
-  }
-
-  private func eventPath(_ event: ImportEvent) -> String {
-    switch event {
-    case .added(let path, _), .duplicate(let path, _), .failed(let path, _), .warning(let path, _),
-      .skipped(let path, _), .sourceRemoved(let path), .sourceKept(let path, _), .paired(let path, _, _, _),
-      .livePairKept(let path, _, _, _):
-      return path
-    }
   }
 }

@@ -109,7 +109,7 @@ struct AlbumAddCommand: ParsableCommand {
   func run() throws {
     let album = try AlbumName.normalized(name)
     let space = try options.unlock(.write)
-    let name = try space.requireAlbum(named: album).name
+    let name = try space.makeBrowser().requireAlbum(named: album).name
     let browser = try scope.browser(for: space)
     let chosen = try browser.photos(chosenBy: try choice.choice, action: "adding to an album")
     SignalHandling.install()
@@ -118,7 +118,7 @@ struct AlbumAddCommand: ParsableCommand {
     printLine(
       "added \(photos(addition.added)) to album '\(name)'"
         + (already > 0 ? " (\(already) \(already == 1 ? "was" : "were") in it already)" : "")
-        + "; it holds \(space.album(named: name)?.count ?? 0)")
+        + "; it holds \(browser.album(named: name)?.count ?? 0)")
   }
 }
 
@@ -146,7 +146,7 @@ struct AlbumRemoveCommand: ParsableCommand {
   func run() throws {
     let album = try AlbumName.normalized(name)
     let space = try options.unlock(.write)
-    let name = try space.requireAlbum(named: album).name
+    let name = try space.makeBrowser().requireAlbum(named: album).name
     var albumScope = try scope.scope
     albumScope.album = name
     let browser = space.makeBrowser(scope: albumScope)
@@ -154,7 +154,7 @@ struct AlbumRemoveCommand: ParsableCommand {
     SignalHandling.install()
     let removed = try browser.removeFromAlbum(name, chosen.map(\.photo))
     printLine(
-      "removed \(photos(removed)) from album '\(name)'; it holds \(space.album(named: name)?.count ?? 0)")
+      "removed \(photos(removed)) from album '\(name)'; it holds \(browser.album(named: name)?.count ?? 0)")
   }
 }
 
@@ -170,7 +170,7 @@ struct AlbumListCommand: ParsableCommand {
 
   func run() throws {
     let space = try options.unlock(.read)
-    let summaries = space.albumSummaries()
+    let summaries = space.makeBrowser().albumSummaries()
     if json {
       printRaw(try AlbumListing.json(summaries))
       return

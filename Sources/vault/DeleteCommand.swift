@@ -94,40 +94,28 @@ struct DeleteCommand: ParsableCommand {
     _ half: LiveHalf, of doomed: [(index: Int, photo: PhotoModel)], in space: Space, browser: PhotoBrowser,
     asking: Bool
   ) throws {
-    if let plain = doomed.first(where: { $0.photo.motion == nil }) {
-      throw VaultError.invalidArgument(
-        "photo \(plain.index + 1) '\(plain.photo.record.name)' is not a live photo: --only deletes a half of one; "
-          + "nothing deleted")
-    }
-    let described = doomed.map { item in
-      let (still, motion) = (item.photo.record.name, item.photo.motion!.name)
-      let (gone, kept) = half == .motion ? (motion, still) : (still, motion)
-      return "'\(gone)' (the \(half.rawValue) of live photo '\(still)'; '\(kept)' stays)"
-    }
-    let lines = zip(doomed, described).map { "  \($0.index + 1) \($1)" }
+    try PhotoBrowser.requireLivePhotos(doomed)
+    let text = LiveHalfDeletionText(half: half, photos: doomed)
     if dryRun {
       printLine("would delete:")
-      for line in lines { printLine(line) }
-      printLine(
-        "would delete \(doomed.count) live photo \(half.rawValue)\(doomed.count == 1 ? "" : "s"); nothing deleted (--dry-run)"
-      )
+      for line in text.lines { printLine(line) }
+      printLine("would delete \(text.count); nothing deleted (--dry-run)")
       return
     }
     if asking { space.releaseLock() }
     do {
-      try confirm(doomed.map(\.photo), details: Array(lines.prefix(DeletionText.namedInQuestion)), half: half)
+      try confirm(
+        doomed.map(\.photo), details: Array(text.lines.prefix(DeletionText.namedInQuestion)), half: half)
     } catch is DeclinedConfirmation {
       printLine("nothing deleted")
       return
     }
     SignalHandling.install()
-    try browser.delete(half, of: doomed.map(\.photo))
-    for text in described.prefix(verbose ? described.count : DeletionText.namedInQuestion) {
-      printLine("deleted " + text)
+    try browser.delete(half, of: doomed)
+    for line in text.described.prefix(verbose ? doomed.count : DeletionText.namedInQuestion) {
+      printLine("deleted " + line)
     }
-    printLine(
-      "deleted \(doomed.count) live photo \(half.rawValue)\(doomed.count == 1 ? "" : "s"); \(space.makeBrowser().count) left"
-    )
+    printLine("deleted \(text.count); \(space.makeBrowser().count) left")
   }
 
   /// " from the space and every album (…)" when the photos were chosen within an album:

@@ -34,14 +34,15 @@ struct InfoCommand: ParsableCommand {
     var credential = try options.credential(for: vault)
     let space = try options.unlock(vault, with: &credential, access: .read)
     try space.requireIndex()
-    let summary = space.makeBrowser().summary()
+    let browser = space.makeBrowser()
+    let summary = browser.summary()
     printLine("space format:    \(space.formatVersion)")
     printLine("photos:          \(summary.photos) (\(summary.selected) selected)")
     printLine("originals:       \(PhotoListing.byteCount(summary.originalBytes))")
     printLine(
       "stored:          \(PhotoListing.byteCount(summary.storedBytes)) (originals and thumbnails, encrypted and padded)"
     )
-    let albums = space.albums.count
+    let albums = browser.albums.count
     printLine("albums:          \(albums == 0 ? "none" : String(albums))")
     switch credential {
     case .sessionKey(let key):

@@ -54,8 +54,8 @@ struct ScopeOptions: ParsableArguments {
   /// not have.
   func browser(for space: Space, perRow: Int = 1) throws -> PhotoBrowser {
     let scope = try self.scope
-    if let album = scope.album { _ = try space.requireAlbum(named: album) }
     let browser = space.makeBrowser(perRow: perRow, scope: scope)
+    if let album = scope.album { _ = try browser.requireAlbum(named: album) }
     browser.scopeDescription = described
     return browser
   }

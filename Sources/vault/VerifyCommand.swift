@@ -55,7 +55,7 @@ struct VerifyCommand: ParsableCommand {
       SignalHandling.install()
       let summary = try verifier.repair(progress: progress, interruption: SignalHandling.interruption)
       Diagnostics.clearProgress()
-      report(summary, in: space)
+      report(summary, in: space.makeBrowser())
       journalLost = summary.journalLost
       switch summary.interruption {
       case .checking(let done, let total)?:
@@ -73,7 +73,8 @@ struct VerifyCommand: ParsableCommand {
       printLine(finding.description)
     }
     let problems = findings.filter(\.isProblem).count
-    let photos = space.makeBrowser().count
+    let browser = space.makeBrowser()
+    let photos = browser.count
     let status =
       problems > 0
       ? "\(problems) problem\(problems == 1 ? "" : "s")"
@@ -87,7 +88,7 @@ struct VerifyCommand: ParsableCommand {
       // By id and name, never by number alone: numbers move when photos are added or dated,
       // and a hint that deletes must not land on another photo.
       for case .damagedOriginal(let number?, let name, let id, _) in findings {
-        Diagnostics.hint(damagedOriginalHint(number: number, name: name ?? "?", id: id, in: space))
+        Diagnostics.hint(damagedOriginalHint(number: number, name: name ?? "?", id: id, in: browser))
       }
       throw BatchFailure(summary: "error: the space is not intact")
     }
@@ -98,35 +99,31 @@ struct VerifyCommand: ParsableCommand {
 
   /// What to do about a damaged original. A Live Photo's damaged half is removed alone:
   /// `delete` by its id would take the whole item, the intact half with it.
-  private func damagedOriginalHint(number: Int, name: String, id: String, in space: Space) -> String {
-    if let others = otherImportsText(of: id, in: space) {
+  private func damagedOriginalHint(number: Int, name: String, id: String, in listed: PhotoBrowser) -> String {
+    if let others = otherImportsText(of: id, in: listed) {
       return "restore '\(name)' (photo \(number), id \(id)) from a backup or from another copy of the vault: "
         + others
     }
-    guard let blob = BlobID(hex: id), let pair = space.livePair(containing: blob) else {
+    guard let blob = BlobID(hex: id), let (still, motion, half) = listed.livePhoto(containing: blob) else {
       return
         "restore '\(name)' (photo \(number), id \(id)) from a backup, or remove it with 'vault delete \(id)'"
     }
-    let half: LiveHalf = pair.motion.id == blob ? .motion : .still
-    let kept =
-      half == .motion ? "'\(pair.still.name)' stays, a photo" : "'\(pair.motion.name)' stays, a video"
-    return "restore '\(name)' (the \(half.rawValue) of live photo \(number) '\(pair.still.name)', id \(id)) "
+    let kept = half == .motion ? "'\(still.name)' stays, a photo" : "'\(motion.name)' stays, a video"
+    return "restore '\(name)' (the \(half.rawValue) of live photo \(number) '\(still.name)', id \(id)) "
       + "from a backup, or remove it alone with 'vault delete --only \(half.rawValue) \(id)' (\(kept))"
   }
 
   /// For a photo imported on several copies apart (one item, see docs/SYNC.md): why `delete`
   /// is not the way to remove one damaged or missing import, since it takes every import,
   /// the intact ones with it. Nil for a photo imported once.
-  private func otherImportsText(of id: String, in space: Space) -> String? {
-    guard let blob = BlobID(hex: id) else { return nil }
-    let others = space.imports(of: blob).filter { $0 != blob }
-    guard !others.isEmpty else { return nil }
+  private func otherImportsText(of id: String, in browser: PhotoBrowser) -> String? {
+    guard let others = BlobID(hex: id).map(browser.otherImports(of:)), !others.isEmpty else { return nil }
     return
       "the same photo was imported on another copy too (id \(others.map(\.hex).joined(separator: ", id "))), "
       + "and 'vault delete' would remove every import of it"
   }
 
-  private func report(_ summary: RepairSummary, in space: Space) {
+  private func report(_ summary: RepairSummary, in browser: PhotoBrowser) {
     if summary.journalLost {
       printLine("repaired: made a new journal listing the \(summary.rebuiltCount) intact originals")
       Diagnostics.warning(
@@ -149,7 +146,7 @@ struct VerifyCommand: ParsableCommand {
     }
     // By id, never by number: numbers move, and this hint leads to a deletion.
     for record in summary.keptMissing {
-      if let others = otherImportsText(of: record.id.hex, in: space) {
+      if let others = otherImportsText(of: record.id.hex, in: browser) {
         printLine(
           "not repaired: '\(record.name)' (id \(record.id)) is still listed without its original (a sync may "
             + "still bring it): " + others)

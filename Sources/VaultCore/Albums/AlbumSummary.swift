@@ -11,11 +11,10 @@ public struct AlbumSummary: Equatable, Sendable {
   public let newestDate: Int64?
 }
 
-extension Space {
+extension SpaceCatalog {
   /// Every album, in name order, with its newest photo. Dates without a UTC offset are read
   /// in `zone`.
   public func albumSummaries(zone: TimeZone = .current) -> [AlbumSummary] {
-    let albums = self.albums
     if albums.isEmpty { return [] }
     let dates = PhotoDates.of(entries, zone: zone)
     var positions: [BlobID: Int] = [:]
@@ -23,7 +22,7 @@ extension Space {
     return albums.map { album in
       let newest = album.photoIDs.compactMap { positions[$0] }.max { (dates[$0], $0) < (dates[$1], $1) }
       return AlbumSummary(
-        name: album.name, count: album.count, newest: newest.map { catalog.item(at: $0) },
+        name: album.name, count: album.count, newest: newest.map { item(at: $0) },
         newestDate: newest.map { dates[$0] })
     }
   }

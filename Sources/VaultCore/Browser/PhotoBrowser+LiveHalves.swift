@@ -1,10 +1,22 @@
-/// Deleting one half of Live Photos (`vault delete --only`), through the deletion request.
+/// Deleting one half of Live Photos (`vault delete` of a still or a MOV alone), through the
+/// deletion request.
 extension PhotoBrowser {
   /// Deletes one half of each of the Live Photos `photos` (their MOVs, or their stills); the
   /// other half stays, a photo or a video of its own (a damaged MOV goes without its intact
-  /// still). Photos that are not Live Photos are left alone. Then asks the owner to reload.
-  public func delete(_ half: LiveHalf, of photos: [PhotoModel]) throws {
-    try delete(photos.compactMap { $0.alone(half) })
+  /// still). Throws, deleting nothing, when one of them is not a Live Photo (named by its
+  /// number, its 0-based index given with it). Then asks the owner to reload.
+  public func delete(_ half: LiveHalf, of photos: [(index: Int, photo: PhotoModel)]) throws {
+    try Self.requireLivePhotos(photos)
+    try delete(photos.compactMap { $0.photo.alone(half) })
+  }
+
+  /// Throws, naming the first of `photos` that is not a Live Photo: only a Live Photo has
+  /// a half to delete alone.
+  public static func requireLivePhotos(_ photos: [(index: Int, photo: PhotoModel)]) throws {
+    guard let plain = photos.first(where: { $0.photo.motion == nil }) else { return }
+    throw VaultError.invalidArgument(
+      "photo \(plain.index + 1) '\(plain.photo.record.name)' is not a live photo, which alone has a half to "
+        + "delete; nothing deleted")
   }
 }
 

@@ -59,6 +59,18 @@ public final class PhotoBrowser {
   /// The album named `name`, if there is one.
   public func album(named name: String) -> Album? { dataSource.albumNamed(name) }
 
+  /// The album named `name`; throws `.noSuchAlbum` if there is none.
+  public func requireAlbum(named name: String) throws -> Album {
+    guard let album = album(named: name) else { throw VaultError.noSuchAlbum(name) }
+    return album
+  }
+
+  /// Every album, in name order.
+  public var albums: [Album] { dataSource.albums() }
+
+  /// Every album, in name order, with its newest photo.
+  public func albumSummaries() -> [AlbumSummary] { dataSource.albumSummaries() }
+
   /// Changes whenever the photos listed, their order or their selection may have changed.
   public func listRevision() -> Int { dataSource.listRevision() }
 

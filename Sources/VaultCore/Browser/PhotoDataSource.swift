@@ -66,6 +66,14 @@ public struct PhotoDataSource {
   /// The album of a name (as an album addition or removal would find it), if there is one.
   /// By default there is none.
   public var albumNamed: (String) -> Album? = { _ in nil }
+  /// Every album, in name order. By default there is none.
+  public var albums: () -> [Album] = { [] }
+  /// Every album, in name order, with its newest photo (what `vault album list` shows). By
+  /// default there is none.
+  public var albumSummaries: () -> [AlbumSummary] = { [] }
+  /// Every import of the photo `id` is an import of (a photo imported on copies changed
+  /// apart, see docs/SYNC.md), the listed one first. By default each photo is imported once.
+  public var importsOfPhoto: (BlobID) -> [BlobID] = { [$0] }
 
   public init(
     numberOfPhotos: @escaping () -> Int, photoAtIndex: @escaping (Int) -> PhotoModel,

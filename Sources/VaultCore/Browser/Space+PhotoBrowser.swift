@@ -9,7 +9,8 @@ extension Space {
   ///
   /// The browser shows the items `scope` takes, in its order, numbered by their place in
   /// that list (by default every item, by date taken, then import order). An album the
-  /// space does not have leaves the list empty: commands check it with `requireAlbum` first.
+  /// space does not have leaves the list empty: commands check it with the browser's
+  /// `requireAlbum`.
   ///
   /// The data source's `reload` takes the space's current catalog: the browser reloads
   /// after every change it asks for, and an owner that reads the space again (`reload`)
@@ -56,6 +57,9 @@ extension Space {
     source.originalRanges = { try self.originalRanges(of: $0, recordCheckedAtEnd: $1) }
     source.readAgain = { waitLimit in try self.readAgain(waitingAtMost: waitLimit, into: browsed) }
     source.albumNamed = { browsed.catalog.album(named: $0) }
+    source.albums = { browsed.catalog.albums }
+    source.albumSummaries = { browsed.catalog.albumSummaries() }
+    source.importsOfPhoto = { browsed.catalog.imports(of: $0) }
     source.listRevision = { browsed.catalog.version }
     source.selectedIndexes = { browsed.selectedIndexes }
     source.idAtIndex = { browsed.catalog.entries.id(at: browsed.positions[$0]) }

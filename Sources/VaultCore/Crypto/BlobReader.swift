@@ -8,7 +8,7 @@ import Foundation
 ///
 /// A version-2 blob's plaintext is its payload, then padding: a reader reads the payload
 /// (which says where it ends), then calls `readPadding()`.
-final class BlobReader {
+package final class BlobReader {
   let what: String
   /// 1 (format 1: the plaintext is the payload) or 2 (the payload is padded).
   let version: UInt8
@@ -24,7 +24,7 @@ final class BlobReader {
   private var ciphertext = [UInt8](repeating: 0, count: BlobFormat.chunkSize + BlobFormat.chunkOverhead)
   private(set) var reachedEnd = false
 
-  init(path: String, kind: BlobKind, key: SecureBytes, what: String) throws {
+  package init(path: String, kind: BlobKind, key: SecureBytes, what: String) throws {
     Sodium.ensureInitialized()
     self.what = what
     do {
@@ -112,7 +112,7 @@ final class BlobReader {
   /// The whole remaining plaintext, padding included (for format 1's small blobs:
   /// thumbnails, the index). The caller wipes the result; no other copy of it is left in
   /// memory.
-  func readToEnd(limit: Int) throws -> [UInt8] {
+  package func readToEnd(limit: Int) throws -> [UInt8] {
     var result = [UInt8]()
     // Room for the whole file at once (its plaintext is a little shorter): no copies to
     // wipe as it grows.

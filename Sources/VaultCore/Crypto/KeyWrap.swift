@@ -4,7 +4,7 @@ import CSodium
 /// password's wrapping key. Layout: "VLTK" | version 1 | 24-byte nonce | 48-byte sealed key.
 /// The `recovery` file has the same layout under its own magic, "VLTR", and the recovery
 /// key's wrapping key, so that neither file ever opens as the other.
-enum KeyWrap {
+package enum KeyWrap {
   static let magic = Array("VLTK".utf8)
   static let recoveryMagic = Array("VLTR".utf8)
   static let version: UInt8 = 1
@@ -12,7 +12,7 @@ enum KeyWrap {
   static let tagLength = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
   static let fileLength = magic.count + 1 + nonceLength + MasterKey.length + tagLength
 
-  static func wrap(
+  package static func wrap(
     _ master: MasterKey, with wrappingKey: SecureBytes, magic: [UInt8] = KeyWrap.magic,
     nonce: [UInt8] = Sodium.randomBytes(KeyWrap.nonceLength)
   ) -> [UInt8] {

@@ -2,10 +2,10 @@
 /// Encrypted Files and Communication with PURBs", PETS 2019): a length is rounded up so
 /// that only its top bits remain, which leaves O(log log L) bits of information about L
 /// at a cost of at most 12% (docs/FORMAT.md, "Padding").
-enum Padme {
+package enum Padme {
   /// The length a payload of `length` bytes is padded to: for L ≥ 2, with E = ⌊log2 L⌋
   /// and S = ⌊log2 E⌋ + 1, the last E − S bits of L are rounded up. 0 and 1 stay as they are.
-  static func paddedLength(_ length: Int) -> Int {
+  package static func paddedLength(_ length: Int) -> Int {
     precondition(length >= 0, "a length is never negative")
     guard length >= 2 else { return length }
     let exponent = floorLog2(length)

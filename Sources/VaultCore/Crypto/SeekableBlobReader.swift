@@ -6,7 +6,7 @@ import Foundation
 /// one or not) before any of its bytes are handed out. Opening it reads the trailer from
 /// the last chunk, which proves where the blob ends: a blob cut or extended at a chunk
 /// boundary fails there. Errors name `what` (docs/FORMAT.md, "Seekable blobs").
-final class SeekableBlobReader {
+package final class SeekableBlobReader {
   let what: String
   /// Every plaintext byte: payload, padding, trailer and the trailer's length.
   let plaintextLength: Int
@@ -40,7 +40,9 @@ final class SeekableBlobReader {
   }
 
   /// Opens the blob and reads its trailer (at most `trailerLimit` bytes).
-  convenience init(path: String, kind: BlobKind, key: SecureBytes, what: String, trailerLimit: Int) throws {
+  package convenience init(path: String, kind: BlobKind, key: SecureBytes, what: String, trailerLimit: Int)
+    throws
+  {
     let descriptor: Int32
     do {
       descriptor = try openVaultFile(path)
@@ -101,7 +103,7 @@ final class SeekableBlobReader {
   }
 
   /// Where the trailer starts in the plaintext (the padding ends there).
-  var trailerOffset: Int { plaintextLength - SeekableBlobFormat.trailerLengthSize - trailer.count }
+  package var trailerOffset: Int { plaintextLength - SeekableBlobFormat.trailerLengthSize - trailer.count }
 
   /// The prefix and nonce prefix, once the magic, version and kind are checked.
   private static func readHeader(_ descriptor: Int32, kind: BlobKind, what: String) throws -> [UInt8] {
@@ -204,7 +206,7 @@ final class SeekableBlobReader {
 
   /// Checks the length (`checkLength`) and that the bytes between the payload and the
   /// trailer are all zero.
-  func checkPadding(payloadLength: Int) throws {
+  package func checkPadding(payloadLength: Int) throws {
     try checkLength(payloadLength: payloadLength)
     try forEachPiece(of: payloadLength..<trailerOffset) { piece in
       guard piece.allSatisfy({ $0 == 0 }) else {

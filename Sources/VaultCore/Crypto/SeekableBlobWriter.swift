@@ -6,7 +6,7 @@ import Foundation
 /// (an original's record, with the content hash computed while it streamed) is written
 /// last, by `finish(trailer:)`, after the payload's Padmé padding (docs/FORMAT.md,
 /// "Seekable blobs").
-final class SeekableBlobWriter {
+package final class SeekableBlobWriter {
   private let output: TemporaryFile
   /// Internal, with the chunk not sealed yet, for `readBack` (an upload's format and
   /// thumbnail are read from what it wrote, before its record is known).
@@ -21,7 +21,7 @@ final class SeekableBlobWriter {
   private var finished = false
 
   /// `noncePrefix` is random unless a known-answer test gives one.
-  init(kind: BlobKind, key: SecureBytes, output: TemporaryFile, noncePrefix: [UInt8]? = nil) throws {
+  package init(kind: BlobKind, key: SecureBytes, output: TemporaryFile, noncePrefix: [UInt8]? = nil) throws {
     self.output = output
     let prefix = noncePrefix ?? Sodium.randomBytes(SeekableBlobFormat.noncePrefixLength)
     let additionalData = BlobFormat.prefix(kind: kind, version: SeekableBlobFormat.version)
@@ -37,7 +37,7 @@ final class SeekableBlobWriter {
     payloadLength += bytes.count
   }
 
-  func write(_ bytes: [UInt8]) throws {
+  package func write(_ bytes: [UInt8]) throws {
     try bytes.withUnsafeBytes { try write($0) }
   }
 
@@ -69,7 +69,7 @@ final class SeekableBlobWriter {
   /// Pads the payload with zero bytes, then writes `trailer` and its length (4 bytes,
   /// big-endian), so that the plaintext is exactly Padmé of payload, trailer and length;
   /// the chunk holding the end is sealed as the last.
-  func finish(trailer: [UInt8]) throws {
+  package func finish(trailer: [UInt8]) throws {
     precondition(!finished)
     let total = SeekableBlobFormat.plaintextLength(payloadLength: payloadLength, trailerLength: trailer.count)
     let padding = total - payloadLength - trailer.count - SeekableBlobFormat.trailerLengthSize

@@ -43,7 +43,7 @@ package final class MasterKey {
   static let contentHashLabel = Array("vault content hash key v1".utf8)
   static let journalKeyLabel = Array("vault journal key v2".utf8)
 
-  init(key: SecureBytes) {
+  package init(key: SecureBytes) {
     precondition(key.count == Self.length)
     self.key = key
   }
@@ -66,7 +66,7 @@ package final class MasterKey {
 
   /// The key that seals journal records (each record's additional data names its segment
   /// and position).
-  func journalKey() -> SecureBytes {
+  package func journalKey() -> SecureBytes {
     keyedHash(Self.journalKeyLabel)
   }
 
@@ -132,7 +132,7 @@ public struct BlobID: Hashable, Sendable, CustomStringConvertible {
 
   public static let length = 16
   /// The index blob's id: all zeros.
-  static let index = BlobID(high: 0, low: 0)
+  package static let index = BlobID(high: 0, low: 0)
 
   init(high: UInt64, low: UInt64) {
     self.high = high
@@ -140,7 +140,7 @@ public struct BlobID: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The 16 bytes at `bytes` (which must hold exactly 16).
-  init(bytes: UnsafeRawBufferPointer) {
+  package init(bytes: UnsafeRawBufferPointer) {
     precondition(bytes.count == Self.length)
     high = bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
     low = bytes.suffix(8).reduce(0) { $0 << 8 | UInt64($1) }

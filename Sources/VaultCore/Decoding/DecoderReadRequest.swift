@@ -1,10 +1,10 @@
 /// A read a helper asked for (`read`): an offset within the file and a count of at most
 /// `DecoderInput.readLimit`, cut at the file's end. The parent checks it before it reads.
-struct DecoderReadRequest {
+package struct DecoderReadRequest {
   let offset: Int64
   let count: Int
 
-  init?(_ payload: [UInt8], size: Int64) {
+  package init?(_ payload: [UInt8], size: Int64) {
     guard
       let (offset, count) = payload.withUnsafeBytes({ buffer -> (Int64, UInt32)? in
         var reader = ByteReader(buffer)

@@ -23,6 +23,15 @@ package struct DecoderRequest {
   /// For a `picture`: the smallest size (as shown) it may be decoded at; nil for full size.
   package var minimumSize: PixelSize? = nil
 
+  package init(
+    wants: Wants, thumbnailer: Thumbnailer, format: ImageFormat, name: String, size: Int64,
+    delivery: Delivery,
+    minimumSize: PixelSize? = nil
+  ) {
+    (self.wants, self.thumbnailer, self.format, self.name) = (wants, thumbnailer, format, name)
+    (self.size, self.delivery, self.minimumSize) = (size, delivery, minimumSize)
+  }
+
   package enum Delivery: UInt8 {
     /// The helper asks for ranges (`read`).
     case ranges = 0

@@ -8,10 +8,10 @@ import Foundation
 /// record's `bytes` says where the original ends and the padding begins.
 package enum OriginalBlob {
   /// Records are small; a larger length is damage, not a record.
-  static let recordSizeLimit = 1 << 20
+  package static let recordSizeLimit = 1 << 20
 
   /// The record as the JSON a blob holds.
-  static func recordJSON(_ record: PhotoRecord) throws -> [UInt8] {
+  package static func recordJSON(_ record: PhotoRecord) throws -> [UInt8] {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     var json = try encoder.encode(record)
@@ -33,12 +33,12 @@ package enum OriginalBlob {
 
 /// Reads an original's blob: its record first, then its content, whole (checked against
 /// the record's size and hash) or any range of it (`read(at:into:)`).
-final class OriginalBlobReader {
+package final class OriginalBlobReader {
   /// Originals from this size up are decrypted ahead on a thread of their own when read
   /// whole (`ChunkReadAhead`).
   static let readAheadLength = 16 << 20
 
-  let record: PhotoRecord
+  package let record: PhotoRecord
   let what: String
   private let master: MasterKey
   private var source: Source
@@ -58,7 +58,8 @@ final class OriginalBlobReader {
   /// blob's trailer (in its last chunk, one more disk read) is not read now: `record` is
   /// `indexed` until a read reaches the original's end, which checks the trailer first.
   /// Every byte handed out still comes from a chunk authenticated at its place.
-  init(path: String, id: BlobID, master: MasterKey, what: String, indexed: PhotoRecord? = nil) throws {
+  package init(path: String, id: BlobID, master: MasterKey, what: String, indexed: PhotoRecord? = nil) throws
+  {
     self.master = master
     self.what = what
     let key = master.blobKey(kind: .original, id: id)
@@ -127,7 +128,7 @@ final class OriginalBlobReader {
   /// ended properly (after canonical padding, in versions 2 and 3) and that size and
   /// content hash match the record. `consume` must treat anything it received as
   /// unconfirmed until this returns.
-  func readContent(_ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+  package func readContent(_ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
     let hasher = ContentHasher(key: master.contentHashKey())
     switch source {
     case .seekable(let reader):
@@ -178,7 +179,7 @@ final class OriginalBlobReader {
   /// the chunks that cover the range are read, each authenticated as the chunk of its place
   /// in this blob; versions 1 and 2 are read from the start (again, for an `offset` behind
   /// the last read). The content hash is not checked here: that takes the whole original.
-  func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+  package func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     precondition(offset >= 0, "a place in the original")
     let count = Int(clamping: max(0, min(Int64(buffer.count), record.bytes - offset)))
     guard count > 0 else { return 0 }

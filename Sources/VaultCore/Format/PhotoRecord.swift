@@ -181,13 +181,20 @@ public enum MediaKind: String, Sendable {
 public struct IndexEntry: Codable, Equatable, Sendable {
   public var record: PhotoRecord
   public var selected: Bool
+
+  package init(record: PhotoRecord, selected: Bool) {
+    self.record = record
+    self.selected = selected
+  }
 }
 
 /// The decrypted contents of a space's `index` blob, in import order.
-struct SpaceIndex: Codable, Equatable {
+package struct SpaceIndex: Codable, Equatable {
   static let currentVersion = 1
   var version = SpaceIndex.currentVersion
   var photos: [IndexEntry] = []
+
+  package init(photos: [IndexEntry] = []) { self.photos = photos }
 }
 
 extension SpaceIndex {

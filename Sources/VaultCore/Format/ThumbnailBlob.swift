@@ -1,11 +1,11 @@
 /// The plaintext of a thumbnail's blob (docs/FORMAT.md, "Thumbnail blobs"): in version 2,
 /// the JPEG's length (4 bytes, big-endian), the JPEG, then padding; in version 1, the JPEG
 /// alone.
-enum ThumbnailBlob {
+package enum ThumbnailBlob {
   /// Thumbnails are small; a larger one is damage, not a thumbnail.
   static let sizeLimit = 64 << 20
 
-  static func write(_ jpeg: [UInt8], to writer: BlobWriter) throws {
+  package static func write(_ jpeg: [UInt8], to writer: BlobWriter) throws {
     try LengthPrefixedPayload.write(jpeg, to: writer)
   }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// The plain `vault.json` header: format name, version and KDF parameters. Written once,
 /// when the vault is made.
-struct VaultHeader: Equatable {
+package struct VaultHeader: Equatable {
   static let fileName = "vault.json"
   static let formatName = "vault"
   static let version = 1
@@ -45,7 +45,7 @@ struct VaultHeader: Equatable {
   }
 
   /// Parses and checks a header; `path` names the file in errors.
-  static func decode(_ bytes: [UInt8], path: String) throws -> VaultHeader {
+  package static func decode(_ bytes: [UInt8], path: String) throws -> VaultHeader {
     let stored: Stored
     do {
       stored = try JSONDecoder().decode(Stored.self, from: Data(bytes))

@@ -28,3 +28,15 @@ public enum ImportEvent: Sendable {
   /// Moving: the photo is in the space, but its source file stays, for this reason.
   case sourceKept(path: String, reason: VaultError)
 }
+
+extension ImportEvent {
+  /// The file the event is about, as it was given.
+  public var path: String {
+    switch self {
+    case .added(let path, _), .duplicate(let path, _), .failed(let path, _), .warning(let path, _),
+      .skipped(let path, _), .sourceRemoved(let path), .sourceKept(let path, _), .paired(let path, _, _, _),
+      .livePairKept(let path, _, _, _):
+      return path
+    }
+  }
+}

@@ -5,7 +5,9 @@ extension JournalEntry {
   /// padding. Returns the length up to and with the end mark. Throws
   /// `JournalDecodingError` naming the entry that is malformed.
   @discardableResult
-  static func decodeAll(_ bytes: UnsafeRawBufferPointer, _ apply: (JournalEntry) -> Void) throws -> Int {
+  package static func decodeAll(_ bytes: UnsafeRawBufferPointer, _ apply: (JournalEntry) -> Void) throws
+    -> Int
+  {
     try decode(bytes, from: 0, to: nil, firstNumber: 1, apply)
   }
 

@@ -85,7 +85,7 @@ extension JournalEntry {
 
   /// `entries` ‖ the end mark, and with `padded` zeros up to the Padmé length. Sized up
   /// front, so that no growing copy of the records is left behind unwiped.
-  static func encodeAll(_ entries: [JournalEntry], padded: Bool = false) -> [UInt8] {
+  package static func encodeAll(_ entries: [JournalEntry], padded: Bool = false) -> [UInt8] {
     let length = entries.reduce(1) { $0 + $1.encodedLength }
     var writer = ByteWriter()
     writer.output.reserveCapacity(padded ? Padme.paddedLength(length) : length)

@@ -6,7 +6,7 @@ extension JournalEntry {
   /// lengths alone (cheap), then slices between them are decoded at once, then handed to
   /// `apply` in order. The same result and the same errors.
   @discardableResult
-  static func decodeAllInParallel(
+  package static func decodeAllInParallel(
     _ bytes: UnsafeRawBufferPointer, slices: Int, _ apply: (JournalEntry) -> Void
   ) throws -> Int {
     try scanInParallel(bytes, slices: slices, reading: decodeEntry, apply)

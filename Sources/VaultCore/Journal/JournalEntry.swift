@@ -3,7 +3,7 @@ import Dispatch
 /// One change to a space, as the journal stores it (docs/FORMAT.md, "Journal entries").
 /// Entries are facts that can be applied in any order and any number of times with the same
 /// result, so copies of a space changed apart merge by taking the union of their entries.
-enum JournalEntry: Equatable {
+package enum JournalEntry: Equatable {
   /// A photo was imported. `order` places it in the list (nanoseconds since 1970, at least
   /// one more than every photo the writer knew of).
   case added(PhotoRecord, order: Int64)

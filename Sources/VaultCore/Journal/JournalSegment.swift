@@ -205,9 +205,9 @@ enum JournalSegment {
 
 /// Appends records to a new segment of this writer's own. Each append is flushed before it
 /// returns, so an entry is durable once the command reports it.
-final class JournalSegmentWriter {
-  let id: BlobID
-  let path: String
+package final class JournalSegmentWriter {
+  package let id: BlobID
+  package let path: String
   private let directory: String
   private let key: SecureBytes
   private let header: [UInt8]
@@ -217,7 +217,7 @@ final class JournalSegmentWriter {
   private var length: Int
   private(set) var isBroken = false
 
-  init(directory: String, key: SecureBytes) throws {
+  package init(directory: String, key: SecureBytes) throws {
     id = BlobID.random()
     self.directory = directory
     self.key = key
@@ -242,7 +242,7 @@ final class JournalSegmentWriter {
 
   var fileLength: Int { length }
 
-  func append(_ entries: [JournalEntry]) throws {
+  package func append(_ entries: [JournalEntry]) throws {
     precondition(!isBroken, "a broken segment takes no more records")
     var plaintext = JournalSegment.plaintext(entries)
     defer { plaintext.wipe() }

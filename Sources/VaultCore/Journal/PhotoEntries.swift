@@ -78,7 +78,7 @@ public struct PhotoEntries: RandomAccessCollection, MutableCollection, Expressib
   }
 
   /// When the photo at `position` was imported.
-  func importedAt(at position: Int) -> Timestamp {
+  package func importedAt(at position: Int) -> Timestamp {
     switch sources[position] {
     case .decoded(let index): return records[index].importedAt
     case .encoded(let added, _): return snapshot!.importedAt(added: added)
@@ -102,7 +102,7 @@ public struct PhotoEntries: RandomAccessCollection, MutableCollection, Expressib
   }
 
   /// When the photo at `position` was taken, if its file says.
-  func taken(at position: Int) -> CaptureTime? {
+  package func taken(at position: Int) -> CaptureTime? {
     switch sources[position] {
     case .decoded(let index): return records[index].taken
     case .encoded(_, let details): return details.flatMap { snapshot!.taken(details: $0) }

@@ -9,7 +9,7 @@ import Foundation
 /// `@unchecked`: it holds a raw pointer to its mapping, which Swift cannot check, and
 /// `count` grows while it is read. It is immutable once `read` returns it, which is when a
 /// catalog (`SpaceCatalog`, through `PhotoEntries`) can hand it to another thread.
-final class SnapshotBytes: @unchecked Sendable {
+package final class SnapshotBytes: @unchecked Sendable {
   /// The memory mapped for it (its length is a page or more).
   private let mapping: UnsafeMutableRawBufferPointer
   /// The bytes decrypted so far (all of them once read): what `withBytes` hands out. Set by
@@ -29,7 +29,7 @@ final class SnapshotBytes: @unchecked Sendable {
   /// go on on another thread meanwhile (see `SnapshotDecryption`), smaller snapshots are
   /// decrypted whole first. Throws what decrypting or reading threw, once nothing writes the
   /// memory any more.
-  static func read(
+  package static func read(
     from reader: BlobReader, limit: Int, alongsideFrom parallelSize: Int = .max,
     consume: (SnapshotBytes, [SnapshotItem]) -> Void
   ) throws -> SnapshotBytes {
@@ -74,7 +74,7 @@ final class SnapshotBytes: @unchecked Sendable {
   }
 
   /// The plaintext `bytes` as a read would hold it, whole (for tests and the fuzz target).
-  init(_ bytes: [UInt8]) throws {
+  package init(_ bytes: [UInt8]) throws {
     mapping = try Self.map(bytes.count)
     mapping.copyBytes(from: bytes)
     count = bytes.count
@@ -194,7 +194,7 @@ final class SnapshotBytes: @unchecked Sendable {
 
 /// An entry of a snapshot as it is read: photos and their details are checked and located,
 /// not decoded (see `SnapshotBytes`); anything else is decoded.
-enum SnapshotItem {
+package enum SnapshotItem {
   case added(BlobID, order: Int64, at: Int)
   case details(BlobID, stamp: Int64, at: Int)
   indirect case other(JournalEntry)

@@ -4,7 +4,7 @@ import Foundation
 /// (docs/FORMAT.md, "The journal"). Reading folds every snapshot and every segment into one
 /// `SpaceState`; a writer appends its changes to a segment of its own, and compacts
 /// everything into a new snapshot once the segments outgrow a fraction of it.
-final class SpaceJournal {
+package final class SpaceJournal {
   static let snapshotPrefix = "s-"
   /// Compaction is due once the segments hold more than this fraction of the snapshots'
   /// bytes (so its cost, proportional to the space, is spread over as many changes)…
@@ -218,7 +218,7 @@ final class SpaceJournal {
   /// Writes `state` as a snapshot named `s-<id>` into `folder`, durably (the file and the
   /// folder are synced).
   @discardableResult
-  static func writeSnapshot(of state: SpaceState, in folder: String, master: MasterKey) throws
+  package static func writeSnapshot(of state: SpaceState, in folder: String, master: MasterKey) throws
     -> String
   {
     let id = BlobID.random()

@@ -11,7 +11,7 @@ extension SpaceState {
   /// `step`, its bytes are read that many at a time, as a big snapshot's are while it is
   /// decrypted (for tests and the fuzz target). Throws `JournalDecodingError` for the first
   /// malformed entry, `SnapshotNotPadded`.
-  mutating func applySnapshot(_ snapshot: SnapshotBytes, inSteps step: Int? = nil) throws {
+  package mutating func applySnapshot(_ snapshot: SnapshotBytes, inSteps step: Int? = nil) throws {
     var (scanner, application) = (SnapshotScanner(), SnapshotApplication(applyingTo: self))
     try snapshot.withBytes { bytes in
       if let step {
@@ -29,21 +29,21 @@ extension SpaceState {
   /// A snapshot's entries applied as they are read (see `SnapshotScanner`) to a state of its
   /// own, a copy of the one it started from: the copy is the outcome only once the whole
   /// snapshot read well, its end mark and padding too.
-  struct SnapshotApplication {
-    private(set) var state: SpaceState
+  package struct SnapshotApplication {
+    package private(set) var state: SpaceState
     private var window: [SnapshotPhotoItem] = []
     /// The photos the state listed before, and those it has room for.
     private let listedBefore: Int
     private var reserved = 0
 
-    init(applyingTo state: SpaceState) {
+    package init(applyingTo state: SpaceState) {
       self.state = state
       listedBefore = state.photoCount
       window.reserveCapacity(SpaceState.snapshotWindow)
     }
 
     /// Applies `items`, read from `snapshot`'s bytes that are there (`count`), in order.
-    mutating func apply(_ items: [SnapshotItem], of snapshot: SnapshotBytes) {
+    package mutating func apply(_ items: [SnapshotItem], of snapshot: SnapshotBytes) {
       reserveForPhotos(in: snapshot)
       for item in items {
         switch item {

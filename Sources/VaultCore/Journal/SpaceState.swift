@@ -3,7 +3,7 @@
 /// and idempotent (a set of additions, a set of deletions that wins over them, and a
 /// latest-wins selection and details per photo; albums alike), so the state of merged copies
 /// does not depend on the order their files are read in.
-struct SpaceState {
+package struct SpaceState {
   struct Photo {
     var record: PhotoRecord
     var order: Int64
@@ -49,11 +49,11 @@ struct SpaceState {
   /// The Live Photo identifier of each photo that has one, listed or not (yet).
   private(set) var liveIdentifiers: [BlobID: String] = [:]
 
-  init() {}
+  package init() {}
 
   /// A state that lists `entries` in their order, the selected ones selected at `stamp`:
   /// format 1's index on an upgrade, or an index rebuilt by `verify --repair`.
-  init<Entries: Sequence>(listing entries: Entries, selectedAt stamp: Int64)
+  package init<Entries: Sequence>(listing entries: Entries, selectedAt stamp: Int64)
   where Entries.Element == IndexEntry {
     add(entries, selectedAt: stamp)
   }
@@ -112,7 +112,7 @@ struct SpaceState {
     position(of: id).map { Photo(record: list.record(at: $0), order: orders[$0]) }
   }
 
-  mutating func apply(_ entry: JournalEntry) {
+  package mutating func apply(_ entry: JournalEntry) {
     switch entry {
     case .added(let record, let order):
       applyAddition(record, order: order)
@@ -294,7 +294,7 @@ struct SpaceState {
 
   /// Whether a `details` entry was applied for the photo: its file was read for them (even
   /// if it said nothing).
-  func hasDetails(_ id: BlobID) -> Bool {
+  package func hasDetails(_ id: BlobID) -> Bool {
     position(of: id).map { detailStamps[$0] != nil } ?? (unlistedDetailStamps[id] != nil)
   }
 
@@ -320,7 +320,7 @@ struct SpaceState {
     (orderedPositions() ?? Array(list.indices)).map { Photo(record: list.record(at: $0), order: orders[$0]) }
   }
 
-  func entries() -> PhotoEntries {
+  package func entries() -> PhotoEntries {
     orderedPositions().map { list.picking($0) } ?? list
   }
 
@@ -334,7 +334,7 @@ struct SpaceState {
   }
 
   /// The fewest entries that rebuild this state: what a snapshot holds.
-  func compacted() -> [JournalEntry] {
+  package func compacted() -> [JournalEntry] {
     var result: [JournalEntry] = []
     result.reserveCapacity(2 * photoCount + selections.count + unlistedDetailStamps.count + deleted.count)
     // Each photo's details right after it: a snapshot's reader finds their photo without a

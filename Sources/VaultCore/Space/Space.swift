@@ -6,7 +6,7 @@ public final class Space {
   /// Whether the space is opened to read (shared lock) or to change (exclusive lock).
   public enum Access { case read, write }
 
-  static let keyFile = "key"
+  package static let keyFile = "key"
   /// The master key wrapped by a new password, there while `vault passwd` moves the space
   /// to it (see `Vault.changePassword`).
   static let nextKeyFile = "key-next"
@@ -53,7 +53,7 @@ public final class Space {
   var writerMark: String?
   var writerMarkName: String? { writerMark }
 
-  convenience init(directory: String, wrappingKey: SecureBytes, access: Access) throws {
+  package convenience init(directory: String, wrappingKey: SecureBytes, access: Access) throws {
     // The lock comes first: the key file is read under it, like everything else.
     let lock = try DirectoryLock(path: directory, mode: access == .write ? .exclusive : .shared)
     let master = try Self.unwrapMasterKey(in: directory, with: wrappingKey)

@@ -100,7 +100,7 @@ package final class TemporaryFile {
   }
 
   /// Syncs, then renames over `finalPath`, replacing any file there, and syncs the folder.
-  func replace(_ finalPath: String, syncFolder: Bool = true) throws {
+  package func replace(_ finalPath: String, syncFolder: Bool = true) throws {
     guard let path else { preconditionFailure("an unnamed file cannot replace another") }
     try sync()
     try closeDescriptor()
@@ -167,7 +167,7 @@ func writeFileAtomically(_ bytes: [UInt8], to path: String) throws {
 }
 
 /// Reads a whole small file.
-func readWholeFile(_ path: String, limit: Int = 16 << 20) throws -> [UInt8] {
+package func readWholeFile(_ path: String, limit: Int = 16 << 20) throws -> [UInt8] {
   let descriptor = try openVaultFile(path)
   defer { close(descriptor) }
   var result = [UInt8]()

@@ -189,7 +189,7 @@ func makeDirectories(_ path: String) throws {
 /// Removes a folder of vault files (used only for half-made folders of our own, and
 /// temporary files), never following a link: a link is removed, not what it points to, so
 /// that tidying a space never reaches outside it.
-func removeTree(_ path: String) {
+package func removeTree(_ path: String) {
   var info = stat()
   guard lstat(path, &info) == 0 else { return }
   guard info.st_mode & S_IFMT == S_IFDIR else {

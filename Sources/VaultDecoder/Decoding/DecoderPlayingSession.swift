@@ -5,7 +5,7 @@ import VaultCore
 /// by range from the parent as FFmpeg asks; an animation came whole and stays here. Each
 /// frame is scaled to the size the parent answers for its time, then goes through shared
 /// memory as a picture does.
-final class DecoderPlayingSession {
+package final class DecoderPlayingSession {
   private let picture: MovingPicture
   private let request: DecoderRequest
   /// Tests only (`DecoderFault.spinAtNextFrame`): the next frame never comes.

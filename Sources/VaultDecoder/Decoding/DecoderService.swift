@@ -41,7 +41,7 @@ public enum DecoderService {
 
   /// Answers `frame`; `playing` is what the last `play` opened, and `pixels` the shared
   /// memory kept for pictures, both kept between requests.
-  static func answer(
+  package static func answer(
     _ frame: DecoderFrame, on channel: DecoderChannel, playing: inout DecoderPlayingSession?,
     pixels: SharedPixelTarget, fault: (DecoderFault) -> Void
   ) throws {

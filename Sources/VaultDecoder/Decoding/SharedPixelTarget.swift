@@ -6,10 +6,10 @@ import VaultCore
 /// mapped from picture to picture, so that a picture costs neither a new mapping nor the
 /// faults of fresh pages. The parent decides what is kept; this side only checks that what
 /// it is told to write into is there and large enough.
-final class SharedPixelTarget {
+package final class SharedPixelTarget {
   private var kept: (memory: UnsafeMutableRawPointer, size: Int)?
 
-  init() {}
+  package init() {}
 
   deinit {
     if let kept { munmap(kept.memory, kept.size) }

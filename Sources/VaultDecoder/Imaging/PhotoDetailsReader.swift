@@ -27,7 +27,7 @@ public enum PhotoDetailsReader {
   }
 
   /// The details of a whole file held in memory (or, for JPEG and PNG, of its first bytes).
-  static func read(_ file: PinnedBytes, format: ImageFormat) -> PhotoDetails {
+  package static func read(_ file: PinnedBytes, format: ImageFormat) -> PhotoDetails {
     let bytes = UnsafeRawBufferPointer(start: file.baseAddress, count: file.count)
     switch format {
     case .jpeg: return jpeg(bytes)

@@ -6,7 +6,7 @@ import VaultCore
 /// then a version (2 bytes) and a byte order mark ("MM" or "II"), then an IFD at offset 14
 /// whose offsets count from the maker note's start; its tag 0x0011 is the identifier, ASCII.
 /// Every offset is bounds-checked: a prefix or a forged file gives nil, never a trap.
-enum AppleContentIdentifier {
+package enum AppleContentIdentifier {
   static let makerNoteSignature: [UInt8] = Array("Apple iOS\0".utf8)
   static let exifIFDTag = 0x8769
   static let makerNoteTag = 0x927C
@@ -43,13 +43,13 @@ enum AppleContentIdentifier {
   }
 
   /// The identifier in an APP1 segment's payload ("Exif\0\0", then TIFF).
-  static func inAPP1(_ segment: UnsafeRawBufferPointer) -> String? {
+  package static func inAPP1(_ segment: UnsafeRawBufferPointer) -> String? {
     guard segment.starts(with: ExifReader.exifHeader) else { return nil }
     return inTIFF(UnsafeRawBufferPointer(rebasing: segment[ExifReader.exifHeader.count...]))
   }
 
   /// The identifier in an EXIF TIFF structure's Apple maker note.
-  static func inTIFF(_ tiff: UnsafeRawBufferPointer) -> String? {
+  package static func inTIFF(_ tiff: UnsafeRawBufferPointer) -> String? {
     guard tiff.count >= 8 else { return nil }
     let order = IFDReader(bytes: tiff, bigEndian: tiff[0] == 0x4D)
     guard tiff[0] == tiff[1], tiff[0] == 0x4D || tiff[0] == 0x49, let ifd0 = order.u32(4),
@@ -63,7 +63,7 @@ enum AppleContentIdentifier {
   }
 
   /// The identifier in an Apple maker note's bytes.
-  static func inMakerNote(_ note: UnsafeRawBufferPointer) -> String? {
+  package static func inMakerNote(_ note: UnsafeRawBufferPointer) -> String? {
     guard note.starts(with: makerNoteSignature), note.count >= 16 else { return nil }
     let mark = (note[12], note[13])
     guard mark == (0x4D, 0x4D) || mark == (0x49, 0x49) else { return nil }

@@ -178,7 +178,7 @@ final class PhotoBrowserTests: XCTestCase {
   }
 
   /// `delete --only`: a deletion request that names one half of each Live Photo alone;
-  /// photos that are not Live Photos are left out.
+  /// a choice with a photo that is not a Live Photo deletes nothing.
   func testDeletingOneHalfOfLivePhotosNamesThatHalfAlone() throws {
     var live = model(1)
     live.motion = model(2).record
@@ -186,10 +186,14 @@ final class PhotoBrowserTests: XCTestCase {
     let (source, browser) = self.source(over: { photos })
     var doomed: [[PhotoModel]] = []
     source.delete = { doomed.append($0) }
-    try browser.delete(.motion, of: photos)
-    try browser.delete(.still, of: photos)
+    try browser.delete(.motion, of: [(0, live)])
+    try browser.delete(.still, of: [(0, live)])
     XCTAssertEqual(source.events, ["delete IMG_2.jpg", "reload", "delete IMG_1.jpg", "reload"])
     XCTAssertEqual(doomed.flatMap { $0.map(\.motion) }, [nil, nil], "the other half is not named")
+    XCTAssertThrowsError(try browser.delete(.motion, of: [(0, live), (1, photos[1])])) { error in
+      XCTAssertTrue("\(error)".contains("photo 2 'IMG_3.jpg' is not a live photo"), "\(error)")
+    }
+    XCTAssertEqual(source.events.count, 4, "nothing asked for when a photo is not a live photo")
   }
 
   func testSelectionChangesAreOneRequestThenTheReload() throws {
