@@ -179,7 +179,7 @@ let package = Package(
         "CVaultSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      swiftSettings: [.swiftLanguageMode(.v5)]
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .target(
       name: "VaultTestSupport",

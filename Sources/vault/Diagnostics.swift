@@ -41,5 +41,5 @@ func printLine(_ text: String) {
 func printRaw(_ text: String) {
   Diagnostics.clearProgress()
   print(text)
-  fflush(stdout)
+  fflush(nil)  // every stream: Swift 6 does not let code read C's global `stdout`
 }
