@@ -1,16 +1,21 @@
-.PHONY: build test test-unit bench bench-scale bench-view bench-session bench-mount fixtures format torture fuzz sanitize
+.PHONY: build man test test-unit bench bench-scale bench-view bench-session bench-mount fixtures format torture fuzz sanitize
 
 build:
 	swift build -c release
 
+# docs/man/vault.1 from the help of the debug build (ManPageTests fails when it is stale).
+man:
+	swift build --product vault
+	scripts/man-page .build/debug/vault > docs/man/vault.1
+
 test:
 	scripts/test
 
-# The Swift tests of the libraries alone (VaultCore, VaultTerminal, VaultServe): no Xvfb, FUSE,
-# Syncthing, tmux or real terminal, no built binary run end to end; the lint first, as in
-# scripts/test. docs/DEVELOPING.md gives its time.
+# The Swift tests of the libraries alone (VaultCore, VaultTerminal, VaultServe, and VaultMount's
+# tree and reader pool): no Xvfb, FUSE, Syncthing, tmux or real terminal, no built binary run
+# end to end; the lint first, as in scripts/test. docs/DEVELOPING.md gives its time.
 test-unit:
-	scripts/test --filter '^(VaultCoreTests|VaultTerminalTests|VaultServeTests)\.'
+	scripts/test --filter '^(VaultCoreTests|VaultTerminalTests|VaultServeTests|VaultMountTests)\.'
 
 # Import speed and memory against vipsthumbnail, export against cp -p + sync, verify (and
 # verify --quick) against cat and cp -p, each measured in the same run; then what padding

@@ -146,7 +146,6 @@ let package = Package(
       name: "VaultServe",
       dependencies: [
         "VaultCore",
-        "CSodium",
         "CQREncode",
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HummingbirdHTTP2", package: "hummingbird"),
@@ -175,8 +174,6 @@ let package = Package(
         "VaultMount",
         "VaultServe",
         "VaultTerminal",
-        "CChafa",
-        "CVaultSystem",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]
@@ -204,6 +201,12 @@ let package = Package(
         .product(name: "X509", package: "swift-certificates"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]
+    ),
+    // The mount's tree and reader pool, without /dev/fuse (Tests/vaultTests/Mount mounts).
+    .testTarget(
+      name: "VaultMountTests",
+      dependencies: ["VaultMount", "VaultCore", "VaultTestSupport"],
+      swiftSettings: [.swiftLanguageMode(.v5)]
     ),
     .testTarget(
       name: "VaultTerminalTests",
@@ -233,8 +236,9 @@ if ProcessInfo.processInfo.environment["VAULT_FUZZ"] != nil {
     ))
 }
 
-// Builds a 100,000-photo space through the library for `make bench-scale`; it needs
-// VaultCore's internals (built with -enable-testing), so it exists only when asked for.
+// Builds a 100,000-photo space through the library for `make bench-scale`, with the few
+// `package` declarations VaultCore opens to it (no -enable-testing); it exists only when
+// asked for.
 if ProcessInfo.processInfo.environment["VAULT_BENCH"] != nil {
   package.targets.append(
     .executableTarget(

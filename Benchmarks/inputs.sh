@@ -24,8 +24,7 @@ ensure_scale_space() {
   local big="$work/scale-$count" start
   if [ ! -f "$big/vault.json" ] || [ "$(cat "$big/.count" 2>/dev/null)" != "$count" ]; then
     echo "building a space of $count photos in $big (kept for later runs)..." >&2
-    VAULT_BENCH=1 swift build -c release --product vault-scale --scratch-path .build-bench \
-      -Xswiftc -enable-testing >/dev/null || return 1
+    VAULT_BENCH=1 swift build -c release --product vault-scale --scratch-path .build-bench >/dev/null || return 1
     rm -rf "$big"
     start=$(date +%s)
     .build-bench/release/vault-scale "$big" "$count" >&2 || return 1

@@ -226,7 +226,7 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
 
 extension VaultError {
   /// An `.io` error carrying the text of the current `errno`.
-  static func posix(_ path: String, _ code: Int32 = errno) -> VaultError {
+  package static func posix(_ path: String, _ code: Int32 = errno) -> VaultError {
     .io(path: path, reason: String(cString: strerror(code)))
   }
 }

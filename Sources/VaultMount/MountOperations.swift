@@ -159,10 +159,8 @@ enum MountOperations {
     guard case .file(let number) = node else { return -EISDIR }
     let record = tree.files[number]
     do {
-      let space = state.space
-      let open = OpenOriginal(record: record, pool: state.readers) {
-        try space.originalRanges(of: record, recordCheckedAtEnd: true)
-      }
+      let originalRanges = state.originalRanges
+      let open = OpenOriginal(record: record, pool: state.readers) { try originalRanges(record) }
       try open.openFirstReader()
       info.pointee.fh = state.keep(open)
       info.pointee.keep_cache = 1

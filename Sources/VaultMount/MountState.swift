@@ -4,7 +4,10 @@ import VaultCore
 /// What the file system's callbacks share, on FUSE's threads: the tree (swapped whole when
 /// the space changes) and the open files.
 final class MountState {
-  let space: Space
+  /// Opens a photo's original for reading ranges, its record checked when a read reaches its
+  /// end: the browser's data source's, which reads only the blob and the key (safe on
+  /// FUSE's threads).
+  let originalRanges: (PhotoRecord) throws -> OriginalRangeReader
   let owner = (uid: getuid(), gid: getgid())
   /// The folders' modification time: when the mount started.
   let folderTime: timespec
@@ -20,8 +23,8 @@ final class MountState {
   private var handles: [UInt64: AnyObject] = [:]
   private var lastHandle: UInt64 = 0
 
-  init(space: Space, tree: MountTree) {
-    self.space = space
+  init(originalRanges: @escaping (PhotoRecord) throws -> OriginalRangeReader, tree: MountTree) {
+    self.originalRanges = originalRanges
     currentTree = tree
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)

@@ -1,7 +1,7 @@
 import Foundation
 import VaultCore
 
-/// Watches a space's journal (and its folder, for format 1's index) with inotify, and
+/// Watches the folders a space's writers change (the space says which) with inotify, and
 /// calls `reload` once the writes of another command have settled: a change shows in the
 /// mount within about a second of the command that made it.
 final class MountWatcher {
@@ -15,7 +15,7 @@ final class MountWatcher {
   static let longest = 2000
 
   init(space: Space, reload: @escaping () -> Void) {
-    paths = [space.directory, space.journalDirectory]
+    paths = space.foldersChangedByWriters
     self.reload = reload
   }
 

@@ -9,14 +9,21 @@ public final class PhotoMount {
   public let mountPoint: String
   private let state: MountState
   private let browser: PhotoBrowser
+  /// Only for the watcher, which watches its folders; the photos are read through `browser`.
+  private let space: Space
   private var fuse: OpaquePointer?
   private var watcher: MountWatcher?
 
   /// Builds the tree of `space`'s photos, to be mounted on `mountPoint`.
   public init(space: Space, mountPoint: String) {
     self.mountPoint = mountPoint
-    browser = space.makeBrowser()
-    state = MountState(space: space, tree: Self.tree(of: browser))
+    self.space = space
+    let browser = space.makeBrowser()
+    self.browser = browser
+    // A space's data source reads ranges; on FUSE's threads, as its loader reads only the
+    // blob and the key.
+    let ranges = browser.dataSource.originalRanges!
+    state = MountState(originalRanges: { try ranges($0, true) }, tree: Self.tree(of: browser))
   }
 
   /// Told of what goes wrong while mounted (a photo that does not read, a reload that
@@ -68,7 +75,7 @@ public final class PhotoMount {
   /// unmounts, lets go of every open file (wiping what they decrypted) and returns.
   public func run() {
     guard let fuse else { return }
-    let watcher = MountWatcher(space: state.space) { [weak self] in self?.reload() }
+    let watcher = MountWatcher(space: space) { [weak self] in self?.reload() }
     self.watcher = watcher
     watcher.start()
     _ = vault_fuse_loop_mt(fuse, 16)
@@ -87,15 +94,14 @@ public final class PhotoMount {
   /// until the space reads whole again.
   private func reload() {
     do {
-      try state.space.reload(waitingAtMost: 10)
+      if let damage = try browser.readAgain(waitingAtMost: 10) {
+        state.onProblem("the space does not read whole now, so the mount shows it as it was: \(damage)")
+        return
+      }
     } catch {
       state.onProblem(
         "the space could not be read again, so the mount shows it as it was: \(error); if its password was changed, mount it again"
       )
-      return
-    }
-    if let damage = state.space.indexDamage {
-      state.onProblem("the space does not read whole now, so the mount shows it as it was: \(damage)")
       return
     }
     let newer = Self.tree(of: browser)

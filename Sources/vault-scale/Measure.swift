@@ -1,8 +1,7 @@
 import Dispatch
 import Foundation
+import VaultCore
 import VaultTerminal
-
-@testable import VaultCore
 
 /// `vault-scale measure BIG EMPTY RUNS`: what `list --count 1` (open), `list --count 50` and
 /// `select 5` do in the library, timed in this process on a big space and on an empty one

@@ -4,9 +4,8 @@
 // Usage: vault-scale VAULT_DIR COUNT  (password from VAULT_PASSWORD; the vault must not exist)
 //        vault-scale measure BIG EMPTY RUNS  (see Measure)
 import Foundation
+import VaultCore
 import VaultDecoder
-
-@testable import VaultCore
 
 let arguments = CommandLine.arguments
 if arguments.count == 5, arguments[1] == "measure", let runs = Int(arguments[4]), runs > 0,

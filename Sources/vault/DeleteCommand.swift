@@ -46,11 +46,11 @@ struct DeleteCommand: ParsableCommand {
     let browser = try scope.browser(for: space)
     let doomed = try browser.photos(chosenBy: try choice.choice, action: "deleting")
     if let only {
-      try deleteHalves(only, of: doomed, in: space, asking: asking)
+      try deleteHalves(only, of: doomed, in: space, browser: browser, asking: asking)
       return
     }
     let text = DeletionText(photos: doomed)
-    let albumLine = text.albumLine { space.album(named: $0)?.count ?? 0 }
+    let albumLine = text.albumLine { browser.album(named: $0)?.count ?? 0 }
     if dryRun {
       printLine("would delete:")
       for line in text.photoLines() { printLine(line) }
@@ -91,7 +91,8 @@ struct DeleteCommand: ParsableCommand {
   /// `--only`: one half of each chosen Live Photo, named in the question and after; every
   /// chosen photo must be a Live Photo (else nothing is deleted).
   private func deleteHalves(
-    _ half: LiveHalf, of doomed: [(index: Int, photo: PhotoModel)], in space: Space, asking: Bool
+    _ half: LiveHalf, of doomed: [(index: Int, photo: PhotoModel)], in space: Space, browser: PhotoBrowser,
+    asking: Bool
   ) throws {
     if let plain = doomed.first(where: { $0.photo.motion == nil }) {
       throw VaultError.invalidArgument(
@@ -120,7 +121,7 @@ struct DeleteCommand: ParsableCommand {
       return
     }
     SignalHandling.install()
-    try space.deleteLiveHalves(of: doomed.map(\.photo), half)
+    try browser.delete(half, of: doomed.map(\.photo))
     for text in described.prefix(verbose ? described.count : DeletionText.namedInQuestion) {
       printLine("deleted " + text)
     }

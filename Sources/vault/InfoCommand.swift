@@ -28,7 +28,7 @@ struct InfoCommand: ParsableCommand {
     let vault = try options.openVault()
     printLine("vault:           \(vault.path)")
     printLine("format:          vault.json version \(vault.headerVersion)")
-    printLine("key derivation:  \(Self.describe(vault.kdf))")
+    printLine("key derivation:  \(vault.kdf.described)")
     if noPassword { return }
 
     var credential = try options.credential(for: vault)
@@ -56,12 +56,5 @@ struct InfoCommand: ParsableCommand {
         printLine("session key:     none for this space")
       }
     }
-  }
-
-  /// "argon2id13, moderate (opslimit 3, memlimit 256 MiB)".
-  static func describe(_ kdf: KDFParameters) -> String {
-    let preset = kdf.preset?.rawValue ?? "custom"
-    return
-      "\(KDFParameters.algorithmName), \(preset) (opslimit \(kdf.opsLimit), memlimit \(kdf.memLimit >> 20) MiB)"
   }
 }

@@ -22,24 +22,17 @@ struct InitCommand: ParsableCommand {
 
   func run() throws {
     let path = options.resolvedVaultPath
-    if Vault.exists(at: path) {
-      let vault = try Vault.open(at: path)
-      if let kdf, kdf.opsLimit != vault.kdf.opsLimit || kdf.memLimit != vault.kdf.memLimit {
-        throw VaultError.invalidArgument(
-          "the vault at '\(path)' already exists with other KDF limits; --kdf applies only to a new vault")
-      }
-      let password = try options.password(prompt: "New password: ", confirm: true)
-      let recoveryKey = try vault.createSpace(password: password)
-      printLine("created a new space in \(path)")
-      PasswordAdvice.give(for: password, recoveryKeyFollows: true)
-      RecoveryKeyNotice.show(recoveryKey)
-    } else {
-      let password = try options.password(prompt: "New password: ", confirm: true)
-      let vault = try Vault.create(at: path, kdf: KDFParameters(preset: kdf ?? .moderate))
-      let recoveryKey = try vault.createSpace(password: password)
-      printLine("created vault at \(path) with a new space")
-      PasswordAdvice.give(for: password, recoveryKeyFollows: true)
-      RecoveryKeyNotice.show(recoveryKey)
+    let existing = Vault.exists(at: path) ? try Vault.open(at: path) : nil
+    if let existing, let kdf, kdf.opsLimit != existing.kdf.opsLimit || kdf.memLimit != existing.kdf.memLimit {
+      throw VaultError.invalidArgument(
+        "the vault at '\(path)' already exists with other KDF limits; --kdf applies only to a new vault")
     }
+    let password = try options.password(prompt: "New password: ", confirm: true)
+    let vault = try existing ?? Vault.create(at: path, kdf: KDFParameters(preset: kdf ?? .moderate))
+    let recoveryKey = try vault.createSpace(password: password)
+    printLine(
+      existing == nil ? "created vault at \(path) with a new space" : "created a new space in \(path)")
+    PasswordAdvice.give(for: password, recoveryKeyFollows: true)
+    RecoveryKeyNotice.show(recoveryKey)
   }
 }

@@ -88,41 +88,8 @@ struct ListCommand: ParsableCommand {
       for line in PhotoListing.grid(rows, layout: layout) { printLine(line) }
       return
     }
-    drawGrid(rows, layout: layout, graphics: graphics, browser: browser)
-  }
-
-  /// Draws the rows one at a time; the browser decrypts only that row's thumbnails.
-  private func drawGrid(
-    _ rows: [[(index: Int, photo: PhotoModel)]], layout: GridLayout, graphics: TerminalGraphics,
-    browser: PhotoBrowser
-  ) {
-    let cellRows = layout.cellRows(
-      characterWidth: graphics.characterWidth, characterHeight: graphics.characterHeight)
-    let margin = String(repeating: " ", count: layout.margin)
-    let gutter = String(repeating: " ", count: layout.gutter)
-    let style = graphics.selectedLabelStyle
-    for row in rows {
-      let image = browser.gridRowImage(
-        row, layout: layout, cellRows: cellRows, characterWidth: graphics.characterWidth,
-        characterHeight: graphics.characterHeight
-      ) { _, error in
-        Diagnostics.warning("\(error); drawn as a gray cell")
-      }
-      for line in graphics.printable(image, columns: layout.rowWidth, rows: cellRows, indent: layout.margin) {
-        printRaw(line)
-      }
-      let labels = row.map { item -> String in
-        let text = DisplayWidth.pad(
-          layout.label(
-            number: item.index + 1, name: item.photo.record.name, selected: item.photo.isSelected,
-            mark: PhotoListing.kindMark(item.photo)),
-          to: layout.cellWidth)
-        return item.photo.isSelected ? style.start + text + style.end : text
-      }
-      printRaw(margin + labels.joined(separator: gutter))
-      let dates = row.map { DisplayWidth.pad(layout.dateLabel($0.photo.record), to: layout.cellWidth) }
-      printLine(margin + dates.joined(separator: gutter))
-      printLine("")
+    browser.printGrid(rows, layout: layout, graphics: graphics, write: printRaw) { error in
+      Diagnostics.warning("\(error); drawn as a gray cell")
     }
   }
 }

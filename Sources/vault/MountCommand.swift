@@ -56,7 +56,7 @@ struct MountCommand: ParsableCommand {
     mount.onProblem = { Diagnostics.warning($0) }
     try mount.mount()
     if let readyFd {
-      BackgroundMount.detach(saying: readyFd)
+      BackgroundMountProcess.detach(saying: readyFd)
     } else {
       print(
         "mounted the space's photos at \(folder) (read-only); stop with Ctrl-C or 'vault unmount \(folder)'")

@@ -6,23 +6,12 @@ import VaultTerminal
 /// process substitution, or `-` for stdin), then `$VAULT_PASSWORD`, then a prompt on the
 /// controlling terminal.
 enum PasswordInput {
-  /// The longest password file line read, in bytes.
-  static let fileLimit = 4096
-
-  /// `$VAULT_PASSWORD`, taken out of the environment once, at start: its bytes are wiped
-  /// in place and the variable is unset, so neither /proc/<pid>/environ nor a child process
-  /// sees it. Nil when it is unset or empty.
+  /// `$VAULT_PASSWORD`, taken out of the environment at start (EnvironmentSecret says
+  /// how). Nil when it is unset or empty.
   nonisolated(unsafe) private static var environmentPassword: [UInt8]?
 
   static func takeEnvironmentPassword() {
-    guard let value = getenv("VAULT_PASSWORD") else { return }
-    let length = strlen(value)
-    if length > 0 {
-      environmentPassword = Array(UnsafeBufferPointer(start: value, count: length)).map(
-        UInt8.init(bitPattern:))
-    }
-    memset(value, 0, length)
-    unsetenv("VAULT_PASSWORD")
+    environmentPassword = EnvironmentSecret.take("VAULT_PASSWORD")
   }
 
   /// Whether `$VAULT_PASSWORD` gave a password: like `--password-file`, it names a space
@@ -85,55 +74,13 @@ enum PasswordInput {
 
   /// The first line of a password file (without `\n` or `\r\n`) as a password.
   private static func readFile(_ path: String, kind: String = "password file") throws -> Password {
-    var line = try readFirstLine(path, kind: kind)
+    var line = try SecretLineFile.firstLine(of: path, kind: kind)
     defer { line.wipe() }
     do {
       return try Password(utf8: line)
     } catch VaultError.invalidPassword(let reason) {
-      throw VaultError.invalidPassword(reason: "the first line of \(displayName(path)): \(reason)")
+      throw VaultError.invalidPassword(
+        reason: "the first line of \(SecretLineFile.displayName(path)): \(reason)")
     }
-  }
-
-  /// How messages name a file given on the command line: `-` is standard input.
-  static func displayName(_ path: String) -> String {
-    path == "-" ? "standard input" : "'\(path)'"
-  }
-
-  /// The first line of a file (without `\n` or `\r\n`), read with read() so that pipes
-  /// and FIFOs work; only as much is read as the first line needs. The caller wipes it.
-  static func readFirstLine(_ path: String, kind: String) throws -> [UInt8] {
-    let standardInput = path == "-"
-    let name = displayName(path)
-    let cannotRead = {
-      VaultError.invalidArgument("\(name): cannot read \(kind): \(String(cString: strerror(errno)))")
-    }
-    let descriptor = standardInput ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw cannotRead() }
-    defer { if !standardInput { close(descriptor) } }
-    var line: [UInt8] = []
-    // Room for the longest line, so that growing never leaves an unwiped copy behind.
-    line.reserveCapacity(fileLimit + 512)
-    var buffer = [UInt8](repeating: 0, count: 512)
-    defer { buffer.wipe() }
-    reading: while true {
-      let count = read(descriptor, &buffer, buffer.count)
-      if count < 0 {
-        if errno == EINTR { continue }
-        line.wipe()
-        throw cannotRead()
-      }
-      if count == 0 { break }
-      for byte in buffer[0..<count] {
-        if byte == 0x0A { break reading }
-        line.append(byte)
-      }
-      if line.count > fileLimit {
-        line.wipe()
-        throw VaultError.invalidArgument(
-          "\(name): the \(kind)'s first line is longer than \(fileLimit) bytes")
-      }
-    }
-    if line.last == 0x0D { line.removeLast() }
-    return line
   }
 }

@@ -10,12 +10,12 @@ enum RecoveryKeyInput {
 
   static func recoveryKey(file: String?) throws -> RecoveryKey {
     if let file, file != "-" || isatty(STDIN_FILENO) == 0 {
-      var line = try PasswordInput.readFirstLine(file, kind: "recovery key file")
+      var line = try SecretLineFile.firstLine(of: file, kind: "recovery key file")
       defer { line.wipe() }
       do {
         return try RecoveryKey(typed: line)
       } catch VaultError.invalidRecoveryKey(let reason, _) {
-        throw VaultError.invalidRecoveryKey(reason: reason, source: "in \(PasswordInput.displayName(file))")
+        throw VaultError.invalidRecoveryKey(reason: reason, source: "in \(SecretLineFile.displayName(file))")
       }
     }
     for attempt in 1...attempts {

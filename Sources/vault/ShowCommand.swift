@@ -60,33 +60,18 @@ struct ShowCommand: ParsableCommand {
     // while it holds the space.
     defer { browser.storeFoundDetails() }
     for item in photos {
-      let record = item.photo.record
-      func label() -> String {
-        var text = "\(item.index + 1) \(record.name)  \(record.width)×\(record.height)"
-        if item.photo.kind == .live { text += " live" }
-        if let taken = browser.withFoundDetails(record).taken { text += "  " + taken.shownDate }
-        return text
-      }
       guard let graphics else {
-        printLine(label())
+        printLine(browser.shownLabel(item))
         continue
       }
-      let cell = PixelSize(width: graphics.characterWidth, height: graphics.characterHeight)
-      let fitted = Viewport.fittedCells(
-        image:
-          PixelSize(width: record.width, height: record.height), columns: columns, rows: rows, cell: cell)
       do {
-        let decoded = try browser.originalImage(
-          at: item.index,
-          minimumSize: PixelSize(width: fitted.columns * cell.width, height: fitted.rows * cell.height))
-        browser.noteDetails(of: record, in: decoded)
-        for line in graphics.printable(decoded.image, columns: fitted.columns, rows: fitted.rows) {
+        for line in try browser.printedPhoto(item, graphics: graphics, columns: columns, rows: rows) {
           printRaw(line)
         }
-        printLine(label())
+        printLine(browser.shownLabel(item))
       } catch {
         failed += 1
-        Diagnostics.error("'\(record.name)' not shown: \(error)")
+        Diagnostics.error("'\(item.photo.record.name)' not shown: \(error)")
       }
     }
     if failed > 0 {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import VaultCore
-import VaultServe
 import VaultTerminal
 
 struct UnlockCommand: ParsableCommand {
@@ -52,7 +51,7 @@ struct UnlockCommand: ParsableCommand {
     }
     if idleSeconds > maxSeconds { throw ValidationError("--for cannot be longer than --max.") }
     if maxSeconds > longest {
-      throw ValidationError("--max can be at most \(SessionKeyText.duration(longest)) (7 days).")
+      throw ValidationError("--max can be at most \(IdleDuration.text(longest)) (7 days).")
     }
   }
 
@@ -88,30 +87,5 @@ struct UnlockCommand: ParsableCommand {
         "the key is kept in your user's default keyring, which all your processes without a session keyring share"
       )
     }
-  }
-}
-
-/// How the CLI words a session key's lifetime.
-enum SessionKeyText {
-  /// "kept until 2026-11-22 10:36:05, 15m after each use, at most until 2026-11-22 18:21:05".
-  static func lifetime(of key: SessionKey) -> String {
-    var text = ""
-    if let expires = key.expires { text += "kept until \(moment(expires)), " }
-    return text
-      + "\(duration(key.lifetime.idleSeconds)) after each use, at most until \(moment(key.lifetime.deadline))"
-  }
-
-  /// A local date and time to the second: short lifetimes end within a minute.
-  static func moment(_ seconds: Int64) -> String {
-    PhotoListing.localTime(Timestamp(seconds: seconds), format: "%Y-%m-%d %H:%M:%S")
-  }
-
-  /// 45s, 15m, 90m, 8h, 2d: the largest whole unit, as --for and --max take them (one number
-  /// and one unit), so that a printed lifetime can be given back.
-  static func duration(_ seconds: Int) -> String {
-    if seconds % 86400 == 0 { return "\(seconds / 86400)d" }
-    if seconds % 3600 == 0 { return "\(seconds / 3600)h" }
-    if seconds % 60 == 0 { return "\(seconds / 60)m" }
-    return "\(seconds)s"
   }
 }

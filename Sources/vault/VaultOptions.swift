@@ -13,13 +13,8 @@ struct VaultLocation: ParsableArguments {
 
   /// The vault folder this invocation uses.
   var resolvedVaultPath: String {
-    let environment = ProcessInfo.processInfo.environment
     if let vaultPath, !vaultPath.isEmpty { return vaultPath }
-    if let directory = environment["VAULT_DIR"], !directory.isEmpty { return directory }
-    let dataHome =
-      environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-      ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-    return dataHome + "/vault"
+    return DefaultVaultFolder.path()
   }
 
   func openVault() throws -> Vault {

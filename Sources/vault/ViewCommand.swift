@@ -1,5 +1,4 @@
 import ArgumentParser
-import CChafa
 import Foundation
 import VaultCore
 import VaultTerminal
@@ -104,9 +103,6 @@ struct ViewCommand: ParsableCommand {
         "vault view draws in colour, and NO_COLOR or TERM=dumb says not to; pass --mode symbols to draw anyway, or use 'vault list'"
       )
     }
-    // libchafa draws on a pool of threads that do not block the screen's signals: a
-    // handler could then run beside the main thread. One thread, the main one, draws.
-    chafa_set_n_threads(1)
     // A line about waiting for the space would land in the middle of the picture; a
     // change that waits too long fails with its own message in the status line.
     Space.onLockWait(nil)
@@ -119,7 +115,7 @@ struct ViewCommand: ParsableCommand {
     }
     defer { terminal.restore() }
     let viewer = PhotoViewer(
-      space: space, browser: browser, terminal: terminal, graphics: graphics, start: start,
+      browser: browser, terminal: terminal, graphics: graphics, start: start,
       emptyHint: "add some with 'vault add PATH'")
     if let signal = viewer.run() {
       // As a shell reports a command ended by a signal.

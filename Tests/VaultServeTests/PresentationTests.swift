@@ -122,18 +122,6 @@ final class ServeTerminalTextTests: XCTestCase {
     XCTAssertEqual(UploadEvent.megabytes(50_000), "0.1")
   }
 
-  func testIdleDurations() {
-    XCTAssertEqual(IdleDuration.seconds("30s"), 30)
-    XCTAssertEqual(IdleDuration.seconds("10m"), 600)
-    XCTAssertEqual(IdleDuration.seconds("1h"), 3600)
-    XCTAssertEqual(IdleDuration.seconds("0"), 0)
-    XCTAssertEqual(IdleDuration.seconds("45"), 45)
-    XCTAssertEqual(IdleDuration.seconds("2d"), 172_800)
-    for text in ["", "m", "-1m", "1.5m", "10w", "1 m", "١٠m"] {
-      XCTAssertNil(IdleDuration.seconds(text), text)
-    }
-  }
-
   func testSummaryAndWhenToStop() {
     final class FakeClock: @unchecked Sendable { var now = 0.0 }
     let clock = FakeClock()

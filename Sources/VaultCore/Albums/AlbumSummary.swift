@@ -23,7 +23,7 @@ extension Space {
     return albums.map { album in
       let newest = album.photoIDs.compactMap { positions[$0] }.max { (dates[$0], $0) < (dates[$1], $1) }
       return AlbumSummary(
-        name: album.name, count: album.count, newest: newest.map { photoModel(at: $0) },
+        name: album.name, count: album.count, newest: newest.map { catalog.item(at: $0) },
         newestDate: newest.map { dates[$0] })
     }
   }

@@ -11,18 +11,10 @@ public struct AlbumAddition: Equatable, Sendable {
 extension Space {
   /// The albums, one per name, in name order (ignoring case), each with the photos the space
   /// lists. A format-1 space, which only a writer upgrades, has none.
-  public var albums: [Album] { albumIndex().albums }
+  public var albums: [Album] { catalog.albums }
 
-  /// The album named `name` (once normalized: see `AlbumName`), if there is one: the one
-  /// of exactly that name, else the only one whose name differs from it in case alone, so
-  /// that `greece` typed in a hurry finds "Greece" rather than making a second album.
-  public func album(named name: String) -> Album? {
-    let albums = albums
-    if let exact = albums.first(where: { $0.name == name }) { return exact }
-    let folded = name.lowercased()
-    let alike = albums.filter { $0.name.lowercased() == folded }
-    return alike.count == 1 ? alike[0] : nil
-  }
+  /// The album named `name`, if there is one (see `SpaceCatalog.album(named:)`).
+  public func album(named name: String) -> Album? { catalog.album(named: name) }
 
   /// The album named `name`; throws `.noSuchAlbum` if there is none.
   public func requireAlbum(named name: String) throws -> Album {
@@ -31,22 +23,7 @@ extension Space {
   }
 
   /// The names of the albums that hold the photo `id`, in name order.
-  public func albumNames(of id: BlobID) -> [String] {
-    if journal?.state.albumState.isEmpty ?? true { return [] }
-    return albumIndex().namesByPhoto[id] ?? []
-  }
-
-  /// Derived once a revision: `photoModel(at:)` asks it for every photo listed.
-  private func albumIndex() -> (albums: [Album], namesByPhoto: [BlobID: [String]]) {
-    if let albumCache, albumCache.revision == revision { return (albumCache.albums, albumCache.namesByPhoto) }
-    let albums = carryingHiddenImports(journal?.state.albums() ?? [])
-    var names: [BlobID: [String]] = [:]
-    for album in albums {
-      for id in album.photoIDs { names[id, default: []].append(album.name) }
-    }
-    albumCache = (revision, albums, names)
-    return (albums, names)
-  }
+  public func albumNames(of id: BlobID) -> [String] { catalog.albumNames(of: id) }
 
   // MARK: Changing albums (a writer)
 
@@ -126,7 +103,7 @@ extension Space {
     var removed = Set<BlobID>()
     let imports = duplicateImports()
     for id in ids where album.photoIDs.contains(id) && removed.insert(id).inserted {
-      // Out of the album with every import of it (see `carryingHiddenImports`).
+      // Out of the album with every import of it (see `CatalogTables.albums`).
       for photo in imports.all(of: id) {
         for albumID in album.ids where memberships[albumID]?[photo]?.member == true {
           changes.append(.albumMembership(albumID, photo: photo, member: false, stamp: stamp))
@@ -135,17 +112,5 @@ extension Space {
     }
     try record(changes)
     return removed.count
-  }
-
-  /// `albums` with each hidden import (see `DuplicateImports`) counted as the photo it is
-  /// one of: the albums a copy put its import in before the copies met are carried over to
-  /// the one item, whichever import is listed, so that no copy's album loses a photo it
-  /// showed. Derived, like the imports themselves, so merged copies agree.
-  private func carryingHiddenImports(_ albums: [Album]) -> [Album] {
-    let imports = duplicateImports()
-    guard !imports.isEmpty else { return albums }
-    return albums.map { album in
-      Album(name: album.name, photoIDs: Set(album.photoIDs.map(imports.listed)), ids: album.ids)
-    }
   }
 }

@@ -19,7 +19,7 @@ extension PhotoBrowser {
     case .mp4, .mov:
       guard let ranges = dataSource.originalRanges else { return nil }
       return try DecoderPlayback.open(
-        request, input: .ranges(ranges(record)), pool: playbackDecoders, name: record.name,
+        request, input: .ranges(ranges(record, false)), pool: playbackDecoders, name: record.name,
         cancellation: cancellation)
     case .gif, .webp:
       guard record.bytes <= Int64(PhotoImporter.inMemoryFileLimit) else {

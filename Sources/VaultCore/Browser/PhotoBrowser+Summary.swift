@@ -9,15 +9,10 @@ extension PhotoBrowser {
     var info = stat()
     for (_, photo) in listed(selectedOnly: false, from: nil, count: nil) {
       if photo.isSelected { summary.selected += 1 }
-      // Saturating: the records' sizes are bounded when read, the files' are not.
-      summary.originalBytes = Self.adding(summary.originalBytes, photo.record.bytes)
-      var urls = [photo.photoURL, photo.thumbURL]
-      // A Live Photo's MOV is counted with its still, its blobs beside the still's.
-      if let motion = photo.motion {
-        summary.originalBytes = Self.adding(summary.originalBytes, motion.bytes)
-        urls += urls.map { $0.deletingLastPathComponent().appendingPathComponent(motion.id.hex) }
-      }
-      for url in urls where stat(url.path, &info) == 0 {
+      // Saturating: the records' sizes are bounded when read, the files' are not. A Live
+      // Photo's MOV counts with its still.
+      for record in photo.records { summary.originalBytes = Self.adding(summary.originalBytes, record.bytes) }
+      for url in photo.blobURLs where stat(url.path, &info) == 0 {
         summary.storedBytes = Self.adding(summary.storedBytes, Int64(info.st_size))
       }
     }

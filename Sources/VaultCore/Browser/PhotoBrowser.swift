@@ -49,6 +49,16 @@ public final class PhotoBrowser {
     index >= 0 && index < count ? dataSource.photoAtIndex(index) : nil
   }
 
+  /// Reads the photos again for an owner that stays open (see `PhotoDataSource.readAgain`);
+  /// returns why they no longer read whole, if they do not (the browser then keeps what it
+  /// had until `reloadData`).
+  public func readAgain(waitingAtMost waitLimit: Double? = nil) throws -> VaultError? {
+    try dataSource.readAgain(waitLimit)
+  }
+
+  /// The album named `name`, if there is one.
+  public func album(named name: String) -> Album? { dataSource.albumNamed(name) }
+
   /// Changes whenever the photos listed, their order or their selection may have changed.
   public func listRevision() -> Int { dataSource.listRevision() }
 
@@ -124,8 +134,7 @@ public final class PhotoBrowser {
       // per photo.
       // A Live Photo is chosen by its MOV's id too (verify names a damaged MOV by it).
       return try PhotoSelector.positions(terms, count: count) { index -> [String] in
-        let photo = photoAtIndex(index)
-        return [photo.record.id.hex] + (photo.motion.map { [$0.id.hex] } ?? [])
+        photoAtIndex(index).records.map(\.id.hex)
       }.map {
         ($0, photoAtIndex($0))
       }
@@ -210,7 +219,7 @@ public final class PhotoBrowser {
       delivery: .bytes, minimumSize: minimumSize)
     if record.format.isVideo, let ranges = dataSource.originalRanges {
       // Read by range: a video of gigabytes is shown without being held.
-      return try stillDecoders.picture(request, input: .ranges(ranges(record)), name: record.name)
+      return try stillDecoders.picture(request, input: .ranges(ranges(record, false)), name: record.name)
     }
     // The file itself is held whole: refused before it is decrypted when it alone is too much.
     // Saturating: a size near the end of 64 bits (only a forged record has one) is too much.

@@ -51,9 +51,21 @@ public struct PhotoDataSource {
   /// The id of the photo at an index. By default its model says; the space reads it
   /// without making the model (`select` compares ids before and after).
   public var idAtIndex: (Int) -> BlobID
-  /// Opens a photo's original for reading byte ranges (a video played, its still shown),
-  /// so that it is never decrypted whole. Nil by default: videos are then read whole.
-  public var originalRanges: ((PhotoRecord) throws -> OriginalRangeReader)?
+  /// Opens a photo's original for reading byte ranges (a video played, its still shown, a
+  /// file of the mount), so that it is never decrypted whole. With `recordCheckedAtEnd`, the
+  /// blob's record may be checked when a read first reaches the original's end rather than
+  /// on opening (a reader of whole files: the mount). Nil by default: videos are then read
+  /// whole.
+  public var originalRanges: ((PhotoRecord, _ recordCheckedAtEnd: Bool) throws -> OriginalRangeReader)?
+  /// Reads the photos again from where they are kept, for an owner that stays open (the
+  /// viewer, the mount), waiting at most `waitingAtMost` seconds (nil: as long as it takes)
+  /// for a writer that holds them, then reloads. When they no longer read whole, returns
+  /// why, without reloading: the owner chooses to show what it had (`reload` shows what is
+  /// left). By default only reloads.
+  public var readAgain: (_ waitingAtMost: Double?) throws -> VaultError?
+  /// The album of a name (as an album addition or removal would find it), if there is one.
+  /// By default there is none.
+  public var albumNamed: (String) -> Album? = { _ in nil }
 
   public init(
     numberOfPhotos: @escaping () -> Int, photoAtIndex: @escaping (Int) -> PhotoModel,
@@ -80,6 +92,10 @@ public struct PhotoDataSource {
     indexOfPhoto = { id in (0..<numberOfPhotos()).first { photoAtIndex($0).record.id == id } }
     selectedIndexes = { (0..<numberOfPhotos()).filter { photoAtIndex($0).isSelected } }
     idAtIndex = { photoAtIndex($0).record.id }
+    readAgain = { _ in
+      reload()
+      return nil
+    }
   }
 
   /// A revision that is new at every read.

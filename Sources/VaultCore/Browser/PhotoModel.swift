@@ -21,25 +21,28 @@ public struct PhotoModel: Equatable, Sendable {
   public var photoURL: URL { blobs.url(photo: true, id: record.id) }
   /// The encrypted thumbnail (`Thumb/<id>` in its space's folder).
   public var thumbURL: URL { blobs.url(photo: false, id: record.id) }
+  /// A Live Photo's encrypted MOV, beside its still's original.
+  public var motionPhotoURL: URL? { motion.flatMap { blobs.otherURL(photo: true, id: $0.id) } }
+  /// A Live Photo's MOV's encrypted thumbnail.
+  public var motionThumbURL: URL? { motion.flatMap { blobs.otherURL(photo: false, id: $0.id) } }
 
   public init(record: PhotoRecord, photoURL: URL, thumbURL: URL, isSelected: Bool, albums: [String] = []) {
     self.init(
       record: record, blobs: .given(photo: photoURL, thumb: thumbURL), isSelected: isSelected, albums: albums)
   }
 
-  /// A photo whose blobs lie in the folders `photoFolder` and `thumbFolder` under its id:
-  /// their URLs are made only when asked for, since a count or a selection over a big space
-  /// makes a model of every photo.
-  init(record: PhotoRecord, photoFolder: String, thumbFolder: String, isSelected: Bool, albums: [String]) {
+  /// A photo whose blobs lie in `folders` under its id: their URLs are made only when asked
+  /// for, since a count or a selection over a big space makes a model of every photo.
+  init(record: PhotoRecord, folders: BlobFolders, isSelected: Bool, albums: [String]) {
     self.init(
-      record: record, blobs: .folders(photo: photoFolder, thumb: thumbFolder), isSelected: isSelected,
+      record: record, blobs: .folders(photo: folders.photo, thumb: folders.thumb), isSelected: isSelected,
       albums: albums)
   }
 
   /// A photo whose blobs are named only relative to a space's folder (`Photo/<id>`,
   /// `Thumb/<id>`, URLs without a base): for the hand-made data sources of tests, which
   /// have no folder. A space's data source hands out models with whole locations
-  /// (`Space.photoModel(at:)`).
+  /// (`SpaceCatalog.item(at:)`).
   init(isSelected: Bool, record: PhotoRecord, albums: [String] = []) {
     self.init(record: record, blobs: .relative, isSelected: isSelected, albums: albums)
   }
@@ -64,6 +67,13 @@ public struct PhotoModel: Equatable, Sendable {
         return URL(fileURLWithPath: (photo ? photoFolder : thumbFolder) + "/" + id.hex, isDirectory: false)
       case .relative: return URL(string: (photo ? "Photo/" : "Thumb/") + id.hex)!
       }
+    }
+
+    /// The location of another file of the item (a Live Photo's MOV): nil when only the
+    /// item's own were given.
+    func otherURL(photo: Bool, id: BlobID) -> URL? {
+      if case .given = self { return nil }
+      return url(photo: photo, id: id)
     }
   }
 }

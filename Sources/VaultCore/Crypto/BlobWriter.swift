@@ -5,7 +5,7 @@ import CSodium
 /// are version 2: `finish()` pads the payload with zero bytes to its Padmé length, so the
 /// blob's size reveals only a coarse bucket. Such a payload must say where it ends (a
 /// length it carries, or a self-delimiting encoding) for a reader to find the padding.
-final class BlobWriter {
+package final class BlobWriter {
   /// The blob's version (`BlobFormat.writtenVersion(of:)`): 2 pads, 1 does not.
   let version: UInt8
   private let output: TemporaryFile
@@ -18,7 +18,7 @@ final class BlobWriter {
   private(set) var payloadLength = 0
   private var finished = false
 
-  init(kind: BlobKind, key: SecureBytes, output: TemporaryFile) throws {
+  package init(kind: BlobKind, key: SecureBytes, output: TemporaryFile) throws {
     Sodium.ensureInitialized()
     self.output = output
     version = BlobFormat.writtenVersion(of: kind)
@@ -45,13 +45,13 @@ final class BlobWriter {
     }
   }
 
-  func write(_ bytes: [UInt8]) throws {
+  package func write(_ bytes: [UInt8]) throws {
     try bytes.withUnsafeBytes { try write($0) }
   }
 
   /// Pads a version-2 blob's payload to its Padmé length, then writes the final chunk
   /// (possibly empty), which marks the blob complete.
-  func finish() throws {
+  package func finish() throws {
     precondition(!finished)
     if version == BlobFormat.paddedVersion {
       var padding = Padme.paddedLength(payloadLength) - payloadLength

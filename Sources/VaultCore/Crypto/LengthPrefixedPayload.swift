@@ -1,11 +1,11 @@
 /// A payload that does not say where it ends by itself (a JPEG, JSON), preceded by its
 /// length as 4 bytes, big-endian, so that a reader of a padded blob knows where the
 /// padding starts (docs/FORMAT.md, "Blobs").
-enum LengthPrefixedPayload {
+package enum LengthPrefixedPayload {
   static let lengthSize = 4
 
   /// The 4-byte big-endian encoding of `length`.
-  static func lengthBytes(_ length: Int) -> [UInt8] {
+  package static func lengthBytes(_ length: Int) -> [UInt8] {
     precondition(length >= 0 && length <= Int(UInt32.max), "a length-prefixed payload is under 4 GiB")
     return withUnsafeBytes(of: UInt32(length).bigEndian) { Array($0) }
   }

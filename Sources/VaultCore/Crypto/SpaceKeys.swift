@@ -35,7 +35,7 @@ public enum BlobKind: UInt8, Sendable {
 }
 
 /// A space's random master key and the keys derived from it.
-final class MasterKey {
+package final class MasterKey {
   let key: SecureBytes
 
   static let length = 32
@@ -54,13 +54,13 @@ final class MasterKey {
 
   /// The key of one blob: BLAKE2b-256 keyed with the master key over
   /// "vault blob key v1" || kind || id.
-  func blobKey(kind: BlobKind, id: BlobID) -> SecureBytes {
+  package func blobKey(kind: BlobKind, id: BlobID) -> SecureBytes {
     let message = Self.blobKeyLabel + [kind.rawValue] + id.bytes
     return keyedHash(message)
   }
 
   /// The key of the content hash that finds duplicates without revealing content.
-  func contentHashKey() -> SecureBytes {
+  package func contentHashKey() -> SecureBytes {
     keyedHash(Self.contentHashLabel)
   }
 

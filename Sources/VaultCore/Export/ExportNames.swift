@@ -2,7 +2,7 @@ extension PhotoExporter {
   /// The originals an export of `photos` writes, in order: each photo's, and a Live Photo's
   /// MOV right after its still.
   public static func originals(of photos: [PhotoModel]) -> [PhotoRecord] {
-    photos.flatMap { [$0.record] + ($0.motion.map { [$0] } ?? []) }
+    photos.flatMap(\.records)
   }
 
   /// The names an export of `records` into an empty folder gives them, in order: each

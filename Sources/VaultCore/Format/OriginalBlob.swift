@@ -6,7 +6,7 @@ import Foundation
 /// record, with the hash computed meanwhile, is written last. Versions 1 and 2, still read:
 /// a 4-byte big-endian length, the record, the original, and in version 2 the padding. The
 /// record's `bytes` says where the original ends and the padding begins.
-enum OriginalBlob {
+package enum OriginalBlob {
   /// Records are small; a larger length is damage, not a record.
   static let recordSizeLimit = 1 << 20
 
@@ -20,7 +20,7 @@ enum OriginalBlob {
   }
 
   /// The record as versions 1 and 2 begin with it: its length, then its JSON.
-  static func header(for record: PhotoRecord) throws -> [UInt8] {
+  package static func header(for record: PhotoRecord) throws -> [UInt8] {
     var json = try recordJSON(record)
     defer { json.wipe() }
     var header = [UInt8]()

@@ -68,7 +68,7 @@ public struct PhotoRecord: Equatable, Sendable {
   /// A video's duration in seconds.
   public var duration: Double? { durationMicroseconds.map { Double($0) / 1_000_000 } }
 
-  init(
+  package init(
     id: BlobID, name: String, bytes: Int64, format: ImageFormat, width: Int, height: Int,
     orientation: Int,
     modifiedAt: Timestamp, importedAt: Timestamp, contentHash: String, taken: CaptureTime? = nil,

@@ -3,11 +3,15 @@ import Foundation
 /// Photos of an import moved into place but not yet listed, and the events waiting on
 /// them, in the files' order: listed in one journal write, then reported (the export's
 /// `Batch` has the same shape). A photo is reported as added only once it is listed.
+/// `add` and `serve` commit through here alike: the same duplicate check, the same journal
+/// write, the same Live Photo pairing.
 struct ImportBatch {
   /// The most photos committed between two journal writes.
   static let limit = 64
 
-  let space: Space
+  /// The space the photos go into. `serve` points it at the writer of each upload's change
+  /// (`Space.change`): one batch pairs the Live Photos of all the session's uploads.
+  var space: Space
   /// Moving: removes the sources of the photos the space holds once they are listed.
   let removal: SourceRemoval?
   private var records: [PhotoRecord] = []
@@ -26,6 +30,8 @@ struct ImportBatch {
   private var hold: LiveSourceHold?
   /// Moving: what became of sources whose own event was reported in an earlier batch.
   private var lateRemovals: [ImportEvent] = []
+  /// What became of the Live Photos of the photos just committed, waiting to be reported.
+  private var liveNews: [BlobID: ImportEvent] = [:]
 
   init(space: Space, removal: SourceRemoval?, files: [String] = []) {
     self.space = space
@@ -39,11 +45,10 @@ struct ImportBatch {
   var isEmpty: Bool { events.isEmpty }
 
   /// Takes one file's outcome, in order: a photo is moved into place (unless the space, or
-  /// this import, holds its content already), anything else becomes an event to report.
+  /// this batch, holds its content already), anything else becomes an event to report.
   /// A file found in a folder that is not a photo is skipped, unless its name says it is.
   mutating func take(
-    _ result: Result<PreparedImport, VaultError>, of path: String, skippingNonPhoto: Bool,
-    knownHashes: inout Set<String>
+    _ result: Result<PreparedImport, VaultError>, of path: String, skippingNonPhoto: Bool = false
   ) throws {
     if case .failure = result, let mate = hold?.failed(path) {
       lateRemovals.append(
@@ -62,7 +67,9 @@ struct ImportBatch {
       events.append(.duplicate(path: path, contentHash: contentHash))
       noteSource(path, contentHash: contentHash)
     case .success(.photo(let photo)):
-      if knownHashes.contains(photo.record.contentHash) {
+      // Prepared alongside another file of the same content, or after another command
+      // stored it.
+      if holds(photo.record.contentHash) {
         photo.discard()
         events.append(.duplicate(path: path, contentHash: photo.record.contentHash))
         noteSource(path, contentHash: photo.record.contentHash)
@@ -75,7 +82,6 @@ struct ImportBatch {
         events.append(.failed(path: path, error: error))
         return
       }
-      knownHashes.insert(photo.record.contentHash)
       records.append(photo.record)
       imported.insert(photo.record.id)
       liveEntries += pairing.entries(
@@ -87,23 +93,42 @@ struct ImportBatch {
     }
   }
 
+  /// Whether the space lists a photo of this content, or one of this batch waiting to be
+  /// listed has it.
+  private func holds(_ contentHash: String) -> Bool {
+    let hash = ContentHash(contentHash)
+    return space.listedPhoto(withContentHash: contentHash) != nil || records.contains { $0.hash == hash }
+  }
+
   private mutating func noteSource(_ path: String, contentHash: String) {
     if removal != nil { sources.append((path, contentHash)) }
   }
 
-  /// Lists the photos in one journal write, then (moving) removes their sources, then
-  /// reports every event in order, each added or duplicate photo followed by what became
-  /// of its source, with the number of files done so far, counting them into `summary`.
-  mutating func flush(into summary: inout ImportSummary, report: (ImportEvent, Int) -> Void) throws {
-    var liveNews: [BlobID: ImportEvent] = [:]
-    if !records.isEmpty {
-      let pairedBefore = liveEntries.isEmpty ? LivePairs() : space.livePairs()
+  /// Lists the photos moved into place in one journal write, with their Live Photos'
+  /// entries: the only step that changes the space's list. If that fails, their blobs are
+  /// gone and nothing of the batch is left to report (`serve` goes on with the next
+  /// upload).
+  mutating func commit() throws {
+    guard !records.isEmpty else { return }
+    let pairedBefore = liveEntries.isEmpty ? LivePairs() : space.livePairs()
+    do {
       try space.commitImported(records, along: liveEntries)
-      removal?.noteCommitted(records)
-      liveNews = liveEvents(pairedBefore: pairedBefore)
-      records.removeAll()
-      liveEntries.removeAll()
+    } catch {
+      (records, liveEntries, events, sources) = ([], [], [], [])
+      throw error
     }
+    removal?.noteCommitted(records)
+    liveNews = liveEvents(pairedBefore: pairedBefore)
+    records.removeAll()
+    liveEntries.removeAll()
+  }
+
+  /// After `commit`: (moving) removes the sources, then reports every event in order,
+  /// each added or duplicate photo followed by what became of its source, with the number
+  /// of files done so far, counting them into `summary`.
+  mutating func report(into summary: inout ImportSummary, report: (ImportEvent, Int) -> Void) throws {
+    precondition(records.isEmpty, "photos are reported once they are listed")
+    defer { liveNews.removeAll() }
     // Only now is every photo of the batch durable in the journal.
     var removals = try removeSources()
     for event in events {

@@ -87,12 +87,13 @@ public final class PhotoImporter {
       }, discard: { if case .photo(let photo) = $0 { photo.discard() } })
     defer { pipeline.finish() }
     let space = try Self.open(unlocked, with: unlock)
-    var knownHashes = unlocked.knownHashes
     var batch = ImportBatch(
       space: space, removal: movingSources ? SourceRemoval(space: space) : nil, files: files)
     var summary = ImportSummary()
     func flush() throws {
-      try batch.flush(into: &summary, report: report)
+      // Workers look for their files' contents in the list a commit changes.
+      try unlocked.withSpace { try batch.commit() }
+      try batch.report(into: &summary, report: report)
     }
     for (position, path) in files.enumerated() {
       if interruption?.isRequested == true {
@@ -106,8 +107,7 @@ public final class PhotoImporter {
         summary.interrupted = true
         break
       }
-      try batch.take(
-        result, of: path, skippingNonPhoto: foundInFolders.contains(path), knownHashes: &knownHashes)
+      try batch.take(result, of: path, skippingNonPhoto: foundInFolders.contains(path))
       if batch.count >= ImportBatch.limit { try flush() }
     }
     try flush()
@@ -151,15 +151,14 @@ public final class PhotoImporter {
     let reserved = memory.reserve((keepsBytes ? Int(source.size) : 0) + Self.photoMemory)
     defer { memory.release(reserved) }
     let bytes = keepsBytes ? try source.readAll() : nil
-    let request = DecoderRequest(
-      wants: [.thumbnail, .details, .liveIdentifier], thumbnailer: thumbnailer, format: format, name: path,
-      size: source.size, delivery: keepsBytes ? .bytes : .descriptor)
-    func analyse() throws -> DecoderAnalysis {
-      try decoders.analyse(request, input: bytes.map { .bytes($0) } ?? .file(source), name: path)
+    let input = bytes.map { DecoderInput.bytes($0) } ?? .file(source)
+    func read() throws -> DecodedImport {
+      try DecodedImport.read(
+        input, format: format, name: path, size: source.size, decoders: decoders, thumbnailer: thumbnailer)
     }
-    var analysis: DecoderAnalysis?
-    if !unlocked.isOpen { analysis = try analyse() }
-    guard let (space, hashKey, knownHashes) = unlocked.wait() else { return .spaceNotOpened }
+    var decoded: DecodedImport?
+    if !unlocked.isOpen { decoded = try read() }
+    guard let (space, hashKey) = unlocked.wait() else { return .spaceNotOpened }
     let contentHash: String
     if let bytes {
       let hasher = ContentHasher(key: hashKey)
@@ -168,20 +167,14 @@ public final class PhotoImporter {
     } else {
       contentHash = try source.hash(key: hashKey) { _ in }
     }
-    if knownHashes.contains(contentHash) { return .duplicate(contentHash: contentHash) }
-    let read = try analysis ?? analyse()
-    // The helper answered all three, as asked (DecoderAnalysis checks it).
-    let (made, details) = (try thumbnailer.encode(read.thumbnail!), read.details!)
-    let record = made.videoFactsApplied(
-      to: details.applied(
-        to: PhotoRecord(
-          id: .random(), name: (path as NSString).lastPathComponent, bytes: source.size, format: format,
-          width: made.width, height: made.height, orientation: made.orientation,
-          modifiedAt: source.modifiedAt, importedAt: .now(), contentHash: contentHash)))
+    if unlocked.holds(contentHash) { return .duplicate(contentHash: contentHash) }
+    let photo = try decoded ?? read()
+    let record = photo.record(
+      id: .random(), name: (path as NSString).lastPathComponent, bytes: source.size, format: format,
+      modifiedAt: source.modifiedAt, contentHash: contentHash)
     return .photo(
       try PreparedPhoto(
-        record: record, thumbnail: made, in: space, source: path, flusher: flusher,
-        liveIdentifier: read.liveIdentifier
+        record: record, decoded: photo, in: space, source: path, flusher: flusher
       ) { photoWriter in
         if let bytes {
           try photoWriter.write(UnsafeRawBufferPointer(bytes.buffer.extracting(0..<bytes.count)))

@@ -12,17 +12,18 @@ final class PreparedPhoto {
   private let flush: PendingFlush?
 
   /// Encrypts the original (what `writeContent` writes, which must be exactly the record's
-  /// `bytes`, then the record) and the thumbnail into temporary files in `space`.
+  /// `bytes`, then the record) and the thumbnail `decoded` holds into temporary files in
+  /// `space`.
   /// `source` names the photo in errors. With a `flusher`, both files are flushed in the
   /// background: a flush waits on the disk, and a decode thread waiting leaves its core
   /// idle.
   init(
-    record: PhotoRecord, thumbnail: Thumbnail, in space: Space, source: String, flusher: BackgroundFlusher?,
-    liveIdentifier: String? = nil, writeContent: (SeekableBlobWriter) throws -> Void
+    record: PhotoRecord, decoded: DecodedImport, in space: Space, source: String, flusher: BackgroundFlusher?,
+    writeContent: (SeekableBlobWriter) throws -> Void
   ) throws {
     self.record = record
-    self.liveIdentifier = liveIdentifier
-    warning = thumbnail.warning
+    liveIdentifier = decoded.liveIdentifier
+    warning = decoded.thumbnail.warning
     do {
       photoFile = try TemporaryFile(in: space.photoDirectory)
       let photoWriter = try SeekableBlobWriter(
@@ -35,7 +36,7 @@ final class PreparedPhoto {
       var json = try OriginalBlob.recordJSON(record)
       defer { json.wipe() }
       try photoWriter.finish(trailer: json)
-      thumbFile = try space.sealThumbnail(thumbnail.jpeg, id: record.id, flush: false)
+      thumbFile = try space.sealThumbnail(decoded.thumbnail.jpeg, id: record.id, flush: false)
     } catch VaultError.io(let folder, let reason) where folder.hasPrefix(space.directory) {
       // Name the photo, not the vault folder the write failed in.
       throw VaultError.io(path: source, reason: "cannot store it in the vault: \(reason)")
@@ -46,16 +47,15 @@ final class PreparedPhoto {
   /// The same for an original already encrypted as it arrived (an upload): its record is
   /// written last, after its payload, then the thumbnail is sealed.
   init(
-    record: PhotoRecord, thumbnail: Thumbnail, in space: Space, streamed: StreamedOriginal,
-    liveIdentifier: String? = nil
+    record: PhotoRecord, decoded: DecodedImport, in space: Space, streamed: StreamedOriginal
   ) throws {
     self.record = record
-    self.liveIdentifier = liveIdentifier
-    warning = thumbnail.warning
+    liveIdentifier = decoded.liveIdentifier
+    warning = decoded.thumbnail.warning
     do {
       try streamed.finish(record: record)
       photoFile = streamed.file
-      thumbFile = try space.sealThumbnail(thumbnail.jpeg, id: record.id, flush: false)
+      thumbFile = try space.sealThumbnail(decoded.thumbnail.jpeg, id: record.id, flush: false)
     } catch VaultError.io(let folder, let reason) where folder.hasPrefix(space.directory) {
       throw VaultError.io(path: streamed.name, reason: "cannot store it in the vault: \(reason)")
     }

@@ -1,12 +1,14 @@
 import Foundation
 
 /// The space an import writes into, once it is unlocked, shared with the workers that
-/// started before: they wait here for it (or for the news that it will not come).
+/// started before: they wait here for it (or for the news that it will not come), then ask
+/// it whether it holds their file's content while the importing thread commits into it.
 final class UnlockedSpace {
+  /// Guards the fields below, and the space's list: workers read it (`holds`) while the
+  /// importing thread's commits change it (`withSpace`).
   private let condition = NSCondition()
   private var space: Space?
   private var hashKey: SecureBytes?
-  private(set) var knownHashes: Set<String> = []
   private var failed = false
 
   var isOpen: Bool {
@@ -19,7 +21,6 @@ final class UnlockedSpace {
     condition.lock()
     self.space = space
     hashKey = space.master.contentHashKey()
-    knownHashes = Set(space.entries.map(\.record.contentHash))
     condition.broadcast()
     condition.unlock()
   }
@@ -31,13 +32,26 @@ final class UnlockedSpace {
     condition.unlock()
   }
 
-  /// The space, its content-hash key and the hashes it held when unlocked; nil if it could
-  /// not be unlocked.
-  func wait() -> (Space, SecureBytes, Set<String>)? {
+  /// The space and its content-hash key; nil if it could not be unlocked.
+  func wait() -> (Space, SecureBytes)? {
     condition.lock()
     defer { condition.unlock() }
     while space == nil && !failed { condition.wait() }
     guard let space, let hashKey else { return nil }
-    return (space, hashKey, knownHashes)
+    return (space, hashKey)
+  }
+
+  /// Whether the open space lists a photo with this content (`Space.listedPhoto`).
+  func holds(_ contentHash: String) -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return space?.listedPhoto(withContentHash: contentHash) != nil
+  }
+
+  /// Runs `body`, which changes the space's list, while no worker reads it.
+  func withSpace<Result>(_ body: () throws -> Result) rethrows -> Result {
+    condition.lock()
+    defer { condition.unlock() }
+    return try body()
   }
 }

@@ -1,9 +1,11 @@
 import Foundation
 
 /// Stores photos and videos that arrive as bytes rather than files (vault serve), exactly as
-/// `add` stores files: same recognition, dedupe, record, thumbnail, blobs and crash safety.
-/// Thread-safe. The space is opened to read, with its lock released; every commit goes
-/// through `Space.change` (a short-lived writer holding the lock only while it commits).
+/// `add` stores files: same recognition, duplicate check (`Space.listedPhoto`), record
+/// (`DecodedImport`), thumbnail, blobs, commit (`ImportBatch`), memory budget
+/// (`MemoryBudget`) and crash safety. Thread-safe. The space is opened to read, with its
+/// lock released; every commit goes through `Space.change` (a short-lived writer holding
+/// the lock only while it commits).
 ///
 /// Memory: an upload's bytes are encrypted into a temporary blob as they arrive
 /// (`StreamedOriginal`). A still (at most `maxUploadBytes`) is read back whole to be
@@ -22,11 +24,12 @@ public final class UploadIntake: @unchecked Sendable {
   private let spaceLock = NSLock()
   private let hashKey: SecureBytes
   private let thumbnailer: Thumbnailer
-  private let uploadMemory: UploadMemoryBudget
+  private let uploadMemory: MemoryBudget
   /// The decoder helpers that read uploads: a few, however many arrive at once.
   private let decoders: DecoderPool
-  /// Live Photos among this session's uploads (guarded by `spaceLock`).
-  private var livePairing = LivePairing()
+  /// Commits every upload of the session, pairing their Live Photos, as `add` commits its
+  /// files (guarded by `spaceLock`).
+  private var batch: ImportBatch
 
   /// 8 GiB: a long phone video in 4K.
   public static let defaultMaxVideoBytes = 8 << 30
@@ -47,7 +50,8 @@ public final class UploadIntake: @unchecked Sendable {
     self.maxVideoBytes = maxVideoBytes
     self.thumbnailer = thumbnailer
     hashKey = space.master.contentHashKey()
-    uploadMemory = UploadMemoryBudget(total: memoryBudget)
+    uploadMemory = MemoryBudget(total: memoryBudget)
+    batch = ImportBatch(space: space, removal: nil)
     decoders = DecoderPool(size: Self.decoderCount, limits: decoderLimits)
   }
 
@@ -142,39 +146,47 @@ public final class UploadIntake: @unchecked Sendable {
   ) throws -> UploadOutcome {
     // A duplicate costs no decoding.
     if try isStored(contentHash) { return .duplicate }
-    let read: ReadBack
+    let format: ImageFormat
+    let decoded: DecodedImport
     do {
-      read = try readBack(original, name: name, readableWhole: readableWhole)
+      (format, decoded) = try readBack(original, name: name, readableWhole: readableWhole)
     } catch let error as VaultError {
       guard let problem = error.uploadProblem else { throw error }
       throw VaultError.uploadRefused(name: name, reason: problem)
     }
-    let (format, thumbnail, details, liveIdentifier) = (
-      read.format, read.thumbnail, read.details, read.liveIdentifier
-    )
+    let record = decoded.record(
+      id: original.id, name: name, bytes: Int64(original.size), format: format,
+      modifiedAt: modifiedAt ?? .now(), contentHash: contentHash)
     return try spaceLock.withLock {
       try space.change { writer in
-        // Another command, or another upload, may have stored it since.
-        guard !writer.entries.contains(where: { $0.record.contentHash == contentHash }) else {
-          return .duplicate
-        }
-        let record = thumbnail.videoFactsApplied(
-          to: details.applied(
-            to: PhotoRecord(
-              id: original.id, name: name, bytes: Int64(original.size), format: format,
-              width: thumbnail.width,
-              height: thumbnail.height, orientation: thumbnail.orientation, modifiedAt: modifiedAt ?? .now(),
-              importedAt: .now(), contentHash: contentHash)))
-        let photo = try PreparedPhoto(
-          record: record, thumbnail: thumbnail, in: writer, streamed: original, liveIdentifier: liveIdentifier
-        )
-        try photo.moveIntoPlace(space: writer)
-        // Every upload of the session is one place: a still and a MOV of one stem pair.
-        try writer.commitImported(
-          [record], along: livePairing.entries(for: record, identifier: liveIdentifier, place: ""))
-        return .added(record)
+        let photo = try PreparedPhoto(record: record, decoded: decoded, in: writer, streamed: original)
+        // Another command, or another upload, may have stored it since: the batch checks.
+        batch.space = writer
+        // The writer's lock goes when it does: the batch must not keep it.
+        defer { batch.space = space }
+        // A plain name has no folder: every upload of the session is one place, where a
+        // still and a MOV of one stem pair.
+        try batch.take(.success(.photo(photo)), of: name)
+        try batch.commit()
+        return try outcome(of: record)
       }
     }
+  }
+
+  /// What the batch reports of the upload `record` it committed (or found a duplicate).
+  private func outcome(of record: PhotoRecord) throws -> UploadOutcome {
+    var summary = ImportSummary()
+    var outcome = UploadOutcome.duplicate
+    var failure: VaultError?
+    try batch.report(into: &summary) { event, _ in
+      switch event {
+      case .added(_, let added) where added.id == record.id: outcome = .added(added)
+      case .failed(_, let error): failure = error
+      default: break
+      }
+    }
+    if let failure { throw failure }
+    return outcome
   }
 
   /// Why an upload under a video's name must stop as soon as its first bytes are in: they
@@ -199,20 +211,13 @@ public final class UploadIntake: @unchecked Sendable {
     "it is a \(format.displayName) photo, not the video its name says"
   }
 
-  /// What reading an upload back told: its format, thumbnail, details and Live Photo
-  /// identifier.
-  private struct ReadBack {
-    var format: ImageFormat
-    var thumbnail: Thumbnail
-    var details: PhotoDetails
-    var liveIdentifier: String?
-  }
-
   /// Recognises the upload from its temporary blob's first bytes, then has a decoder
   /// helper make its thumbnail and read its details: a video by range from the blob, a
   /// still from its bytes read back whole into memory (which it reserved, unless it came
   /// under a video's name).
-  private func readBack(_ original: StreamedOriginal, name: String, readableWhole: Bool) throws -> ReadBack {
+  private func readBack(_ original: StreamedOriginal, name: String, readableWhole: Bool) throws -> (
+    ImageFormat, DecodedImport
+  ) {
     var signature = [UInt8](repeating: 0, count: min(original.size, ImageFormat.signatureLength))
     _ = try signature.withUnsafeMutableBytes { try original.read(at: 0, into: $0) }
     let format = try ImageFormat.recognise(signature, path: name)
@@ -229,14 +234,10 @@ public final class UploadIntake: @unchecked Sendable {
     let input =
       bytes.map { DecoderInput.bytes($0) }
       ?? .ranges(size: Int64(original.size), read: { try original.read(at: Int($0), into: $1) })
-    let request = DecoderRequest(
-      wants: [.thumbnail, .details, .liveIdentifier], thumbnailer: thumbnailer, format: format, name: name,
-      size: Int64(original.size), delivery: bytes != nil ? .bytes : .ranges)
-    let analysis = try decoders.analyse(request, input: input, name: name)
-    // The helper answered all three, as asked (DecoderAnalysis checks it).
-    return ReadBack(
-      format: format, thumbnail: try thumbnailer.encode(analysis.thumbnail!), details: analysis.details!,
-      liveIdentifier: analysis.liveIdentifier)
+    let decoded = try DecodedImport.read(
+      input, format: format, name: name, size: Int64(original.size), decoders: decoders,
+      thumbnailer: thumbnailer)
+    return (format, decoded)
   }
 
   /// Whether the space holds a photo with this hash. What the space read last says no
@@ -244,7 +245,7 @@ public final class UploadIntake: @unchecked Sendable {
   /// the photo since.
   private func isStored(_ contentHash: String) throws -> Bool {
     try spaceLock.withLock {
-      func holds() -> Bool { space.entries.contains { $0.record.contentHash == contentHash } }
+      func holds() -> Bool { space.listedPhoto(withContentHash: contentHash) != nil }
       guard holds() else { return false }
       try space.reload()
       return holds()

@@ -6,11 +6,16 @@
 /// whatever order it read its journal files in. The others stay in the journal with their
 /// blobs (a sync may bring a copy's files after its journal, so no import's files are the
 /// only ones known to be there), and are hidden: a deletion takes them all.
-struct DuplicateImports {
+struct DuplicateImports: Sendable {
   /// The kept import of each other import.
   private(set) var keptImport: [BlobID: BlobID] = [:]
   /// The other imports of each kept import, in list order.
   private(set) var otherImports: [BlobID: [BlobID]] = [:]
+
+  /// The table of the first import of each content hash, by the hash's first word (see
+  /// `init(_:)`): kept to find a photo by its content hash.
+  private var slots: [Int32] = []
+  private var words: [UInt64] = []
 
   var isEmpty: Bool { keptImport.isEmpty }
 
@@ -24,8 +29,8 @@ struct DuplicateImports {
     var capacity = 16
     while capacity < entries.count * 2 { capacity *= 2 }
     let mask = capacity - 1
-    var slots = [Int32](repeating: -1, count: capacity)
-    var words = [UInt64](repeating: 0, count: capacity)
+    slots = [Int32](repeating: -1, count: capacity)
+    words = [UInt64](repeating: 0, count: capacity)
     for position in entries.indices {
       let word = entries.hashWord(at: position)
       var slot = Int(truncatingIfNeeded: word) & mask
@@ -43,6 +48,20 @@ struct DuplicateImports {
         words[slot] = word
       }
     }
+  }
+
+  /// The position in `entries` (the list it was made of) of the first import of the
+  /// photo whose keyed content hash is `hash`, if one is listed.
+  func position(of hash: ContentHash, in entries: PhotoEntries) -> Int? {
+    guard !slots.isEmpty else { return nil }
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: hash.word) & mask
+    while slots[slot] >= 0 {
+      let kept = Int(slots[slot])
+      if words[slot] == hash.word && entries.hash(at: kept) == hash { return kept }
+      slot = (slot + 1) & mask
+    }
+    return nil
   }
 
   /// The import listed for the photo `id` is an import of: itself unless it is hidden.

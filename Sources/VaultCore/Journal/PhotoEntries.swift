@@ -5,10 +5,10 @@
 /// scoping and sorting read only the keys they need (`id(at:)`, `importedAt(at:)`,
 /// `taken(at:)`).
 public struct PhotoEntries: RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral,
-  Equatable
+  Equatable, Sendable
 {
   /// Where a photo's record is.
-  enum Source {
+  enum Source: Sendable {
     /// The offsets of its `added` entry and of its latest `details` entry in `snapshot`.
     case encoded(added: Int, details: Int?)
     /// Its index in `records`.

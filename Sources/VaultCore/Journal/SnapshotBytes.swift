@@ -5,6 +5,10 @@ import Foundation
 /// no record at all. Its bytes never change once decrypted (so it is shared freely, and read
 /// through one pointer without an array's checks at every field); while it is read, only the
 /// reading thread holds it and sets `count`. Wiped when released.
+///
+/// `@unchecked`: it holds a raw pointer to its mapping, which Swift cannot check, and
+/// `count` grows while it is read. It is immutable once `read` returns it, which is when a
+/// catalog (`SpaceCatalog`, through `PhotoEntries`) can hand it to another thread.
 final class SnapshotBytes: @unchecked Sendable {
   /// The memory mapped for it (its length is a page or more).
   private let mapping: UnsafeMutableRawBufferPointer

@@ -8,7 +8,7 @@
 /// first still: a still whose maker note claims a movie's identifier cannot keep the movie
 /// from its own still added later, and merged copies still agree (names and list order are
 /// the same on every copy).
-struct LivePairs {
+struct LivePairs: Sendable {
   /// The MOV of each still that has one.
   private(set) var motionOfStill: [BlobID: BlobID] = [:]
   /// The still of each MOV that is one's motion: these are listed under their still.

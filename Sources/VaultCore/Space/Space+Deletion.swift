@@ -8,7 +8,7 @@ extension Space {
   /// delete cut short (the next writer removes it) and not an import cut short. In format 2
   /// the journal's deletion names them, so the next writer removes them whatever is left.
   /// Exactly `ids` go: a Live Photo's two halves when the caller names both (as the
-  /// question showed them), one when it names one (`deleteLiveHalves`). Pairs are not
+  /// question showed them), one when it names one (`PhotoBrowser.delete(_:of:)`). Pairs are not
   /// derived again here: a half paired since the question was asked was not shown. Every
   /// import of a photo goes with it (`DuplicateImports`): they are the same file, shown as
   /// one, so deleting it on one copy deletes each copy's import once they meet.

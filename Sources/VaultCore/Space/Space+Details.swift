@@ -24,10 +24,12 @@ extension Space {
       .map { JournalEntry.details($0.key, $0.value, stamp: stamp) }
     guard !changes.isEmpty else { return 0 }
     try journal.append(changes)
+    var updated = entries
     for (position, id) in entries.photoIDs.enumerated() {
       guard found[id] != nil, let photo = journal.state.photo(id) else { continue }
-      entries.setRecord(photo.record, at: position)
+      updated.setRecord(photo.record, at: position)
     }
+    publish(updated)
     compactJournalIfDue()
     return changes.count
   }

@@ -92,6 +92,6 @@ extension Space {
     let upgraded = try SpaceJournal.load(directory: journalDirectory, master: master)
     journal = upgraded
     formatVersion = 2
-    entries = upgraded.state.entries()
+    publish(upgraded.state.entries())
   }
 }

@@ -12,8 +12,8 @@ extension Space {
     if !rebuilding { try requireIndex() }
     if formatVersion == 1 {
       try Self.writeIndex(SpaceIndex(photos: newEntries), in: directory, master: master)
-      entries = PhotoEntries(newEntries)
       indexDamage = nil
+      publish(PhotoEntries(newEntries))
       return
     }
     if rebuilding {
@@ -47,6 +47,11 @@ extension Space {
       }
     }
     try record(changes)
+  }
+
+  /// `appendImported` alone, for the scale benchmark's builder (vault-scale).
+  package func appendImported(_ records: [PhotoRecord]) throws {
+    try appendImported(records, along: [])
   }
 
   /// Lists newly imported photos after the others, each with the details read from its
@@ -83,7 +88,7 @@ extension Space {
     }
   }
 
-  /// Appends `changes` to the journal and brings `entries` up to date; then compacts the
+  /// Appends `changes` to the journal and publishes the catalog of the space it leaves; then compacts the
   /// journal if it is due.
   func record(_ changes: [JournalEntry]) throws {
     let journal = try requireJournal()
@@ -100,21 +105,23 @@ extension Space {
       default: return false
       }
     }
+    var updated = entries
     if appendsOnly {
       for case .added(let record, _) in changes {
-        entries.append(IndexEntry(record: journal.state.photo(record.id)?.record ?? record, selected: false))
+        updated.append(IndexEntry(record: journal.state.photo(record.id)?.record ?? record, selected: false))
       }
     } else if changes.contains(where: \.changesPhotoList) {
-      entries = journal.state.entries()
+      updated = journal.state.entries()
     }
-    revision &+= 1
+    // Albums and Live Photo identifiers change what is derived even when the list does not.
+    publish(updated)
     compactJournalIfDue()
   }
 
   /// Folds the journal into one snapshot, then removes the blobs of deleted photos that a
   /// sync engine may have brought back. Torn segments are kept unless
   /// `settlingTornSegments` (see `SpaceJournal.compact`).
-  func compactJournal(settlingTornSegments: Bool = false) throws {
+  package func compactJournal(settlingTornSegments: Bool = false) throws {
     guard let journal else { return }
     try journal.compact(settlingTornSegments: settlingTornSegments)
     removeBlobsOfDeletedPhotos()
@@ -152,8 +159,8 @@ extension Space {
     try syncDirectory(journalDirectory)
     let rebuilt = try SpaceJournal.load(directory: journalDirectory, master: master)
     journal = rebuilt
-    entries = rebuilt.state.entries()
     indexDamage = nil
+    publish(rebuilt.state.entries())
   }
 
   /// Compacts a journal that ends in a torn record: the new snapshot holds every whole

@@ -25,11 +25,11 @@ extension Space {
     let stamp = journal.state.nextStamp(now: Timestamp.now().nanosecondsSince1970)
     try journal.append(
       changes.map { .selection(entries.id(at: $0.position), selected: $0.selected, stamp: stamp) })
-    let before = revision
+    var updated = entries
     for change in changes {
-      entries.setSelected(journal.state.isSelected(entries.id(at: change.position)), at: change.position)
+      updated.setSelected(journal.state.isSelected(updated.id(at: change.position)), at: change.position)
     }
-    selectionRevisions &+= revision &- before
+    publishSelection(updated)
     compactJournalIfDue()
   }
 }

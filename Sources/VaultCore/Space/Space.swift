@@ -22,7 +22,7 @@ public final class Space {
   static let indexSizeLimit = 512 << 20
 
   public let directory: String
-  let master: MasterKey
+  package let master: MasterKey
   /// The key that unwrapped the key file (the password's, or a session key's): what
   /// `vault unlock` keeps, and what a writer needs to tell which key file a password
   /// change cut short left current.
@@ -37,30 +37,11 @@ public final class Space {
   public internal(set) var formatVersion: Int
   /// Format 2's index; nil in format 1 and while the journal is damaged.
   var journal: SpaceJournal?
-  /// The photos in import order, with their selection (empty when the index is damaged).
-  public internal(set) var entries: PhotoEntries {
-    didSet { revision &+= 1 }
-  }
-  /// Changes with every change to what the space holds (its photos, their selection, its
-  /// albums), so that what is derived from them (a scoped list, each photo's albums) is
-  /// derived again when, and only when, it would differ.
-  public internal(set) var revision = 0
-  /// How many of the changes `revision` counts changed only a selection: `orderRevision`
-  /// leaves them out.
-  var selectionRevisions = 0
-  /// Changes when what a scoped list depends on may have changed (the photos, their
-  /// records, the albums), but not with a change of selection, which neither takes a
-  /// photo in or out of a scope nor moves it.
-  var orderRevision: Int { revision &- selectionRevisions }
-  /// The lists of the scopes asked for lately, as of `orderRevision` (see `scopedPositions`).
-  var scopedLists: [(scope: PhotoScope, revision: Int, positions: [Int])] = []
-  /// The albums and each photo's album names, as of `revision`.
-  var albumCache: (revision: Int, albums: [Album], namesByPhoto: [BlobID: [String]])?
-  /// The Live Photo pairs, as of `orderRevision` (see `livePairs`).
-  var livePairCache: (revision: Int, pairs: LivePairs)?
-  /// The imports of one photo made on copies apart, as of `orderRevision` (see
-  /// `duplicateImports`).
-  var duplicateImportCache: (revision: Int, imports: DuplicateImports)?
+  /// The space as it is now, for reading: its photos, items, albums and selection (empty
+  /// when the index is damaged). Built again at every change (see `publish`).
+  public private(set) var catalog: SpaceCatalog
+  /// The photos in import order, with their selection: the catalog's.
+  public var entries: PhotoEntries { catalog.entries }
   /// Why the index could not be read, if it could not: the space still opens, so that
   /// `verify --repair` can rebuild the index from the originals.
   public internal(set) var indexDamage: VaultError?
@@ -101,7 +82,10 @@ public final class Space {
     self.master = master
     self.wrappingKey = wrappingKey
     formatVersion = 1
-    entries = []
+    catalog = SpaceCatalog(
+      entries: [], state: nil,
+      folders: BlobFolders(
+        photo: directory + "/" + Self.photoFolder, thumb: directory + "/" + Self.thumbFolder))
     try load()
   }
 
@@ -118,13 +102,13 @@ public final class Space {
         }
         let journal = try SpaceJournal.load(directory: directory + "/" + Self.journalFolder, master: master)
         self.journal = journal
-        entries = journal.state.entries()
+        publish(journal.state.entries())
       } else {
-        entries = PhotoEntries(try Self.readIndex(in: directory, master: master).photos)
+        publish(PhotoEntries(try Self.readIndex(in: directory, master: master).photos))
       }
     } catch let error as VaultError {
       guard case .damagedIndex = error else { throw error }
-      entries = []
+      publish([])
       indexDamage = error
     }
   }
@@ -253,12 +237,12 @@ public final class Space {
       return try body(opened)
     }
     if let writer {
-      // The writer read the space under its exclusive lock and keeps its entries up to
+      // The writer read the space under its exclusive lock and keeps its catalog up to
       // date with what it wrote (a failed change's durable part too): taken over, rather
       // than read and decrypted a second time.
       formatVersion = writer.formatVersion
       journal = writer.journal
-      entries = writer.entries
+      catalog = writer.catalog
       indexDamage = writer.indexDamage
     } else if case .failure(VaultError.spaceBusy) = outcome {
       // The lock was never taken, so nothing changed; reading again would wait for the
@@ -295,8 +279,8 @@ public final class Space {
   /// The space's folder name (its tag: 32 lowercase hex digits).
   public var tag: String { String(directory.split(separator: "/").last ?? "") }
 
-  var photoDirectory: String { directory + "/" + Self.photoFolder }
-  var thumbDirectory: String { directory + "/" + Self.thumbFolder }
+  package var photoDirectory: String { directory + "/" + Self.photoFolder }
+  package var thumbDirectory: String { directory + "/" + Self.thumbFolder }
   var indexPath: String { directory + "/" + Self.indexFile }
   public var journalDirectory: String { directory + "/" + Self.journalFolder }
 
@@ -306,6 +290,17 @@ public final class Space {
 
   /// The photos as models, in import order (for tests).
   func models() -> [PhotoModel] {
-    entries.indices.map { photoModel(at: $0) }
+    entries.indices.map { catalog.item(at: $0) }
+  }
+
+  /// Publishes the catalog of `entries`, the space's photos after a change, with what is
+  /// derived from them and from the journal (its Live Photos, albums, imports).
+  func publish(_ entries: PhotoEntries) {
+    catalog = SpaceCatalog(entries: entries, state: journal?.state, folders: catalog.folders)
+  }
+
+  /// Publishes `entries`, the same photos with another selection: nothing is derived again.
+  func publishSelection(_ entries: PhotoEntries) {
+    catalog = catalog.withSelection(of: entries)
   }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// A new file under a temporary name in its destination folder, which becomes visible
 /// under its final name only once complete and synced: temp file → fsync → rename → fsync
 /// of the folder. Until then a crash leaves at most a `.tmp-*` file that verify removes.
-final class TemporaryFile {
+package final class TemporaryFile {
   static let prefix = ".tmp-"
   /// Linux's O_TMPFILE (`__O_TMPFILE | O_DIRECTORY`), which Swift does not import.
   private static let openTemporary: Int32 = 0o20_000_000 | O_DIRECTORY
@@ -12,7 +12,7 @@ final class TemporaryFile {
   let directory: String
   /// The temporary name, or nil for an unnamed file (O_TMPFILE) that a crash cannot leave
   /// behind.
-  let path: String?
+  package let path: String?
   private var descriptor: Int32
   private var finished = false
   /// Whether bytes were written since the last `sync`.
@@ -27,7 +27,7 @@ final class TemporaryFile {
   /// Creates an empty file, readable only by its owner, in `directory`. With `unnamed`,
   /// the file has no name at all until `moveWithoutReplacing` gives it its final one
   /// (where the file system supports it; otherwise it gets a temporary name).
-  init(in directory: String, unnamed: Bool = false) throws {
+  package init(in directory: String, unnamed: Bool = false) throws {
     self.directory = directory
     if unnamed {
       descriptor = open(directory, Self.openTemporary | O_WRONLY | O_CLOEXEC, 0o600)

@@ -175,8 +175,7 @@ public final class SpaceVerifier {
     // hidden imports of each (`DuplicateImports`): their files are the photo's too.
     let listed: [PhotoToCheck] = (0..<browser.count).flatMap { index -> [PhotoToCheck] in
       let photo = browser.photo(at: index)!
-      let halves = [photo.record] + (photo.motion.map { [$0] } ?? [])
-      return halves.flatMap { [$0] + space.otherImports(of: $0.id) }.map { record in
+      return photo.records.flatMap { [$0] + space.otherImports(of: $0.id) }.map { record in
         .listed(number: index + 1, record: record, listedBefore: !seen.insert(record.id).inserted)
       }
     }

@@ -180,6 +180,12 @@ final class ChafaPictureDrawing: PictureDrawing {
     self.graphics = graphics
   }
 
+  /// libchafa draws on a pool of threads that do not block the full screen's signals: a
+  /// handler could then run beside the main thread. One thread, the calling one, draws.
+  static func drawOnCallingThreadOnly() {
+    chafa_set_n_threads(1)
+  }
+
   func beginFrame() -> [UInt8] { [] }
 
   func draw(

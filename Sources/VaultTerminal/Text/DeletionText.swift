@@ -19,8 +19,7 @@ public struct DeletionText {
   /// right-aligned, then the name.
   /// A photo's name; a Live Photo's names both its files: "IMG_0001.HEIC + IMG_0001.MOV (live)".
   public static func itemName(_ photo: PhotoModel) -> String {
-    guard let motion = photo.motion else { return photo.record.name }
-    return photo.record.name + " + " + motion.name + " (live)"
+    photo.records.map(\.name).joined(separator: " + ") + (photo.kind == .live ? " (live)" : "")
   }
 
   public func photoLines(limit: Int? = nil) -> [String] {

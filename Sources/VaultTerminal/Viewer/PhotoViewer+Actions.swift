@@ -66,7 +66,8 @@ extension PhotoViewer {
         switch event {
         case .exported(_, let path): written.append(path)
         case .failed(let name, let error):
-          if (try? space.ensureInPlace()) == nil { stoppedBy = VaultError.spaceMoved }
+          // A read of a space that moved says so (see `Space.readingInPlace`).
+          if error == .spaceMoved { stoppedBy = VaultError.spaceMoved }
           failures.append("'\(name)' not exported: \(error.description)")
         }
       }

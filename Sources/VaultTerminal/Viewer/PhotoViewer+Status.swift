@@ -113,7 +113,7 @@ extension PhotoViewer {
   /// The photos a deletion of several would delete, each by its number and name (as `vault
   /// delete` asks), and the albums they leave; the question itself is on the status line.
   func deletionScreen(_ doomed: DeletionText, columns: Int, rows: Int) -> [UInt8] {
-    let albums = doomed.albumLine { space.album(named: $0)?.count ?? 0 }
+    let albums = doomed.albumLine { browser.album(named: $0)?.count ?? 0 }
     let room = max(1, rows - 4 - (albums == nil ? 0 : 1))
     let lines =
       ["Delete these \(VaultTerminal.photos(doomed.photos.count))?", ""]

@@ -18,7 +18,6 @@ public final class PhotoViewer {
   }
 
   let terminal: FullScreenTerminal
-  let space: Space
   let browser: PhotoBrowser
   let graphics: TerminalGraphics
   let drawing: PictureDrawing
@@ -71,14 +70,15 @@ public final class PhotoViewer {
   /// What the screen of an empty space says after that it is empty (the program words it).
   let emptyHint: String
 
-  /// `browser` is `space`'s, made with the scope the viewer shows.
+  /// `browser` is a space's, made with the scope the viewer shows: everything the viewer
+  /// reads, changes and reads again goes through it.
   public init(
-    space: Space, browser: PhotoBrowser, terminal: FullScreenTerminal, graphics: TerminalGraphics,
+    browser: PhotoBrowser, terminal: FullScreenTerminal, graphics: TerminalGraphics,
     start: Int?,
     emptyHint: String = ""
   ) {
+    ChafaPictureDrawing.drawOnCallingThreadOnly()
     self.emptyHint = emptyHint
-    self.space = space
     self.terminal = terminal
     self.graphics = graphics
     let perRow = browser.numberOfPhotosPerRow
@@ -154,7 +154,9 @@ public final class PhotoViewer {
     if let lastReadAgain, now.timeIntervalSince(lastReadAgain) < 1 { return false }
     lastReadAgain = now
     do {
-      try space.reload(waitingAtMost: 0)
+      // A space that no longer reads whole shows what is left of it, as any list does.
+      _ = try browser.readAgain(waitingAtMost: 0)
+      browser.reloadData()
     } catch {
       report(error)
       return true

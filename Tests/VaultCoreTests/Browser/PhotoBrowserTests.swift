@@ -177,6 +177,21 @@ final class PhotoBrowserTests: XCTestCase {
     XCTAssertEqual(source.events.count, 3, "no reload after a batch that failed")
   }
 
+  /// `delete --only`: a deletion request that names one half of each Live Photo alone;
+  /// photos that are not Live Photos are left out.
+  func testDeletingOneHalfOfLivePhotosNamesThatHalfAlone() throws {
+    var live = model(1)
+    live.motion = model(2).record
+    let photos = [live, model(3)]
+    let (source, browser) = self.source(over: { photos })
+    var doomed: [[PhotoModel]] = []
+    source.delete = { doomed.append($0) }
+    try browser.delete(.motion, of: photos)
+    try browser.delete(.still, of: photos)
+    XCTAssertEqual(source.events, ["delete IMG_2.jpg", "reload", "delete IMG_1.jpg", "reload"])
+    XCTAssertEqual(doomed.flatMap { $0.map(\.motion) }, [nil, nil], "the other half is not named")
+  }
+
   func testSelectionChangesAreOneRequestThenTheReload() throws {
     var photos = (1...4).map { model($0, selected: $0 == 2) }
     let (source, browser) = self.source(over: { photos })

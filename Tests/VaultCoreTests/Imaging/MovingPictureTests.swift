@@ -42,15 +42,25 @@ final class MovingPictureTests: XCTestCase {
     }
     XCTAssertEqual(times, [0, 100_000, 200_000, 300_000, 400_000])
     try video.seek(toMicroseconds: 7_000_000)
-    var time: Int64 = -1
-    while let frame = try video.nextFrame(scaledTo: { _ in nil }), frame.microseconds < 7_000_000 {
-      XCTAssertGreaterThan(frame.microseconds, time, "in order after the seek")
-      time = frame.microseconds
-    }
-    XCTAssertLessThan(time, 7_000_000)
+    try assertFramesLeadUp(to: 7_000_000, in: video)
     var last: Int64 = 0
     while let frame = try video.nextFrame(scaledTo: { _ in nil }) { last = frame.microseconds }
     XCTAssertEqual(last, 11_900_000, "played to its last frame, then nil")
+    // Back from the end: a seek that did not move would leave nothing to play.
+    try video.seek(toMicroseconds: 3_000_000)
+    try assertFramesLeadUp(to: 3_000_000, in: video)
+  }
+
+  /// The frames after a seek to `target`: from a keyframe at or before it, one every
+  /// 100 ms (none skipped), up to the frame at `target` itself.
+  func assertFramesLeadUp(to target: Int64, in video: MovingPicture, line: UInt = #line) throws {
+    var times: [Int64] = []
+    while times.last.map({ $0 < target }) ?? true, let frame = try video.nextFrame(scaledTo: { _ in nil }) {
+      times.append(frame.microseconds)
+    }
+    let first = try XCTUnwrap(times.first, "no frame after the seek to \(target) µs", line: line)
+    XCTAssertLessThanOrEqual(first, target, "the seek starts at a keyframe before the time", line: line)
+    XCTAssertEqual(times, Array(stride(from: first, through: target, by: 100_000)), line: line)
   }
 
   func testAVideoIsTurnedAsItsDisplayMatrixSays() throws {

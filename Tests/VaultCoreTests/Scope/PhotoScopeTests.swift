@@ -146,7 +146,7 @@ final class PhotoScopeTests: XCTestCase {
     XCTAssertEqual(space.entries.filter(\.selected).map(\.record.name), ["c.jpg"])
     XCTAssertEqual(browser.selectedPhotos().map(\.index), [1])
     // The count follows the space: an addition through the browser, then a deletion.
-    try browser.addToAlbum("Two", [space.photoModel(at: 2)])
+    try browser.addToAlbum("Two", [space.catalog.item(at: 2)])
     XCTAssertEqual(
       (0..<browser.count).map { browser.photo(at: $0)!.record.name }, ["a.jpg", "b.jpg", "c.jpg"])
     try browser.delete([browser.photo(at: 1)!])
@@ -154,6 +154,7 @@ final class PhotoScopeTests: XCTestCase {
     XCTAssertEqual(space.entries.count, 3)
     // An album that goes leaves the list empty.
     try space.deleteAlbum(named: "Two")
+    browser.reloadData()
     XCTAssertEqual(browser.count, 0)
   }
 

@@ -42,6 +42,33 @@ final class LongRunningReaderTests: XCTestCase {
     XCTAssertTrue(exclusiveLockIsFree(reader.directory), "reload holds the lock only while it reads")
   }
 
+  /// The viewer and the mount read the space again through their browser: it shows the
+  /// catalog it holds until then, and what it had when the space no longer reads whole.
+  func testAReadersBrowserReadsTheSpaceAgainThroughItsDataSource() throws {
+    let reader = try vault.unlock(password: password("first"), access: .read)
+    reader.releaseLock()
+    let browser = reader.makeBrowser()
+    try browser.addToAlbum("Trip", [browser.photo(at: 0)!])
+    XCTAssertEqual(browser.album(named: "trip")?.count, 1, "the album as an addition finds it")
+    do {
+      let writer = try vault.unlock(password: password("first"), access: .write)
+      try writer.deletePhotos(ids: [writer.entries[1].record.id])
+    }
+    XCTAssertEqual(browser.count, 2)
+    XCTAssertNil(try browser.readAgain(waitingAtMost: 0))
+    XCTAssertEqual(browser.count, 1)
+    XCTAssertTrue(exclusiveLockIsFree(reader.directory), "read under a lock held only while reading")
+
+    for segment in try FileManager.default.contentsOfDirectory(atPath: reader.journalDirectory) {
+      try Data("damaged".utf8).write(to: URL(fileURLWithPath: reader.journalDirectory + "/" + segment))
+    }
+    let damage = try browser.readAgain(waitingAtMost: 0)
+    XCTAssertNotNil(damage)
+    XCTAssertEqual(browser.count, 1, "the browser keeps what it had")
+    browser.reloadData()
+    XCTAssertEqual(browser.count, 0, "the space now lists nothing")
+  }
+
   func testAReaderChangesThroughAWriterAndSeesTheChange() throws {
     let reader = try vault.unlock(password: password("first"), access: .read)
     try reader.change { writer in try writer.setSelection([1], to: true) }

@@ -168,7 +168,9 @@ enum LegacyImport {
         width: thumbnail.width, height: thumbnail.height, orientation: thumbnail.orientation,
         modifiedAt: Timestamp(seconds: 1_600_000_000), importedAt: .now(), contentHash: hasher.finish())
       let photo = try PreparedPhoto(
-        record: record, thumbnail: thumbnail, in: space, source: path, flusher: nil
+        record: record,
+        decoded: DecodedImport(thumbnail: thumbnail, details: PhotoDetails(), liveIdentifier: nil),
+        in: space, source: path, flusher: nil
       ) {
         try $0.write(bytes)
       }
