@@ -165,7 +165,7 @@ let package = Package(
     .target(
       name: "VaultMount",
       dependencies: ["VaultCore", "CFuse"],
-      swiftSettings: [.swiftLanguageMode(.v5)]
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .executableTarget(
       name: "vault",
@@ -187,7 +187,7 @@ let package = Package(
     .testTarget(
       name: "VaultCoreTests",
       dependencies: ["VaultCore", "VaultDecoder", "CSodium", "VaultTestSupport"],
-      swiftSettings: [.swiftLanguageMode(.v5)]
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .testTarget(
       name: "VaultServeTests",
@@ -206,7 +206,7 @@ let package = Package(
     .testTarget(
       name: "VaultMountTests",
       dependencies: ["VaultMount", "VaultCore", "VaultTestSupport"],
-      swiftSettings: [.swiftLanguageMode(.v5)]
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .testTarget(
       name: "VaultTerminalTests",
@@ -220,7 +220,7 @@ let package = Package(
       dependencies: [
         "vault", "VaultCore", "VaultDecoder", "VaultTerminal", "CSodium", "CKeyutils", "VaultTestSupport",
       ],
-      swiftSettings: [.swiftLanguageMode(.v5)]
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ),
   ]
 )
@@ -244,6 +244,6 @@ if ProcessInfo.processInfo.environment["VAULT_BENCH"] != nil {
     .executableTarget(
       name: "vault-scale",
       dependencies: ["VaultCore", "VaultDecoder", "VaultTerminal"],
-      swiftSettings: [.swiftLanguageMode(.v5)]
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ))
 }

@@ -56,7 +56,8 @@ public struct PhotoDataSource {
   /// blob's record may be checked when a read first reaches the original's end rather than
   /// on opening (a reader of whole files: the mount). Nil by default: videos are then read
   /// whole.
-  public var originalRanges: ((PhotoRecord, _ recordCheckedAtEnd: Bool) throws -> OriginalRangeReader)?
+  public var originalRanges:
+    (@Sendable (PhotoRecord, _ recordCheckedAtEnd: Bool) throws -> OriginalRangeReader)?
   /// Reads the photos again from where they are kept, for an owner that stays open (the
   /// viewer, the mount), waiting at most `waitingAtMost` seconds (nil: as long as it takes)
   /// for a writer that holds them, then reloads. When they no longer read whole, returns
