@@ -118,7 +118,7 @@ let package = Package(
     .target(
       name: "VaultCore",
       dependencies: ["CSodium", "CVaultImaging", "CVaultSystem", "CKeyutils"],
-      swiftSettings: [.swiftLanguageMode(.v5)]
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     // What parses and decodes untrusted photos and videos: the codecs' wrappers, the
     // thumbnailer and the helper's side of the protocol. Only vault-decoder (and the fuzz
