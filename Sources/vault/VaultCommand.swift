@@ -38,6 +38,7 @@ struct VaultCommand: ParsableCommand {
   /// The one exit point: runs the command and turns every error into a message and status.
   static func runAndExit() -> Never {
     ProcessHardening.disableCoreDumps()
+    ProcessSignals.setActionsAtStart()
     PasswordInput.takeEnvironmentPassword()
     Space.onLockWait { holder, limit in
       let bound = limit.map { String(format: " (at most %g s)", $0) } ?? ""

@@ -8,8 +8,9 @@ public enum EnvironmentSecret {
   public static func take(_ name: String) -> [UInt8]? {
     guard let value = getenv(name) else { return nil }
     let length = strlen(value)
-    let bytes =
-      length > 0 ? Array(UnsafeBufferPointer(start: value, count: length)).map(UInt8.init(bitPattern:)) : nil
+    // Copied once, straight into the array handed out: a copy made on the way (a [CChar]
+    // mapped to bytes) would be freed without being wiped.
+    let bytes = length > 0 ? Array(UnsafeRawBufferPointer(start: value, count: length)) : nil
     memset(value, 0, length)
     unsetenv(name)
     return bytes

@@ -4,6 +4,8 @@ import Foundation
 /// catches a signal asks it, and no other Swift code calls `sigaction`, `signal` or
 /// `pthread_sigmask`. The parts, and what each catches:
 ///
+/// - every process, at start (`setActionsAtStart`): SIGPIPE ignored, SIGQUIT and the crash
+///   signals back to their default action;
 /// - a command that writes (`SignalHandling`): SIGINT, SIGTERM, SIGHUP ask it to stop;
 /// - `serve` (`StopSignals`): the same three stop the server, through dispatch sources
 ///   (libdispatch then keeps their actions for the rest of the process);

@@ -136,6 +136,35 @@ final class InterruptionTests: XCTestCase {
     try assertTheNextWriteCleansUp(after: run)
   }
 
+  /// `vault add … | head`: once the reader has gone, the import goes on to its end rather
+  /// than being killed by SIGPIPE halfway through a batch (which left moved originals that
+  /// no index listed, and a space that did not verify until the next write).
+  func testAReaderThatGoesAwayDoesNotKillAdd() throws {
+    let running = try vault.start(["add", try makePhotos()])
+    XCTAssertNotNil(running.waitForLine { $0.hasPrefix("added /") }, "no photo was reported")
+    try running.closeOutputAndWait()
+    XCTAssertEqual(
+      running.process.terminationReason, .exit, "killed by signal \(running.process.terminationStatus)")
+    XCTAssertEqual(try listedNames().count, 150)
+    XCTAssertEqual(temporaryFiles(in: folder + "/vault"), [])
+    try assertVerifies("after add lost its reader")
+  }
+
+  /// SIGQUIT (Ctrl-\) ends vault as the system would, without the Swift runtime's crash
+  /// report, which printed registers with the memory they point at (key or plaintext bytes)
+  /// after a pause of seconds that kept the space locked.
+  func testSIGQUITEndsAddWithoutACrashReport() throws {
+    let running = try vault.start(["add", try makePhotos()])
+    XCTAssertNotNil(running.waitForLine { $0.hasPrefix("added /") }, "no photo was reported")
+    running.send(SIGQUIT)
+    let run = try running.finish()
+    XCTAssertEqual(running.process.terminationReason, .uncaughtSignal)
+    XCTAssertEqual(run.status, SIGQUIT)
+    XCTAssertFalse(run.stderr.contains("Registers"), run.stderr)
+    XCTAssertFalse(run.stderr.contains("Backtrace"), run.stderr)
+    try assertTheNextWriteCleansUp(after: run)
+  }
+
   func testAKilledAddIsCleanedUpByTheNextWrite() throws {
     let run = try interruptedAdd(try makePhotos(), signals: [SIGKILL])
     XCTAssertEqual(run.status, SIGKILL)

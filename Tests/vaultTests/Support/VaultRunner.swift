@@ -204,6 +204,13 @@ final class RunningVault {
     kill(process.processIdentifier, signal)
   }
 
+  /// Closes the reading end of vault's stdout, as `vault … | head` does once it has its
+  /// lines, and waits for vault to end: its next write fails.
+  func closeOutputAndWait() throws {
+    try output.close()
+    process.waitUntilExit()
+  }
+
   /// Reads the rest of the output and waits for the process to end.
   func finish() throws -> VaultRun {
     waitForLine { _ in false }
