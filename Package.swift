@@ -232,7 +232,7 @@ if ProcessInfo.processInfo.environment["VAULT_FUZZ"] != nil {
     .executableTarget(
       name: "vault-fuzz",
       dependencies: ["VaultCore", "VaultDecoder", "VaultTerminal"],
-      swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-parse-as-library"])]
+      swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]
     ))
 }
 
