@@ -173,5 +173,5 @@ private func runBlocking(_ body: @escaping @Sendable () async throws -> Void) ->
     outcome.withLock { $0 = result }
     outcome.wakeAll()
   }
-  return outcome.withLock(waiting: { $0 == nil ? .untilWoken : .no }) { $0! }
+  return outcome.withLock(waiting: { $0 == nil ? .untilWoken : .no }, then: { $0! })
 }

@@ -31,7 +31,7 @@ final class UnlockedSpace: Sendable {
 
   /// The space's blobs; nil if it could not be unlocked.
   func wait() -> SpaceBlobs? {
-    state.withLock(waiting: { $0.blobs == nil && !$0.failed ? .untilWoken : .no }) { $0.blobs }
+    state.withLock(waiting: { $0.blobs == nil && !$0.failed ? .untilWoken : .no }, then: { $0.blobs })
   }
 
   /// Whether the open space lists a photo with this content (`Space.listedPhoto`).

@@ -48,7 +48,7 @@ final class PendingFlush: Sendable {
 
   /// Waits until the files are flushed; throws what the flush failed with.
   func wait() throws {
-    let flushed = outcome.withLock(waiting: { $0 == nil ? .untilWoken : .no }) { $0 }
+    let flushed = outcome.withLock(waiting: { $0 == nil ? .untilWoken : .no }, then: { $0 })
     try flushed?.get()
   }
 }

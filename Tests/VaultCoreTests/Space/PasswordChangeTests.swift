@@ -152,7 +152,7 @@ private final class WaitingReader: Sendable {
   }
 
   func wait() throws -> Int {
-    try result.withLock(waiting: { $0 == nil ? .untilWoken : .no }) { try $0!.get() }
+    try result.withLock(waiting: { $0 == nil ? .untilWoken : .no }, then: { try $0!.get() })
   }
 }
 
