@@ -118,7 +118,7 @@ let package = Package(
     .target(
       name: "VaultCore",
       dependencies: ["CSodium", "CVaultImaging", "CVaultSystem", "CKeyutils"],
-      swiftSettings: [.swiftLanguageMode(.v5)]
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     // What parses and decodes untrusted photos and videos: the codecs' wrappers, the
     // thumbnailer and the helper's side of the protocol. Only vault-decoder (and the fuzz
@@ -165,7 +165,7 @@ let package = Package(
     .target(
       name: "VaultMount",
       dependencies: ["VaultCore", "CFuse"],
-      swiftSettings: [.swiftLanguageMode(.v5)]
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .executableTarget(
       name: "vault",
@@ -176,7 +176,7 @@ let package = Package(
         "VaultTerminal",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      swiftSettings: [.swiftLanguageMode(.v5)]
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .target(
       name: "VaultTestSupport",
@@ -187,7 +187,7 @@ let package = Package(
     .testTarget(
       name: "VaultCoreTests",
       dependencies: ["VaultCore", "VaultDecoder", "CSodium", "VaultTestSupport"],
-      swiftSettings: [.swiftLanguageMode(.v5)]
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .testTarget(
       name: "VaultServeTests",
@@ -206,7 +206,7 @@ let package = Package(
     .testTarget(
       name: "VaultMountTests",
       dependencies: ["VaultMount", "VaultCore", "VaultTestSupport"],
-      swiftSettings: [.swiftLanguageMode(.v5)]
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     .testTarget(
       name: "VaultTerminalTests",
@@ -220,7 +220,7 @@ let package = Package(
       dependencies: [
         "vault", "VaultCore", "VaultDecoder", "VaultTerminal", "CSodium", "CKeyutils", "VaultTestSupport",
       ],
-      swiftSettings: [.swiftLanguageMode(.v5)]
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ),
   ]
 )
@@ -233,7 +233,7 @@ if ProcessInfo.processInfo.environment["VAULT_FUZZ"] != nil {
     .executableTarget(
       name: "vault-fuzz",
       dependencies: ["VaultCore", "VaultDecoder", "VaultTerminal"],
-      swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-parse-as-library"])]
+      swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]
     ))
 }
 
@@ -245,6 +245,6 @@ if ProcessInfo.processInfo.environment["VAULT_BENCH"] != nil {
     .executableTarget(
       name: "vault-scale",
       dependencies: ["VaultCore", "VaultDecoder", "VaultTerminal"],
-      swiftSettings: [.swiftLanguageMode(.v5)]
+      swiftSettings: [.swiftLanguageMode(.v6)]
     ))
 }

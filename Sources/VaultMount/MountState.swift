@@ -1,13 +1,14 @@
 import Foundation
+import Synchronization
 import VaultCore
 
 /// What the file system's callbacks share, on FUSE's threads: the tree (swapped whole when
 /// the space changes) and the open files.
-final class MountState {
+final class MountState: Sendable {
   /// Opens a photo's original for reading ranges, its record checked when a read reaches its
   /// end: the browser's data source's, which reads only the blob and the key (safe on
   /// FUSE's threads).
-  let originalRanges: (PhotoRecord) throws -> OriginalRangeReader
+  let originalRanges: @Sendable (PhotoRecord) throws -> OriginalRangeReader
   let owner = (uid: getuid(), gid: getgid())
   /// The folders' modification time: when the mount started.
   let folderTime: timespec
@@ -15,66 +16,64 @@ final class MountState {
   /// twice the threads that serve reads.
   let readers = ReaderPool(limit: 32)
   /// Told of a photo that cannot be read (damaged, or deleted meanwhile).
-  var onProblem: (String) -> Void = { _ in }
+  private let problemHandler = Mutex<@Sendable (String) -> Void>({ _ in })
+  private let currentTree: Mutex<MountTree>
+  private let handles = Mutex(Handles())
 
-  private let treeLock = NSLock()
-  private var currentTree: MountTree
-  private let handleLock = NSLock()
-  private var handles: [UInt64: AnyObject] = [:]
-  private var lastHandle: UInt64 = 0
+  /// The open files and folders, by their number in `fuse_file_info.fh`.
+  private struct Handles {
+    var objects: [UInt64: any AnyObject & Sendable] = [:]
+    var last: UInt64 = 0
+  }
 
-  init(originalRanges: @escaping (PhotoRecord) throws -> OriginalRangeReader, tree: MountTree) {
+  init(originalRanges: @escaping @Sendable (PhotoRecord) throws -> OriginalRangeReader, tree: MountTree) {
     self.originalRanges = originalRanges
-    currentTree = tree
+    currentTree = Mutex(tree)
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
     folderTime = now
   }
 
-  var tree: MountTree {
-    treeLock.lock()
-    defer { treeLock.unlock() }
-    return currentTree
+  var onProblem: @Sendable (String) -> Void {
+    get { problemHandler.withLock { $0 } }
+    set { problemHandler.withLock { $0 = newValue } }
   }
+
+  var tree: MountTree { currentTree.withLock { $0 } }
 
   /// Puts `newer` in place of the tree; returns the one it replaces.
   func swapTree(_ newer: MountTree) -> MountTree {
-    treeLock.lock()
-    defer { treeLock.unlock() }
-    let older = currentTree
-    currentTree = newer
-    return older
+    currentTree.withLock { tree in
+      defer { tree = newer }
+      return tree
+    }
   }
 
   /// Keeps `object` (an open file or folder) under a new number for `fuse_file_info.fh`.
-  func keep(_ object: AnyObject) -> UInt64 {
-    handleLock.lock()
-    defer { handleLock.unlock() }
-    lastHandle += 1
-    handles[lastHandle] = object
-    return lastHandle
+  func keep(_ object: any AnyObject & Sendable) -> UInt64 {
+    handles.withLock { handles in
+      handles.last += 1
+      handles.objects[handles.last] = object
+      return handles.last
+    }
   }
 
-  func handle<T: AnyObject>(_ number: UInt64, as type: T.Type) -> T? {
-    handleLock.lock()
-    defer { handleLock.unlock() }
-    return handles[number] as? T
+  func handle<T: AnyObject & Sendable>(_ number: UInt64, as type: T.Type) -> T? {
+    handles.withLock { $0.objects[number] as? T }
   }
 
   func drop(_ number: UInt64) {
-    handleLock.lock()
-    let object = handles.removeValue(forKey: number)
-    handleLock.unlock()
+    let object = handles.withLock { $0.objects.removeValue(forKey: number) }
     // Released outside the lock: an open file's reader wipes its chunk as it goes.
     withExtendedLifetime(object) {}
   }
 
   /// Lets go of every open file at unmount: their readers wipe the chunks they hold.
   func dropAll() {
-    handleLock.lock()
-    let all = handles
-    handles.removeAll()
-    handleLock.unlock()
+    let all = handles.withLock { handles in
+      defer { handles.objects.removeAll() }
+      return handles.objects
+    }
     withExtendedLifetime(all) {}
   }
 }
@@ -82,12 +81,14 @@ final class MountState {
 /// An open file. Its reads take readers from the mount's pool (`ReaderPool`), so that the
 /// kernel's read-ahead, several reads at once, decrypts on several cores, while the
 /// decrypted chunks of all open files together stay bounded.
-final class OpenOriginal {
+final class OpenOriginal: Sendable {
   let record: PhotoRecord
   private let pool: ReaderPool
-  private let openReader: () throws -> OriginalRangeReader
+  private let openReader: @Sendable () throws -> OriginalRangeReader
 
-  init(record: PhotoRecord, pool: ReaderPool, openReader: @escaping () throws -> OriginalRangeReader) {
+  init(
+    record: PhotoRecord, pool: ReaderPool, openReader: @escaping @Sendable () throws -> OriginalRangeReader
+  ) {
     self.record = record
     self.pool = pool
     self.openReader = openReader
@@ -110,7 +111,7 @@ final class OpenOriginal {
 }
 
 /// An open folder: its listing as of the tree it was opened in.
-final class OpenFolder {
+final class OpenFolder: Sendable {
   let tree: MountTree
   let folder: Int
 

@@ -6,7 +6,7 @@ import VaultCore
 /// `vault export` names them), `Albums/<album>/` (as `export --by-album` names the
 /// folders), `Dates/<year>/<month>/` (a photo's date as `--since` and `--until` read it,
 /// in the local time zone) and `Selected/`. A Live Photo shows its still and its MOV.
-final class MountTree {
+struct MountTree: Sendable {
   enum Node: Hashable {
     case folder(Int)
     case file(Int)
@@ -46,7 +46,7 @@ final class MountTree {
   }
 
   /// `Dates/<year>/<month>/`, years and months in order, photos in theirs.
-  private func addDates(of photos: [PhotoModel], zone: TimeZone) {
+  private mutating func addDates(of photos: [PhotoModel], zone: TimeZone) {
     let dates = addFolder("Dates", in: 0, path: "/")
     var months: [Int: [Int: [PhotoModel]]] = [:]
     for photo in photos {
@@ -75,7 +75,7 @@ final class MountTree {
     return CaptureTime(localSeconds: seconds + Int64(offset)).wallClock
   }
 
-  private func addFolder(_ name: String, in parent: Int, path: String) -> Int {
+  private mutating func addFolder(_ name: String, in parent: Int, path: String) -> Int {
     let number = folders.count
     folders.append(Folder())
     folders[parent].names.append(name)
@@ -84,7 +84,7 @@ final class MountTree {
     return number
   }
 
-  private func addFiles(_ records: [PhotoRecord], to folder: Int, path: String) {
+  private mutating func addFiles(_ records: [PhotoRecord], to folder: Int, path: String) {
     let names = PhotoExporter.namesInEmptyFolder(records)
     folders[folder].names.reserveCapacity(records.count)
     folders[folder].nodes.reserveCapacity(records.count)

@@ -1,21 +1,21 @@
 import Foundation
+import Synchronization
 import VaultCore
 
 /// Watches the folders a space's writers change (the space says which) with inotify, and
 /// calls `reload` once the writes of another command have settled: a change shows in the
 /// mount within about a second of the command that made it.
-final class MountWatcher {
+final class MountWatcher: Sendable {
   private let paths: [String]
-  private let reload: () -> Void
-  private let stopLock = NSLock()
-  private var stopped = false
+  private let reload: @Sendable () -> Void
+  private let stopped = Atomic(false)
   /// Quiet time after the last write before reading the space again.
   static let settle: Int32 = 200
   /// A burst of writes is read at least this often, in milliseconds.
   static let longest = 2000
 
-  init(space: Space, reload: @escaping () -> Void) {
-    paths = space.foldersChangedByWriters
+  init(space: Space, reload: @escaping @Sendable () -> Void) {
+    paths = [space.directory, space.journalDirectory]
     self.reload = reload
   }
 
@@ -32,16 +32,10 @@ final class MountWatcher {
   }
 
   func stop() {
-    stopLock.lock()
-    stopped = true
-    stopLock.unlock()
+    stopped.store(true, ordering: .relaxed)
   }
 
-  private var isStopped: Bool {
-    stopLock.lock()
-    defer { stopLock.unlock() }
-    return stopped
-  }
+  private var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
   private func watch() {
     let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))

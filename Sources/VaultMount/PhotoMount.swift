@@ -28,7 +28,7 @@ public final class PhotoMount {
 
   /// Told of what goes wrong while mounted (a photo that does not read, a reload that
   /// fails), from FUSE's threads.
-  public var onProblem: (String) -> Void {
+  public var onProblem: @Sendable (String) -> Void {
     get { state.onProblem }
     set { state.onProblem = newValue }
   }
@@ -75,7 +75,8 @@ public final class PhotoMount {
   /// unmounts, lets go of every open file (wiping what they decrypted) and returns.
   public func run() {
     guard let fuse else { return }
-    let watcher = MountWatcher(space: space) { [weak self] in self?.reload() }
+    let reloading = MountReload(browser: browser, state: state, fuse: fuse)
+    let watcher = MountWatcher(space: space) { reloading.reload() }
     self.watcher = watcher
     watcher.start()
     _ = vault_fuse_loop_mt(fuse, 16)
@@ -86,13 +87,32 @@ public final class PhotoMount {
     fuse_destroy(fuse)
     self.fuse = nil
   }
+}
+
+/// What the watcher's thread does when the space changed: reads it again and puts the new
+/// tree in place.
+///
+/// `@unchecked Sendable` because it is handed to that thread, which alone uses the browser
+/// from then on (`PhotoMount` reads it only before, for the first tree): a browser is not
+/// thread-safe, and a hand-over is what the compiler cannot follow. libfuse lets any thread
+/// invalidate paths with the `fuse` pointer.
+private final class MountReload: @unchecked Sendable {
+  private let browser: PhotoBrowser
+  private let state: MountState
+  private let fuse: OpaquePointer
+
+  init(browser: PhotoBrowser, state: MountState, fuse: OpaquePointer) {
+    self.browser = browser
+    self.state = state
+    self.fuse = fuse
+  }
 
   /// Reads the space again and puts the new tree in place; the kernel forgets the paths
   /// that now show another photo, or none. A space that no longer reads whole (its journal
   /// gone while a sync engine moves files, or damaged) keeps the tree it had, with a
   /// warning, rather than show an empty space: what the mount lists stays what was there
   /// until the space reads whole again.
-  private func reload() {
+  func reload() {
     do {
       if let damage = try browser.readAgain(waitingAtMost: 10) {
         state.onProblem("the space does not read whole now, so the mount shows it as it was: \(damage)")
@@ -104,9 +124,8 @@ public final class PhotoMount {
       )
       return
     }
-    let newer = Self.tree(of: browser)
+    let newer = PhotoMount.tree(of: browser)
     let older = state.swapTree(newer)
-    guard let fuse else { return }
     for path in older.pathsChanged(in: newer) { fuse_invalidate_path(fuse, path) }
   }
 }

@@ -10,7 +10,11 @@ import Foundation
 import VaultCore
 import VaultTerminal
 
-private let wrappingKey = [UInt8](repeating: 9, count: 32).withUnsafeBytes { SecureBytes(copying: $0) }
+/// The fixed wrapping key, made for each use: a global `SecureBytes` would be shared mutable
+/// memory.
+private func wrappingKey() -> SecureBytes {
+  [UInt8](repeating: 9, count: 32).withUnsafeBytes { SecureBytes(copying: $0) }
+}
 private let folders = ["Journal/s-", "Journal/j-", "Photo/", "Thumb/"]
 
 /// The files an input stands for, as (path inside the space, contents).
@@ -37,11 +41,13 @@ func openFuzzedSpace(_ bytes: [UInt8]) {
   for folder in ["", "/Journal", "/Photo", "/Thumb"] { mkdir(directory + folder, 0o700) }
   defer { removeTree(directory) }
   _ = FileManager.default.createFile(
-    atPath: directory + "/" + Space.keyFile, contents: Data(KeyWrap.wrap(master, with: wrappingKey)))
+    atPath: directory + "/" + Space.keyFile, contents: Data(KeyWrap.wrap(master, with: wrappingKey())))
   for (path, contents) in spaceFiles(bytes) {
     _ = FileManager.default.createFile(atPath: directory + "/" + path, contents: Data(contents))
   }
-  guard let space = try? Space(directory: directory, wrappingKey: wrappingKey, access: .read) else { return }
+  guard let space = try? Space(directory: directory, wrappingKey: wrappingKey(), access: .read) else {
+    return
+  }
   // Through the data source, as every command reads a space: sorted by date, the records
   // decoded lazily from the snapshot's bytes.
   let browser = space.makeBrowser()

@@ -32,7 +32,9 @@ let space = try vault.unlock(password: password, access: .write)
 let hashKey = space.master.contentHashKey()
 let thumbnail = try Thumbnailer().makeThumbnail(bytes: sample, name: "photo.jpg", format: .jpeg)
 
-/// Writes a blob without flushing it (a benchmark's space needs no durability).
+/// Writes a blob without flushing it (a benchmark's space needs no durability). On the main
+/// actor, as the top-level code whose space it writes into.
+@MainActor
 func writeBlob(kind: BlobKind, id: BlobID, in folder: String, _ parts: [[UInt8]]) throws {
   let file = try TemporaryFile(in: folder)
   let writer = try BlobWriter(kind: kind, key: space.master.blobKey(kind: kind, id: id), output: file)

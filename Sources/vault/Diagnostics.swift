@@ -1,10 +1,13 @@
 import Foundation
+import Synchronization
 import VaultCore
 import VaultTerminal
 
 /// Prints messages to stderr, erasing a progress bar first if one is showing.
 enum Diagnostics {
-  nonisolated(unsafe) static var progressShowing = false
+  /// Whether a progress bar is drawn: messages come from any thread (the mount's
+  /// problems come from FUSE's), and one of them erases it.
+  private static let progressShowing = Atomic(false)
 
   static func error(_ message: String) { emit("error: " + message) }
   static func warning(_ message: String) { emit("warning: " + message) }
@@ -20,13 +23,12 @@ enum Diagnostics {
     guard Terminal.stderrIsTerminal, total > 0 else { return }
     let line = ProgressLine.text(done: done, total: total, label: label, columns: Terminal.stderrColumns)
     FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
-    progressShowing = true
+    progressShowing.store(true, ordering: .relaxed)
   }
 
   static func clearProgress() {
-    guard progressShowing else { return }
+    guard progressShowing.exchange(false, ordering: .relaxed) else { return }
     FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-    progressShowing = false
   }
 }
 
@@ -41,5 +43,5 @@ func printLine(_ text: String) {
 func printRaw(_ text: String) {
   Diagnostics.clearProgress()
   print(text)
-  fflush(stdout)
+  fflush(nil)  // every stream: Swift 6 does not let code read C's global `stdout`
 }

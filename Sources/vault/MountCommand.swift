@@ -60,7 +60,7 @@ struct MountCommand: ParsableCommand {
     } else {
       print(
         "mounted the space's photos at \(folder) (read-only); stop with Ctrl-C or 'vault unmount \(folder)'")
-      fflush(stdout)
+      fflush(nil)  // every stream: Swift 6 does not let code read C's global `stdout`
     }
     mount.run()
   }

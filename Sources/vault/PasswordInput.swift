@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VaultCore
 import VaultTerminal
 
@@ -8,23 +9,24 @@ import VaultTerminal
 enum PasswordInput {
   /// `$VAULT_PASSWORD`, taken out of the environment at start (EnvironmentSecret says
   /// how). Nil when it is unset or empty.
-  nonisolated(unsafe) private static var environmentPassword: [UInt8]?
+  private static let environmentPassword = Mutex<[UInt8]?>(nil)
 
   static func takeEnvironmentPassword() {
-    environmentPassword = EnvironmentSecret.take("VAULT_PASSWORD")
+    let taken = EnvironmentSecret.take("VAULT_PASSWORD")
+    environmentPassword.withLock { $0 = taken }
   }
 
   /// Whether `$VAULT_PASSWORD` gave a password: like `--password-file`, it names a space
   /// explicitly, so a session key is not used.
-  static var hasEnvironmentPassword: Bool { environmentPassword != nil }
+  static var hasEnvironmentPassword: Bool { environmentPassword.withLock { $0 != nil } }
 
   /// The password for this run.
   static func password(file: String?, prompt: String, confirm: Bool) throws -> Password {
-    defer { environmentPassword?.wipe() }
+    defer { environmentPassword.withLock { $0?.wipe() } }
     // `--password-file -` on a terminal would show the password as it is typed: it is
     // asked for with echo off instead.
     if let file, file != "-" || isatty(STDIN_FILENO) == 0 { return try readFile(file) }
-    if var text = environmentPassword {
+    if var text = environmentPassword.withLock({ $0 }) {
       defer { text.wipe() }
       return try Password(utf8: text)
     }

@@ -19,7 +19,7 @@ enum RecoveryKeyNotice {
     line.append(0x0A)
     // Written straight from the buffer (not through stdio, which would keep a copy).
     Diagnostics.clearProgress()
-    fflush(stdout)
+    fflush(nil)  // every stream: Swift 6 does not let code read C's global `stdout`
     var offset = 0
     while offset < line.count {
       let written = line.withUnsafeBytes {

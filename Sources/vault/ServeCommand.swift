@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import Synchronization
 import VaultCore
 import VaultServe
 import VaultTerminal
@@ -139,16 +140,16 @@ struct ServeCommand: ParsableCommand {
 }
 
 /// Lines from the server's threads, one at a time.
-final class ServeOutput: @unchecked Sendable {
-  private let lock = NSLock()
+final class ServeOutput: Sendable {
+  private let lock = Mutex(())
 
   func line(_ text: String) {
-    lock.withLock { printLine(text) }
+    lock.withLock { _ in printLine(text) }
   }
 
   func qrCode(of text: String) {
     guard let code = QRCode(text) else { return }
-    lock.withLock {
+    lock.withLock { _ in
       guard code.drawnWidth <= Terminal.columns else {
         Diagnostics.hint("the terminal is too narrow for the QR code (\(code.drawnWidth) columns)")
         return
@@ -160,21 +161,17 @@ final class ServeOutput: @unchecked Sendable {
 
 /// Runs `body` on the concurrency pool and waits for it on this thread.
 private func runBlocking(_ body: @escaping @Sendable () async throws -> Void) -> Result<Void, Error> {
-  let done = DispatchSemaphore(value: 0)
-  let box = ResultBox()
+  let outcome = WaitableMutex<Result<Void, Error>?>(nil)
   Task.detached {
+    let result: Result<Void, Error>
     do {
       try await body()
-      box.result = .success(())
+      result = .success(())
     } catch {
-      box.result = .failure(error)
+      result = .failure(error)
     }
-    done.signal()
+    outcome.withLock { $0 = result }
+    outcome.wakeAll()
   }
-  done.wait()
-  return box.result
-}
-
-private final class ResultBox: @unchecked Sendable {
-  var result: Result<Void, Error> = .success(())
+  return outcome.withLock(waiting: { $0 == nil ? .untilWoken : .no }, then: { $0! })
 }

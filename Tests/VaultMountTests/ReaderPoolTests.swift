@@ -33,12 +33,6 @@ final class ReaderPoolTests: XCTestCase {
   /// Kept for the whole test: a freed one's identifier could be the next one's.
   let openFiles = (0..<4).map { _ in OpenFile() }
 
-  /// The reader a waiting thread took, under a lock.
-  final class Handoff {
-    let lock = NSLock()
-    var reader: OriginalRangeReader?
-  }
-
   func testAFilesIdleReaderIsTakenAgain() throws {
     let pool = ReaderPool(limit: 2)
     let file = ObjectIdentifier(openFiles[0])
@@ -93,21 +87,22 @@ final class ReaderPoolTests: XCTestCase {
     let pool = ReaderPool(limit: 1)
     let (busy, waiting) = (ObjectIdentifier(openFiles[0]), ObjectIdentifier(openFiles[1]))
     let reader = try pool.take(for: busy, open: open)
-    let handoff = Handoff()
+    // Opened here and handed over to the waiting thread, which alone uses it then, for the
+    // pool's `open`: a reader made there would need the space, which stays on this thread.
+    nonisolated(unsafe) let spare = try space.originalRanges(of: record)
+    let taken = WaitableMutex<ObjectIdentifier?>(nil)
     let done = DispatchSemaphore(value: 0)
-    let space = self.space!
-    let record = self.record!
     Thread.detachNewThread {
-      let other = try? pool.take(for: waiting) { try space.originalRanges(of: record) }
-      handoff.lock.withLock { handoff.reader = other }
+      let other = try? pool.take(for: waiting) { spare }
+      taken.withLock { $0 = other.map(ObjectIdentifier.init) }
       done.signal()
     }
-    XCTAssertNil(handoff.lock.withLock { handoff.reader }, "took a reader while the only one was busy")
+    XCTAssertNil(taken.withLock { $0 }, "took a reader while the only one was busy")
     pool.giveBack(reader, of: busy)
     done.wait()
-    let taken = handoff.lock.withLock { handoff.reader }
-    XCTAssertNotNil(taken)
-    XCTAssertFalse(taken === reader)
+    let other = taken.withLock { $0 }
+    XCTAssertNotNil(other)
+    XCTAssertNotEqual(other, ObjectIdentifier(reader))
     XCTAssertEqual(pool.readers, 1)
   }
 }

@@ -16,11 +16,12 @@ public struct PhotoDataSource {
   /// browser asks for.
   public var reload: () -> Void
   /// The decrypted thumbnail (a JPEG) of a photo; the caller wipes it.
-  public var thumbnail: (PhotoRecord) throws -> [UInt8]
+  public var thumbnail: @Sendable (PhotoRecord) throws -> [UInt8]
   /// Hands a photo's decrypted original to `content` chunk by chunk, in order, and throws
   /// if it turns out damaged (the last chunk and the content hash are checked before this
   /// returns): what an export streams into a file and the browser decodes from memory.
-  public var original: (PhotoRecord, _ content: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+  public var original:
+    @Sendable (PhotoRecord, _ content: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
   /// Sets the selection of photos by 0-based index, all in one change.
   public var selectionRequest: ([(index: Int, selected: Bool)]) throws -> Void
   /// Deletes photos, originals and thumbnails.
@@ -56,7 +57,8 @@ public struct PhotoDataSource {
   /// blob's record may be checked when a read first reaches the original's end rather than
   /// on opening (a reader of whole files: the mount). Nil by default: videos are then read
   /// whole.
-  public var originalRanges: ((PhotoRecord, _ recordCheckedAtEnd: Bool) throws -> OriginalRangeReader)?
+  public var originalRanges:
+    (@Sendable (PhotoRecord, _ recordCheckedAtEnd: Bool) throws -> OriginalRangeReader)?
   /// Reads the photos again from where they are kept, for an owner that stays open (the
   /// viewer, the mount), waiting at most `waitingAtMost` seconds (nil: as long as it takes)
   /// for a writer that holds them, then reloads. When they no longer read whole, returns
@@ -77,8 +79,9 @@ public struct PhotoDataSource {
 
   public init(
     numberOfPhotos: @escaping () -> Int, photoAtIndex: @escaping (Int) -> PhotoModel,
-    reload: @escaping () -> Void, thumbnail: @escaping (PhotoRecord) throws -> [UInt8],
-    original: @escaping (PhotoRecord, _ content: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
+    reload: @escaping () -> Void, thumbnail: @escaping @Sendable (PhotoRecord) throws -> [UInt8],
+    original:
+      @escaping @Sendable (PhotoRecord, _ content: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
     selectionRequest: @escaping ([(index: Int, selected: Bool)]) throws -> Void,
     deletionRequest: @escaping ([PhotoModel]) throws -> Void,
     albumAdditionRequest:

@@ -19,15 +19,16 @@ extension Space {
   /// changes.
   public func makeBrowser(perRow: Int = 1, scope: PhotoScope = PhotoScope()) -> PhotoBrowser {
     let browsed = BrowsedCatalog(catalog, scope: scope)
+    let blobs = blobs
     var source = PhotoDataSource(
       numberOfPhotos: { browsed.count },
       photoAtIndex: { browsed.item(at: $0) },
       reload: { browsed.reload(self.catalog) },
       // Both read only the photo's blob and the key, never the catalog: safe off the main
       // thread (the viewer decodes ahead, an export decrypts on all cores).
-      thumbnail: { try self.thumbnail(of: $0) },
+      thumbnail: { try blobs.thumbnail(of: $0) },
       original: { record, content in
-        try self.readingInPlace { try self.openOriginal(record).readContent(content) }
+        try blobs.readingInPlace { try blobs.openOriginal(record).readContent(content) }
       },
       selectionRequest: { try self.select($0, listed: browsed) },
       // Exactly what the question named, by id: a Live Photo's two halves as it showed
@@ -54,7 +55,7 @@ extension Space {
         }
       })
     source.detailsAreKnown = { self.hasDetails($0.id) }
-    source.originalRanges = { try self.originalRanges(of: $0, recordCheckedAtEnd: $1) }
+    source.originalRanges = { try blobs.originalRanges(of: $0, recordCheckedAtEnd: $1) }
     source.readAgain = { waitLimit in try self.readAgain(waitingAtMost: waitLimit, into: browsed) }
     source.albumNamed = { browsed.catalog.album(named: $0) }
     source.albums = { browsed.catalog.albums }

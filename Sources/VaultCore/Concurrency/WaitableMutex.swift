@@ -35,6 +35,17 @@ public final class WaitableMutex<State>: @unchecked Sendable {
     return try body(&state)
   }
 
+  /// Runs `body` with the lock held, handing it `value`: a value another thread made, which
+  /// `body` may keep in the state (a closure's capture could not go there, as the compiler
+  /// sees it).
+  public func withLock<Value, Result>(
+    handing value: sending Value, _ body: (inout sending State, sending Value) throws -> sending Result
+  ) rethrows -> sending Result {
+    condition.lock()
+    defer { condition.unlock() }
+    return try body(&state, value)
+  }
+
   /// Waits for as long as `wait` says, asking it again after each wake-up (which may also
   /// come for no reason), then runs `body`; both with the lock held.
   public func withLock<Result>(

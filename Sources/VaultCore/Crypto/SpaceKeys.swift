@@ -35,7 +35,11 @@ public enum BlobKind: UInt8, Sendable {
 }
 
 /// A space's random master key and the keys derived from it.
-package final class MasterKey {
+///
+/// `@unchecked Sendable`: its key is set when it is made and only read after (each
+/// derivation reads it, from any thread that reads blobs); `SecureBytes`, locked memory
+/// that is wiped when released, is a class that cannot say it is never written again.
+package final class MasterKey: @unchecked Sendable {
   let key: SecureBytes
 
   static let length = 32

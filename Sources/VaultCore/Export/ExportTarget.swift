@@ -43,7 +43,7 @@ public enum ExportTarget {
     localtime_r(&seconds, &parts)
     var buffer = [CChar](repeating: 0, count: 32)
     strftime(&buffer, buffer.count, "vault-export-%Y-%m-%d", &parts)
-    let base = String(cString: buffer)
+    let base = String(nulTerminated: buffer)
     for number in 0... {
       let name = number == 0 ? base : "\(base) (\(number))"
       let path = parent == "." ? name : parent + "/" + name

@@ -14,9 +14,10 @@ public enum ExportEvent: Sendable {
 /// hash, flushed to disk, and only then given its name (made safe: see `PathComponent`);
 /// names already taken get " (1)", " (2)"… in the photos' order; nothing is ever
 /// overwritten.
-public final class PhotoExporter {
-  private let thumbnail: (PhotoRecord) throws -> [UInt8]
-  private let original: (PhotoRecord, _ content: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+public final class PhotoExporter: Sendable {
+  private let thumbnail: @Sendable (PhotoRecord) throws -> [UInt8]
+  private let original:
+    @Sendable (PhotoRecord, _ content: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
   private let parallelism: Int
   /// Photos decrypted ahead of the one being named, at most (each holds an open file, and
   /// one 64 KiB chunk at a time while it is written).

@@ -3,7 +3,7 @@ import Foundation
 /// Imports files into a space: each file is read, recognised by content, hashed, turned
 /// into a thumbnail and encrypted on all cores, a few at a time; photos become visible
 /// when the index listing them is written. A file that fails leaves nothing behind.
-public final class PhotoImporter {
+public final class PhotoImporter: Sendable {
   private let thumbnailer: Thumbnailer
   private let parallelism: Int
   /// Memory shared by the photos being prepared at once, whatever the number of cores.
@@ -92,7 +92,10 @@ public final class PhotoImporter {
     var summary = ImportSummary()
     func flush() throws {
       // Workers look for their files' contents in the list a commit changes.
-      try unlocked.withSpace { try batch.commit() }
+      try unlocked.committing {
+        try batch.commit()
+        return space.catalog
+      }
       try batch.report(into: &summary, report: report)
     }
     for (position, path) in files.enumerated() {
@@ -158,7 +161,8 @@ public final class PhotoImporter {
     }
     var decoded: DecodedImport?
     if !unlocked.isOpen { decoded = try read() }
-    guard let (space, hashKey) = unlocked.wait() else { return .spaceNotOpened }
+    guard let blobs = unlocked.wait() else { return .spaceNotOpened }
+    let hashKey = blobs.master.contentHashKey()
     let contentHash: String
     if let bytes {
       let hasher = ContentHasher(key: hashKey)
@@ -174,7 +178,7 @@ public final class PhotoImporter {
       modifiedAt: source.modifiedAt, contentHash: contentHash)
     return .photo(
       try PreparedPhoto(
-        record: record, decoded: photo, in: space, source: path, flusher: flusher
+        record: record, decoded: photo, in: blobs, source: path, flusher: flusher
       ) { photoWriter in
         if let bytes {
           try photoWriter.write(UnsafeRawBufferPointer(bytes.buffer.extracting(0..<bytes.count)))

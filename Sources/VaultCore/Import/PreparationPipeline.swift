@@ -4,29 +4,40 @@ import Foundation
 /// most `limit` results prepared but not yet taken, and hands the results out in the items'
 /// order. Memory stays bounded however many items there are. Once `interruption` is
 /// requested, no further item is handed to a worker.
-final class PreparationPipeline<Item, Prepared> {
+final class PreparationPipeline<Item: Sendable, Prepared>: Sendable {
   typealias Outcome = Result<Prepared, VaultError>
 
-  private let condition = NSCondition()
-  private let limit: Int
+  private struct State {
+    var results: [Int: Outcome] = [:]
+    /// Items handed to a worker whose result has not been taken yet.
+    var inFlight = 0
+    var stopped = false
+    /// How many items (from the first) have been handed to a worker.
+    var handedOut = 0
+    /// Whether the producer still hands items out (not all done, interrupted or stopped).
+    var producing = true
+
+    /// Whether the item at `position` will never be prepared.
+    func neverPrepares(_ position: Int) -> Bool { !producing && position >= handedOut }
+  }
+
+  /// What `take` found for an item.
+  private enum Taken {
+    case ready(Outcome)
+    case notYet
+    case never
+  }
+
+  private let state = WaitableMutex(State())
   private let workers = DispatchGroup()
   private let producer = DispatchGroup()
-  private var results: [Int: Outcome] = [:]
-  /// Files handed to a worker whose result has not been taken yet.
-  private var inFlight = 0
-  private var stopped = false
-  /// How many items (from the first) have been handed to a worker.
-  private var handedOut = 0
-  /// Whether the producer has stopped handing items out (all done, interrupted or stopped).
-  private var producing = true
   /// Gets rid of a result that will not be taken (removes its temporary files).
-  private let discard: (Prepared) -> Void
+  private let discard: @Sendable (Prepared) -> Void
 
   init(
-    items: [Item], limit: Int, interruption: Interruption? = nil, prepare: @escaping (Item) -> Outcome,
-    discard: @escaping (Prepared) -> Void
+    items: [Item], limit: Int, interruption: Interruption? = nil,
+    prepare: @escaping @Sendable (Item) -> sending Outcome, discard: @escaping @Sendable (Prepared) -> Void
   ) {
-    self.limit = limit
     self.discard = discard
     let queue = DispatchQueue(label: "vault.pipeline", attributes: .concurrent)
     producer.enter()
@@ -36,29 +47,25 @@ final class PreparationPipeline<Item, Prepared> {
     // a short import. A serial queue of its own runs on a thread outside that pool.
     DispatchQueue(label: "vault.pipeline.producer").async { [self] in
       defer {
-        condition.lock()
-        producing = false
-        condition.broadcast()
-        condition.unlock()
+        state.withLock { $0.producing = false }
+        state.wakeAll()
         producer.leave()
       }
       for (position, item) in items.enumerated() {
-        condition.lock()
-        while inFlight >= limit && !stopped { condition.wait() }
-        if stopped || interruption?.isRequested == true {
-          condition.unlock()
-          return
-        }
-        inFlight += 1
-        handedOut = position + 1
+        let handed = state.withLock(
+          waiting: { $0.inFlight >= limit && !$0.stopped ? .untilWoken : .no },
+          then: { state -> Bool in
+            if state.stopped || interruption?.isRequested == true { return false }
+            state.inFlight += 1
+            state.handedOut = position + 1
+            return true
+          })
+        guard handed else { return }
         workers.enter()
-        condition.unlock()
         queue.async { [self] in
           let outcome = prepare(item)
-          condition.lock()
-          results[position] = outcome
-          condition.broadcast()
-          condition.unlock()
+          state.withLock(handing: outcome) { state, outcome in state.results[position] = outcome }
+          state.wakeAll()
           workers.leave()
         }
       }
@@ -69,41 +76,45 @@ final class PreparationPipeline<Item, Prepared> {
   /// first calls `whileWaiting` once (outside the lock) so the caller can do useful work.
   /// Returns nil when the item will never be prepared (the pipeline was interrupted first).
   func result(at position: Int, whileWaiting: () throws -> Void) rethrows -> Outcome? {
-    var waited = false
-    condition.lock()
-    while results[position] == nil {
-      if !producing && position >= handedOut {
-        condition.unlock()
-        return nil
-      }
-      if !waited {
-        waited = true
-        condition.unlock()
-        try whileWaiting()
-        condition.lock()
-        continue
-      }
-      condition.wait()
+    var taken = take(position, waiting: false)
+    if case .notYet = taken {
+      try whileWaiting()
+      taken = take(position, waiting: true)
     }
-    let outcome = results.removeValue(forKey: position)!
-    inFlight -= 1
-    condition.broadcast()
-    condition.unlock()
-    return outcome
+    switch taken {
+    case .ready(let outcome): return outcome
+    case .notYet, .never: return nil
+    }
+  }
+
+  /// The result at `position` if it is there (waiting for it, or for the news that it will
+  /// never come, with `waiting`).
+  private func take(_ position: Int, waiting: Bool) -> Taken {
+    let taken = state.withLock(
+      waiting: { state in
+        waiting && state.results[position] == nil && !state.neverPrepares(position) ? .untilWoken : .no
+      },
+      then: { state -> Taken in
+        if let outcome = state.results.removeValue(forKey: position) {
+          state.inFlight -= 1
+          return .ready(outcome)
+        }
+        return state.neverPrepares(position) ? .never : .notYet
+      })
+    if case .ready = taken { state.wakeAll() }
+    return taken
   }
 
   /// Stops handing out work, waits for what is running, and drops results not taken
   /// (their temporary files are removed).
   func finish() {
-    condition.lock()
-    stopped = true
-    condition.broadcast()
-    condition.unlock()
+    state.withLock { $0.stopped = true }
+    state.wakeAll()
     producer.wait()
     workers.wait()
-    condition.lock()
-    for case .success(let prepared) in results.values { discard(prepared) }
-    results.removeAll()
-    condition.unlock()
+    state.withLock { state in
+      for case .success(let prepared) in state.results.values { discard(prepared) }
+      state.results.removeAll()
+    }
   }
 }

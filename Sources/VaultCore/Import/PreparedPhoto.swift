@@ -18,16 +18,17 @@ final class PreparedPhoto {
   /// background: a flush waits on the disk, and a decode thread waiting leaves its core
   /// idle.
   init(
-    record: PhotoRecord, decoded: DecodedImport, in space: Space, source: String, flusher: BackgroundFlusher?,
+    record: PhotoRecord, decoded: DecodedImport, in blobs: SpaceBlobs, source: String,
+    flusher: BackgroundFlusher?,
     writeContent: (SeekableBlobWriter) throws -> Void
   ) throws {
     self.record = record
     liveIdentifier = decoded.liveIdentifier
     warning = decoded.thumbnail.warning
     do {
-      photoFile = try TemporaryFile(in: space.photoDirectory)
+      photoFile = try TemporaryFile(in: blobs.photoDirectory)
       let photoWriter = try SeekableBlobWriter(
-        kind: .original, key: space.master.blobKey(kind: .original, id: record.id), output: photoFile)
+        kind: .original, key: blobs.master.blobKey(kind: .original, id: record.id), output: photoFile)
       try writeContent(photoWriter)
       // What is stored is exactly what the record describes.
       guard photoWriter.payloadLength == Int(record.bytes) else {
@@ -36,8 +37,8 @@ final class PreparedPhoto {
       var json = try OriginalBlob.recordJSON(record)
       defer { json.wipe() }
       try photoWriter.finish(trailer: json)
-      thumbFile = try space.sealThumbnail(decoded.thumbnail.jpeg, id: record.id, flush: false)
-    } catch VaultError.io(let folder, let reason) where folder.hasPrefix(space.directory) {
+      thumbFile = try blobs.sealThumbnail(decoded.thumbnail.jpeg, id: record.id, flush: false)
+    } catch VaultError.io(let folder, let reason) where folder.hasPrefix(blobs.directory) {
       // Name the photo, not the vault folder the write failed in.
       throw VaultError.io(path: source, reason: "cannot store it in the vault: \(reason)")
     }
@@ -47,7 +48,7 @@ final class PreparedPhoto {
   /// The same for an original already encrypted as it arrived (an upload): its record is
   /// written last, after its payload, then the thumbnail is sealed.
   init(
-    record: PhotoRecord, decoded: DecodedImport, in space: Space, streamed: StreamedOriginal
+    record: PhotoRecord, decoded: DecodedImport, in blobs: SpaceBlobs, streamed: StreamedOriginal
   ) throws {
     self.record = record
     liveIdentifier = decoded.liveIdentifier
@@ -55,8 +56,8 @@ final class PreparedPhoto {
     do {
       try streamed.finish(record: record)
       photoFile = streamed.file
-      thumbFile = try space.sealThumbnail(decoded.thumbnail.jpeg, id: record.id, flush: false)
-    } catch VaultError.io(let folder, let reason) where folder.hasPrefix(space.directory) {
+      thumbFile = try blobs.sealThumbnail(decoded.thumbnail.jpeg, id: record.id, flush: false)
+    } catch VaultError.io(let folder, let reason) where folder.hasPrefix(blobs.directory) {
       throw VaultError.io(path: streamed.name, reason: "cannot store it in the vault: \(reason)")
     }
     flush = nil

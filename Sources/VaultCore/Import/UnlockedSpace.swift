@@ -2,56 +2,46 @@ import Foundation
 
 /// The space an import writes into, once it is unlocked, shared with the workers that
 /// started before: they wait here for it (or for the news that it will not come), then ask
-/// it whether it holds their file's content while the importing thread commits into it.
-final class UnlockedSpace {
-  /// Guards the fields below, and the space's list: workers read it (`holds`) while the
-  /// importing thread's commits change it (`withSpace`).
-  private let condition = NSCondition()
-  private var space: Space?
-  private var hashKey: SecureBytes?
-  private var failed = false
-
-  var isOpen: Bool {
-    condition.lock()
-    defer { condition.unlock() }
-    return space != nil
+/// whether it holds their file's content while the importing thread commits into it. The
+/// workers get values, never the space: its blobs, and its catalog as of the last commit.
+final class UnlockedSpace: Sendable {
+  private struct State {
+    var blobs: SpaceBlobs?
+    /// The catalog the space published at its last commit (or when it was opened).
+    var catalog: SpaceCatalog?
+    var failed = false
   }
+  private let state = WaitableMutex(State())
+
+  var isOpen: Bool { state.withLock { $0.blobs != nil } }
 
   func open(_ space: Space) {
-    condition.lock()
-    self.space = space
-    hashKey = space.master.contentHashKey()
-    condition.broadcast()
-    condition.unlock()
+    let (blobs, catalog) = (space.blobs, space.catalog)
+    state.withLock { state in
+      state.blobs = blobs
+      state.catalog = catalog
+    }
+    state.wakeAll()
   }
 
   func fail() {
-    condition.lock()
-    failed = true
-    condition.broadcast()
-    condition.unlock()
+    state.withLock { $0.failed = true }
+    state.wakeAll()
   }
 
-  /// The space and its content-hash key; nil if it could not be unlocked.
-  func wait() -> (Space, SecureBytes)? {
-    condition.lock()
-    defer { condition.unlock() }
-    while space == nil && !failed { condition.wait() }
-    guard let space, let hashKey else { return nil }
-    return (space, hashKey)
+  /// The space's blobs; nil if it could not be unlocked.
+  func wait() -> SpaceBlobs? {
+    state.withLock(waiting: { $0.blobs == nil && !$0.failed ? .untilWoken : .no }, then: { $0.blobs })
   }
 
   /// Whether the open space lists a photo with this content (`Space.listedPhoto`).
   func holds(_ contentHash: String) -> Bool {
-    condition.lock()
-    defer { condition.unlock() }
-    return space?.listedPhoto(withContentHash: contentHash) != nil
+    state.withLock { $0.catalog?.photoID(withContentHash: ContentHash(contentHash)) != nil }
   }
 
-  /// Runs `body`, which changes the space's list, while no worker reads it.
-  func withSpace<Result>(_ body: () throws -> Result) rethrows -> Result {
-    condition.lock()
-    defer { condition.unlock() }
-    return try body()
+  /// Runs `commit`, which changes the space's list and returns its new catalog, while no
+  /// worker asks what it holds: a worker asks before the commit or after, never halfway.
+  func committing(_ commit: () throws -> SpaceCatalog) rethrows {
+    try state.withLock { $0.catalog = try commit() }
   }
 }

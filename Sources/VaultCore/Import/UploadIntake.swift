@@ -159,7 +159,7 @@ public final class UploadIntake: @unchecked Sendable {
       modifiedAt: modifiedAt ?? .now(), contentHash: contentHash)
     return try spaceLock.withLock {
       try space.change { writer in
-        let photo = try PreparedPhoto(record: record, decoded: decoded, in: writer, streamed: original)
+        let photo = try PreparedPhoto(record: record, decoded: decoded, in: writer.blobs, streamed: original)
         // Another command, or another upload, may have stored it since: the batch checks.
         batch.space = writer
         // The writer's lock goes when it does: the batch must not keep it.

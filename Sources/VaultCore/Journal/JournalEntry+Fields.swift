@@ -52,7 +52,8 @@ extension JournalEntry {
       JournalEntry.isUTF8(name)
         && PhotoRecord.sizesOutOfRange(bytes: bytes, width: Int(width), height: Int(height)) == nil
         && durationMicroseconds.map(PhotoRecord.durationRange.contains) ?? true
-        && codec.map { $0.count <= JournalEntry.codecLimit && $0.allSatisfy((0x21...0x7E).contains) } ?? true
+        && codec.map { $0.count <= JournalEntry.codecLimit && $0.allSatisfy { (0x21...0x7E).contains($0) } }
+          ?? true
     }
 
     /// The record, or nil when it is not valid.

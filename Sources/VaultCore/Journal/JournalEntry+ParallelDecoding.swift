@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Decoding on several threads, for a big snapshot.
 extension JournalEntry {
@@ -9,39 +10,40 @@ extension JournalEntry {
   package static func decodeAllInParallel(
     _ bytes: UnsafeRawBufferPointer, slices: Int, _ apply: (JournalEntry) -> Void
   ) throws -> Int {
-    try scanInParallel(bytes, slices: slices, reading: decodeEntry, apply)
+    try scanInParallel(
+      bytes, slices: slices,
+      reading: { (type, offset, input, stamp) throws(Malformed) in
+        try decodeEntry(type, at: offset, from: &input, latestStamp: stamp)
+      }, apply)
   }
 
   /// `scan` of the whole of `bytes` on several threads, as `decodeAllInParallel` decodes.
-  static func scanInParallel<Item>(
+  static func scanInParallel<Item: Sendable>(
     _ bytes: UnsafeRawBufferPointer, slices: Int,
-    reading read: (TypeCode, Int, inout ByteReader, Int64) throws(Malformed) -> Item,
+    reading read: @Sendable (TypeCode, Int, inout ByteReader, Int64) throws(Malformed) -> Item,
     _ apply: (Item) -> Void
   ) throws -> Int {
     let starts = sliceStarts(bytes, slices: slices)
-    // Each slice writes only its own slots, through buffers made before the threads start.
-    var sliceItems = [[Item]](repeating: [], count: starts.count)
-    var results = [Result<Int, Error>](repeating: .success(0), count: starts.count)
-    sliceItems.withUnsafeMutableBufferPointer { itemsOut in
-      results.withUnsafeMutableBufferPointer { resultsOut in
-        DispatchQueue.concurrentPerform(iterations: starts.count) { slice in
-          var items: [Item] = []
-          let end = slice + 1 < starts.count ? starts[slice + 1].offset : nil
-          resultsOut[slice] = Result {
-            try scan(
-              bytes, from: starts[slice].offset, to: end, firstNumber: starts[slice].number, reading: read
-            ) {
-              items.append($0)
-            }
-          }
-          itemsOut[slice] = items
+    // The threads only read the bytes, and concurrentPerform returns only once they are all
+    // done: the caller's buffer outlives them, which a pointer cannot tell the compiler.
+    nonisolated(unsafe) let bytes = bytes
+    let decoded = Mutex([DecodedSlice<Item>?](repeating: nil, count: starts.count))
+    DispatchQueue.concurrentPerform(iterations: starts.count) { slice in
+      var items: [Item] = []
+      let end = slice + 1 < starts.count ? starts[slice + 1].offset : nil
+      let length = Result {
+        try scan(bytes, from: starts[slice].offset, to: end, firstNumber: starts[slice].number, reading: read)
+        {
+          items.append($0)
         }
       }
+      decoded.withLock { $0[slice] = DecodedSlice(length: length, items: items) }
     }
     var length = 0
-    for slice in starts.indices {
-      length = try results[slice].get()
-      for item in sliceItems[slice] { apply(item) }
+    for slice in decoded.withLock({ $0 }) {
+      guard let slice else { preconditionFailure("concurrentPerform returned before a slice was decoded") }
+      length = try slice.length.get()
+      for item in slice.items { apply(item) }
     }
     return length
   }
@@ -98,4 +100,11 @@ extension JournalEntry {
     default: return nil  // the end mark, or damage the decoder will name
     }
   }
+}
+
+/// What one slice of `scanInParallel` read: its entries, and the length up to its end (or
+/// the damage it met).
+private struct DecodedSlice<Item: Sendable>: Sendable {
+  let length: Result<Int, Error>
+  let items: [Item]
 }

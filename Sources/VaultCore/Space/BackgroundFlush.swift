@@ -1,33 +1,35 @@
 import Foundation
+import Synchronization
 
 /// Flushes new files to disk on threads of its own while the photos after them are
 /// decoded. A flush waits on the disk: on a decode thread it leaves a core idle, and on
 /// the committing thread one flush after another would set the pace of the import. Here
 /// several run at once, so the file system can commit them together.
-final class BackgroundFlusher {
+final class BackgroundFlusher: Sendable {
   /// Serial queues each get a thread of their own, outside the pool that runs the decodes
   /// (a concurrent queue would take one of that pool's threads while it waits).
   private let queues = (0..<2).map { DispatchQueue(label: "vault.flush.\($0)") }
-  private let lock = NSLock()
-  private var nextQueue = 0
+  private let nextQueue = Mutex(0)
 
   /// Starts flushing `files`, in order, on one of the flushing threads.
   func flush(_ files: [TemporaryFile]) -> PendingFlush {
-    lock.lock()
-    let queue = queues[nextQueue]
-    nextQueue = (nextQueue + 1) % queues.count
-    lock.unlock()
+    let queue = nextQueue.withLock { next in
+      defer { next = (next + 1) % queues.count }
+      return queues[next]
+    }
+    // The files are lent to the flushing thread: the caller leaves them alone until `wait`
+    // returns (see `PendingFlush`), which the compiler cannot see through their references.
+    nonisolated(unsafe) let files = files
     let pending = PendingFlush()
-    pending.group.enter()
     queue.async {
       do {
         for file in files { try file.sync() }
+        pending.finish(nil)
       } catch let error as VaultError {
-        pending.error = error
+        pending.finish(error)
       } catch {
-        pending.error = .io(path: files.first?.directory ?? "", reason: "\(error)")
+        pending.finish(.io(path: files.first?.directory ?? "", reason: "\(error)"))
       }
-      pending.group.leave()
     }
     return pending
   }
@@ -35,14 +37,18 @@ final class BackgroundFlusher {
 
 /// Files being flushed in the background. Nothing else may touch them until `wait`
 /// returns: the flushing thread uses their descriptors until then.
-final class PendingFlush {
-  fileprivate let group = DispatchGroup()
-  /// Written by the flushing thread before it leaves the group, read after `wait`.
-  fileprivate var error: VaultError?
+final class PendingFlush: Sendable {
+  /// Nil until the flushing thread is done; then what it failed with, if anything.
+  private let outcome = WaitableMutex<Result<Void, VaultError>?>(nil)
+
+  fileprivate func finish(_ error: VaultError?) {
+    outcome.withLock { $0 = error.map { .failure($0) } ?? .success(()) }
+    outcome.wakeAll()
+  }
 
   /// Waits until the files are flushed; throws what the flush failed with.
   func wait() throws {
-    group.wait()
-    if let error { throw error }
+    let flushed = outcome.withLock(waiting: { $0 == nil ? .untilWoken : .no }, then: { $0 })
+    try flushed?.get()
   }
 }

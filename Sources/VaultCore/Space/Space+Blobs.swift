@@ -1,18 +1,13 @@
 import Foundation
 
 // Reading and writing a photo's encrypted original and thumbnail.
-extension Space {
-  /// Describes a photo in error messages.
-  func describe(_ record: PhotoRecord) -> String {
-    "photo '\(record.name)' (\(Self.photoFolder)/\(record.id))"
-  }
-
+extension SpaceBlobs {
   /// The decrypted thumbnail of a photo (a JPEG); the caller wipes it.
-  public func thumbnail(of record: PhotoRecord) throws -> [UInt8] {
+  func thumbnail(of record: PhotoRecord) throws -> [UInt8] {
     try readingInPlace {
       let reader = try BlobReader(
         path: thumbPath(record.id), kind: .thumbnail, key: master.blobKey(kind: .thumbnail, id: record.id),
-        what: "thumbnail of photo '\(record.name)' (\(Self.thumbFolder)/\(record.id))")
+        what: "thumbnail of photo '\(record.name)' (\(Space.thumbFolder)/\(record.id))")
       return try ThumbnailBlob.read(from: reader)
     }
   }
@@ -31,7 +26,7 @@ extension Space {
   /// A photo's original, decrypted whole into memory (never to disk), once every byte of it
   /// has authenticated and its content hash matches its record. The caller makes sure the
   /// record's size is one it can hold.
-  public func original(of record: PhotoRecord) throws -> PlaintextBytes {
+  func original(of record: PhotoRecord) throws -> PlaintextBytes {
     try readingInPlace { try decryptOriginal(record) }
   }
 
@@ -59,7 +54,7 @@ extension Space {
   /// Opens a photo's original for reading ranges of it, once its record matches `record`;
   /// with `recordCheckedAtEnd`, a version-3 blob's record is checked when a read first
   /// reaches the original's end, not on opening (one disk read less for `vault mount`).
-  public func originalRanges(of record: PhotoRecord, recordCheckedAtEnd: Bool = false) throws
+  func originalRanges(of record: PhotoRecord, recordCheckedAtEnd: Bool = false) throws
     -> OriginalRangeReader
   {
     try readingInPlace { OriginalRangeReader(try openOriginal(record, checkedAtEnd: recordCheckedAtEnd)) }
@@ -77,5 +72,32 @@ extension Space {
       throw VaultError.damagedBlob(what: describe(record), reason: "its record does not match the index")
     }
     return reader
+  }
+}
+
+// The space reads and writes its blobs through `blobs`.
+extension Space {
+  /// Describes a photo in error messages.
+  func describe(_ record: PhotoRecord) -> String { blobs.describe(record) }
+
+  /// The decrypted thumbnail of a photo (a JPEG); the caller wipes it.
+  public func thumbnail(of record: PhotoRecord) throws -> [UInt8] { try blobs.thumbnail(of: record) }
+
+  func sealThumbnail(_ jpeg: [UInt8], id: BlobID, flush: Bool = true) throws -> TemporaryFile {
+    try blobs.sealThumbnail(jpeg, id: id, flush: flush)
+  }
+
+  /// A photo's original, decrypted whole into memory (see `SpaceBlobs.original`).
+  public func original(of record: PhotoRecord) throws -> PlaintextBytes { try blobs.original(of: record) }
+
+  /// Opens a photo's original for reading ranges of it (see `SpaceBlobs.originalRanges`).
+  public func originalRanges(of record: PhotoRecord, recordCheckedAtEnd: Bool = false) throws
+    -> OriginalRangeReader
+  {
+    try blobs.originalRanges(of: record, recordCheckedAtEnd: recordCheckedAtEnd)
+  }
+
+  func openOriginal(_ record: PhotoRecord, checkedAtEnd: Bool = false) throws -> OriginalBlobReader {
+    try blobs.openOriginal(record, checkedAtEnd: checkedAtEnd)
   }
 }

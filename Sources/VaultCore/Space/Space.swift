@@ -33,6 +33,8 @@ public final class Space {
   /// The folder the space was opened on: a reader that stays open checks that its path
   /// still names it (see `ensureInPlace`).
   let folder: FolderIdentity
+  /// Its blobs and their key: what threads that read or write photos are handed.
+  let blobs: SpaceBlobs
   /// 1 for a space with a single `index`, 2 for one with a `Journal/`.
   public internal(set) var formatVersion: Int
   /// Format 2's index; nil in format 1 and while the journal is damaged.
@@ -80,6 +82,7 @@ public final class Space {
     self.lock = lock
     folder = lock.folder
     self.master = master
+    blobs = SpaceBlobs(directory: directory, folder: lock.folder, master: master)
     self.wrappingKey = wrappingKey
     formatVersion = 1
     catalog = SpaceCatalog(
@@ -178,18 +181,13 @@ public final class Space {
   /// to read a blob calls it first, so that it says the space moved, not that a photo is
   /// damaged.
   public func ensureInPlace() throws {
-    guard FolderIdentity(path: directory) == folder else { throw VaultError.spaceMoved }
+    try blobs.ensureInPlace()
   }
 
   /// `read`'s outcome; when it fails and the space is no longer where it was opened,
   /// `.spaceMoved` instead of its own error.
   func readingInPlace<T>(_ read: () throws -> T) throws -> T {
-    do {
-      return try read()
-    } catch {
-      try ensureInPlace()
-      throw error
-    }
+    try blobs.readingInPlace(read)
   }
 
   /// Lets go of the shared lock of a space opened to read, so that writers in other
@@ -279,14 +277,14 @@ public final class Space {
   /// The space's folder name (its tag: 32 lowercase hex digits).
   public var tag: String { String(directory.split(separator: "/").last ?? "") }
 
-  package var photoDirectory: String { directory + "/" + Self.photoFolder }
-  package var thumbDirectory: String { directory + "/" + Self.thumbFolder }
+  package var photoDirectory: String { blobs.photoDirectory }
+  package var thumbDirectory: String { blobs.thumbDirectory }
   var indexPath: String { directory + "/" + Self.indexFile }
   public var journalDirectory: String { directory + "/" + Self.journalFolder }
 
   // Paths are built only from a `BlobID`, never from a string read from a file.
-  func photoPath(_ id: BlobID) -> String { photoDirectory + "/" + id.hex }
-  func thumbPath(_ id: BlobID) -> String { thumbDirectory + "/" + id.hex }
+  func photoPath(_ id: BlobID) -> String { blobs.photoPath(id) }
+  func thumbPath(_ id: BlobID) -> String { blobs.thumbPath(id) }
 
   /// The photos as models, in import order (for tests).
   func models() -> [PhotoModel] {

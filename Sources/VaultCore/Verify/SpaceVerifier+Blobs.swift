@@ -9,6 +9,17 @@ extension SpaceVerifier {
     case damaged(String)
     case missing
   }
+}
+
+/// What checks one photo's blobs, on any thread (verify checks on all cores): values only,
+/// never the space.
+struct PhotoChecker: Sendable {
+  let blobs: SpaceBlobs
+  let thumbnailer: Thumbnailer
+  /// The decoder helpers that read details (started when first needed: most runs need none).
+  let decoders: DecoderPool
+  /// Memory shared by the originals held whole at once while their details are read.
+  let detailsMemory: MemoryBudget
 
   /// At `.quick` depth an original whose header and record read is taken as intact. With
   /// `readingDetails` (at `.full` depth), the date taken and camera are read from the
@@ -18,11 +29,11 @@ extension SpaceVerifier {
   /// is left to be read when it is shown).
   func checkOriginal(
     id: BlobID, expected: PhotoRecord?, depth: VerifyDepth = .full, readingDetails: Bool = false
-  ) -> OriginalState {
-    guard fileExists(space.photoPath(id)) else { return .missing }
+  ) -> SpaceVerifier.OriginalState {
+    guard fileExists(blobs.photoPath(id)) else { return .missing }
     do {
       let reader = try OriginalBlobReader(
-        path: space.photoPath(id), id: id, master: space.master, what: "Photo/\(id)")
+        path: blobs.photoPath(id), id: id, master: blobs.master, what: "Photo/\(id)")
       if let expected,
         reader.record.contentHash != expected.contentHash || reader.record.bytes != expected.bytes
       {
@@ -66,23 +77,23 @@ extension SpaceVerifier {
   /// original is intact all the same.
   private func details(of file: PinnedBytes, record: PhotoRecord) -> PhotoDetails? {
     let request = DecoderRequest(
-      wants: [.details], thumbnailer: thumbnailer, format: record.format, name: space.describe(record),
+      wants: [.details], thumbnailer: thumbnailer, format: record.format, name: blobs.describe(record),
       size: Int64(file.count), delivery: .bytes)
-    return try? decoders.analyse(request, input: .bytes(file), name: space.describe(record)).details
+    return try? decoders.analyse(request, input: .bytes(file), name: blobs.describe(record)).details
   }
 
   /// At `.quick` depth only the thumbnail's header and first chunk are read.
   func checkThumbnail(_ record: PhotoRecord, depth: VerifyDepth = .full) -> String?? {
-    guard fileExists(space.thumbPath(record.id)) else { return .some(nil) }
+    guard fileExists(blobs.thumbPath(record.id)) else { return .some(nil) }
     do {
       switch depth {
       case .full:
-        var bytes = try space.thumbnail(of: record)
+        var bytes = try blobs.thumbnail(of: record)
         bytes.wipe()
       case .quick:
         let reader = try BlobReader(
-          path: space.thumbPath(record.id), kind: .thumbnail,
-          key: space.master.blobKey(kind: .thumbnail, id: record.id), what: "Thumb/\(record.id)")
+          path: blobs.thumbPath(record.id), kind: .thumbnail,
+          key: blobs.master.blobKey(kind: .thumbnail, id: record.id), what: "Thumb/\(record.id)")
         _ = try reader.nextBytes()
       }
       return nil

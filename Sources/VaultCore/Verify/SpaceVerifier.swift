@@ -7,11 +7,11 @@ public final class SpaceVerifier {
   let vaultPath: String
   let thumbnailer: Thumbnailer
   let parallelism: Int
-  /// Memory shared by the originals held whole at once while their details are read.
-  let detailsMemory = MemoryBudget(total: PhotoImporter.memoryBudget)
   /// The decoder helpers that read details and remake thumbnails (started when first
   /// needed: most runs need none).
   let decoders: DecoderPool
+  /// What the workers check each photo with.
+  let checker: PhotoChecker
 
   public init(
     space: Space, thumbnailer: Thumbnailer = Thumbnailer(), parallelism: Int? = nil,
@@ -22,6 +22,21 @@ public final class SpaceVerifier {
     self.thumbnailer = thumbnailer
     self.parallelism = max(1, parallelism ?? ProcessInfo.processInfo.activeProcessorCount)
     decoders = DecoderPool(size: self.parallelism, limits: decoderLimits)
+    checker = PhotoChecker(
+      blobs: space.blobs, thumbnailer: thumbnailer, decoders: decoders,
+      detailsMemory: MemoryBudget(total: PhotoImporter.memoryBudget))
+  }
+
+  /// See `PhotoChecker.checkOriginal`.
+  func checkOriginal(
+    id: BlobID, expected: PhotoRecord?, depth: VerifyDepth = .full, readingDetails: Bool = false
+  ) -> OriginalState {
+    checker.checkOriginal(id: id, expected: expected, depth: depth, readingDetails: readingDetails)
+  }
+
+  /// See `PhotoChecker.checkThumbnail`.
+  func checkThumbnail(_ record: PhotoRecord, depth: VerifyDepth = .full) -> String?? {
+    checker.checkThumbnail(record, depth: depth)
   }
 
   /// The files of a folder, split into blob ids, temporary files and anything else.
@@ -86,14 +101,16 @@ public final class SpaceVerifier {
 
   /// Checks one photo's original and thumbnail; runs on a worker. With `readingDetails`,
   /// the details of the listed photos it names, and of orphans, are read on the way.
-  private func check(_ photo: PhotoToCheck, depth: VerifyDepth, readingDetails: Set<BlobID>?) -> PhotoCheck {
+  private static func check(
+    _ photo: PhotoToCheck, with checker: PhotoChecker, depth: VerifyDepth, readingDetails: Set<BlobID>?
+  ) -> PhotoCheck {
     var result = PhotoCheck()
     switch photo {
     case .listed(let number, let record, listedBefore: true):
       result.findings.append(.listedTwice(number: number, name: record.name, id: record.id.hex))
     case .listed(let number, let record, listedBefore: false):
       let id = record.id.hex
-      switch checkOriginal(
+      switch checker.checkOriginal(
         id: record.id, expected: record, depth: depth,
         readingDetails: readingDetails?.contains(record.id) == true)
       {
@@ -104,7 +121,7 @@ public final class SpaceVerifier {
       case .intact(_, let details):
         if let details { result.details = (record.id, details) }
       }
-      switch checkThumbnail(record, depth: depth) {
+      switch checker.checkThumbnail(record, depth: depth) {
       case .some(nil):
         result.findings.append(.missingThumbnail(number: number, name: record.name, id: id))
       case .some(.some(let reason)):
@@ -113,7 +130,8 @@ public final class SpaceVerifier {
       }
       if result.findings.isEmpty { result.findings.append(.intact(number: number, name: record.name)) }
     case .orphan(let id):
-      switch checkOriginal(id: id, expected: nil, depth: depth, readingDetails: readingDetails != nil) {
+      switch checker.checkOriginal(id: id, expected: nil, depth: depth, readingDetails: readingDetails != nil)
+      {
       case .intact(let record, let details):
         result.findings.append(.orphanOriginal(id: id.hex, name: record.name))
         result.intactOrphan = record
@@ -189,9 +207,9 @@ public final class SpaceVerifier {
     // findings. Nil is a photo a worker skipped because of the interruption.
     let pipeline = PreparationPipeline<PhotoToCheck, PhotoCheck?>(
       items: toCheck, limit: parallelism * 2, interruption: interruption,
-      prepare: { [self] photo in
+      prepare: { [checker] photo in
         if interruption?.isRequested == true { return .success(nil) }
-        return .success(check(photo, depth: depth, readingDetails: needingDetails))
+        return .success(Self.check(photo, with: checker, depth: depth, readingDetails: needingDetails))
       }, discard: { _ in })
     defer { pipeline.finish() }
     for position in toCheck.indices {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 @testable import VaultCore
@@ -25,8 +26,16 @@ final class PhotoBrowserTests: XCTestCase {
     var photos: () -> [PhotoModel]
     let asked: Counter
     var events: [String] = []
-    var thumbnail: (PhotoRecord) throws -> [UInt8] = { _ in throw VaultError.invalidArgument("no thumbnail") }
-    var originals: [BlobID: [UInt8]] = [:]
+    /// The loaders', which a browser may call from any thread.
+    private let loaded = Loaded()
+    var thumbnail: @Sendable (PhotoRecord) throws -> [UInt8] {
+      get { loaded.thumbnail.withLock { $0 } }
+      set { loaded.thumbnail.withLock { $0 = newValue } }
+    }
+    var originals: [BlobID: [UInt8]] {
+      get { loaded.originals.withLock { $0 } }
+      set { loaded.originals.withLock { $0 = newValue } }
+    }
     var delete: ([PhotoModel]) throws -> Void = { _ in }
     var select: ([(index: Int, selected: Bool)]) throws -> Void = { _ in }
     var albums: [String: Set<BlobID>] = [:]
@@ -44,9 +53,9 @@ final class PhotoBrowserTests: XCTestCase {
           return self.photos()[index]
         },
         reload: { self.events.append("reload") },
-        thumbnail: { try self.thumbnail($0) },
-        original: { record, content in
-          guard let bytes = self.originals[record.id] else {
+        thumbnail: { [loaded] in try loaded.thumbnail.withLock { $0 }($0) },
+        original: { [loaded] record, content in
+          guard let bytes = loaded.originals.withLock({ $0[record.id] }) else {
             throw VaultError.damagedBlob(what: record.name, reason: "missing")
           }
           // In two chunks, as a blob gives them.
@@ -75,6 +84,14 @@ final class PhotoBrowserTests: XCTestCase {
         },
         detailsRequest: { self.events.append("details \($0.count)") })
     }
+  }
+
+  /// What a `Source`'s loaders give, under locks.
+  final class Loaded: Sendable {
+    let thumbnail = Mutex<@Sendable (PhotoRecord) throws -> [UInt8]>({ _ in
+      throw VaultError.invalidArgument("no thumbnail")
+    })
+    let originals = Mutex<[BlobID: [UInt8]]>([:])
   }
 
   /// A browser over `photos` (read live), counting the photos it asks for in `asked`.
@@ -230,16 +247,16 @@ final class PhotoBrowserTests: XCTestCase {
     let photos = (1...3).map { model($0) }
     let (source, browser) = self.source(over: { photos })
     let jpeg = try JPEGEncoder.encode(TestImages.photoLike(width: 64, height: 32), quality: 80)
-    var thumbnailsAsked: [String] = []
+    let thumbnailsAsked = Mutex<[String]>([])
     source.thumbnail = { record in
-      thumbnailsAsked.append(record.name)
+      thumbnailsAsked.withLock { $0.append(record.name) }
       if record.name == "IMG_2.jpg" { throw VaultError.damagedBlob(what: "thumbnail 2", reason: "bad") }
       return jpeg
     }
     let image = try browser.thumbnailImage(at: 2, minimumSize: PixelSize(width: 16, height: 8))
     XCTAssertEqual([image.width, image.height], [16, 8], "the DCT scale of 1/4 is enough")
     XCTAssertThrowsError(try browser.thumbnailImage(at: 1, minimumSize: PixelSize(width: 1, height: 1)))
-    XCTAssertEqual(thumbnailsAsked, ["IMG_3.jpg", "IMG_2.jpg"])
+    XCTAssertEqual(thumbnailsAsked.withLock { $0 }, ["IMG_3.jpg", "IMG_2.jpg"])
     source.thumbnail = { _ in [0xFF, 0xD8, 0xFF, 0] }
     XCTAssertThrowsError(try browser.thumbnailImage(at: 0, minimumSize: PixelSize(width: 1, height: 1))) {
       XCTAssertTrue("\($0)".hasPrefix("'thumbnail of 'IMG_1.jpg'': cannot decode image"), "\($0)")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 @testable import VaultCore
@@ -29,11 +30,17 @@ final class ImportSourceTests: XCTestCase {
     // A plain open of a FIFO with no writer never returns: only a hang can reach this
     // timeout, however slow the machine.
     let done = expectation(description: "import finished")
-    let space = self.space!
+    // The import's thread opens the space for itself: this one lets go of its own.
+    space = nil
+    let vaultPath = folder + "/vault"
     let log = EventLog()
     let completed = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
-      _ = try? PhotoImporter(parallelism: 2).importFiles(files, into: space) { event, _ in log.append(event) }
+      _ = try? PhotoImporter(parallelism: 2).importFiles(files) {
+        try Vault.open(at: vaultPath).unlock(password: password("first"), access: .write)
+      } report: { event, _ in
+        log.append(event)
+      }
       done.fulfill()
       completed.signal()
     }
@@ -121,21 +128,14 @@ final class ImportSourceTests: XCTestCase {
 }
 
 /// Events reported on the import's thread, read on the test's once it is done.
-private final class EventLog: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: [ImportEvent] = []
+private final class EventLog: Sendable {
+  private let stored = Mutex<[ImportEvent]>([])
 
   func append(_ event: ImportEvent) {
-    lock.lock()
-    stored.append(event)
-    lock.unlock()
+    stored.withLock { $0.append(event) }
   }
 
-  var events: [ImportEvent] {
-    lock.lock()
-    defer { lock.unlock() }
-    return stored
-  }
+  var events: [ImportEvent] { stored.withLock { $0 } }
 }
 
 extension ImportSourceTests {

@@ -36,12 +36,6 @@ final class UploadIntakeTests: XCTestCase {
   }
 
   /// `finish` blocks: it runs on a thread of its own, as a server runs it on a pool.
-  func finishOffThread(_ upload: PhotoUpload) async throws -> UploadOutcome {
-    try await withCheckedThrowingContinuation { continuation in
-      Thread { continuation.resume(with: Result { try upload.finish() }) }.start()
-    }
-  }
-
   func upload(
     _ bytes: [UInt8], named name: String, into intake: UploadIntake, modifiedAt: Timestamp? = nil
   ) async throws -> UploadOutcome {
@@ -335,7 +329,7 @@ final class UploadIntakeTests: XCTestCase {
     try send(Array(bytes[0..<1000]), to: upload)
     XCTAssertEqual(upload.received, 1000)
     await assertRefused(
-      { try await self.finishOffThread(upload) },
+      { try await finishOffThread(upload) },
       .uploadRefused(name: "IMG_1.JPG", reason: "incomplete: 1000 of \(bytes.count) bytes arrived"))
     XCTAssertEqual(files(under: folder), before)
     XCTAssertEqual(try vault.unlock(password: password("first"), access: .read).entries.count, 0)
@@ -451,5 +445,13 @@ final class BackgroundBegin: @unchecked Sendable {
   /// wrong budget may do at once, so that the test fails rather than hangs).
   func waitUntilQueuedOrDone(waiting: Int) async {
     while intake.uploadsWaiting < waiting && !isDone { await Task.yield() }
+  }
+}
+
+/// Finishes `upload` on a thread of its own, as serve does: its encryption and flushes block.
+/// Not a method of the test case, which two `async let`s at once cannot share.
+private func finishOffThread(_ upload: PhotoUpload) async throws -> UploadOutcome {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread { continuation.resume(with: Result { try upload.finish() }) }.start()
   }
 }

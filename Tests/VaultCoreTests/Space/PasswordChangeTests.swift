@@ -123,9 +123,11 @@ final class PasswordChangeTests: XCTestCase {
     Space.onLockWait { _, _ in waiting.signal() }
     defer { Space.onLockWait(nil) }
     let outcome = WaitingReader()
-    DispatchQueue.global().async { [vault] in
+    DispatchQueue.global().async { [path = vault.path] in
       // Readers wait for a writer as long as it takes.
-      outcome.finish(Result { try vault!.unlock(password: password("old one"), access: .read).entries.count })
+      outcome.finish(
+        Result { try Vault.open(at: path).unlock(password: password("old one"), access: .read).entries.count }
+      )
     }
     // Told once the reader has waited a moment for the lock.
     waiting.wait()
@@ -141,22 +143,16 @@ final class PasswordChangeTests: XCTestCase {
 }
 
 /// The outcome of a reader started on another thread.
-private final class WaitingReader: @unchecked Sendable {
-  private let condition = NSCondition()
-  private var result: Result<Int, Error>?
+private final class WaitingReader: Sendable {
+  private let result = WaitableMutex<Result<Int, Error>?>(nil)
 
   func finish(_ result: Result<Int, Error>) {
-    condition.lock()
-    self.result = result
-    condition.broadcast()
-    condition.unlock()
+    self.result.withLock { $0 = result }
+    self.result.wakeAll()
   }
 
   func wait() throws -> Int {
-    condition.lock()
-    defer { condition.unlock() }
-    while result == nil { condition.wait() }
-    return try result!.get()
+    try result.withLock(waiting: { $0 == nil ? .untilWoken : .no }, then: { try $0!.get() })
   }
 }
 

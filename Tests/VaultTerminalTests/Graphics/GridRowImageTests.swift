@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 @testable import VaultCore
@@ -17,7 +18,7 @@ final class GridRowImageTests: XCTestCase {
 
   /// A browser over `photos`, three a row, whose thumbnails `thumbnail` gives; it changes
   /// nothing.
-  func browser(over photos: [PhotoModel], thumbnail: @escaping (PhotoRecord) throws -> [UInt8])
+  func browser(over photos: [PhotoModel], thumbnail: @escaping @Sendable (PhotoRecord) throws -> [UInt8])
     -> PhotoBrowser
   {
     let nothing = VaultError.invalidArgument("this browser changes nothing")
@@ -33,10 +34,11 @@ final class GridRowImageTests: XCTestCase {
     let photos = (1...6).map { model($0, selected: $0 == 5) }
     let jpeg = try JPEGEncoder.encode(
       RGBImage(width: 8, height: 8, pixels: [UInt8](repeating: 200, count: 8 * 8 * 3)), quality: 90)
-    var asked: [Int] = []
+    // A data source's loaders may be called on any thread.
+    let asked = Mutex<[Int]>([])
     let browser = browser(over: photos) { record in
       let index = photos.firstIndex { $0.record.id == record.id }!
-      asked.append(index)
+      asked.withLock { $0.append(index) }
       if index == 4 { throw VaultError.damagedBlob(what: "thumbnail 5", reason: "bad") }
       return jpeg
     }
@@ -48,7 +50,7 @@ final class GridRowImageTests: XCTestCase {
     ) {
       index, _ in failures.append(index)
     }
-    XCTAssertEqual(asked, [3, 4, 5], "only this row's thumbnails")
+    XCTAssertEqual(asked.withLock { $0 }, [3, 4, 5], "only this row's thumbnails")
     XCTAssertEqual(failures, [4])
     XCTAssertEqual([image.width, image.height], [layout.rowWidth * 2, 12])
     func pixel(_ x: Int, _ y: Int) -> [UInt8] {

@@ -170,7 +170,7 @@ enum LegacyImport {
       let photo = try PreparedPhoto(
         record: record,
         decoded: DecodedImport(thumbnail: thumbnail, details: PhotoDetails(), liveIdentifier: nil),
-        in: space, source: path, flusher: nil
+        in: space.blobs, source: path, flusher: nil
       ) {
         try $0.write(bytes)
       }

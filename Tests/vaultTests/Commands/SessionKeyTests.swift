@@ -771,7 +771,8 @@ final class TestKeyring {
   func describe(_ serial: key_serial_t) -> (type: String, name: String)? {
     var buffer = [CChar](repeating: 0, count: 512)
     guard keyctl_describe(serial, &buffer, buffer.count) > 0 else { return nil }
-    let fields = String(cString: buffer).split(separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
+    let fields = String(nulTerminated: buffer).split(
+      separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
     return fields.count == 5 ? (String(fields[0]), String(fields[4])) : nil
   }
 

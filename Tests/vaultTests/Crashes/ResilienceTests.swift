@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 /// Failing writes and concurrent writers.
@@ -130,12 +131,7 @@ final class ResilienceTests: XCTestCase {
     let first = fixtures(["gray.png", "rgba.png", "palette.png", "photo.jpg", "gray.jpg", "quad-420.jpg"])
     let second = fixtures(["rgb16.png", "interlaced.png", "progressive.jpg", "quad-444.jpg", "quad-422.jpg"])
     // Two imports at once.
-    var results: [VaultRun?] = [nil, nil]
-    let lock = NSLock()
-    DispatchQueue.concurrentPerform(iterations: 2) { which in
-      let run = try? vault.run(["add"] + (which == 0 ? first : second))
-      lock.withLock { results[which] = run }
-    }
+    var results = runAtOnce(["add"] + first, ["add"] + second)
     XCTAssertEqual(results.map { $0?.status }, [0, 0])
     var list = try vault.listJSON()
     XCTAssertEqual(Set(list.compactMap { $0["name"] as? String }).count, first.count + second.count)
@@ -144,10 +140,7 @@ final class ResilienceTests: XCTestCase {
     XCTAssertEqual(try vault.run(["select", "1-3"]).status, 0)
     let doomed = Set(list.prefix(3).compactMap { $0["id"] as? String })
     let third = fixtures(["quad-cmyk.jpg", "quad-ycck.jpg", "flat-teal.png", "orientation-1.jpg"])
-    DispatchQueue.concurrentPerform(iterations: 2) { which in
-      let run = try? vault.run(which == 0 ? ["add"] + third : ["delete", "--selected", "--yes"])
-      lock.withLock { results[which] = run }
-    }
+    results = runAtOnce(["add"] + third, ["delete", "--selected", "--yes"])
     XCTAssertEqual(results.map { $0?.status }, [0, 0], "\(results)")
     list = try vault.listJSON()
     let ids = list.compactMap { $0["id"] as? String }
@@ -155,6 +148,18 @@ final class ResilienceTests: XCTestCase {
     XCTAssertTrue(doomed.isDisjoint(with: ids))
     XCTAssertEqual(list.count, first.count + second.count - 3 + third.count)
     XCTAssertEqual(try vault.run(["verify", "--quiet"]).status, 0)
+  }
+
+  /// Runs both commands at once, each on a thread of its own; their runs (nil for one that
+  /// could not start), in order.
+  private func runAtOnce(_ commands: [String]...) -> [VaultRun?] {
+    let vault = self.vault!
+    let runs = Mutex([VaultRun?](repeating: nil, count: commands.count))
+    DispatchQueue.concurrentPerform(iterations: commands.count) { which in
+      let run = try? vault.run(commands[which])
+      runs.withLock { $0[which] = run }
+    }
+    return runs.withLock { $0 }
   }
 }
 

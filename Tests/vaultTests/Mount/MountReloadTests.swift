@@ -22,8 +22,9 @@ final class MountReloadTests: XCTestCase {
     // Should the warning never come, the mount is stopped after a minute, which ends its
     // output and the wait, and the test fails rather than hangs.
     let warned = Mutex(false)
+    let mountProcess = mount.process.processIdentifier
     DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
-      if !warned.withLock({ $0 }) { mount.send(SIGTERM) }
+      if !warned.withLock({ $0 }) { kill(mountProcess, SIGTERM) }
     }
     XCTAssertNotNil(mount.waitForLine { $0.contains("does not read whole now") }, "no warning")
     warned.withLock { $0 = true }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VaultTestSupport
 import XCTest
 
@@ -243,8 +244,7 @@ final class MountTests: XCTestCase {
   /// several reads of one handle in flight).
   private func checkRandomReads(of path: String, against original: String) throws {
     let bytes = try fileBytes(original)
-    let mismatches = NSLock()
-    var failures: [String] = []
+    let failures = Mutex<[String]>([])
     DispatchQueue.concurrentPerform(iterations: 4) { _ in
       guard let handle = FileHandle(forReadingAtPath: path) else { return }
       defer { try? handle.close() }
@@ -256,13 +256,11 @@ final class MountTests: XCTestCase {
           try? handle.read(upToCount: length)
         }
         if [UInt8](read ?? Data()) != Array(bytes[offset..<min(bytes.count, offset + length)]) {
-          mismatches.lock()
-          failures.append("\(length) bytes at \(offset)")
-          mismatches.unlock()
+          failures.withLock { $0.append("\(length) bytes at \(offset)") }
         }
       }
     }
-    XCTAssertEqual(failures, [])
+    XCTAssertEqual(failures.withLock { $0 }, [])
     let handle = try XCTUnwrap(FileHandle(forReadingAtPath: path))
     defer { try? handle.close() }
     try handle.seek(toOffset: UInt64(bytes.count))
