@@ -35,7 +35,7 @@ struct AlbumNewCommand: ParsableCommand {
     let album = try AlbumName.normalized(name)
     let space = try options.unlock(.write)
     SignalHandling.install()
-    try space.createAlbum(named: album)
+    try space.makeBrowser().createAlbum(named: album)
     printLine("made album '\(album)'")
   }
 }
@@ -60,7 +60,7 @@ struct AlbumRenameCommand: ParsableCommand {
     let (old, new) = (try AlbumName.normalized(name), try AlbumName.normalized(newName))
     let space = try options.unlock(.write)
     SignalHandling.install()
-    let was = try space.renameAlbum(old, to: new)
+    let was = try space.makeBrowser().renameAlbum(old, to: new)
     printLine("renamed album '\(was)' to '\(new)'")
   }
 }
@@ -80,7 +80,7 @@ struct AlbumDeleteCommand: ParsableCommand {
     let album = try AlbumName.normalized(name)
     let space = try options.unlock(.write)
     SignalHandling.install()
-    let deleted = try space.deleteAlbum(named: album)
+    let deleted = try space.makeBrowser().deleteAlbum(named: album)
     printLine(
       "deleted album '\(deleted.name)'; its \(photos(deleted.count)) \(deleted.count == 1 ? "stays" : "stay") in the space"
     )

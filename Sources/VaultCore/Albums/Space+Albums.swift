@@ -27,6 +27,21 @@ extension Space {
 
   // MARK: Changing albums (a writer)
 
+  /// Makes, renames or deletes an album; returns the album as it was (nil for one made).
+  func changeAlbum(_ naming: AlbumNaming) throws -> Album? {
+    switch naming {
+    case .create(let name):
+      try createAlbum(named: name)
+      return nil
+    case .rename(let name, let newName):
+      let album = try requireAlbum(named: name)
+      try renameAlbum(name, to: newName)
+      return album
+    case .delete(let name):
+      return try deleteAlbum(named: name)
+    }
+  }
+
   /// The stamp of a change made now (see `SpaceState.nextStamp`).
   private func stampNow(_ journal: SpaceJournal) -> Int64 {
     journal.state.nextStamp(now: Timestamp.now().nanosecondsSince1970)

@@ -73,6 +73,11 @@ public struct PhotoDataSource {
   /// Every album, in name order, with its newest photo (what `vault album list` shows). By
   /// default there is none.
   public var albumSummaries: () -> [AlbumSummary] = { [] }
+  /// Makes, renames or deletes an album (see `AlbumNaming`); returns the album as it was
+  /// before the change (nil for one made). By default albums cannot be changed.
+  public var albumNamingRequest: (AlbumNaming) throws -> Album? = { _ in
+    throw VaultError.invalidArgument("these photos have no albums to change")
+  }
   /// Every import of the photo `id` is an import of (a photo imported on copies changed
   /// apart, see docs/SYNC.md), the listed one first. By default each photo is imported once.
   public var importsOfPhoto: (BlobID) -> [BlobID] = { [$0] }

@@ -288,6 +288,30 @@ final class AlbumTests: XCTestCase {
       }
     }
   }
+
+  // MARK: Through the browser
+
+  /// `album new`, `rename` and `delete` go through the data source like every other change:
+  /// a reader's browser (the viewer's) writes through a short-lived writer, and sees its
+  /// change at once, since the browser reloads after each.
+  func testABrowserMakesRenamesAndDeletesAlbumsThroughItsDataSource() throws {
+    space = try reopen(.read)
+    let browser = space.makeBrowser()
+    try browser.createAlbum(named: "Trip")
+    XCTAssertEqual(browser.albums.map(\.name), ["Trip"])
+    XCTAssertThrowsError(try browser.createAlbum(named: "trip")) {
+      XCTAssertEqual($0 as? VaultError, .albumExists("Trip"))
+    }
+    XCTAssertEqual(try browser.renameAlbum("trip", to: "Greece"), "Trip")
+    XCTAssertEqual(browser.albums.map(\.name), ["Greece"])
+    XCTAssertEqual(try browser.deleteAlbum(named: "Greece").name, "Greece")
+    XCTAssertEqual(browser.albums.map(\.name), [])
+    XCTAssertThrowsError(try browser.deleteAlbum(named: "Greece")) {
+      XCTAssertEqual($0 as? VaultError, .noSuchAlbum("Greece"))
+    }
+    // What the browser showed is what the space holds.
+    XCTAssertEqual(try reopen().albums.map(\.name), [])
+  }
 }
 
 /// Album names come from the journal, which anyone holding the password (a synced copy's
