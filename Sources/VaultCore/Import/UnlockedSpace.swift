@@ -34,7 +34,8 @@ final class UnlockedSpace: Sendable {
     state.withLock(waiting: { $0.blobs == nil && !$0.failed ? .untilWoken : .no }, then: { $0.blobs })
   }
 
-  /// Whether the open space lists a photo with this content (`Space.listedPhoto`).
+  /// Whether the open space lists a photo with this content, by the catalog's lookup that
+  /// `Space.listedPhoto(withContentHash:)` makes too.
   func holds(_ contentHash: String) -> Bool {
     state.withLock { $0.catalog?.photoID(withContentHash: ContentHash(contentHash)) != nil }
   }

@@ -5,7 +5,7 @@ extension ProcessSignals {
   /// backtracer catches instead: it pauses the process for seconds (a writer keeps the
   /// space's lock meanwhile) and prints each register's value with the 16 bytes of memory
   /// it points at, which may be key or plaintext bytes, to a stderr that is often a log.
-  static let backtracedSignals = [SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+  static let backtracedSignals = [SIGQUIT] + ScreenSignals.crashSignals
 
   /// Sets the actions every `vault` process starts with, before anything else runs:
   /// - SIGPIPE is ignored, so that a reader that goes away (`vault add … | head`) makes a
