@@ -227,6 +227,9 @@ class Server:
         finally:
             if self.process.poll() is None:
                 self.process.kill()
+        # The process has ended; its last lines are read once the collector reaches the end
+        # of its output, which `lines[-1]` after a stop must wait for.
+        self.collector.join(PATIENCE)
         return self.process.returncode
 
     def close(self):
