@@ -30,7 +30,8 @@ final class CatalogTables: Sendable {
     self.pairs = pairs
     trash = TrashTables(
       entries: entries, trashed: trashed, imports: imports,
-      pairs: trashed.isEmpty ? LivePairs() : Self.pairs(state: state, imports: imports) { trashed[$0] != nil },
+      pairs: trashed.isEmpty
+        ? LivePairs() : Self.pairs(state: state, imports: imports) { trashed[$0] != nil },
       retention: state?.trashRetention ?? .standard)
     (albums, albumNames) = Self.albums(state: state, imports: imports, trashed: trashed)
     (unlistedPositions, listed) = Self.unlisted(entries, imports: imports, pairs: pairs, trashed: trashed)

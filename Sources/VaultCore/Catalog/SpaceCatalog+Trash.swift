@@ -13,15 +13,17 @@ extension SpaceCatalog {
     let entry = entries[position]
     let id = entry.record.id
     var model = PhotoModel(record: entry.record, folders: folders, isSelected: false, albums: [])
-    if let motion = tables.trash.pairs.motionOfStill[id], let motionPosition = entries.photoIDs.firstIndex(of: motion)
-    {
-      model.motion = entries.record(at: motionPosition)
-    }
+    model.motion = tables.trash.pairs.motionOfStill[id].flatMap(trashedRecord)
     let files = model.records.flatMap { tables.imports.all(of: $0.id) }
     return TrashItem(
       photo: model, files: files.filter(tables.trash.holds),
       deletedAt: Timestamp(nanosecondsSince1970: tables.trash.deletedAt[id] ?? 0),
       retention: tables.trash.retention)
+  }
+
+  /// The record of the photo `id` if it is in the trash.
+  func trashedRecord(_ id: BlobID) -> PhotoRecord? {
+    tables.trash.positions[id].map(entries.record(at:))
   }
 
   /// The ids of the photos in the trash that were moved there before `cutoff` (nanoseconds

@@ -8,6 +8,9 @@ struct TrashTables: Sendable {
   let pairs: LivePairs
   /// The positions in the catalog's entries of the items, in the trash's order.
   let items: [Int]
+  /// The position in the catalog's entries of every photo in the trash (an item's other
+  /// files are found here).
+  let positions: [BlobID: Int]
   let retention: TrashRetention
 
   init(
@@ -18,16 +21,17 @@ struct TrashTables: Sendable {
     self.pairs = pairs
     self.retention = retention
     guard !trashed.isEmpty else {
-      items = []
+      (items, positions) = ([], [:])
       return
     }
     var items: [(position: Int, deletedAt: Int64)] = []
+    var positions: [BlobID: Int] = [:]
     for (position, id) in entries.photoIDs.enumerated() {
-      guard let stamp = trashed[id], imports.keptImport[id] == nil, pairs.stillOfMotion[id] == nil else {
-        continue
-      }
-      items.append((position, stamp))
+      guard let stamp = trashed[id] else { continue }
+      positions[id] = position
+      if imports.keptImport[id] == nil && pairs.stillOfMotion[id] == nil { items.append((position, stamp)) }
     }
+    self.positions = positions
     // Sorted is stable: equal times stay in list order.
     self.items = items.sorted { $0.deletedAt > $1.deletedAt }.map(\.position)
   }

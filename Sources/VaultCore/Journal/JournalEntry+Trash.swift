@@ -21,7 +21,9 @@ extension JournalEntry {
   }
 
   /// A `trashed` entry after its type byte.
-  static func decodeTrashed(from input: inout ByteReader, latestStamp: Int64) throws(Malformed) -> JournalEntry {
+  static func decodeTrashed(from input: inout ByteReader, latestStamp: Int64) throws(Malformed)
+    -> JournalEntry
+  {
     guard let id = input.blobID(), let stamp = input.int64(), let trashed = input.byte(), trashed <= 1 else {
       throw Malformed("is a malformed recently deleted mark")
     }
