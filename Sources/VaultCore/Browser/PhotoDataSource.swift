@@ -26,6 +26,9 @@ public struct PhotoDataSource {
   public var selectionRequest: ([(index: Int, selected: Bool)]) throws -> Void
   /// Moves photos to Recently Deleted (their files stay until it is emptied or they expire).
   public var deletionRequest: ([PhotoModel]) throws -> Void
+  /// The items of Recently Deleted, most recently deleted first (what the mount shows
+  /// there). None by default.
+  public var trashedPhotos: () -> [PhotoModel] = { [] }
   /// Deletes photos for good, originals and thumbnails. Nil by default: the browser then
   /// refuses (a data source without a trash has no second kind of deletion).
   public var permanentDeletionRequest: (([PhotoModel]) throws -> Void)? = nil

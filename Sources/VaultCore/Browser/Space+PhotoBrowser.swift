@@ -58,6 +58,7 @@ extension Space {
       let ids = Set(photos.flatMap(\.records).map(\.id))
       try self.writing { try $0.deletePhotos(ids: ids) }
     }
+    source.trashedPhotos = { browsed.catalog.trashItems.map(\.photo) }
     source.detailsAreKnown = { self.hasDetails($0.id) }
     source.originalRanges = { try blobs.originalRanges(of: $0, recordCheckedAtEnd: $1) }
     source.readAgain = { waitLimit in try self.readAgain(waitingAtMost: waitLimit, into: browsed) }
