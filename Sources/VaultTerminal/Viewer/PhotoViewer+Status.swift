@@ -55,7 +55,7 @@ extension PhotoViewer {
         ? selectedInGrid(doomed.photos[0])
           + "'\(TerminalSafeText.escaped(doomed.photos[0].photo.record.name))'"
         : "the \(doomed.photos.count) photos listed"
-      return "Delete \(what)? This cannot be undone. [y/N]"
+      return "Move \(what) to Recently Deleted? [y/N]"
     case .exportFolder(let typed, let photos):
       let single = photos.count == 1 ? selectedInGrid(photos[0]) : ""
       let what =
@@ -116,7 +116,7 @@ extension PhotoViewer {
     let albums = doomed.albumLine { browser.album(named: $0)?.count ?? 0 }
     let room = max(1, rows - 4 - (albums == nil ? 0 : 1))
     let lines =
-      ["Delete these \(VaultTerminal.photos(doomed.photos.count))?", ""]
+      ["Move these \(VaultTerminal.photos(doomed.photos.count)) to Recently Deleted?", ""]
       + doomed.photoLines(limit: doomed.photos.count > room ? room - 1 : room)
       + (albums.map { ["", $0] } ?? [])
     var bytes: [UInt8] = []
