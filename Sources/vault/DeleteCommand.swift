@@ -82,28 +82,29 @@ struct DeleteCommand: ParsableCommand {
     // exits at once; the next writer removes what is left), and the command ends normally.
     SignalHandling.install()
     try browser.delete(doomed.map(\.photo), forGood: now)
-    reportDeleted(doomed.map { DeletionText.itemName($0.photo) }, left: space.makeBrowser().count, in: space)
+    reportDeleted(doomed.map { Self.deletedLine($0.photo) }, left: space.makeBrowser().count, in: space)
   }
 
   /// Names every deleted item (a screenful on a terminal: the rest are in the trash; all of
   /// them when deleted for good, which nothing else will list again), then how many went
   /// where, and how many are left in the space (not only in the scope they were chosen from).
-  private func reportDeleted(_ names: [String], left: Int, in space: Space) {
-    let lines = names.map { "deleted '\($0)'" }
+  private func reportDeleted(_ lines: [String], left: Int, in space: Space) {
     DeletedNames.print(lines, rest: now || verbose ? nil : { "… and \($0) more (vault trash lists them)" })
     guard !now else {
-      printLine("deleted \(photos(names.count)) for good; \(left) left")
+      printLine("deleted \(photos(lines.count)) for good; \(left) left")
       return
     }
-    printLine(
-      "moved \(photos(names.count)) to Recently Deleted (\(kept(space))); \(left) left")
+    printLine("moved \(photos(lines.count)) to Recently Deleted (\(kept(space))); \(left) left")
+  }
+
+  /// "deleted 'IMG_1.jpg'", "deleted live photo 'IMG_2.HEIC' + 'IMG_2.MOV'".
+  static func deletedLine(_ photo: PhotoModel) -> String {
+    guard let motion = photo.motion else { return "deleted '\(photo.record.name)'" }
+    return "deleted live photo '\(photo.record.name)' + '\(motion.name)'"
   }
 
   /// "kept 30 days", or "kept until emptied".
-  private func kept(_ space: Space) -> String {
-    let retention = space.catalog.trashRetention
-    return retention.days == nil ? "kept until emptied" : "kept \(retention)"
-  }
+  private func kept(_ space: Space) -> String { "kept \(space.catalog.trashRetention)" }
 
   /// `--only`: one half of each chosen Live Photo, named in the question and after; every
   /// chosen photo must be a Live Photo (else nothing is deleted).
@@ -131,10 +132,13 @@ struct DeleteCommand: ParsableCommand {
     SignalHandling.install()
     try browser.delete(half, of: doomed, forGood: now)
     DeletedNames.print(
-      text.described.map { "deleted " + $0 }, rest: now || verbose ? nil : { "… and \($0) more (vault trash lists them)" })
+      text.described.map { "deleted " + $0 },
+      rest: now || verbose ? nil : { "… and \($0) more (vault trash lists them)" })
     let left = space.makeBrowser().count
     printLine(
-      now ? "deleted \(text.count) for good; \(left) left" : "moved \(text.count) to Recently Deleted (\(kept(space))); \(left) left")
+      now
+        ? "deleted \(text.count) for good; \(left) left"
+        : "moved \(text.count) to Recently Deleted (\(kept(space))); \(left) left")
   }
 
   /// " from the space and every album (…)" when the photos were chosen within an album:
@@ -145,7 +149,9 @@ struct DeleteCommand: ParsableCommand {
     } ?? ""
   }
 
-  private func confirm(_ photos: [PhotoModel], in space: Space, details: [String], half: LiveHalf? = nil) throws {
+  private func confirm(_ photos: [PhotoModel], in space: Space, details: [String], half: LiveHalf? = nil)
+    throws
+  {
     if yes { return }
     var what = photos.count == 1 ? "'\(photos[0].record.name)'" : "\(photos.count) photos"
     if let half { what = "the \(half.rawValue) of " + (photos.count == 1 ? "live photo " : "") + what }

@@ -15,7 +15,9 @@ struct TrashCommand: ParsableCommand {
       otherwise), at the next command that changes the space, or by 'vault trash empty'. \
       Items are numbered in Recently Deleted's own order, most recently deleted first.
       """,
-    subcommands: [TrashListCommand.self, TrashRestoreCommand.self, TrashEmptyCommand.self, TrashRetentionCommand.self],
+    subcommands: [
+      TrashListCommand.self, TrashRestoreCommand.self, TrashEmptyCommand.self, TrashRetentionCommand.self,
+    ],
     defaultSubcommand: TrashListCommand.self)
 }
 
@@ -64,6 +66,10 @@ struct TrashRestoreCommand: ParsableCommand {
   func run() throws {
     let space = try options.unlock(.write)
     let trash = space.catalog.trashItems
+    if all && trash.isEmpty {
+      printLine("Recently Deleted is empty")
+      return
+    }
     let chosen = try all ? trash : TrashListing.chosen(by: items, from: trash)
     SignalHandling.install()
     try space.restorePhotos(ids: Set(chosen.flatMap(\.files)))
@@ -97,19 +103,9 @@ struct TrashEmptyCommand: ParsableCommand {
       printLine("Recently Deleted is empty")
       return
     }
-    let names = doomed.map { DeletionText.itemName($0.photo) }
     if !yes {
       space.releaseLock()
-      let what = doomed.count == 1 ? "'\(names[0])'" : "the \(photos(doomed.count)) in Recently Deleted"
-      let details =
-        names.prefix(DeletionText.namedInQuestion).map { "  " + $0 }
-        + (doomed.count > DeletionText.namedInQuestion
-          ? ["  … and \(doomed.count - DeletionText.namedInQuestion) more"] : [])
-      guard let answer = Terminal.confirm("Delete \(what) for good? This cannot be undone.", details: details)
-      else {
-        throw VaultError.invalidArgument("not emptying without confirmation: pass --yes when not on a terminal")
-      }
-      guard answer else {
+      guard try confirm(doomed.map { DeletionText.itemName($0.photo) }) else {
         printLine("nothing deleted")
         return
       }
@@ -117,8 +113,22 @@ struct TrashEmptyCommand: ParsableCommand {
     SignalHandling.install()
     try space.deleteTrashedForGood(ids: Set(doomed.flatMap(\.files)))
     // Nothing lists them after this: every one is named.
-    DeletedNames.print(names.map { "deleted '\($0)'" }, rest: nil)
+    DeletedNames.print(doomed.map { DeleteCommand.deletedLine($0.photo) }, rest: nil)
     printLine("deleted \(photos(doomed.count)) for good")
+  }
+
+  /// Asks, naming the first items; throws when there is no terminal to ask on.
+  private func confirm(_ names: [String]) throws -> Bool {
+    let what = names.count == 1 ? "'\(names[0])'" : "the \(photos(names.count)) in Recently Deleted"
+    let limit = DeletionText.namedInQuestion
+    let details =
+      names.prefix(limit).map { "  " + $0 }
+      + (names.count > limit ? ["  … and \(names.count - limit) more"] : [])
+    guard let answer = Terminal.confirm("Delete \(what) for good? This cannot be undone.", details: details)
+    else {
+      throw VaultError.invalidArgument("not emptying without confirmation: pass --yes when not on a terminal")
+    }
+    return answer
   }
 }
 
