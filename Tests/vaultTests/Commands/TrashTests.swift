@@ -60,6 +60,9 @@ final class TrashTests: XCTestCase {
     XCTAssertEqual(try names(), ["gray.png", "palette.png"])
     XCTAssertEqual(try names(["--album", "Trip"]), [])
     XCTAssertEqual(try run(["album", "list"]).stdout.contains("Trip"), true)
+    let info = try run(["info"]).stdout
+    XCTAssertTrue(info.contains("photos:          2 (0 selected)\n"), info)
+    XCTAssertTrue(info.contains("recently deleted: 1 photo, kept 30 days ('vault trash' lists them)\n"), info)
     let listing = try run(["trash"]).stdout
     XCTAssertTrue(
       listing.range(
