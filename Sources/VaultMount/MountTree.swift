@@ -5,7 +5,9 @@ import VaultCore
 /// dictionary probe and a listing one walk of an array: `Photos/` (every photo, named as
 /// `vault export` names them), `Albums/<album>/` (as `export --by-album` names the
 /// folders), `Dates/<year>/<month>/` (a photo's date as `--since` and `--until` read it,
-/// in the local time zone) and `Selected/`. A Live Photo shows its still and its MOV.
+/// in the local time zone), `Selected/` and `Recently Deleted/` (the photos `vault trash`
+/// lists, most recently deleted first, named as an export of them would be). A Live Photo
+/// shows its still and its MOV.
 struct MountTree: Sendable {
   enum Node: Hashable {
     case folder(Int)
@@ -25,8 +27,9 @@ struct MountTree: Sendable {
   private(set) var nodes: [String: Node] = ["/": .folder(0)]
   private var fileNumbers: [BlobID: Int] = [:]
 
-  /// The tree of `photos` (in the browser's order, which numbers clashing names).
-  init(photos: [PhotoModel], zone: TimeZone = .current) {
+  /// The tree of `photos` (in the browser's order, which numbers clashing names), and of
+  /// `trashed`, the items of Recently Deleted.
+  init(photos: [PhotoModel], trashed: [PhotoModel] = [], zone: TimeZone = .current) {
     nodes.reserveCapacity(photos.count * 3)
     fileNumbers.reserveCapacity(photos.count)
     let root = 0
@@ -43,7 +46,11 @@ struct MountTree: Sendable {
     addDates(of: photos, zone: zone)
     let selected = addFolder("Selected", in: root, path: "/")
     addFiles(PhotoExporter.originals(of: photos.filter(\.isSelected)), to: selected, path: "/Selected")
+    let trash = addFolder(Self.trashFolder, in: root, path: "/")
+    addFiles(PhotoExporter.originals(of: trashed), to: trash, path: "/" + Self.trashFolder)
   }
+
+  static let trashFolder = "Recently Deleted"
 
   /// `Dates/<year>/<month>/`, years and months in order, photos in theirs.
   private mutating func addDates(of photos: [PhotoModel], zone: TimeZone) {

@@ -19,7 +19,8 @@ struct VaultCommand: ParsableCommand {
       InitCommand.self, AddCommand.self, ListCommand.self, ShowCommand.self, ViewCommand.self,
       SelectCommand.self,
       UnselectCommand.self,
-      DeleteCommand.self, ExportCommand.self, AlbumCommand.self, VerifyCommand.self, ServeCommand.self,
+      DeleteCommand.self, TrashCommand.self, ExportCommand.self, AlbumCommand.self, VerifyCommand.self,
+      ServeCommand.self,
       PasswdCommand.self, RecoveryKeyCommand.self, RecoverCommand.self,
       UnlockCommand.self, LockCommand.self, InfoCommand.self, MountCommand.self, UnmountCommand.self,
     ]

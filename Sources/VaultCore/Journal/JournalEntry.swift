@@ -30,6 +30,12 @@ package enum JournalEntry: Equatable {
   /// a listed MOV with the same identifier are one Live Photo (see `LivePairs`). The
   /// smallest identifier given to an id wins, so that merged copies agree.
   case liveIdentifier(BlobID, identifier: String)
+  /// A photo was moved to Recently Deleted (`trashed`) or brought back from it at `stamp`;
+  /// the latest stamp wins, and at equal stamps moving it wins (see `JournalEntry+Trash`).
+  case trashed(BlobID, trashed: Bool, stamp: Int64)
+  /// A setting of the space (how long Recently Deleted keeps photos) was changed at `stamp`;
+  /// the latest stamp wins.
+  case spaceSetting(SpaceSetting, stamp: Int64)
 
   enum TypeCode: UInt8 {
     /// Ends the entries of a record or snapshot; only zero bytes (padding) may follow.
@@ -42,14 +48,16 @@ package enum JournalEntry: Equatable {
     case albumMembership = 6
     case details = 7
     case liveIdentifier = 8
+    case trashed = 9
+    case spaceSetting = 10
   }
 
   /// Whether the entry changes the list of photos or their selection (an album's change
   /// does not).
   var changesPhotoList: Bool {
     switch self {
-    case .added, .deleted, .selection, .details, .liveIdentifier: return true
-    case .albumNamed, .albumDeleted, .albumMembership: return false
+    case .added, .deleted, .selection, .details, .liveIdentifier, .trashed: return true
+    case .albumNamed, .albumDeleted, .albumMembership, .spaceSetting: return false
     }
   }
 

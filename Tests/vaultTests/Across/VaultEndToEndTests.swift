@@ -131,7 +131,7 @@ final class VaultEndToEndTests: XCTestCase {
     XCTAssertTrue(unconfirmed.stderr.contains("--yes"), unconfirmed.stderr)
     XCTAssertEqual(try listJSON().count, goodNames.count)
 
-    let deleted = try vault.run(["delete", "--selected", "--yes"])
+    let deleted = try vault.run(["delete", "--now", "--selected", "--yes"])
     XCTAssertEqual(deleted.status, 0, deleted.stderr)
     XCTAssertEqual(try listJSON().count, goodNames.count - 3)
     let after = try snapshot(vault.vault)

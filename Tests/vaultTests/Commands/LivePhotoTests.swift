@@ -96,7 +96,7 @@ final class LivePhotoTests: XCTestCase {
       XCTAssertEqual(try fileBytes(folder + "/out/" + name), try fileBytes(camera + "/" + name), name)
     }
 
-    let deleted = try vault.run(["delete", String(number), "--yes"])
+    let deleted = try vault.run(["delete", "--now", String(number), "--yes"])
     XCTAssertEqual(deleted.status, 0, deleted.stderr)
     XCTAssertTrue(deleted.stdout.contains("deleted live photo 'A.JPG' + 'B.MOV'"), deleted.stdout)
     XCTAssertEqual(try blobCount(), 7)
@@ -113,7 +113,7 @@ final class LivePhotoTests: XCTestCase {
     let movie = try XCTUnwrap(
       (try vault.listJSON().first { $0["name"] as? String == "D.HEIC" }?["motion"] as? [String: Any])?["id"]
         as? String)
-    let byMovie = try vault.run(["delete", movie, "--yes"])
+    let byMovie = try vault.run(["delete", "--now", movie, "--yes"])
     XCTAssertTrue(
       byMovie.stdout.contains("deleted live photo 'D.HEIC' + 'E.MOV'"), byMovie.stdout + byMovie.stderr)
     XCTAssertEqual(try blobCount(), 5)
@@ -325,7 +325,7 @@ final class LivePhotoTests: XCTestCase {
     let session = try TmuxSession(
       "\(VaultRunner.binary) delete 1; echo \"exit status $?\"", in: folder,
       environment: ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse"], width: 120, height: 30)
-    try session.wait(for: "Delete 'IMG_0009.JPG'? This cannot be undone. [y/N]")
+    try session.wait(for: "Move 'IMG_0009.JPG' to Recently Deleted (kept 30 days)? [y/N]")
     XCTAssertEqual(try vault.run(["add", later]).status, 0)
     try session.send("y", "Enter")
     let screen = try session.wait(for: "exit status 0")
