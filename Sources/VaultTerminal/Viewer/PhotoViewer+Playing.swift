@@ -61,12 +61,25 @@ extension PhotoViewer {
     if screen != .photo || showsHelp || pagePhoto != playback.photo { stopPlaying() }
   }
 
-  /// Draws the frame playing for `record` in `area` of the screen; false when none shows
-  /// (not playing, or no frame decoded yet). A failure ends the playback, said on the status line.
+  /// Before a frame begins: takes the frame of what plays that is due now and sends its
+  /// pixels, so that the frame that places it holds no upload (`PictureDrawing.upload`).
+  func uploadPlayingFrame() {
+    guard let playback, screen == .photo, !showsHelp, pagePhoto == playback.photo else { return }
+    playback.fit(playingArea())
+    guard let frame = playback.current().frame, let image = frame.image else { return }
+    emit(drawing.upload(key: frameKey(playback.photo, frame, image)) { .photo(image) })
+  }
+
+  private func frameKey(_ photo: BlobID, _ frame: MovingFrame, _ image: RGBImage) -> PictureKey {
+    .frame(photo, microseconds: frame.microseconds, width: image.width, height: image.height)
+  }
+
+  /// Draws the frame playing for `record` in `area` of the screen (the one
+  /// `uploadPlayingFrame` took); false when none shows (not playing, or no frame decoded
+  /// yet). A failure ends the playback, said on the status line.
   func drawPlayingFrame(_ record: PhotoRecord, columns: Int, rows: Int) -> Bool {
     guard let playback, playback.photo == record.id else { return false }
-    playback.fit(playingArea())
-    let (frame, failure) = playback.current()
+    let (frame, failure) = playback.onScreen()
     if let failure {
       stopPlaying()
       report(failure)
@@ -81,11 +94,10 @@ extension PhotoViewer {
     let view = Viewport(
       image: PixelSize(width: image.width, height: image.height), columns: columns, rows: rows, cell: cell
     ).placement
-    let key = PictureKey.frame(
-      record.id, microseconds: frame.microseconds, width: image.width, height: image.height)
     emit(
       drawing.draw(
-        key: key, source: PixelRect(x: 0, y: 0, width: image.width, height: image.height),
+        key: frameKey(record.id, frame, image),
+        source: PixelRect(x: 0, y: 0, width: image.width, height: image.height),
         column: view.column,
         row: view.row, columns: view.columns, rows: view.rows
       ) { .photo(image) })
