@@ -149,11 +149,7 @@ public enum PhotoListing {
 
   /// A duration as a clock shows it, rounded to the second: "0:07", "12:30", "1:02:03".
   public static func clockDuration(_ seconds: Double) -> String {
-    let total = Int(seconds.rounded())
-    let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
-    let secondsText = rest < 10 ? "0\(rest)" : "\(rest)"
-    if hours == 0 { return "\(minutes):\(secondsText)" }
-    return "\(hours):\(minutes < 10 ? "0" : "")\(minutes):\(secondsText)"
+    ClockDuration.text(seconds)
   }
 
   /// Marks an import date shown where the date taken is unknown.
