@@ -11,7 +11,7 @@ import unittest
 
 from case import TerminalTestCase
 from looks import COLOURS, BlockMap
-from photos import make_vault
+from photos import make_vault, run_vault
 from terminal import kitty_command
 
 
@@ -57,6 +57,24 @@ class KittyPlaybackTests(TerminalTestCase):
         self.assertEqual(self.wait_for_exit(terminal), 0)
         self.look(terminal, "nothing after quitting", lambda image, blocks: (
             blocks.count(["red", "blue"]) == 0, f"{blocks.count(['red', 'blue'])} red or blue blocks"))
+
+    def test_a_live_photos_motion_plays_on_enter(self):
+        """A Live Photo (a red still and a blue MOV of the same name, added in one `add`)
+        shows its still; Enter plays its motion, which it did not: the window turns blue."""
+        camera = os.path.join(self.folder, "camera")
+        os.mkdir(camera)
+        subprocess.run(["convert", "-size", "320x240", "xc:rgb(255,0,0)", os.path.join(camera, "IMG_0001.JPG")],
+                       check=True)
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-nostdin", "-f", "lavfi", "-i",
+                        "color=c=blue:size=320x240:rate=10:duration=3", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                        "-f", "mov", os.path.join(camera, "IMG_0001.MOV")], check=True)
+        vault = os.path.join(self.folder, "vault")
+        run_vault(vault, "init", "--kdf", "interactive")
+        run_vault(vault, "add", camera)
+        terminal = self.start("view", "1", vault=vault)
+        self.look(terminal, "the still, red", shows_colour("red", ("blue",)))
+        terminal.keys("Return")
+        self.look(terminal, "its motion, blue", shows_colour("blue", ("red",)))
 
     def make_large_video(self):
         """40 s of 1280×720 H.264 at 25 frames a second, blue and lime by turns each second:
