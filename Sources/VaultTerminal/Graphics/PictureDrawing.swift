@@ -44,6 +44,12 @@ protocol PictureDrawing: AnyObject {
     key: PictureKey, source: PixelRect, column: Int, row: Int, columns: Int, rows: Int,
     picture: () -> Picture
   ) -> [UInt8]
+  /// The bytes that send the picture `key` names to the terminal now, without showing it,
+  /// unless it holds it already (kitty; others draw from the picture itself): written
+  /// before a frame begins, so that the frame itself is only placements and text, which
+  /// kitty shows whole (its synchronized output holds about a megabyte: a frame with an
+  /// upload in it was shown before its picture was placed, black).
+  func upload(key: PictureKey, picture: () -> Picture) -> [UInt8]
   /// Sends the picture `key` names to the terminal without showing it, so that drawing it
   /// later costs only a placement (kitty: the photos decoded ahead). Its upload is made in
   /// the background (`picture` is called there): the bytes to write once it is made, empty
@@ -95,7 +101,7 @@ final class KittyPictureDrawing: PictureDrawing {
 
   /// The upload of `key` unless the terminal holds it: the one made ahead if it is made,
   /// else made now (what is on screen cannot wait).
-  private func upload(key: PictureKey, picture: () -> Picture) -> [UInt8] {
+  func upload(key: PictureKey, picture: () -> Picture) -> [UInt8] {
     if sent[key] != nil { return [] }
     if let made = ahead.take(key) {
       sent[key] = made.id
@@ -216,6 +222,8 @@ final class ChafaPictureDrawing: PictureDrawing {
     }
     return bytes
   }
+
+  func upload(key: PictureKey, picture: () -> Picture) -> [UInt8] { [] }
 
   func preload(key: PictureKey, picture: @escaping @Sendable () -> Picture) -> [UInt8] { [] }
 

@@ -18,9 +18,9 @@ extension PhotoViewer {
     } else {
       let photo = browser.photo(at: page.index)!
       var after = "  \(photo.record.width)×\(photo.record.height)"
-      if let video = videoStatus(photo.record) { after += video }
+      // A Live Photo's says "live", its motion's duration and how to play it.
+      if let video = videoStatus(photo) { after += video }
       if let taken = browser.withFoundDetails(photo.record).taken { after += "  " + taken.shownDate }
-      if photo.kind == .live { after += "  live" }
       after += "  \(viewport?.zoomPercent ?? 100)%"
       if photo.isSelected { after += "  ✔" }
       // As drawn: an original decoded while this frame was drawn shows in the next one.
@@ -94,7 +94,8 @@ extension PhotoViewer {
     "",
     "Photo",
     "  n p, → ←, space     next, previous photo (→ ← pan when zoomed)",
-    "  Enter, space        play a video; then space pause, → ← 10 s on, back, q stop",
+    "  Enter, space        play a video (Enter: a Live Photo's motion);",
+    "                      then space pause, → ← 10 s on, back, q stop",
     "  Home End            first, last photo",
     "  g NUMBER Enter      go to photo NUMBER",
     "  + -                 zoom in, out",

@@ -81,9 +81,15 @@ final class LivePhotoTests: XCTestCase {
     XCTAssertTrue(grid.contains("\(number) live A.JPG"), grid)
     let video = try XCTUnwrap(byName["C.MOV"]?["index"] as? Int)
     XCTAssertTrue(grid.contains("\(video) 0:01 C.MOV"), grid)
-    // `show` (as the viewer's status line) says live after the size.
-    let shown = try vault.run(["show", String(number)])
-    XCTAssertTrue(shown.stdout.contains("\(number) A.JPG  64×48 live"), shown.stdout + shown.stderr)
+    // `show` (as the viewer's status line) says live after the size, and names its MOV
+    // with its size, duration and codec (it named the still only); a video its duration
+    // and codec.
+    let shown = try vault.run(["show", String(number), String(video)])
+    let movieSize = PhotoListing.byteCount(Int64(try fileBytes(camera + "/B.MOV").count))
+    XCTAssertTrue(
+      shown.stdout.contains("\(number) A.JPG  64×48 live (B.MOV, \(movieSize), 0:01, h264)"),
+      shown.stdout + shown.stderr)
+    XCTAssertTrue(shown.stdout.contains("\(video) C.MOV  160×120 video 0:01, h264"), shown.stdout)
     XCTAssertEqual(try vault.run(["select", String(number)]).status, 0)
     let selected = try vault.listJSON(["--selected"])
     XCTAssertEqual(selected.map { $0["name"] as? String }, ["A.JPG"])

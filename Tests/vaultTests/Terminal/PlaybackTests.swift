@@ -1,4 +1,5 @@
 import Foundation
+import VaultTerminal
 import VaultTestSupport
 import XCTest
 
@@ -67,6 +68,32 @@ final class PlaybackTests: XCTestCase {
     XCTAssertTrue(screen.contains("exit status 0"), screen)
     XCTAssertFalse(screen.contains("clip.mp4"), "the alternate screen is gone:\n\(screen)")
     try assertSameTerminalSettings("stty-after.txt", as: "stty-before.txt", in: folder)
+  }
+
+  /// A Live Photo's motion plays on Enter, which did nothing: its key and duration on the
+  /// status line, then its progress, and `q` back to the still; its details (`i`) name the
+  /// MOV with its size, duration and codec.
+  func testALivePhotosMotionPlaysOnEnterAndItsDetailsNameIt() throws {
+    try TestLivePhotos.still(folder + "/IMG_0001.JPG", identifier: "LIVE-0001")
+    try TestLivePhotos.motion(folder + "/IMG_0001.MOV", identifier: "LIVE-0001")
+    let added = try vault.run(["add", folder + "/IMG_0001.JPG", folder + "/IMG_0001.MOV"])
+    XCTAssertEqual(added.status, 0, added.stderr)
+    let session = try viewer("--mode symbols 1")
+    try session.wait(until: "the still, with its motion's duration and key") {
+      $0.contains("IMG_0001.JPG  64×48  live 0:01  Enter: play") && !$0.contains("loading")
+    }
+    try session.send("Enter")
+    try session.wait(until: "its motion plays") { $0.contains(" / 0:01  ← →: 10 s  q: stop") }
+    try session.type("q")
+    try session.wait(until: "back to the still") { $0.contains("live 0:01  Enter: play") }
+    try session.type("i")
+    let size = PhotoListing.byteCount(Int64(try fileBytes(folder + "/IMG_0001.MOV").count))
+    let screen = try session.wait(until: "the details name its motion") {
+      $0.contains("IMG_0001.MOV") && $0.contains(size) && $0.contains("0:01, h264")
+    }
+    XCTAssertTrue(screen.contains("motion"), screen)
+    try session.type("q")
+    XCTAssertTrue(try session.waitUntilFinished().contains("exit status 0"))
   }
 
   /// Colours drawn on the screen (with its escapes) as (red, green, blue).
