@@ -42,7 +42,7 @@ struct ViewCommand: ParsableCommand {
   var perRow = 4
 
   @Option(help: "How to draw: auto, kitty, iterm2, sixel or symbols.")
-  var mode: DisplayMode = .auto
+  var mode = PictureMode(.auto)
 
   func validate() throws {
     if perRow < 1 { throw ValidationError("--per-row must be at least 1.") }
@@ -52,7 +52,7 @@ struct ViewCommand: ParsableCommand {
     } catch let error as VaultError {
       throw ValidationError(error.description)
     }
-    if mode == .text {
+    if mode.mode == .text {
       throw ValidationError("view draws pictures; for text use 'vault list' or 'vault show --mode text'.")
     }
     if let photo {
@@ -98,7 +98,7 @@ struct ViewCommand: ParsableCommand {
     if let photo {
       start = try browser.photos(chosenBy: .photos(parsedTerms(photo)), action: "viewing").first?.index
     }
-    guard let graphics = try TerminalGraphics.forOption(mode) else {
+    guard let graphics = try TerminalGraphics.forOption(mode.mode) else {
       throw VaultError.invalidArgument(
         "vault view draws in colour, and NO_COLOR or TERM=dumb says not to; pass --mode symbols to draw anyway, or use 'vault list'"
       )

@@ -45,4 +45,18 @@ final class CommandHintTests: XCTestCase {
           + "selection) (run 'vault verify --repair' to rebuild it)\n"),
       list.stderr)
   }
+
+  /// `view --help` offers only the modes `view` draws with; `text`, which it refuses, is
+  /// not among them, and is still refused with what to use instead.
+  func testViewHelpListsOnlyTheModesViewAccepts() throws {
+    let help = try vault.run(["view", "--help"])
+    XCTAssertEqual(help.status, 0, help.stderr)
+    // The help is wrapped to the terminal's width: compared with its words on one line.
+    let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    XCTAssertTrue(words.contains("(values: auto, kitty, iterm2, sixel, symbols; default: auto)"), help.stdout)
+    XCTAssertFalse(words.contains("symbols, text"), help.stdout)
+    let text = try vault.run(["view", "--mode", "text"])
+    XCTAssertEqual(text.status, 64, text.stderr)
+    XCTAssertTrue(text.stderr.contains("view draws pictures; for text use 'vault list'"), text.stderr)
+  }
 }
