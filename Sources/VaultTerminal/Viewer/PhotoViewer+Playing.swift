@@ -101,7 +101,8 @@ extension PhotoViewer {
       return "  \(record.kind.rawValue) \(total)  Enter: play"
     }
     let shown = PhotoListing.clockDuration(Double(playback.shownMicroseconds / 1_000_000))
-    let mark = playback.isPaused ? "⏸" : "▶"
+    // ‖ rather than ⏸, which no font Debian installs by default has (drawn as a box).
+    let mark = playback.isPaused ? "‖" : "▶"
     return "  \(mark) \(shown) / \(total)  ← →: 10 s  q: stop"
   }
 }

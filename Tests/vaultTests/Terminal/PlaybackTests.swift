@@ -27,7 +27,7 @@ final class PlaybackTests: XCTestCase {
   /// The progress line's mark and time in seconds ("▶ 0:03 / 0:12"), if it shows.
   static func progress(_ screen: String) -> (mark: String, seconds: Int)? {
     let pattern = try! Regex(
-      #"([▶⏸]) (\d+):(\d\d) / 0:12"#, as: (Substring, Substring, Substring, Substring).self)
+      #"([▶‖]) (\d+):(\d\d) / 0:12"#, as: (Substring, Substring, Substring, Substring).self)
     guard let match = screen.firstMatch(of: pattern) else { return nil }
     return (String(match.1), Int(match.2)! * 60 + Int(match.3)!)
   }
@@ -44,16 +44,16 @@ final class PlaybackTests: XCTestCase {
       (Self.progress($0).map { $0.mark == "▶" && $0.seconds >= 1 }) ?? false
     }
     try session.type(" ")
-    var screen = try session.wait(until: "paused") { Self.progress($0)?.mark == "⏸" }
+    var screen = try session.wait(until: "paused") { Self.progress($0)?.mark == "‖" }
     let paused = try XCTUnwrap(Self.progress(screen)).seconds
     try session.send("Right")
     screen = try session.wait(until: "10 s on") {
-      (Self.progress($0).map { $0.mark == "⏸" && $0.seconds >= paused + 9 }) ?? false
+      (Self.progress($0).map { $0.mark == "‖" && $0.seconds >= paused + 9 }) ?? false
     }
     XCTAssertLessThanOrEqual(try XCTUnwrap(Self.progress(screen)).seconds, min(11, paused + 11), screen)
     try session.send("Left")
     try session.wait(until: "10 s back") {
-      (Self.progress($0).map { $0.mark == "⏸" && $0.seconds <= paused + 1 }) ?? false
+      (Self.progress($0).map { $0.mark == "‖" && $0.seconds <= paused + 1 }) ?? false
     }
     try session.type(" ")
     try session.wait(until: "playing again") { Self.progress($0)?.mark == "▶" }
@@ -61,7 +61,7 @@ final class PlaybackTests: XCTestCase {
     screen = try session.wait(until: "back to the still") {
       $0.contains("video 0:12  Enter: play") && Self.progress($0) == nil
     }
-    XCTAssertFalse(screen.contains("▶") || screen.contains("⏸"), screen)
+    XCTAssertFalse(screen.contains("▶") || screen.contains("‖"), screen)
     try session.type("q")
     screen = try session.waitUntilFinished()
     XCTAssertTrue(screen.contains("exit status 0"), screen)
