@@ -20,8 +20,11 @@ struct ViewCommand: ParsableCommand {
       Esc goes back to the grid, ? lists every key, q quits. Draws with kitty, iTerm2 or \
       sixel graphics where the terminal has them (asked of the terminal itself: kitty by \
       TERM=xterm-kitty or its answer to kitty's query, sixel by its device attributes), \
-      else coloured Unicode symbols; inside tmux, symbols in true colour (vault does not \
-      use tmux's allow-passthrough, and refuses --mode kitty, iterm2 or sixel there). vault \
+      else coloured Unicode symbols. Inside tmux (3.3 or later) with its passthrough on \
+      (tmux set -g allow-passthrough on), kitty or sixel graphics through it (kitty where \
+      tmux runs in kitty, sixel where libchafa knows that terminal has them, or with --mode \
+      sixel); with it off, symbols in true colour, and --mode kitty or sixel is refused \
+      (iterm2 always). vault \
       writes nothing decrypted to disk; kitty itself keeps the images it is sent in a disk \
       cache until vault deletes them (use --mode symbols to avoid that). Other \
       vault commands can use the space meanwhile: view locks it only while it reads or \
@@ -98,9 +101,15 @@ struct ViewCommand: ParsableCommand {
     if let photo {
       start = try browser.photos(chosenBy: .photos(parsedTerms(photo)), action: "viewing").first?.index
     }
-    guard let graphics = try TerminalGraphics.forOption(mode.mode) else {
+    guard let graphics = try TerminalGraphics.forOption(mode.mode, placesPictures: true) else {
       throw VaultError.invalidArgument(
         "vault view draws in colour, and NO_COLOR or TERM=dumb says not to; pass --mode symbols to draw anyway, or use 'vault list'"
+      )
+    }
+    // Said before the full screen, so that it is on the screen vault gives back.
+    if graphics.picturesNeedPassthrough {
+      Diagnostics.hint(
+        "drawn in symbols: for pictures inside tmux, turn on its passthrough (tmux set -g allow-passthrough on)"
       )
     }
     // A line about waiting for the space would land in the middle of the picture; a

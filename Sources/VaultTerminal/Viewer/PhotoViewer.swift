@@ -85,7 +85,7 @@ public final class PhotoViewer {
     self.browser = browser
     drawing =
       graphics.isKitty
-      ? KittyPictureDrawing(madeAhead: { FullScreenTerminal.wake() })
+      ? KittyPictureDrawing(tmux: graphics.tmux, madeAhead: { FullScreenTerminal.wake() })
       : ChafaPictureDrawing(graphics: graphics)
     cursor = GridCursor(index: start ?? 0, perRow: perRow)
     page = PagePosition(index: start ?? 0)
