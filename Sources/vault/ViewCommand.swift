@@ -101,15 +101,9 @@ struct ViewCommand: ParsableCommand {
     if let photo {
       start = try browser.photos(chosenBy: .photos(parsedTerms(photo)), action: "viewing").first?.index
     }
-    guard let graphics = try TerminalGraphics.forOption(mode.mode, placesPictures: true) else {
+    guard let graphics = try TerminalGraphics.forOption(mode.mode) else {
       throw VaultError.invalidArgument(
         "vault view draws in colour, and NO_COLOR or TERM=dumb says not to; pass --mode symbols to draw anyway, or use 'vault list'"
-      )
-    }
-    // Said before the full screen, so that it is on the screen vault gives back.
-    if graphics.picturesNeedPassthrough {
-      Diagnostics.hint(
-        "drawn in symbols: for pictures inside tmux, turn on its passthrough (tmux set -g allow-passthrough on)"
       )
     }
     // A line about waiting for the space would land in the middle of the picture; a

@@ -49,6 +49,15 @@ class TmuxTestCase(TerminalTestCase):
         pane = (int((LEFT_PANE + 1) * cell[0]), int(cell[1]))
         return terminal, cell, pane
 
+    def list_diagonal(self, *mode):
+        """`vault list --per-row 3` of the diagonal photo: its thumbnail, under the lines the
+        shell and vault printed before it."""
+        vault = make_vault(self.folder, [make_diagonal(self.folder)])
+        terminal = self.start("list", "--per-row", "3", *mode, vault=vault)
+        self.assertEqual(self.wait_for_exit(terminal), 0)
+        cell = (terminal.width / self.columns, terminal.height / self.rows)
+        return terminal, cell, (int((LEFT_PANE + 1) * cell[0]), int(cell[1]))
+
     def pane_text(self):
         return self.tmux("capture-pane", "-p", "-t", "{right}")
 
@@ -96,6 +105,26 @@ class KittyTmuxPassthroughTests(TmuxTestCase):
         terminal.keys("q")
         self.assertEqual(self.wait_for_exit(terminal), 0)
 
+    def test_list_draws_pixels_in_its_pane(self):
+        terminal, cell, pane = self.list_diagonal()
+        self.look(terminal, "listed in pixels in the pane", diagonal_listed(True, pane, cell))
+        self.assertIn("1 diagonal.png", self.pane_text())
+
+
+def diagonal_listed(in_pixels, pane, cell):
+    """The condition: `list`'s thumbnail of the diagonal photo shows in vault's pane (nothing
+    of it left of it or above it), its label right under it (tmux's text and the picture
+    agree on the rows), drawn in pixels or not."""
+    def condition(image, blocks):
+        found = extent(blocks, ["red", "blue"])
+        if found is None or found.width < 5 * cell[0] or found.height < 3 * cell[1]:
+            return False, f"no diagonal thumbnail of some size on screen ({found})"
+        inside = found.left >= pane[0] - 1 and found.top >= pane[1] - 1
+        steps = edge_steps(image, found)
+        drawn = (steps >= PIXELS) == in_pixels
+        return inside and drawn, f"thumbnail at {found} (pane from {pane}), edge moves on {steps:.0%} of rows"
+    return condition
+
 
 class KittyTmuxNoPassthroughTests(TmuxTestCase):
     terminal_command = staticmethod(kitty_command)
@@ -114,6 +143,12 @@ class KittyTmuxNoPassthroughTests(TmuxTestCase):
         self.assertEqual(text.count("allow-passthrough"), 1, text)
         self.assertIn("(tmux set -g allow-passthrough on)", text)
 
+    def test_list_draws_symbols_and_says_how_to_get_pictures(self):
+        terminal, cell, pane = self.list_diagonal()
+        self.look(terminal, "listed with symbols in the pane", diagonal_listed(False, pane, cell))
+        text = " ".join(self.pane_text().split())
+        self.assertEqual(text.count("allow-passthrough"), 1, text)
+
 
 class XtermTmuxPassthroughTests(TmuxTestCase):
     terminal_command = staticmethod(xterm_command)
@@ -125,6 +160,10 @@ class XtermTmuxPassthroughTests(TmuxTestCase):
         self.look(terminal, "drawn in pixels in the pane", diagonal_in_pane(True, pane, cell))
         terminal.keys("q")
         self.assertEqual(self.wait_for_exit(terminal), 0)
+
+    def test_list_draws_sixel_pixels_in_its_pane(self):
+        terminal, cell, pane = self.list_diagonal("--mode", "sixel")
+        self.look(terminal, "listed in pixels in the pane", diagonal_listed(True, pane, cell))
 
 
 if __name__ == "__main__":

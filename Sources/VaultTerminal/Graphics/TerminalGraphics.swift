@@ -72,10 +72,7 @@ public final class TerminalGraphics {
   /// Throws `ForcedModeDoubt.insideTmux` for a pictures mode inside tmux with its
   /// passthrough off (`.notThroughTmux` for iTerm2's); a mode the terminal did not declare
   /// is drawn as asked, with `doubt` set.
-  /// Inside tmux, pictures are drawn only where they are placed at known cells
-  /// (`placesPictures`: the viewer), through tmux's passthrough when it is on; printed
-  /// inline (`list`, `show`), symbols.
-  public static func resolve(_ mode: DisplayMode, placesPictures: Bool = false) throws -> TerminalGraphics? {
+  public static func resolve(_ mode: DisplayMode) throws -> TerminalGraphics? {
     let environment = ProcessInfo.processInfo.environment
     if isTextOnly(mode) { return nil }
     let database = chafa_term_db_get_default()
@@ -93,7 +90,7 @@ public final class TerminalGraphics {
     if mode != .auto { supplement() }
     var choice = GraphicsChoice(
       environment: environment, answers: answers, database: GraphicsChoice.Database(info: info))
-    if placesPictures, GraphicsChoice.insideTmux(environment) {
+    if GraphicsChoice.insideTmux(environment) {
       choice.tmux = TmuxPane.ask(environment: environment)
       choice.outerDatabase = outerDatabase(database, terminal: choice.tmux?.outerTerminal ?? "")
     }
