@@ -58,6 +58,18 @@ class TmuxTestCase(TerminalTestCase):
         cell = (terminal.width / self.columns, terminal.height / self.rows)
         return terminal, cell, (int((LEFT_PANE + 1) * cell[0]), int(cell[1]))
 
+    def view_follows_its_pane_when_it_is_resized(self, *mode):
+        """`view` draws the photo in its pane, and again in it once a neighbour's resize has
+        moved the pane on the terminal outside."""
+        terminal, cell, pane = self.view_diagonal(*mode)
+        self.look(terminal, "drawn in pixels in the pane", diagonal_in_pane(True, pane, cell))
+        # The left pane 10 columns narrower: vault's pane starts 10 columns further left.
+        self.tmux("resize-pane", "-t", "{right}", "-L", "10")
+        moved = (int((LEFT_PANE - 10 + 1) * cell[0]), pane[1])
+        self.look(terminal, "drawn in the pane where it is now", diagonal_in_pane(True, moved, cell))
+        terminal.keys("q")
+        self.assertEqual(self.wait_for_exit(terminal), 0)
+
     def pane_text(self):
         return self.tmux("capture-pane", "-p", "-t", "{right}")
 
@@ -86,10 +98,13 @@ def diagonal_in_pane(in_pixels, pane, cell):
         if found is None or found.width < 10 * cell[0] or found.height < 5 * cell[1]:
             return False, f"no diagonal photo of some size on screen ({found})"
         above, below = found.top - pane[1], image.height - cell[1] - found.bottom
-        inside = found.left >= pane[0] - 1 and above >= -1 and abs(above - below) <= 1.5 * cell[1]
+        left, right = found.left - pane[0], image.width - found.right
+        inside = (left >= -1 and above >= -1 and abs(above - below) <= 1.5 * cell[1]
+                  and abs(left - right) <= 1.5 * cell[0])
         steps = edge_steps(image, found)
         drawn = (steps >= PIXELS) == in_pixels
-        return inside and drawn, (f"diagonal at {found} (pane from {pane}, {above} px above, {below} below), "
+        return inside and drawn, (f"diagonal at {found} (pane from {pane}, {above} px above, {below} below, "
+                                  f"{left} left, {right} right), "
                                   f"edge moves on {steps:.0%} of rows")
     return condition
 
@@ -104,6 +119,9 @@ class KittyTmuxPassthroughTests(TmuxTestCase):
         self.assertNotIn("allow-passthrough", self.pane_text())
         terminal.keys("q")
         self.assertEqual(self.wait_for_exit(terminal), 0)
+
+    def test_view_follows_its_pane_when_it_is_resized(self):
+        self.view_follows_its_pane_when_it_is_resized()
 
     def test_list_draws_pixels_in_its_pane(self):
         terminal, cell, pane = self.list_diagonal()
@@ -160,6 +178,9 @@ class XtermTmuxPassthroughTests(TmuxTestCase):
         self.look(terminal, "drawn in pixels in the pane", diagonal_in_pane(True, pane, cell))
         terminal.keys("q")
         self.assertEqual(self.wait_for_exit(terminal), 0)
+
+    def test_view_follows_its_pane_when_it_is_resized(self):
+        self.view_follows_its_pane_when_it_is_resized("--mode", "sixel")
 
     def test_list_draws_sixel_pixels_in_its_pane(self):
         terminal, cell, pane = self.list_diagonal("--mode", "sixel")

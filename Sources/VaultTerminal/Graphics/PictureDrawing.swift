@@ -71,7 +71,7 @@ final class KittyPictureDrawing: PictureDrawing {
   static let resends = 2
 
   /// Inside tmux, the pane: every command goes through its passthrough.
-  private let tmux: TmuxPane?
+  var tmux: TmuxPane?
 
   /// `madeAhead` is called (on a background thread) when an upload sent ahead is made.
   init(tmux: TmuxPane? = nil, madeAhead: @escaping @Sendable () -> Void = {}) {

@@ -24,7 +24,7 @@ public final class TerminalGraphics {
   public let doubt: ForcedModeDoubt?
   /// The tmux pane pictures are drawn in through tmux's passthrough; nil outside tmux, or
   /// when nothing passes through.
-  let tmux: TmuxPane?
+  private(set) var tmux: TmuxPane?
   /// Drawn in symbols inside tmux, attached to a terminal, whose passthrough is off: with
   /// it on, that terminal might show pictures.
   public let picturesNeedPassthrough: Bool
@@ -110,6 +110,15 @@ public final class TerminalGraphics {
         height: min(cell.height, FullScreenTerminal.largestCell)),
       largestSixel: answers?.largestSixel.map(SixelTiles.believable) ?? defaultLargestSixel, doubt: doubt,
       tmux: choice.tmux)
+  }
+
+  /// Asks tmux again where the pane is (after a resize, it may have moved on the terminal
+  /// outside); kept as it was when tmux does not answer, or has turned its passthrough off.
+  func askTmuxPaneAgain() {
+    guard tmux != nil, let pane = TmuxPane.ask(environment: ProcessInfo.processInfo.environment),
+      pane.passthrough
+    else { return }
+    tmux = pane
   }
 
   /// What libchafa's database says of the terminal named `terminal` (a TERM).

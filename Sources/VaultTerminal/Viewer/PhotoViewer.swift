@@ -103,7 +103,7 @@ public final class PhotoViewer {
     while running, stoppedBy == nil, let event = terminal.nextEvent(timeout: nil) {
       switch event {
       case .key(let key): handle(key)
-      case .resize: break
+      case .resize: followTmuxPane()
       case .redraw: drawing.invalidate()
       case .wake: break
       case .graphicsReply(let text): recover(from: text)
