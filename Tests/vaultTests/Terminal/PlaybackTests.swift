@@ -69,6 +69,22 @@ final class PlaybackTests: XCTestCase {
     try assertSameTerminalSettings("stty-after.txt", as: "stty-before.txt", in: folder)
   }
 
+  func testAVideoPlayedToItsEndShowsItsWholeDuration() throws {
+    // 10 frames a second: the last one is at 2.9 s, which reads 0:02.
+    try TestVideos.countingMP4(folder + "/clip.mp4", seconds: 3)
+    XCTAssertEqual(try vault.run(["add", folder + "/clip.mp4"]).status, 0)
+    let session = try viewer("--mode symbols 1")
+    try session.wait(until: "the video's still with its duration") {
+      $0.contains("video 0:03  Enter: play") && !$0.contains("loading")
+    }
+    try session.send("Enter")
+    let screen = try session.wait(until: "the end, paused") { $0.contains("‖ 0:0") }
+    XCTAssertTrue(screen.contains("‖ 0:03 / 0:03"), screen)
+    try session.type("q")
+    try session.type("q")
+    XCTAssertTrue(try session.waitUntilFinished().contains("exit status 0"))
+  }
+
   /// Colours drawn on the screen (with its escapes) as (red, green, blue).
   static func colours(_ screen: String) -> [(Int, Int, Int)] {
     let pattern = try! Regex(
