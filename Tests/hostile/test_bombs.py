@@ -315,7 +315,7 @@ class ViewTests(BombTestCase):
             subprocess.run(["tmux", "-L", socket, "send-keys", "Enter"])
 
             def played_or_refused(shown):
-                # Played to its end (it stays on its last frame, paused: "‖ 0:00 / 0:01"; "▶"
+                # Played to its end (it stays on its last frame, paused: "‖ 0:01 / 0:01"; "▶"
                 # shows from the keypress on, before any frame), or the error on the bomb,
                 # which names it in quotes.
                 return "‖ 0:" in shown or f"'{bomb}'" in shown
