@@ -175,7 +175,8 @@ struct VerifyCommand: ParsableCommand {
           + "before vault read them (\(summary.datesFound) give a date)")
     }
     for name in summary.damagedOriginals {
-      Diagnostics.warning("left the damaged original \(name) in place; restore it from a backup or delete it")
+      // What else can be done (and how, for a Live Photo's half) follows, photo by photo.
+      Diagnostics.warning("left the damaged original \(name) in place; restore it from a backup")
     }
   }
 }

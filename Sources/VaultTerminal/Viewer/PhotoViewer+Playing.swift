@@ -121,8 +121,11 @@ extension PhotoViewer {
     guard let playback, playback.photo == photo.record.id else {
       return "  \(photo.kind.rawValue) \(total)  Enter: play"
     }
-    let shown = PhotoListing.clockDuration(Double(playback.shownMicroseconds / 1_000_000))
-    let mark = playback.isPaused ? "⏸" : "▶"
+    // At the end, the whole duration: the last frame's time falls short of it (0:02 of 0:03).
+    let shown =
+      playback.hasEnded ? total : PhotoListing.clockDuration(Double(playback.shownMicroseconds / 1_000_000))
+    // ‖ rather than ⏸, which no font Debian installs by default has (drawn as a box).
+    let mark = playback.isPaused ? "‖" : "▶"
     return "  \(mark) \(shown) / \(total)  ← →: 10 s  q: stop"
   }
 }

@@ -103,6 +103,8 @@ final class Playback: Sendable {
   var isPaused: Bool { state.withLock { $0.paused } }
   /// Whether it stopped by itself: it failed, or there was nothing to play (a still GIF).
   var isFinished: Bool { state.withLock { $0.stopped } }
+  /// Whether a video played to its end (it stays on its last frame, paused).
+  var hasEnded: Bool { state.withLock { $0.ended } }
   var dropped: Int { state.withLock { $0.droppedFrames } }
 
   /// The time the progress line shows: the frame on screen's.

@@ -125,6 +125,24 @@ final class LivePhotoTests: XCTestCase {
     XCTAssertEqual(try blobCount(), 5)
   }
 
+  /// `verify --repair` with a Live Photo's motion damaged: no line it prints suggests a
+  /// deletion that would take the intact still too. On main its first, the repair's
+  /// warning, said "restore it from a backup or delete it".
+  func testVerifyRepairNeverSuggestsDeletingADamagedHalfsWholeItem() throws {
+    try makeCameraRoll()
+    XCTAssertEqual(try vault.run(["add", camera]).status, 0)
+    let item = try XCTUnwrap(try vault.listJSON().first { $0["name"] as? String == "D.HEIC" })
+    let motion = try XCTUnwrap((item["motion"] as? [String: Any])?["id"] as? String)
+    try damageOriginal(motion)
+    let repair = try vault.run(["verify", "--repair"])
+    XCTAssertEqual(repair.status, 1, repair.stdout + repair.stderr)
+    let deleting = (repair.stdout + repair.stderr).split(separator: "\n").filter { $0.contains("delete") }
+    XCTAssertFalse(deleting.isEmpty, repair.stderr)
+    for line in deleting {
+      XCTAssertTrue(line.contains("'vault delete --only motion \(motion)'"), String(line))
+    }
+  }
+
   /// Flips a bit of `id`'s original, past its header.
   private func damageOriginal(_ id: String) throws {
     let path = try vault.spaceFolder() + "/Photo/" + id

@@ -28,7 +28,7 @@ final class PlaybackTests: XCTestCase {
   /// The progress line's mark and time in seconds ("▶ 0:03 / 0:12"), if it shows.
   static func progress(_ screen: String) -> (mark: String, seconds: Int)? {
     let pattern = try! Regex(
-      #"([▶⏸]) (\d+):(\d\d) / 0:12"#, as: (Substring, Substring, Substring, Substring).self)
+      #"([▶‖]) (\d+):(\d\d) / 0:12"#, as: (Substring, Substring, Substring, Substring).self)
     guard let match = screen.firstMatch(of: pattern) else { return nil }
     return (String(match.1), Int(match.2)! * 60 + Int(match.3)!)
   }
@@ -45,16 +45,16 @@ final class PlaybackTests: XCTestCase {
       (Self.progress($0).map { $0.mark == "▶" && $0.seconds >= 1 }) ?? false
     }
     try session.type(" ")
-    var screen = try session.wait(until: "paused") { Self.progress($0)?.mark == "⏸" }
+    var screen = try session.wait(until: "paused") { Self.progress($0)?.mark == "‖" }
     let paused = try XCTUnwrap(Self.progress(screen)).seconds
     try session.send("Right")
     screen = try session.wait(until: "10 s on") {
-      (Self.progress($0).map { $0.mark == "⏸" && $0.seconds >= paused + 9 }) ?? false
+      (Self.progress($0).map { $0.mark == "‖" && $0.seconds >= paused + 9 }) ?? false
     }
     XCTAssertLessThanOrEqual(try XCTUnwrap(Self.progress(screen)).seconds, min(11, paused + 11), screen)
     try session.send("Left")
     try session.wait(until: "10 s back") {
-      (Self.progress($0).map { $0.mark == "⏸" && $0.seconds <= paused + 1 }) ?? false
+      (Self.progress($0).map { $0.mark == "‖" && $0.seconds <= paused + 1 }) ?? false
     }
     try session.type(" ")
     try session.wait(until: "playing again") { Self.progress($0)?.mark == "▶" }
@@ -62,7 +62,7 @@ final class PlaybackTests: XCTestCase {
     screen = try session.wait(until: "back to the still") {
       $0.contains("video 0:12  Enter: play") && Self.progress($0) == nil
     }
-    XCTAssertFalse(screen.contains("▶") || screen.contains("⏸"), screen)
+    XCTAssertFalse(screen.contains("▶") || screen.contains("‖"), screen)
     try session.type("q")
     screen = try session.waitUntilFinished()
     XCTAssertTrue(screen.contains("exit status 0"), screen)
@@ -92,6 +92,22 @@ final class PlaybackTests: XCTestCase {
       $0.contains("IMG_0001.MOV") && $0.contains(size) && $0.contains("0:01, h264")
     }
     XCTAssertTrue(screen.contains("motion"), screen)
+    try session.type("q")
+    XCTAssertTrue(try session.waitUntilFinished().contains("exit status 0"))
+  }
+
+  func testAVideoPlayedToItsEndShowsItsWholeDuration() throws {
+    // 10 frames a second: the last one is at 2.9 s, which reads 0:02.
+    try TestVideos.countingMP4(folder + "/clip.mp4", seconds: 3)
+    XCTAssertEqual(try vault.run(["add", folder + "/clip.mp4"]).status, 0)
+    let session = try viewer("--mode symbols 1")
+    try session.wait(until: "the video's still with its duration") {
+      $0.contains("video 0:03  Enter: play") && !$0.contains("loading")
+    }
+    try session.send("Enter")
+    let screen = try session.wait(until: "the end, paused") { $0.contains("‖ 0:0") }
+    XCTAssertTrue(screen.contains("‖ 0:03 / 0:03"), screen)
+    try session.type("q")
     try session.type("q")
     XCTAssertTrue(try session.waitUntilFinished().contains("exit status 0"))
   }
