@@ -111,10 +111,13 @@ struct TrashEmptyCommand: ParsableCommand {
       }
     }
     SignalHandling.install()
-    try space.deleteTrashedForGood(ids: Set(doomed.flatMap(\.files)))
+    let kept = try space.deleteTrashedForGood(ids: Set(doomed.flatMap(\.files)))
+    let restored = doomed.filter { $0.files.allSatisfy(kept.contains) }
+    let deleted = doomed.filter { !$0.files.allSatisfy(kept.contains) }
+    for item in restored { printLine("'\(DeletionText.itemName(item.photo))' was restored meanwhile: kept") }
     // Nothing lists them after this: every one is named.
-    DeletedNames.print(doomed.map { DeleteCommand.deletedLine($0.photo) }, rest: nil)
-    printLine("deleted \(photos(doomed.count)) for good")
+    DeletedNames.print(deleted.map { DeleteCommand.deletedLine($0.photo) }, rest: nil)
+    printLine("deleted \(photos(deleted.count)) for good")
   }
 
   /// Asks, naming the first items; throws when there is no terminal to ask on.

@@ -13,7 +13,12 @@ extension Space {
   /// import of a photo goes with it (`DuplicateImports`): they are the same file, shown as
   /// one, so deleting it on one copy deletes each copy's import once they meet.
   func deletePhotos(ids: Set<BlobID>) throws {
-    let ids = withEveryImport(ids)
+    try deleteExactly(withEveryImport(ids))
+  }
+
+  /// Removes exactly the photos `ids`, no other import of them: what Recently Deleted deletes
+  /// for good, where a listed import of the same file on another copy is not in the trash.
+  func deleteExactly(_ ids: Set<BlobID>) throws {
     // Only the deletions are written (not a comparison of the whole list).
     try record(entries.photoIDs.lazy.filter(ids.contains).map { JournalEntry.deleted($0) })
     for id in ids { unlink(thumbPath(id)) }

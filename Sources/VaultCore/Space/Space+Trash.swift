@@ -15,9 +15,16 @@ extension Space {
     try writing { try $0.markTrashed($0.withEveryImport(ids), trashed: false) }
   }
 
-  /// Deletes photos of Recently Deleted for good: the existing deletion, blobs and all.
-  public func deleteTrashedForGood(ids: Set<BlobID>) throws {
-    try writing { try $0.deletePhotos(ids: ids) }
+  /// Deletes for good the photos `ids` that are still in Recently Deleted when the write
+  /// begins, and no other import of them (a listed import on another copy stays). Returns
+  /// those of `ids` that were no longer there (restored meanwhile): kept.
+  public func deleteTrashedForGood(ids: Set<BlobID>) throws -> Set<BlobID> {
+    try writing { writer in
+      let trash = writer.catalog.tables.trash
+      let doomed = ids.filter(trash.holds)
+      try writer.deleteExactly(doomed)
+      return ids.subtracting(doomed)
+    }
   }
 
   /// Sets how long Recently Deleted keeps photos, for every copy of the space.
@@ -37,9 +44,10 @@ extension Space {
     try record(changing.map { .trashed($0, trashed: trashed, stamp: stamp) })
   }
 
-  /// Deletes for good the photos that have been in Recently Deleted longer than the
-  /// space's retention at `now` (nanoseconds since 1970): what every writer does first.
-  /// Returns how many files went.
+  /// Deletes for good the photos whose own mark has been in Recently Deleted longer than
+  /// the space's retention at `now` (nanoseconds since 1970): what every writer does first.
+  /// A listed import of the same file, or a Live half not in the trash, stays. Returns how
+  /// many files went.
   @discardableResult
   func expireTrash(now: Int64 = Timestamp.now().nanosecondsSince1970) throws -> Int {
     guard let keep = catalog.trashRetention.nanoseconds else { return 0 }
@@ -47,7 +55,7 @@ extension Space {
     guard !overflow else { return 0 }
     let expired = catalog.trashedBefore(cutoff)
     guard !expired.isEmpty else { return 0 }
-    try deletePhotos(ids: expired)
+    try deleteExactly(expired)
     return expired.count
   }
 }

@@ -220,6 +220,45 @@ final class TrashJournalTests: XCTestCase {
     XCTAssertEqual(try space.expireTrash(now: .max), 0)
   }
 
+  /// Issue 33's review, F3: copy A moved its import of a file to the trash, copy B's import
+  /// of the same file is listed and unmarked. Expiry deletes A's import only; B's stays
+  /// listed, its blobs and all (it deleted both, with `withEveryImport`).
+  func testExpiryLeavesAListedImportOfTheSameFile() throws {
+    let listed = record(named: "a")
+    var trashed = record(named: "a")
+    trashed = PhotoRecord(
+      id: trashed.id, name: "a", bytes: 10, format: .jpeg, width: 4, height: 3, orientation: 1,
+      modifiedAt: Timestamp(seconds: 1), importedAt: Timestamp(seconds: listed.importedAt.seconds + 60),
+      contentHash: listed.contentHash)
+    try space.appendImported([listed, trashed])
+    for record in [listed, trashed] {
+      try writeBytes([1], to: space.photoPath(record.id))
+      try writeBytes([1], to: space.thumbPath(record.id))
+    }
+    let stamp = try XCTUnwrap(space.journal).state.nextStamp(now: Timestamp.now().nanosecondsSince1970)
+    try space.record([.trashed(trashed.id, trashed: true, stamp: stamp)])
+    XCTAssertEqual(space.makeBrowser().count, 1)
+    try space.expireTrash(now: .max / 2)
+    XCTAssertTrue(space.wasDeleted(trashed.id))
+    XCTAssertFalse(space.wasDeleted(listed.id))
+    XCTAssertTrue(FileManager.default.fileExists(atPath: space.photoPath(listed.id)))
+    XCTAssertEqual(space.makeBrowser().photo(at: 0)?.record.id, listed.id)
+  }
+
+  /// Issue 33's review, F5: `trash empty` names its items, asks, then writes; an item
+  /// restored by another command meanwhile is kept and returned, not deleted for good.
+  func testEmptyingKeepsWhatWasRestoredMeanwhile() throws {
+    let records = ["a", "b"].map { record(named: $0) }
+    try space.appendImported(records)
+    try space.trashPhotos(ids: Set(records.map(\.id)))
+    let doomed = Set(space.catalog.trashItems.flatMap(\.files))
+    try space.restorePhotos(ids: [records[1].id])
+    XCTAssertEqual(try space.deleteTrashedForGood(ids: doomed), [records[1].id])
+    XCTAssertTrue(space.wasDeleted(records[0].id))
+    XCTAssertFalse(space.wasDeleted(records[1].id))
+    XCTAssertEqual(space.makeBrowser().photo(at: 0)?.record.name, "b")
+  }
+
   /// A deletion on one copy and a restore on the other, merged (the union of their
   /// journals): the later stamp wins on both, whichever copy reads first.
   func testADeletionAndARestoreOnTwoCopiesMergeToTheLaterOne() throws {
