@@ -82,6 +82,7 @@ struct DeleteCommand: ParsableCommand {
     // exits at once; the next writer removes what is left), and the command ends normally.
     SignalHandling.install()
     try browser.delete(doomed.map(\.photo), forGood: now)
+    ExpiredNames.warn(space)
     reportDeleted(doomed.map { Self.deletedLine($0.photo) }, left: space.makeBrowser().count, in: space)
   }
 
@@ -131,6 +132,7 @@ struct DeleteCommand: ParsableCommand {
     }
     SignalHandling.install()
     try browser.delete(half, of: doomed, forGood: now)
+    ExpiredNames.warn(space)
     DeletedNames.print(
       text.described.map { "deleted " + $0 },
       rest: now || verbose ? nil : { "… and \($0) more (vault trash lists them)" })

@@ -64,7 +64,8 @@ struct TrashRestoreCommand: ParsableCommand {
   }
 
   func run() throws {
-    let space = try options.unlock(.write)
+    // Numbers name what `vault trash` showed: nothing expires before the restore.
+    let space = try options.unlock(.write, expiringTrash: false)
     let trash = space.catalog.trashItems
     if all && trash.isEmpty {
       printLine("Recently Deleted is empty")
@@ -97,7 +98,7 @@ struct TrashEmptyCommand: ParsableCommand {
 
   func run() throws {
     // As `delete`: a question left on screen holds no lock; exactly what it named goes.
-    let space = try options.unlock(yes ? .write : .read)
+    let space = try options.unlock(yes ? .write : .read, expiringTrash: false)
     let doomed = space.catalog.trashItems
     guard !doomed.isEmpty else {
       printLine("Recently Deleted is empty")
@@ -172,7 +173,9 @@ struct TrashRetentionCommand: ParsableCommand {
       printLine("Recently Deleted keeps photos \(TrashListing.keeps(space.catalog.trashRetention))")
       return
     }
-    let space = try options.unlock(.write)
+    // Items already due under the old retention stay until the next command that changes
+    // the space: this one names none of them.
+    let space = try options.unlock(.write, expiringTrash: false)
     SignalHandling.install()
     try space.setTrashRetention(retention)
     printLine("Recently Deleted keeps photos \(TrashListing.keeps(retention)) from now on")

@@ -8,12 +8,21 @@ enum TrashListing {
     let width = String(items.count).count
     return items.enumerated().map { offset, item in
       let number = String(offset + 1)
-      let left =
-        item.daysLeft(now: now).map { $0 == 1 ? "1 day left" : "\($0) days left" } ?? "kept until emptied"
+      let left = daysLeft(item, now: now)
       return String(repeating: " ", count: width - number.count) + number + "  "
         + DeletionText.itemName(item.photo) + "  deleted "
         + PhotoListing.date(item.deletedAt) + ", " + left
     }
+  }
+
+  /// "12 days left", "1 day left", "due: deleted for good at a change from 2026-12-07"
+  /// (past its retention, in the grace: still restorable), or "kept until emptied".
+  static func daysLeft(_ item: TrashItem, now: Timestamp) -> String {
+    guard let days = item.daysLeft(now: now), let goes = item.deletedForGoodFrom else {
+      return "kept until emptied"
+    }
+    if days == 0 { return "due: deleted for good at a change from " + PhotoListing.date(goes) }
+    return days == 1 ? "1 day left" : "\(days) days left"
   }
 
   /// The items `terms` name: numbers as `lines` shows them, or ids of any of their files.

@@ -79,6 +79,7 @@ struct VaultOptions: ParsableArguments {
       space = try vault.unlock(credential, access: access)
     }
     for problem in space.leftoversNotTakenIn { Diagnostics.warning(problem.description) }
+    ExpiredNames.warn(space)
     return space
   }
 
@@ -89,10 +90,12 @@ struct VaultOptions: ParsableArguments {
   /// Opens the vault and unlocks the space of the password or session key (of the password
   /// only, unless `allowSessionKey`). Unless `allowDamagedIndex`, a damaged index is an
   /// error that points to `vault verify --repair`.
-  func unlock(_ access: Space.Access, allowDamagedIndex: Bool = false, allowSessionKey: Bool = true) throws
-    -> Space
-  {
+  func unlock(
+    _ access: Space.Access, allowDamagedIndex: Bool = false, allowSessionKey: Bool = true,
+    expiringTrash: Bool = true
+  ) throws -> Space {
     let vault = try openVault()
+    vault.expiresTrash = expiringTrash
     var credential = try credential(for: vault, allowSessionKey: allowSessionKey)
     let space = try unlock(vault, with: &credential, access: access)
     if !allowDamagedIndex { try space.requireIndex() }

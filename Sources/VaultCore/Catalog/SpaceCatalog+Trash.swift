@@ -47,8 +47,16 @@ public struct TrashItem: Sendable {
     retention.nanoseconds.map { Timestamp(nanosecondsSince1970: deletedAt.nanosecondsSince1970 &+ $0) }
   }
 
+  /// When a writer deletes it for good: its retention and the grace past it (a due item
+  /// stays that long for a restore made on another copy to arrive); nil when it never expires.
+  public var deletedForGoodFrom: Timestamp? {
+    expiresAt.map {
+      Timestamp(nanosecondsSince1970: $0.nanosecondsSince1970 &+ TrashRetention.graceNanoseconds)
+    }
+  }
+
   /// Days left before it goes, counting a day begun (30 right after a deletion kept 30
-  /// days, 1 on its last day, 0 once due: the next write deletes it); nil when it never
+  /// days, 1 on its last day, 0 once due: a write deletes it once the grace is past too); nil when it never
   /// expires.
   public func daysLeft(now: Timestamp = .now()) -> Int? {
     guard let expiresAt else { return nil }

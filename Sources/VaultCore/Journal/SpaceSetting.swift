@@ -53,6 +53,12 @@ public struct TrashRetention: Equatable, Sendable, CustomStringConvertible {
   /// How long it keeps them, in nanoseconds; nil for ever.
   var nanoseconds: Int64? { days.map { Int64($0) * 86_400 * 1_000_000_000 } }
 
+  /// The days an item stays past its retention before a writer deletes it for good: a
+  /// restore made on another copy, or a journal file a sync engine brings back late, has
+  /// that long to arrive (docs/SYNC.md). The item shows as due meanwhile, and restores.
+  public static let graceDays = 7
+  static let graceNanoseconds = Int64(graceDays) * 86_400 * 1_000_000_000
+
   /// "30 days", "1 day", "until emptied".
   public var description: String {
     guard let days else { return "until emptied" }

@@ -45,17 +45,18 @@ extension Space {
   }
 
   /// Deletes for good the photos whose own mark has been in Recently Deleted longer than
-  /// the space's retention at `now` (nanoseconds since 1970): what every writer does first.
-  /// A listed import of the same file, or a Live half not in the trash, stays. Returns how
-  /// many files went.
+  /// the space's retention plus its grace at `now` (nanoseconds since 1970): what every
+  /// writer does first. A listed import of the same file, or a Live half not in the trash,
+  /// stays. Returns the items that went (each named by the command).
   @discardableResult
-  func expireTrash(now: Int64 = Timestamp.now().nanosecondsSince1970) throws -> Int {
-    guard let keep = catalog.trashRetention.nanoseconds else { return 0 }
-    let (cutoff, overflow) = now.subtractingReportingOverflow(keep)
-    guard !overflow else { return 0 }
+  func expireTrash(now: Int64 = Timestamp.now().nanosecondsSince1970) throws -> [TrashItem] {
+    guard let keep = catalog.trashRetention.nanoseconds else { return [] }
+    let (cutoff, overflow) = now.subtractingReportingOverflow(keep + TrashRetention.graceNanoseconds)
+    guard !overflow else { return [] }
     let expired = catalog.trashedBefore(cutoff)
-    guard !expired.isEmpty else { return 0 }
+    guard !expired.isEmpty else { return [] }
+    let items = catalog.trashItems.filter { $0.files.contains(where: expired.contains) }
     try deleteExactly(expired)
-    return expired.count
+    return items
   }
 }

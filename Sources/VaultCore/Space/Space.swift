@@ -51,6 +51,19 @@ public final class Space {
   /// copy left (see `adoptFilesLeftByRenames`), each naming the folder or file: the space
   /// opened and changes as it is, and the command says so.
   public internal(set) var leftoversNotTakenIn: [VaultError] = []
+  /// Whether a writer of this space deletes for good what has been in Recently Deleted past
+  /// its retention and grace (`expireTrash`). Off for the commands that act on Recently
+  /// Deleted as it was listed: an item shown as due must still be there to restore.
+  public var expiresTrash = true
+  /// The items this space's writers deleted for good as expired, for the command to name
+  /// (`takeExpiredFromTrash`).
+  var expiredFromTrash: [TrashItem] = []
+
+  /// The items deleted for good as expired since the last call: each is named once.
+  public func takeExpiredFromTrash() -> [TrashItem] {
+    defer { expiredFromTrash = [] }
+    return expiredFromTrash
+  }
   /// This writer's mark (see `writerMarkPrefix`), removed when the space is closed.
   var writerMark: String?
   var writerMarkName: String? { writerMark }
@@ -174,7 +187,7 @@ public final class Space {
     removeBlobsBroughtBack()
     // Best effort: a failure leaves the expired photos in the trash for the next writer,
     // and must not stop the command the user asked for.
-    if formatVersion == 2, indexDamage == nil { _ = try? expireTrash() }
+    if formatVersion == 2, indexDamage == nil, expiresTrash { expiredFromTrash = (try? expireTrash()) ?? [] }
   }
 
   // MARK: Long-running readers
@@ -234,7 +247,9 @@ public final class Space {
         directory: directory, master: master, wrappingKey: wrappingKey, access: .write,
         lock: DirectoryLock(path: directory, mode: .exclusive, waitingAtMost: waitLimit, expecting: folder))
       writer = opened
+      opened.expiresTrash = expiresTrash
       try opened.prepareForWriting()
+      expiredFromTrash += opened.expiredFromTrash
       return try body(opened)
     }
     if let writer {

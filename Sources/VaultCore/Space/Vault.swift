@@ -3,6 +3,9 @@ import Foundation
 /// A vault folder: its plain header and one folder per space. Holds no keys itself.
 public final class Vault {
   public let path: String
+  /// Whether the spaces it unlocks delete expired items of Recently Deleted when they write
+  /// (`Space.expiresTrash`).
+  public var expiresTrash = true
   public let kdf: KDFParameters
 
   private init(path: String, kdf: KDFParameters) {
@@ -140,6 +143,7 @@ public final class Vault {
   /// fails (read-only media, another writer), the reader goes on without those files.
   private func opening(_ access: Space.Access, _ open: (Space.Access) throws -> Space) throws -> Space {
     let space = try open(access)
+    space.expiresTrash = expiresTrash
     if access == .write {
       try space.prepareForWriting()
       return space

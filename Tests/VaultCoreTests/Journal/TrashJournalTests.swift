@@ -193,8 +193,9 @@ final class TrashJournalTests: XCTestCase {
     XCTAssertEqual(repaired.makeBrowser().count, 2)
   }
 
-  /// At the retention's end the photo is deleted for good, blobs and all, by the next
-  /// writer; not a moment before (the clock is given, not waited for).
+  /// At the retention's end and its grace the photo is deleted for good, blobs and all, by
+  /// the next writer, which is told its name; not a moment before (the clock is given, not
+  /// waited for).
   func testExpiredPhotosAreDeletedForGoodByTheNextWrite() throws {
     let records = ["a", "b"].map { record(named: $0) }
     try space.appendImported(records)
@@ -206,9 +207,11 @@ final class TrashJournalTests: XCTestCase {
     try space.trashPhotos(ids: [records[0].id])
     let deletedAt = try XCTUnwrap(space.catalog.trashItems.first?.deletedAt.nanosecondsSince1970)
     let day: Int64 = 86_400_000_000_000
-    XCTAssertEqual(try space.expireTrash(now: deletedAt + 2 * day), 0)
+    let grace = Int64(TrashRetention.graceDays) * day
+    XCTAssertEqual(try space.expireTrash(now: deletedAt + 2 * day + grace).count, 0)
     XCTAssertEqual(space.catalog.trashItems.count, 1)
-    XCTAssertEqual(try space.expireTrash(now: deletedAt + 2 * day + 1), 1)
+    XCTAssertEqual(
+      try space.expireTrash(now: deletedAt + 2 * day + grace + 1).map(\.photo.record.name), ["a"])
     XCTAssertTrue(space.catalog.trashItems.isEmpty)
     XCTAssertEqual(space.makeBrowser().count, 1)
     XCTAssertFalse(FileManager.default.fileExists(atPath: space.photoPath(records[0].id)))
@@ -217,7 +220,7 @@ final class TrashJournalTests: XCTestCase {
     // Never expire: nothing goes, however late.
     try space.setTrashRetention(.never)
     try space.trashPhotos(ids: [records[1].id])
-    XCTAssertEqual(try space.expireTrash(now: .max), 0)
+    XCTAssertEqual(try space.expireTrash(now: .max).count, 0)
   }
 
   /// Issue 33's review, F3: copy A moved its import of a file to the trash, copy B's import

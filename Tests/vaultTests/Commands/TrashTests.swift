@@ -156,9 +156,11 @@ final class TrashTests: XCTestCase {
     XCTAssertFalse(damaged.stderr.contains("vault delete"), damaged.stderr)
   }
 
-  /// A mark older than the retention (written with a stamp in the past, not waited for) is
-  /// deleted for good by the next command that writes, whatever it is.
-  func testExpiredPhotosGoAtTheNextWrite() throws {
+  /// A mark older than the retention and its grace (written with a stamp in the past, not
+  /// waited for) is deleted for good by the next command that writes, whatever it is, and
+  /// that command names it on stderr (issue 33's review, F1: it went silently). One past
+  /// its retention but in the grace shows as due, and stays.
+  func testExpiredPhotosGoAtTheNextWriteWhichNamesThem() throws {
     try addThree()
     let space = try vault.spaceFolder()
     let (gray, photo) = (try id(of: "gray.png"), try id(of: "photo.jpg"))
@@ -166,20 +168,52 @@ final class TrashTests: XCTestCase {
     let day: Int64 = 86_400_000_000_000
     let now = Timestamp.now().nanosecondsSince1970
     try forge([
-      .trashed(try XCTUnwrap(BlobID(hex: gray)), trashed: true, stamp: now - 8 * day),
-      .trashed(try XCTUnwrap(BlobID(hex: photo)), trashed: true, stamp: now - 6 * day),
+      .trashed(try XCTUnwrap(BlobID(hex: gray)), trashed: true, stamp: now - (15 + 7) * day),
+      .trashed(try XCTUnwrap(BlobID(hex: photo)), trashed: true, stamp: now - 8 * day),
     ])
     // A reader changes nothing.
     XCTAssertEqual(try trashed(), ["1 photo.jpg", "2 gray.png"])
     XCTAssertTrue(FileManager.default.fileExists(atPath: space + "/Photo/" + gray))
-    XCTAssertTrue(try run(["trash"]).stdout.contains("photo.jpg  deleted "))
-    XCTAssertTrue(try run(["trash"]).stdout.contains(", 1 day left\n"))
-    try run(["select", "1"])
+    let listing = try run(["trash"]).stdout
+    XCTAssertTrue(listing.contains("photo.jpg  deleted "), listing)
+    XCTAssertTrue(listing.contains(", due: deleted for good at a change from "), listing)
+    XCTAssertFalse(listing.contains("0 days left"), listing)
+    let select = try run(["select", "1"])
+    XCTAssertEqual(
+      select.stderr,
+      "warning: 'gray.png' was in Recently Deleted longer than 7 days (and 7 days' grace): deleted for good\n"
+    )
     XCTAssertEqual(try trashed(), ["1 photo.jpg"])
     XCTAssertFalse(FileManager.default.fileExists(atPath: space + "/Photo/" + gray))
     XCTAssertFalse(FileManager.default.fileExists(atPath: space + "/Thumb/" + gray))
     XCTAssertEqual(try names(), ["palette.png"])
     XCTAssertEqual(try run(["verify", "--quiet"]).status, 0)
+    XCTAssertEqual(try run(["select", "1"]).stderr, "", "named once")
+  }
+
+  /// Issue 33's review, F4: `trash restore` expired first, so the item `vault trash` showed
+  /// as due was gone before its restore and the numbers moved. Now restore, retention and
+  /// empty expire nothing: the numbers are what `vault trash` showed.
+  func testRestoreRetentionAndEmptyExpireNothingFirst() throws {
+    try addThree()
+    let (gray, photo) = (try id(of: "gray.png"), try id(of: "photo.jpg"))
+    let day: Int64 = 86_400_000_000_000
+    let now = Timestamp.now().nanosecondsSince1970
+    try forge([
+      .trashed(try XCTUnwrap(BlobID(hex: gray)), trashed: true, stamp: now - 60 * day),
+      .trashed(try XCTUnwrap(BlobID(hex: photo)), trashed: true, stamp: now - 59 * day),
+    ])
+    XCTAssertEqual(try trashed(), ["1 photo.jpg", "2 gray.png"])
+    let retention = try run(["trash", "retention", "40"])
+    XCTAssertEqual(retention.stderr, "")
+    XCTAssertEqual(try trashed(), ["1 photo.jpg", "2 gray.png"])
+    let restore = try run(["trash", "restore", "2"])
+    XCTAssertEqual(restore.stderr, "")
+    XCTAssertTrue(restore.stdout.hasPrefix("restored 'gray.png'\n"), restore.stdout)
+    XCTAssertEqual(try names(), ["gray.png", "palette.png"])
+    let empty = try run(["trash", "empty", "--yes"])
+    XCTAssertEqual(empty.stderr, "")
+    XCTAssertEqual(empty.stdout, "deleted 'photo.jpg'\ndeleted 1 photo for good\n")
   }
 
   func forge(_ entries: [JournalEntry]) throws {

@@ -1,0 +1,16 @@
+import VaultCore
+import VaultTerminal
+
+/// How a command names what its writer deleted for good from Recently Deleted because it
+/// had been there past the retention and grace: one warning an item, on stderr, whatever the
+/// command was, so that no deletion for good goes unnamed.
+enum ExpiredNames {
+  static func warn(_ space: Space) {
+    let retention = space.catalog.trashRetention
+    for item in space.takeExpiredFromTrash() {
+      Diagnostics.warning(
+        "'\(DeletionText.itemName(item.photo))' was in Recently Deleted longer than \(retention) "
+          + "(and \(TrashRetention.graceDays) days' grace): deleted for good")
+    }
+  }
+}
