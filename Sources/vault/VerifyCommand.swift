@@ -144,6 +144,14 @@ struct VerifyCommand: ParsableCommand {
         "the selection was cleared, and albums made or changed in the damaged part of the index are lost "
           + "(see 'vault album list'): the damaged part may have changed them")
     }
+    if !summary.restoredFromTrash.isEmpty {
+      let count = summary.restoredFromTrash.count
+      Diagnostics.warning(
+        "restored \(count) item\(count == 1 ? "" : "s") from Recently Deleted ("
+          + summary.restoredFromTrash.map { "'\($0)'" }.joined(separator: ", ")
+          + "): a damaged record may have restored \(count == 1 ? "it" : "them"); delete "
+          + "\(count == 1 ? "it" : "them") again if \(count == 1 ? "it" : "they") should go")
+    }
     for name in summary.adopted {
       printLine("repaired: adopted '\(name)' (an intact original the index did not list)")
     }

@@ -15,6 +15,17 @@ extension Space {
     try writing { try $0.markTrashed($0.withEveryImport(ids), trashed: false) }
   }
 
+  /// Brings back every photo of Recently Deleted; returns the names of its items. What a
+  /// repair does once it dropped journal records it could not read: one of them may have
+  /// been a restore, and an item left in the trash would then be deleted for good.
+  func restoreAllOfTrash() throws -> [String] {
+    let items = catalog.trashItems
+    let trashed = Set(catalog.tables.trash.deletedAt.keys)
+    guard !trashed.isEmpty else { return [] }
+    try markTrashed(trashed, trashed: false)
+    return items.map(\.photo.record.name)
+  }
+
   /// Deletes for good the photos `ids` that are still in Recently Deleted when the write
   /// begins, and no other import of them (a listed import on another copy stays). Returns
   /// those of `ids` that were no longer there (restored meanwhile): kept.

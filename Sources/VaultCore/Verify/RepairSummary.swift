@@ -9,6 +9,9 @@ public struct RepairSummary: Equatable, Sendable {
   /// whose original was left comes back). It is not the space as it was.
   public var journalLost = false
   public var adopted: [String] = []
+  /// The items brought back from Recently Deleted because the rebuilt journal dropped
+  /// records it could not read, a restore among them maybe: keeping beats deleting for good.
+  public var restoredFromTrash: [String] = []
   public var droppedMissing: [String] = []
   /// Photos whose original is missing, left listed (format 2): only a deletion removes them.
   public var keptMissing: [PhotoRecord] = []

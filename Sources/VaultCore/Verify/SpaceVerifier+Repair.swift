@@ -36,6 +36,7 @@ extension SpaceVerifier {
     if rebuilding || !entries.elementsEqual(space.entries) {
       try space.saveEntries(entries, rebuilding: rebuilding)
     }
+    if rebuilding { summary.restoredFromTrash = try space.restoreAllOfTrash() }
     // Photos imported before vault read their details get them from the originals just read.
     let unread = details.filter { !space.hasDetails($0.key) }
     summary.detailsRead = try space.recordDetails(unread)

@@ -162,7 +162,7 @@ final class TrashJournalTests: XCTestCase {
     XCTAssertTrue(space.catalog.trashItems.isEmpty)
   }
 
-  func testCompactionAndRepairKeepTheTrash() throws {
+  func testCompactionKeepsTheTrashAndARepairThatDropsRecordsRestoresIt() throws {
     let records = ["a", "b", "c"].map { record(named: $0) }
     try space.appendImported(records)
     try space.trashPhotos(ids: [records[0].id])
@@ -173,7 +173,9 @@ final class TrashJournalTests: XCTestCase {
     XCTAssertEqual(space.catalog.trashItems.map(\.photo.record.name), ["a"])
     XCTAssertEqual(space.catalog.trashItems.first?.deletedAt, deletedAt)
     XCTAssertEqual(space.catalog.trashRetention, TrashRetention(days: 7))
-    // A later segment is damaged: repair keeps what reads, the trash with it.
+    // A later segment is damaged: repair keeps what reads, and brings every item of the
+    // trash back (issue 33's review, F2: the dropped record may have been a restore, and
+    // the photo would then be deleted for good at the end of its retention).
     try space.addToAlbum(named: "Lost", photos: [records[1].id], creating: true)
     let segment = try FileManager.default.contentsOfDirectory(atPath: space.journalDirectory)
       .first { $0.hasPrefix("j-") }!
@@ -184,13 +186,14 @@ final class TrashJournalTests: XCTestCase {
     try writeBytes(bytes, to: path)
     var damaged: Space? = try vault.unlock(password: password("trash"), access: .write)
     XCTAssertNotNil(damaged!.indexDamage)
-    XCTAssertTrue(try SpaceVerifier(space: damaged!).repair().indexRebuilt)
+    let summary = try SpaceVerifier(space: damaged!).repair()
+    XCTAssertTrue(summary.indexRebuilt)
+    XCTAssertEqual(summary.restoredFromTrash, ["a"])
     damaged = nil
     let repaired = try reopen(.read)
-    XCTAssertEqual(repaired.catalog.trashItems.map(\.photo.record.name), ["a"])
-    XCTAssertEqual(repaired.catalog.trashItems.first?.deletedAt, deletedAt)
+    XCTAssertEqual(repaired.catalog.trashItems.count, 0)
     XCTAssertEqual(repaired.catalog.trashRetention, TrashRetention(days: 7))
-    XCTAssertEqual(repaired.makeBrowser().count, 2)
+    XCTAssertEqual(repaired.makeBrowser().count, 3)
   }
 
   /// At the retention's end and its grace the photo is deleted for good, blobs and all, by
