@@ -216,6 +216,26 @@ final class TrashTests: XCTestCase {
     XCTAssertEqual(empty.stdout, "deleted 'photo.jpg'\ndeleted 1 photo for good\n")
   }
 
+  /// Issue 33's review, F5, end to end: while `trash empty`'s question waits on a terminal,
+  /// another command restores one of the items it named. Answering yes deletes the other,
+  /// and names the restored one as kept (it deleted both).
+  func testEmptyingKeepsAnItemRestoredWhileItsQuestionWaited() throws {
+    try addThree()
+    try run(["delete", "1-2", "--yes"])
+    XCTAssertEqual(try trashed(), ["1 gray.png", "2 photo.jpg"])
+    let session = try TmuxSession(
+      "\(VaultRunner.binary) trash empty; echo \"exit status $?\"", in: folder,
+      environment: ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse"], width: 100, height: 20)
+    _ = try session.wait(for: "for good? This cannot be undone.")
+    try run(["trash", "restore", "2"])
+    try session.send("y", "Enter")
+    let screen = try session.wait(for: "exit status 0")
+    XCTAssertTrue(screen.contains("'photo.jpg' was restored meanwhile: kept"), screen)
+    XCTAssertTrue(screen.contains("deleted 'gray.png'\ndeleted 1 photo for good"), screen)
+    XCTAssertEqual(try names(), ["photo.jpg", "palette.png"])
+    XCTAssertEqual(try trashed(), [])
+  }
+
   func forge(_ entries: [JournalEntry]) throws {
     let space = try Vault.open(at: vault.vault).unlock(
       password: try Password(utf8: Array("correct horse".utf8)), access: .write)
