@@ -12,5 +12,11 @@ enum ExpiredNames {
         "'\(DeletionText.itemName(item.photo))' was in Recently Deleted longer than \(retention) "
           + "(and \(TrashRetention.graceDays) days' grace): deleted for good")
     }
+    if let hold = space.takeTrashExpiryHold() {
+      Diagnostics.warning(
+        "kept what is due in Recently Deleted: the space holds a change dated "
+          + PhotoListing.date(hold.latestStamp) + ", more than a day past this machine's clock "
+          + "(a clock set ahead, here or on a synced copy), so how long items were there cannot be told")
+    }
   }
 }

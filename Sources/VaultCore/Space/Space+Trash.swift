@@ -57,7 +57,8 @@ extension Space {
 
   /// Deletes for good the photos whose own mark has been in Recently Deleted longer than
   /// the space's retention plus its grace at `now` (nanoseconds since 1970): what every
-  /// writer does first. A listed import of the same file, or a Live half not in the trash,
+  /// writer does first; nothing when `now` is more than a day behind the space's latest
+  /// stamp (`TrashExpiryHold`). A listed import of the same file, or a Live half not in the trash,
   /// stays. Returns the items that went (each named by the command).
   @discardableResult
   func expireTrash(now: Int64 = Timestamp.now().nanosecondsSince1970) throws -> [TrashItem] {
@@ -66,8 +67,25 @@ extension Space {
     guard !overflow else { return [] }
     let expired = catalog.trashedBefore(cutoff)
     guard !expired.isEmpty else { return [] }
+    if let latest = journal?.state.lastStamp, latest > now &+ TrashExpiryHold.clockTolerance {
+      trashExpiryHold = TrashExpiryHold(
+        dueCount: expired.count, latestStamp: Timestamp(nanosecondsSince1970: latest))
+      return []
+    }
     let items = catalog.trashItems.filter { $0.files.contains(where: expired.contains) }
     try deleteExactly(expired)
     return items
   }
+}
+
+/// Expiry held back: the space holds a stamp more than a day ahead of this machine's clock
+/// (a clock set ahead, here or on a synced copy, or this one set back), so that clock cannot
+/// tell how long an item has been in Recently Deleted. Deleting for good waits until the
+/// clock passes that stamp; nothing is lost meanwhile.
+public struct TrashExpiryHold: Sendable {
+  static let clockTolerance: Int64 = 86_400 * 1_000_000_000
+  /// How many files were due by this clock.
+  public let dueCount: Int
+  /// The space's latest stamp.
+  public let latestStamp: Timestamp
 }

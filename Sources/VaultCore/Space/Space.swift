@@ -58,6 +58,15 @@ public final class Space {
   /// The items this space's writers deleted for good as expired, for the command to name
   /// (`takeExpiredFromTrash`).
   var expiredFromTrash: [TrashItem] = []
+  /// Set when a writer found items due but deleted none because its clock is behind the
+  /// space's latest stamp (`TrashExpiryHold`); the command says so once.
+  var trashExpiryHold: TrashExpiryHold?
+
+  /// The hold since the last call, if any: said once.
+  public func takeTrashExpiryHold() -> TrashExpiryHold? {
+    defer { trashExpiryHold = nil }
+    return trashExpiryHold
+  }
 
   /// The items deleted for good as expired since the last call: each is named once.
   public func takeExpiredFromTrash() -> [TrashItem] {
@@ -250,6 +259,7 @@ public final class Space {
       opened.expiresTrash = expiresTrash
       try opened.prepareForWriting()
       expiredFromTrash += opened.expiredFromTrash
+      trashExpiryHold = opened.trashExpiryHold ?? trashExpiryHold
       return try body(opened)
     }
     if let writer {

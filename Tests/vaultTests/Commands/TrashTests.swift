@@ -236,6 +236,24 @@ final class TrashTests: XCTestCase {
     XCTAssertEqual(try trashed(), [])
   }
 
+  /// Issue 33's review, F6: a copy whose clock is behind a stamp the space holds (written
+  /// by a copy whose clock ran days ahead) cannot tell how long an item has been in
+  /// Recently Deleted: it deletes nothing for good, and says so once.
+  func testExpiryWaitsWhileTheClockIsBehindTheSpacesLatestStamp() throws {
+    try addThree()
+    let (gray, palette) = (try id(of: "gray.png"), try id(of: "palette.png"))
+    let day: Int64 = 86_400_000_000_000
+    let now = Timestamp.now().nanosecondsSince1970
+    try forge([
+      .trashed(try XCTUnwrap(BlobID(hex: gray)), trashed: true, stamp: now - 60 * day),
+      .selection(try XCTUnwrap(BlobID(hex: palette)), selected: true, stamp: now + 3 * day),
+    ])
+    let select = try run(["select", "1"])
+    XCTAssertTrue(select.stderr.hasPrefix("warning: kept what is due in Recently Deleted: "), select.stderr)
+    XCTAssertEqual(select.stderr.split(separator: "\n").count, 1, select.stderr)
+    XCTAssertEqual(try trashed(), ["1 gray.png"])
+  }
+
   func forge(_ entries: [JournalEntry]) throws {
     let space = try Vault.open(at: vault.vault).unlock(
       password: try Password(utf8: Array("correct horse".utf8)), access: .write)
