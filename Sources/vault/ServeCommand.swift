@@ -125,6 +125,8 @@ struct ServeCommand: ParsableCommand {
       }
     }
     withExtendedLifetime(signals) {}
+    // Once the server has stopped: its writes are over.
+    ExpiredNames.warn(space)
     try outcome.get()
     output.line(server.tally.summary)
   }

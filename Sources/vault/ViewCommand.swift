@@ -109,6 +109,9 @@ struct ViewCommand: ParsableCommand {
     // A line about waiting for the space would land in the middle of the picture; a
     // change that waits too long fails with its own message in the status line.
     Space.onLockWait(nil)
+    // What the viewer's changes deleted as expired is named on the normal screen, after the
+    // deferred restore below.
+    defer { ExpiredNames.warn(space) }
     let terminal: FullScreenTerminal
     do {
       terminal = try FullScreenTerminal()

@@ -254,6 +254,34 @@ final class TrashTests: XCTestCase {
     XCTAssertEqual(try trashed(), ["1 gray.png"])
   }
 
+  /// `vault view` changes the space through short-lived writers, which expire too: what
+  /// they deleted for good is named once the viewer's screen is gone.
+  func testTheViewerNamesWhatItsChangesExpired() throws {
+    try addThree()
+    let gray = try id(of: "gray.png")
+    let day: Int64 = 86_400_000_000_000
+    try forge([
+      .trashed(
+        try XCTUnwrap(BlobID(hex: gray)), trashed: true,
+        stamp: Timestamp.now().nanosecondsSince1970 - 60 * day)
+    ])
+    let session = try TmuxSession(
+      "\(VaultRunner.binary) view --mode symbols 2> view-stderr.txt; echo \"exit status $?\"", in: folder,
+      environment: [
+        "VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse", "TERM": "xterm-256color", "TMUX": "",
+      ], width: 100, height: 30)
+    _ = try session.wait(for: "Enter: open")
+    try session.type(" ")
+    _ = try session.wait(for: "1 selected")
+    try session.type("q")
+    _ = try session.wait(for: "exit status 0")
+    XCTAssertEqual(
+      try String(contentsOfFile: folder + "/view-stderr.txt", encoding: .utf8),
+      "warning: 'gray.png' was in Recently Deleted longer than 30 days (and 7 days' grace): deleted for good\n"
+    )
+    XCTAssertEqual(try trashed(), [])
+  }
+
   func forge(_ entries: [JournalEntry]) throws {
     let space = try Vault.open(at: vault.vault).unlock(
       password: try Password(utf8: Array("correct horse".utf8)), access: .write)
