@@ -10,10 +10,13 @@ struct TrashCommand: ParsableCommand {
     discussion: """
       'vault delete' moves photos to the space's Recently Deleted: encrypted as before, left \
       out of 'list', 'export --all', 'select', the viewer and the mount's Photos/ (the \
-      mount shows them in Recently Deleted/). They are deleted for good when they have been \
-      there longer than the space's retention (30 days unless 'vault trash retention' says \
-      otherwise), at the next command that changes the space, or by 'vault trash empty'. \
-      Items are numbered in Recently Deleted's own order, most recently deleted first.
+      mount shows them in Recently Deleted/). Past the space's retention (30 days unless \
+      'vault trash retention' says otherwise) they show as due and still restore for \
+      \(TrashRetention.graceDays) more days (time for a restore on a synced copy to arrive); \
+      then the next command that changes the space deletes them for good and names each. \
+      'vault trash empty' deletes them at once. Items are numbered in Recently Deleted's own \
+      order, most recently deleted first; restore, retention and empty never delete an \
+      expired item first.
       """,
     subcommands: [
       TrashListCommand.self, TrashRestoreCommand.self, TrashEmptyCommand.self, TrashRetentionCommand.self,
