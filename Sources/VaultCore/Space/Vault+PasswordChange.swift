@@ -18,6 +18,8 @@ extension Vault {
     let newKeys = try passwordKeys(for: new)
     try refuseTakenPassword(new, keys: newKeys, movingFrom: spacePath)
     let space = try Space(directory: spacePath, wrappingKey: currentKeys.wrappingKey, access: .write)
+    // Nothing here would name what expiry deleted: the next command that writes does it.
+    space.expiresTrash = false
     try space.prepareForWriting()
     let hadRecoveryKey = space.hasRecoveryKey
     try space.moveToPassword(newKeys, vaultPath: path)

@@ -19,6 +19,8 @@ extension Vault {
     let new = try newPassword()
     let newKeys = try passwordKeys(for: new)
     try refuseTakenPassword(new, keys: newKeys, movingFrom: spacePath)
+    // Nothing here would name what expiry deleted: the next command that writes does it.
+    space.expiresTrash = false
     try space.prepareForWriting()
     try space.moveToPassword(newKeys, vaultPath: path)
   }
@@ -26,6 +28,11 @@ extension Vault {
   /// Makes a new recovery key for the space of `password`; the space's old one no longer
   /// opens it once this returns.
   public func makeRecoveryKey(password: Password) throws -> RecoveryKey {
+    // The space is not handed back, so nothing would name what expiry deleted: the next
+    // command that writes does it.
+    let expiring = expiresTrash
+    expiresTrash = false
+    defer { expiresTrash = expiring }
     let space = try unlock(password: password, access: .write)
     return try space.makeRecoveryKey()
   }

@@ -282,6 +282,27 @@ final class TrashTests: XCTestCase {
     XCTAssertEqual(try trashed(), [])
   }
 
+  /// `vault passwd` writes through a space it does not hand back, so nothing would name
+  /// what expiry deleted: it expires nothing, and the next command names the item.
+  func testAPasswordChangeDeletesNothingUnnamed() throws {
+    try addThree()
+    let gray = try id(of: "gray.png")
+    let day: Int64 = 86_400_000_000_000
+    try forge([
+      .trashed(
+        try XCTUnwrap(BlobID(hex: gray)), trashed: true,
+        stamp: Timestamp.now().nanosecondsSince1970 - 60 * day)
+    ])
+    let newPassword = folder + "/new-password"
+    try writeBytes(Array("battery staple\n".utf8), to: newPassword)
+    try run(["passwd", "--new-password-file", newPassword])
+    XCTAssertEqual(
+      try vault.run(["trash"], password: "battery staple").stdout.split(separator: "\n").count, 1)
+    let select = try vault.run(["select", "1"], password: "battery staple")
+    XCTAssertTrue(
+      select.stderr.contains("'gray.png' was in Recently Deleted longer than 30 days"), select.stderr)
+  }
+
   func forge(_ entries: [JournalEntry]) throws {
     let space = try Vault.open(at: vault.vault).unlock(
       password: try Password(utf8: Array("correct horse".utf8)), access: .write)
