@@ -25,8 +25,13 @@ struct MountTree: Sendable {
   private(set) var nodes: [String: Node] = ["/": .folder(0)]
   private var fileNumbers: [BlobID: Int] = [:]
 
-  /// The tree of `photos` (in the browser's order, which numbers clashing names).
-  init(photos: [PhotoModel], zone: TimeZone = .current) {
+  /// The names the files show under (see `ShownNames`): the same in every folder.
+  private let shownNames: [BlobID: String]
+
+  /// The tree of `photos` (in the browser's order), each file under its name in `shownNames`
+  /// (numbered in the browser's order when it has none there).
+  init(photos: [PhotoModel], shownNames: [BlobID: String] = [:], zone: TimeZone = .current) {
+    self.shownNames = shownNames
     nodes.reserveCapacity(photos.count * 3)
     fileNumbers.reserveCapacity(photos.count)
     let root = 0
@@ -85,7 +90,7 @@ struct MountTree: Sendable {
   }
 
   private mutating func addFiles(_ records: [PhotoRecord], to folder: Int, path: String) {
-    let names = PhotoExporter.namesInEmptyFolder(records)
+    let names = PhotoExporter.namesInEmptyFolder(records, shown: shownNames)
     folders[folder].names.reserveCapacity(records.count)
     folders[folder].nodes.reserveCapacity(records.count)
     for (record, name) in zip(records, names) {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a catalog derives from its list once, when it is built (see `SpaceCatalog`): which
 /// photos are the imports of one photo, which stills and MOVs are one Live Photo, the albums
 /// and each photo's album names, and which photos are listed. Immutable, so a catalog made
@@ -14,6 +16,11 @@ final class CatalogTables: Sendable {
   let unlistedPositions: [BlobID: Int]
   /// The positions in the list of the items, in list order; nil when every photo is one.
   let listed: [Int]?
+  /// The names recorded for files (`JournalEntry.shownName`).
+  let recordedNames: [BlobID: AlbumState.Naming]
+  /// The names every listed file shows under (`ShownNames`), made when first asked for: a
+  /// command that never shows a file by name never pays for them.
+  private let names = Mutex<[BlobID: String]?>(nil)
 
   /// Nothing is derived from an empty list, nor what has nothing to derive from (a space
   /// without Live Photo identifiers, or without albums): opening a big space costs only the
@@ -29,8 +36,19 @@ final class CatalogTables: Sendable {
     }
     self.imports = imports
     self.pairs = pairs
+    recordedNames = state?.recordedNames ?? [:]
     (albums, albumNames) = Self.albums(state: state, imports: imports)
     (unlistedPositions, listed) = Self.unlisted(entries, imports: imports, pairs: pairs)
+  }
+
+  /// The names of the files of `entries` (this list, with any selection).
+  func shownNames(of entries: PhotoEntries) -> [BlobID: String] {
+    names.withLock { names in
+      if let names { return names }
+      let made = ShownNames.resolve(entries, recorded: recordedNames) { imports.keptImport[$0] == nil }
+      names = made
+      return made
+    }
   }
 
   /// The albums with each hidden import (see `DuplicateImports`) counted as the photo it is

@@ -113,6 +113,9 @@ extension JournalEntry {
       return .details(fields.id, details, stamp: try checked(fields.stamp))
     case .liveIdentifier:
       return try decodeLiveIdentifier(from: &input)
+    case .shownName:
+      let (id, name, stamp) = try decodeShownName(from: &input)
+      return .shownName(id, name: name, stamp: try checked(stamp))
     }
   }
 

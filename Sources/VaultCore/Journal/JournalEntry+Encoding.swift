@@ -69,6 +69,8 @@ extension JournalEntry {
         + Self.textBytes(details.cameraModel).count
     case .liveIdentifier(_, let identifier):
       return Self.liveIdentifierFixedLength + Self.liveIdentifierBytes(identifier).count
+    case .shownName(_, let name, _):
+      return Self.shownNameFixedLength + Self.shownNameBytes(name).count
     }
   }
 
@@ -127,6 +129,8 @@ extension JournalEntry {
       Self.encodeDetails(details, of: id, stamp: stamp, into: &output)
     case .liveIdentifier(let id, let identifier):
       Self.encodeLiveIdentifier(identifier, of: id, into: &output)
+    case .shownName(let id, let name, let stamp):
+      Self.encodeShownName(name, of: id, stamp: stamp, into: &output)
     }
   }
 

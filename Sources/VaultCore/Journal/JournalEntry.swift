@@ -30,6 +30,10 @@ package enum JournalEntry: Equatable {
   /// a listed MOV with the same identifier are one Live Photo (see `LivePairs`). The
   /// smallest identifier given to an id wins, so that merged copies agree.
   case liveIdentifier(BlobID, identifier: String)
+  /// The name the item's file shows under in the mount and in an export (`ShownNames`),
+  /// fixed at `stamp` when it was imported, or when a deletion would have moved it. The
+  /// latest stamp wins (at equal stamps, the name whose UTF-8 bytes sort last).
+  case shownName(BlobID, name: String, stamp: Int64)
 
   enum TypeCode: UInt8 {
     /// Ends the entries of a record or snapshot; only zero bytes (padding) may follow.
@@ -42,6 +46,7 @@ package enum JournalEntry: Equatable {
     case albumMembership = 6
     case details = 7
     case liveIdentifier = 8
+    case shownName = 0x0B
   }
 
   /// Whether the entry changes the list of photos or their selection (an album's change
@@ -49,7 +54,7 @@ package enum JournalEntry: Equatable {
   var changesPhotoList: Bool {
     switch self {
     case .added, .deleted, .selection, .details, .liveIdentifier: return true
-    case .albumNamed, .albumDeleted, .albumMembership: return false
+    case .albumNamed, .albumDeleted, .albumMembership, .shownName: return false
     }
   }
 
