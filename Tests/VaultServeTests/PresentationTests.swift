@@ -1,4 +1,5 @@
 import Foundation
+import VaultCore
 import X509
 import XCTest
 
@@ -126,7 +127,7 @@ final class ServeTerminalTextTests: XCTestCase {
     final class FakeClock: @unchecked Sendable { var now = 0.0 }
     let clock = FakeClock()
     let tally = UploadTally { clock.now }
-    XCTAssertEqual(tally.summary, "received 0 photos, 0 duplicates, 0 refused")
+    XCTAssertEqual(tally.summary(stored: (ItemCount(), 0)), "received 0 items, 0 duplicates, 0 refused")
     XCTAssertNil(tally.stopReason(idle: 600, once: true, batchGap: 5))
     tally.uploadStarted()
     clock.now = 1000
@@ -146,6 +147,9 @@ final class ServeTerminalTextTests: XCTestCase {
       tally.uploadStarted()
       tally.uploadEnded(event)
     }
-    XCTAssertEqual(tally.summary, "received 1 photo, 1 duplicate, 2 refused")
+    var live = ItemCount()
+    live.livePhotos = 1
+    XCTAssertEqual(
+      tally.summary(stored: (live, 2)), "received 1 Live Photo from 2 files, 1 duplicate, 2 refused")
   }
 }
