@@ -112,8 +112,7 @@ struct AddCommand: ParsableCommand {
   /// file duplicates, numbered as `list` numbers it.
   static func duplicateLine(_ path: String, _ item: DuplicatedItem?) -> String {
     guard let item else { return "skipped '\(path)': already in the space" }
-    return
-      "skipped '\(path)': already in the space as \(item.number) '\(item.name)' (id \(item.id.hex.prefix(8)))"
+    return "skipped '\(path)': already in the space as \(item)"
   }
 
   /// Says what happened to one file (a duplicate with the item `duplicated` finds for its

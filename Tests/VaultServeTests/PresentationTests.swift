@@ -115,6 +115,9 @@ final class ServeTerminalTextTests: XCTestCase {
       UploadEvent.added(name: "IMG_4012.HEIC", bytes: 3_100_000).line, "added IMG_4012.HEIC (3.1 MB)")
     XCTAssertEqual(UploadEvent.duplicate(name: "IMG_4010.JPG").line, "already in the vault: IMG_4010.JPG")
     XCTAssertEqual(
+      UploadEvent.duplicate(name: "b.jpg", of: "12 'jolla.jpg' (id 0123abcd)").line,
+      "already in the vault: b.jpg as 12 'jolla.jpg' (id 0123abcd)")
+    XCTAssertEqual(
       UploadEvent.refused(name: "notes.txt", reason: "not a photo").line, "refused notes.txt: not a photo")
     XCTAssertEqual(
       UploadEvent.incomplete(name: "IMG_1.JPG", received: 1_200_000, length: 5_000_000).line,

@@ -555,9 +555,11 @@ class UploadTests(ServeTestCase):
         status, _, answer = server.upload("copy.jpg", data)
         self.assertEqual(status, 200, answer)
         self.assertEqual(answer, {"outcome": "duplicate", "name": "copy.jpg"})
-        server.wait_for(lambda line: line == "already in the vault: copy.jpg")
         photos = listed(self.vault)
         self.assertEqual([photo["name"] for photo in photos], ["IMG_0001.JPG"])
+        # The line names the item it duplicates, numbered as `list` numbers it.
+        duplicated = f"1 'IMG_0001.JPG' (id {photos[0]['id'][:8]})"
+        server.wait_for(lambda line: line == "already in the vault: copy.jpg as " + duplicated)
         self.assertEqual(server.stop(signal.SIGINT), 0)
         self.assertEqual(server.lines[-1], "received 1 photo, 1 duplicate, 0 refused")
         export = os.path.join(self.folder, "out")

@@ -155,7 +155,7 @@ public final class UploadIntake: @unchecked Sendable {
     readableWhole: Bool
   ) throws -> UploadOutcome {
     // A duplicate costs no decoding.
-    if try isStored(contentHash) { return .duplicate }
+    if try isStored(contentHash) { return .duplicate(of: duplicatedItem(contentHash)) }
     let format: ImageFormat
     let decoded: DecodedImport
     do {
@@ -189,7 +189,7 @@ public final class UploadIntake: @unchecked Sendable {
   /// What the batch reports of the upload `record` it committed (or found a duplicate).
   private func outcome(of record: PhotoRecord) throws -> UploadOutcome {
     var summary = ImportSummary()
-    var outcome = UploadOutcome.duplicate
+    var outcome = UploadOutcome.duplicate(of: nil)
     var failure: VaultError?
     try batch.report(into: &summary) { event, _ in
       switch event {
@@ -199,7 +199,13 @@ public final class UploadIntake: @unchecked Sendable {
       }
     }
     if let failure { throw failure }
+    if case .duplicate = outcome { return .duplicate(of: duplicatedItem(record.contentHash)) }
     return outcome
+  }
+
+  /// The item an upload of this content duplicates, as `list` shows it now.
+  private func duplicatedItem(_ contentHash: String) -> DuplicatedItem? {
+    DuplicatedItem(contentHash: contentHash, in: space, browser: space.makeBrowser())
   }
 
   /// Why an upload under a video's name must stop as soon as its first bytes are in: they
