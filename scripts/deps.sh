@@ -46,5 +46,6 @@ BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-
 # AVIF turned by its irot and imir boxes); ffmpeg also makes the videos the tests import, and
 # ffmpegthumbnailer is the reference `make bench` times video thumbnails against; feh is
 # the GUI image viewer that opens a photo from a `vault mount` in the tests (fuse3's
-# fusermount3 mounts and unmounts it).
-TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison syncthing zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick ffmpeg libavif-bin ffmpegthumbnailer fuse3 feh)
+# fusermount3 mounts and unmounts it); fontconfig's fc-list and fonts-dejavu-core's
+# DejaVu Sans Mono to check that every glyph the viewer prints is in the default font.
+TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison syncthing zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick ffmpeg libavif-bin ffmpegthumbnailer fuse3 feh fontconfig fonts-dejavu-core)

@@ -5,7 +5,9 @@ import VaultCore
 /// dictionary probe and a listing one walk of an array: `Photos/` (every photo, named as
 /// `vault export` names them), `Albums/<album>/` (as `export --by-album` names the
 /// folders), `Dates/<year>/<month>/` (a photo's date as `--since` and `--until` read it,
-/// in the local time zone) and `Selected/`. A Live Photo shows its still and its MOV.
+/// in the local time zone), `Selected/` and `Recently Deleted/` (the photos `vault trash`
+/// lists, most recently deleted first, named as an export of them would be). A Live Photo
+/// shows its still and its MOV.
 struct MountTree: Sendable {
   enum Node: Hashable {
     case folder(Int)
@@ -25,12 +27,17 @@ struct MountTree: Sendable {
   private(set) var nodes: [String: Node] = ["/": .folder(0)]
   private var fileNumbers: [BlobID: Int] = [:]
 
-  /// The names the files show under (see `ShownNames`): the same in every folder.
+  /// The names the files show under (see `ShownNames`): the same in every folder, Recently
+  /// Deleted's too.
   private let shownNames: [BlobID: String]
 
-  /// The tree of `photos` (in the browser's order), each file under its name in `shownNames`
-  /// (numbered in the browser's order when it has none there).
-  init(photos: [PhotoModel], shownNames: [BlobID: String] = [:], zone: TimeZone = .current) {
+  /// The tree of `photos` (in the browser's order), and of `trashed`, the items of Recently
+  /// Deleted, each file under its name in `shownNames` (numbered in the browser's order when
+  /// it has none there).
+  init(
+    photos: [PhotoModel], trashed: [PhotoModel] = [], shownNames: [BlobID: String] = [:],
+    zone: TimeZone = .current
+  ) {
     self.shownNames = shownNames
     nodes.reserveCapacity(photos.count * 3)
     fileNumbers.reserveCapacity(photos.count)
@@ -48,7 +55,11 @@ struct MountTree: Sendable {
     addDates(of: photos, zone: zone)
     let selected = addFolder("Selected", in: root, path: "/")
     addFiles(PhotoExporter.originals(of: photos.filter(\.isSelected)), to: selected, path: "/Selected")
+    let trash = addFolder(Self.trashFolder, in: root, path: "/")
+    addFiles(PhotoExporter.originals(of: trashed), to: trash, path: "/" + Self.trashFolder)
   }
+
+  static let trashFolder = "Recently Deleted"
 
   /// `Dates/<year>/<month>/`, years and months in order, photos in theirs.
   private mutating func addDates(of photos: [PhotoModel], zone: TimeZone) {

@@ -5,15 +5,20 @@ import VaultTerminal
 struct DeleteCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "delete",
-    abstract: "Delete photos (original and thumbnail) from the space.",
+    abstract: "Move photos to Recently Deleted (or, with --now, delete them for good).",
     discussion: """
-      Asks for confirmation on a terminal, naming the first \(DeletionText.namedInQuestion) \
-      photos (number and name) and the albums they leave; scripts must pass --yes. \
-      --dry-run lists every photo that would be deleted and deletes nothing. Photos are \
-      named as 'vault list' numbers them with the same --album, --since, --until and \
-      --sort, so repeat the options of the listing you read the numbers from; --all with \
-      them deletes only the photos they take. Deleted photos are named (up to \
-      \(DeletionText.namedInQuestion), or all with --verbose).
+      Deleted photos go to the space's Recently Deleted, encrypted as before, where 'vault \
+      trash' lists them and 'vault trash restore' brings them back (to their albums, \
+      selected as they were) until they expire (after 30 days unless 'vault trash \
+      retention' says otherwise) or 'vault trash empty' removes them. --now deletes them for \
+      good at once. Asks for confirmation on a terminal, naming the first \
+      \(DeletionText.namedInQuestion) photos (number and name) and the albums they leave; \
+      scripts must pass --yes. --dry-run lists every photo that would be deleted and \
+      deletes nothing. Photos are named as 'vault list' numbers them with the same --album, \
+      --since, --until and --sort, so repeat the options of the listing you read the \
+      numbers from; --all with them deletes only the photos they take. Every deleted photo \
+      is named after: all of them when the output is not a terminal, else a screenful \
+      (the rest are in 'vault trash').
       """)
 
   @OptionGroup var options: VaultOptions
@@ -26,8 +31,11 @@ struct DeleteCommand: ParsableCommand {
   @Flag(help: "List the photos that would be deleted, and delete nothing.")
   var dryRun = false
 
-  @Flag(name: .shortAndLong, help: "Name every deleted photo, however many.")
+  @Flag(name: .shortAndLong, help: "Name every deleted photo, even past a screenful on a terminal.")
   var verbose = false
+
+  @Flag(help: "Delete for good at once, without Recently Deleted.")
+  var now = false
 
   @Option(
     help: ArgumentHelp(
@@ -55,13 +63,15 @@ struct DeleteCommand: ParsableCommand {
       printLine("would delete:")
       for line in text.photoLines() { printLine(line) }
       if let albumLine { printLine(albumLine) }
-      printLine("would delete \(photos(doomed.count))\(whole(doomed.count)); nothing deleted (--dry-run)")
+      printLine(
+        "would \(now ? "delete \(photos(doomed.count)) for good" : "move \(photos(doomed.count)) to Recently Deleted")"
+          + "\(whole(doomed.count)); nothing deleted (--dry-run)")
       return
     }
     if asking { space.releaseLock() }
     do {
       try confirm(
-        doomed.map(\.photo),
+        doomed.map(\.photo), in: space,
         details: text.photoLines(limit: DeletionText.namedInQuestion) + [albumLine].compactMap { $0 })
     } catch is DeclinedConfirmation {
       // Saying no is not an error.
@@ -71,22 +81,30 @@ struct DeleteCommand: ParsableCommand {
     // A signal from here on lets the index write and the unlinks finish (a second one
     // exits at once; the next writer removes what is left), and the command ends normally.
     SignalHandling.install()
-    try browser.delete(doomed.map(\.photo))
-    let named = verbose || doomed.count <= DeletionText.namedInQuestion
-    if named {
-      for item in doomed {
-        guard let motion = item.photo.motion else {
-          printLine("deleted '\(item.photo.record.name)'")
-          continue
-        }
-        printLine("deleted live photo '\(item.photo.record.name)' + '\(motion.name)'")
-      }
-    }
-    // Left in the space, not only in the scope the photos were chosen from.
-    printLine(
-      "deleted \(photos(doomed.count)); \(space.makeBrowser().count) left"
-        + (named ? "" : " (--verbose names them)"))
+    try browser.delete(doomed.map(\.photo), forGood: now)
+    reportDeleted(doomed.map { Self.deletedLine($0.photo) }, left: space.makeBrowser().count, in: space)
   }
+
+  /// Names every deleted item (a screenful on a terminal: the rest are in the trash; all of
+  /// them when deleted for good, which nothing else will list again), then how many went
+  /// where, and how many are left in the space (not only in the scope they were chosen from).
+  private func reportDeleted(_ lines: [String], left: Int, in space: Space) {
+    DeletedNames.print(lines, rest: now || verbose ? nil : { "… and \($0) more (vault trash lists them)" })
+    guard !now else {
+      printLine("deleted \(photos(lines.count)) for good; \(left) left")
+      return
+    }
+    printLine("moved \(photos(lines.count)) to Recently Deleted (\(kept(space))); \(left) left")
+  }
+
+  /// "deleted 'IMG_1.jpg'", "deleted live photo 'IMG_2.HEIC' + 'IMG_2.MOV'".
+  static func deletedLine(_ photo: PhotoModel) -> String {
+    guard let motion = photo.motion else { return "deleted '\(photo.record.name)'" }
+    return "deleted live photo '\(photo.record.name)' + '\(motion.name)'"
+  }
+
+  /// "kept 30 days", or "kept until emptied".
+  private func kept(_ space: Space) -> String { "kept \(space.catalog.trashRetention)" }
 
   /// `--only`: one half of each chosen Live Photo, named in the question and after; every
   /// chosen photo must be a Live Photo (else nothing is deleted).
@@ -105,17 +123,22 @@ struct DeleteCommand: ParsableCommand {
     if asking { space.releaseLock() }
     do {
       try confirm(
-        doomed.map(\.photo), details: Array(text.lines.prefix(DeletionText.namedInQuestion)), half: half)
+        doomed.map(\.photo), in: space, details: Array(text.lines.prefix(DeletionText.namedInQuestion)),
+        half: half)
     } catch is DeclinedConfirmation {
       printLine("nothing deleted")
       return
     }
     SignalHandling.install()
-    try browser.delete(half, of: doomed)
-    for line in text.described.prefix(verbose ? doomed.count : DeletionText.namedInQuestion) {
-      printLine("deleted " + line)
-    }
-    printLine("deleted \(text.count); \(space.makeBrowser().count) left")
+    try browser.delete(half, of: doomed, forGood: now)
+    DeletedNames.print(
+      text.described.map { "deleted " + $0 },
+      rest: now || verbose ? nil : { "… and \($0) more (vault trash lists them)" })
+    let left = space.makeBrowser().count
+    printLine(
+      now
+        ? "deleted \(text.count) for good; \(left) left"
+        : "moved \(text.count) to Recently Deleted (\(kept(space))); \(left) left")
   }
 
   /// " from the space and every album (…)" when the photos were chosen within an album:
@@ -126,14 +149,17 @@ struct DeleteCommand: ParsableCommand {
     } ?? ""
   }
 
-  private func confirm(_ photos: [PhotoModel], details: [String], half: LiveHalf? = nil) throws {
+  private func confirm(_ photos: [PhotoModel], in space: Space, details: [String], half: LiveHalf? = nil)
+    throws
+  {
     if yes { return }
     var what = photos.count == 1 ? "'\(photos[0].record.name)'" : "\(photos.count) photos"
     if let half { what = "the \(half.rawValue) of " + (photos.count == 1 ? "live photo " : "") + what }
-    guard
-      let answer = Terminal.confirm(
-        "Delete \(what)\(whole(photos.count))? This cannot be undone.", details: details)
-    else {
+    let question =
+      now
+      ? "Delete \(what)\(whole(photos.count)) for good? This cannot be undone."
+      : "Move \(what)\(whole(photos.count)) to Recently Deleted (\(kept(space)))?"
+    guard let answer = Terminal.confirm(question, details: details) else {
       throw VaultError.invalidArgument("not deleting without confirmation: pass --yes when not on a terminal")
     }
     if !answer { throw DeclinedConfirmation() }

@@ -6,17 +6,28 @@ import VaultTerminal
 extension DisplayMode: ExpressibleByArgument {}
 
 extension TerminalGraphics {
-  /// The graphics `--mode` asks for, refused inside tmux (it shows no such pictures and
-  /// takes kitty's commands for the pane's title), with a warning on stderr when the
-  /// terminal did not say it draws them.
+  /// The graphics `--mode` asks for, refused inside tmux where tmux would not pass them on
+  /// (it shows no such pictures and takes kitty's commands for the pane's title), with a
+  /// warning on stderr when the terminal did not say it draws them, and a hint when tmux's
+  /// passthrough is off.
   static func forOption(_ mode: DisplayMode) throws -> TerminalGraphics? {
     let graphics: TerminalGraphics?
     do {
       graphics = try resolve(mode)
     } catch ForcedModeDoubt.insideTmux {
       throw VaultError.invalidArgument(
-        "--mode \(mode.rawValue) draws nothing inside tmux (vault does not use its passthrough, and tmux takes "
-          + "kitty's commands for the pane's title); use --mode symbols, or leave --mode out")
+        "--mode \(mode.rawValue) draws nothing inside tmux unless its passthrough is on "
+          + "(tmux set -g allow-passthrough on; else tmux takes kitty's commands for the pane's title); "
+          + "use --mode symbols, or leave --mode out")
+    } catch ForcedModeDoubt.notThroughTmux {
+      throw VaultError.invalidArgument(
+        "--mode \(mode.rawValue) draws nothing inside tmux (vault does not send its pictures through tmux); "
+          + "use --mode symbols, or leave --mode out")
+    }
+    if graphics?.picturesNeedPassthrough == true {
+      Diagnostics.hint(
+        "drawn in symbols: for pictures inside tmux, turn on its passthrough (tmux set -g allow-passthrough on)"
+      )
     }
     if graphics?.doubt == .notDeclared {
       Diagnostics.warning(

@@ -7,7 +7,8 @@ struct InfoCommand: ParsableCommand {
     commandName: "info",
     abstract: "Describe the vault and the unlocked space.",
     discussion: """
-      Prints the vault's format and key derivation, then the space's photos, bytes and albums, and \
+      Prints the vault's format and key derivation, then the space's photos, bytes and albums, how \
+      many are in Recently Deleted, and \
       whether a session key ('vault unlock') opened it, and until when. With --no-password, \
       only what anyone with the vault folder can read (format and key derivation): never \
       how many spaces there are.
@@ -44,6 +45,13 @@ struct InfoCommand: ParsableCommand {
     )
     let albums = browser.albums.count
     printLine("albums:          \(albums == 0 ? "none" : String(albums))")
+    // Their files still take room, apart from the bytes counted above.
+    let trashed = space.catalog.trashItems.count
+    if trashed > 0 {
+      printLine(
+        "recently deleted: \(photos(trashed)), kept \(space.catalog.trashRetention) ('vault trash' lists them)"
+      )
+    }
     switch credential {
     case .sessionKey(let key):
       printLine("session key:     in use, \(SessionKeyText.lifetime(of: key))")

@@ -20,7 +20,8 @@ struct ListCommand: ParsableCommand {
 
       With --per-row on a terminal, draws each photo's thumbnail in a grid (kitty, iTerm2 \
       or sixel graphics where the terminal says it has them, else coloured Unicode symbols; \
-      inside tmux, symbols in true colour, as 'vault view --help' says). Only \
+      inside tmux, through its passthrough when it is on, else symbols in true colour, as \
+      'vault view --help' says). Only \
       the thumbnails being drawn are decrypted, row by row, in memory. Piped output, \
       NO_COLOR and TERM=dumb get the text layout.
       """)

@@ -19,7 +19,8 @@ struct VaultCommand: ParsableCommand {
       InitCommand.self, AddCommand.self, ListCommand.self, ShowCommand.self, ViewCommand.self,
       SelectCommand.self,
       UnselectCommand.self,
-      DeleteCommand.self, ExportCommand.self, AlbumCommand.self, VerifyCommand.self, ServeCommand.self,
+      DeleteCommand.self, TrashCommand.self, ExportCommand.self, AlbumCommand.self, VerifyCommand.self,
+      ServeCommand.self,
       PasswdCommand.self, RecoveryKeyCommand.self, RecoverCommand.self,
       UnlockCommand.self, LockCommand.self, InfoCommand.self, MountCommand.self, UnmountCommand.self,
     ]
@@ -57,9 +58,12 @@ struct VaultCommand: ParsableCommand {
       return 0
     } catch let error as VaultError {
       Diagnostics.error(error.messageWithHint)
-      // Said to every password that opens nothing (so it tells nothing about this one): a
-      // copy kept by a sync engine opens with a new password only once the change arrives.
-      if error == .noSpaceForPassword { Diagnostics.hint(changedElsewhereHint) }
+      // Said to every password that opens nothing (so it tells nothing about this one) in a
+      // vault kept by a sync engine: such a copy opens with a new password only once the
+      // change arrives. Elsewhere it cannot apply.
+      if error == .noSpaceForPassword, SyncEngineMarks.openedVaultKeptInSync {
+        Diagnostics.hint(changedElsewhereHint)
+      }
       if case .spaceKeyMissing = error { Diagnostics.hint(keyMissingHint) }
       switch error {
       case .noSpaceForPassword, .noSpaceForRecoveryKey, .spaceKeyMissing: return noSpaceExitCode

@@ -18,7 +18,9 @@ struct VaultLocation: ParsableArguments {
   }
 
   func openVault() throws -> Vault {
-    try Vault.open(at: resolvedVaultPath)
+    let path = resolvedVaultPath
+    SyncEngineMarks.openedVault.withLock { $0 = path }
+    return try Vault.open(at: path)
   }
 }
 

@@ -79,8 +79,10 @@ struct VerifyCommand: ParsableCommand {
       problems > 0
       ? "\(problems) problem\(problems == 1 ? "" : "s")"
       : journalLost ? "the originals are intact, but the space was rebuilt without its journal" : "all intact"
+    let trashed = space.catalog.trashItems.count
     printLine(
-      "\(photos) photo\(photos == 1 ? "" : "s") checked\(quick ? " quickly (headers only)" : ""): " + status)
+      "\(photos) photo\(photos == 1 ? "" : "s")\(trashed > 0 ? " and \(trashed) in Recently Deleted" : "") "
+        + "checked\(quick ? " quickly (headers only)" : ""): " + status)
     if problems > 0 {
       if !repair, findings.contains(where: \.isRepairable) {
         Diagnostics.hint("'vault verify --repair' fixes what can be fixed without guessing")
@@ -100,17 +102,21 @@ struct VerifyCommand: ParsableCommand {
   /// What to do about a damaged original. A Live Photo's damaged half is removed alone:
   /// `delete` by its id would take the whole item, the intact half with it.
   private func damagedOriginalHint(number: Int, name: String, id: String, in listed: PhotoBrowser) -> String {
+    if name.hasSuffix(VerifyFinding.trashSuffix) {
+      return "restore '\(name.dropLast(VerifyFinding.trashSuffix.count))' (item \(number) of 'vault trash', "
+        + "id \(id)) from a backup; in Recently Deleted it goes for good when it expires or the trash is emptied"
+    }
     if let others = otherImportsText(of: id, in: listed) {
       return "restore '\(name)' (photo \(number), id \(id)) from a backup or from another copy of the vault: "
         + others
     }
     guard let blob = BlobID(hex: id), let (still, motion, half) = listed.livePhoto(containing: blob) else {
       return
-        "restore '\(name)' (photo \(number), id \(id)) from a backup, or remove it with 'vault delete \(id)'"
+        "restore '\(name)' (photo \(number), id \(id)) from a backup, or remove it with 'vault delete --now \(id)'"
     }
     let kept = half == .motion ? "'\(still.name)' stays, a photo" : "'\(motion.name)' stays, a video"
     return "restore '\(name)' (the \(half.rawValue) of live photo \(number) '\(still.name)', id \(id)) "
-      + "from a backup, or remove it alone with 'vault delete --only \(half.rawValue) \(id)' (\(kept))"
+      + "from a backup, or remove it alone with 'vault delete --now --only \(half.rawValue) \(id)' (\(kept))"
   }
 
   /// For a photo imported on several copies apart (one item, see docs/SYNC.md): why `delete`
@@ -154,7 +160,7 @@ struct VerifyCommand: ParsableCommand {
       }
       printLine(
         "not repaired: '\(record.name)' (id \(record.id)) is still listed without its original (a sync may "
-          + "still bring it; if it is gone for good, remove it with 'vault delete \(record.id)')")
+          + "still bring it; if it is gone for good, remove it with 'vault delete --now \(record.id)')")
     }
     if summary.duplicatesDropped > 0 {
       printLine("repaired: removed \(summary.duplicatesDropped) duplicate index entries")
@@ -169,7 +175,8 @@ struct VerifyCommand: ParsableCommand {
           + "before vault read them (\(summary.datesFound) give a date)")
     }
     for name in summary.damagedOriginals {
-      Diagnostics.warning("left the damaged original \(name) in place; restore it from a backup or delete it")
+      // What else can be done (and how, for a Live Photo's half) follows, photo by photo.
+      Diagnostics.warning("left the damaged original \(name) in place; restore it from a backup")
     }
   }
 }

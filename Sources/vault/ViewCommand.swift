@@ -20,8 +20,11 @@ struct ViewCommand: ParsableCommand {
       Esc goes back to the grid, ? lists every key, q quits. Draws with kitty, iTerm2 or \
       sixel graphics where the terminal has them (asked of the terminal itself: kitty by \
       TERM=xterm-kitty or its answer to kitty's query, sixel by its device attributes), \
-      else coloured Unicode symbols; inside tmux, symbols in true colour (vault does not \
-      use tmux's allow-passthrough, and refuses --mode kitty, iterm2 or sixel there). vault \
+      else coloured Unicode symbols. Inside tmux (3.3 or later) with its passthrough on \
+      (tmux set -g allow-passthrough on), kitty or sixel graphics through it (kitty where \
+      tmux runs in kitty, sixel where libchafa knows that terminal has them, or with --mode \
+      sixel); with it off, symbols in true colour, and --mode kitty or sixel is refused \
+      (iterm2 always). vault \
       writes nothing decrypted to disk; kitty itself keeps the images it is sent in a disk \
       cache until vault deletes them (use --mode symbols to avoid that). Other \
       vault commands can use the space meanwhile: view locks it only while it reads or \
@@ -42,7 +45,7 @@ struct ViewCommand: ParsableCommand {
   var perRow = 4
 
   @Option(help: "How to draw: auto, kitty, iterm2, sixel or symbols.")
-  var mode: DisplayMode = .auto
+  var mode = PictureMode(.auto)
 
   func validate() throws {
     if perRow < 1 { throw ValidationError("--per-row must be at least 1.") }
@@ -52,7 +55,7 @@ struct ViewCommand: ParsableCommand {
     } catch let error as VaultError {
       throw ValidationError(error.description)
     }
-    if mode == .text {
+    if mode.mode == .text {
       throw ValidationError("view draws pictures; for text use 'vault list' or 'vault show --mode text'.")
     }
     if let photo {
@@ -98,7 +101,7 @@ struct ViewCommand: ParsableCommand {
     if let photo {
       start = try browser.photos(chosenBy: .photos(parsedTerms(photo)), action: "viewing").first?.index
     }
-    guard let graphics = try TerminalGraphics.forOption(mode) else {
+    guard let graphics = try TerminalGraphics.forOption(mode.mode) else {
       throw VaultError.invalidArgument(
         "vault view draws in colour, and NO_COLOR or TERM=dumb says not to; pass --mode symbols to draw anyway, or use 'vault list'"
       )

@@ -47,7 +47,7 @@ final class MountTreeTests: XCTestCase {
       photo("a/b\u{1B}.png", 5),
     ]
     let tree = MountTree(photos: photos, zone: utc)
-    XCTAssertEqual(names(tree, "/"), ["Photos", "Albums", "Dates", "Selected"])
+    XCTAssertEqual(names(tree, "/"), ["Photos", "Albums", "Dates", "Selected", "Recently Deleted"])
     XCTAssertEqual(
       names(tree, "/Photos"), ["IMG_0001.JPG", "IMG_0001.MOV", "IMG.jpg", "IMG (1).jpg", "a_b_.png"])
     XCTAssertEqual(names(tree, "/Albums"), ["Best", "Trip"])

@@ -86,6 +86,29 @@ public enum TestVideos {
     try writeBytes(Array(bytes.prefix(bytes.count / 2)), to: path)
   }
 
+  /// A `seconds`-long 320×240 H.264 MP4 of FFmpeg's test pattern at 25 frames a second,
+  /// its index (`moov`) first, as a phone or a web download writes it, with x264's default
+  /// of a keyframe every 250 pictures (10 s).
+  public static func indexFirstMP4(_ path: String, seconds: Int) throws {
+    try run([
+      "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=\(seconds)", "-c:v", "libx264", "-pix_fmt",
+      "yuv420p", "-movflags", "+faststart", path,
+    ])
+  }
+
+  /// `source` cut to its first `percent` of bytes: with its index first, a copy cut short
+  /// whose header still names every sample.
+  public static func cut(_ source: String, to path: String, percent: Int) throws {
+    let bytes = try fileBytes(source)
+    try writeBytes(Array(bytes.prefix(bytes.count * percent / 100)), to: path)
+  }
+
+  /// A 2-second 320×240 MPEG-4 Part 2 MP4 (`-c:v mpeg4`), whose sample description gives
+  /// FFmpeg no picture size: only its stream's own header does.
+  public static func mpeg4PartTwo(_ path: String) throws {
+    try run(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2", "-c:v", "mpeg4", path])
+  }
+
   /// `source` (an H.264 MP4) with its sample description claiming 65535×65535 pixels: a
   /// header built to make a decoder allocate 4 gigapixels.
   public static func claimingHugePictures(_ source: String, to path: String) throws {

@@ -315,15 +315,15 @@ class ViewTests(BombTestCase):
             subprocess.run(["tmux", "-L", socket, "send-keys", "Enter"])
 
             def played_or_refused(shown):
-                # Played to its end (it stays on its last frame, paused: "⏸ 0:00 / 0:01"; "▶"
+                # Played to its end (it stays on its last frame, paused: "‖ 0:01 / 0:01"; "▶"
                 # shows from the keypress on, before any frame), or the error on the bomb,
                 # which names it in quotes.
-                return "⏸ 0:" in shown or f"'{bomb}'" in shown
+                return "‖ 0:" in shown or f"'{bomb}'" in shown
 
             shown = self.wait_for(socket, "the bomb played to its end, or an error on it", played_or_refused,
                                   monitor)
             seen = " / ".join(line.strip() for line in shown.splitlines() if bomb in line)
-            if "⏸ 0:" in seen:
+            if "‖ 0:" in seen:
                 # Playing (keys other than these do nothing meanwhile): q stops it.
                 subprocess.run(["tmux", "-L", socket, "send-keys", "-l", "q"])
                 self.wait_for(socket, "the bomb's page again", lambda shown: "Enter: play" in shown, monitor)

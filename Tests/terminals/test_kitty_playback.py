@@ -6,11 +6,12 @@ Run from the repository: `python3 -m unittest discover -s Tests/terminals -v` (s
 does, after the XCTest run). The binary is $VAULT_BINARY, else .build/debug/vault."""
 import os
 import subprocess
+import time
 import unittest
 
 from case import TerminalTestCase
-from looks import BlockMap
-from photos import make_vault
+from looks import COLOURS, BlockMap
+from photos import make_vault, run_vault
 from terminal import kitty_command
 
 
@@ -56,6 +57,96 @@ class KittyPlaybackTests(TerminalTestCase):
         self.assertEqual(self.wait_for_exit(terminal), 0)
         self.look(terminal, "nothing after quitting", lambda image, blocks: (
             blocks.count(["red", "blue"]) == 0, f"{blocks.count(['red', 'blue'])} red or blue blocks"))
+
+    def test_a_live_photos_motion_plays_on_enter(self):
+        """A Live Photo (a red still and a blue MOV of the same name, added in one `add`)
+        shows its still; Enter plays its motion, which it did not: the window turns blue."""
+        camera = os.path.join(self.folder, "camera")
+        os.mkdir(camera)
+        subprocess.run(["convert", "-size", "320x240", "xc:rgb(255,0,0)", os.path.join(camera, "IMG_0001.JPG")],
+                       check=True)
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-nostdin", "-f", "lavfi", "-i",
+                        "color=c=blue:size=320x240:rate=10:duration=3", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                        "-f", "mov", os.path.join(camera, "IMG_0001.MOV")], check=True)
+        vault = os.path.join(self.folder, "vault")
+        run_vault(vault, "init", "--kdf", "interactive")
+        run_vault(vault, "add", camera)
+        terminal = self.start("view", "1", vault=vault)
+        self.look(terminal, "the still, red", shows_colour("red", ("blue",)))
+        terminal.keys("Return")
+        self.look(terminal, "its motion, blue", shows_colour("blue", ("red",)))
+
+    def make_large_video(self):
+        """40 s of 1280×720 H.264 at 25 frames a second, blue and lime by turns each second:
+        each frame fitted to the window is over a megabyte of pixels, more than kitty holds
+        in one synchronized frame."""
+        path = os.path.join(self.folder, "large.mp4")
+        picture = ("color=c=blue:size=1280x720:rate=25:duration=40,"
+                   "drawbox=x=0:y=0:w=iw:h=ih:color=lime:t=fill:enable='eq(mod(floor(t),2),1)'")
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-nostdin", "-f", "lavfi", "-i", picture,
+                        "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-pix_fmt", "yuv420p", path],
+                       check=True)
+        return path
+
+    def test_no_black_frame_while_a_large_video_plays(self):
+        vault = make_vault(self.folder, [self.make_large_video()])
+        terminal = self.start("view", "1", vault=vault)
+        self.look(terminal, "the still", shows_colour("blue", ("red",)))
+        terminal.keys("Return")
+        self.look(terminal, "lime frames: it plays", shows_colour("lime", ("red",)))
+        captures, black = 100, 0
+        for shot in range(captures):
+            image = terminal.screenshot()
+            blocks = BlockMap(image)
+            if blocks.count(["blue", "lime"]) < 200:
+                black += 1
+                image.save_png(os.path.join(self.shots, f"black-{shot:03d}.png"))
+        print(f"\nkitty, 1280x720 video playing: {black} of {captures} captures without a frame")
+        if black > 1:
+            self.failed = True
+        self.assertLessEqual(black, 1, f"{black} of {captures} captures show no frame; "
+                                       f"they are in {self.keep_screenshots() if black > 1 else ''}")
+
+    def make_animation(self, name, colours):
+        """Four frames of a solid test colour each, 200 ms each, looping: a GIF, or an
+        animated WebP (lossless) made from it."""
+        gif = os.path.join(self.folder, "blink.gif")
+        tiles = [f"xc:rgb{COLOURS[colour]}".replace(" ", "") for colour in colours]
+        subprocess.run(["convert", "-delay", "20", "-size", "320x240", *tiles, "-loop", "0", gif], check=True)
+        if name.endswith(".gif"):
+            return gif
+        path = os.path.join(self.folder, name)
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-nostdin", "-i", gif, "-c:v", "libwebp_anim",
+                        "-lossless", "1", "-loop", "0", path], check=True)
+        return path
+
+    def sample_animation(self, name, colours):
+        """Shows the animation and screenshots it for at least six seconds (over seven loops
+        of its 800 ms) and 60 screenshots: each frame's colour must show in more than an
+        eighth of them (half its share). A last frame cut short showed in fewer (4 frames at
+        200 ms: the last in 5 of 40 screenshots, a WebP's in 3 of 40)."""
+        vault = make_vault(self.folder, [self.make_animation(name, colours)])
+        terminal = self.start("view", "1", vault=vault)
+        self.look(terminal, f"{name} shows", lambda image, blocks: (
+            any(blocks.count([colour]) > 200 for colour in colours), "a frame of it"))
+        seen = {colour: 0 for colour in colours}
+        start = time.monotonic()
+        shots = 0
+        while time.monotonic() - start < 6 or shots < 60:
+            blocks = BlockMap(terminal.screenshot())
+            shots += 1
+            for colour in colours:
+                if blocks.count([colour]) > 200:
+                    seen[colour] += 1
+        print(f"\nkitty, {name} (4 frames of 200 ms), {shots} screenshots: {seen}")
+        missing = [colour for colour, count in seen.items() if count <= shots / 8]
+        self.assertFalse(missing, f"{name}: frames seen in at most an eighth of {shots} screenshots: {seen}")
+
+    def test_every_frame_of_a_gif_shows(self):
+        self.sample_animation("blink.gif", ("red", "lime", "blue", "yellow"))
+
+    def test_every_frame_of_an_animated_webp_shows(self):
+        self.sample_animation("blink.webp", ("magenta", "cyan", "orange", "sky"))
 
 
 if __name__ == "__main__":

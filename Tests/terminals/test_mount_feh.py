@@ -40,7 +40,8 @@ class MountInImageViewerTests(TerminalTestCase):
 
     def test_folders_listed_and_read_by_an_ordinary_program(self):
         names = sorted(photo.name for photo in PHOTOS)
-        self.assertEqual(self.names(), ["Albums", "Dates", "Photos", "Selected"])
+        self.assertEqual(self.names(), ["Albums", "Dates", "Photos", "Recently Deleted", "Selected"])
+        self.assertEqual(self.names("Recently Deleted"), [])
         self.assertEqual(self.names("Photos"), names)
         self.assertEqual(self.names("Albums"), [ALBUM])
         self.assertEqual(self.names("Albums", ALBUM), sorted([PHOTOS[0].name, PHOTOS[2].name]))

@@ -5,9 +5,11 @@ extension PhotoBrowser {
   /// other half stays, a photo or a video of its own (a damaged MOV goes without its intact
   /// still). Throws, deleting nothing, when one of them is not a Live Photo (named by its
   /// number, its 0-based index given with it). Then asks the owner to reload.
-  public func delete(_ half: LiveHalf, of photos: [(index: Int, photo: PhotoModel)]) throws {
+  public func delete(_ half: LiveHalf, of photos: [(index: Int, photo: PhotoModel)], forGood: Bool = false)
+    throws
+  {
     try Self.requireLivePhotos(photos)
-    try delete(photos.compactMap { $0.photo.alone(half) })
+    try delete(photos.compactMap { $0.photo.alone(half) }, forGood: forGood)
   }
 
   /// Throws, naming the first of `photos` that is not a Live Photo: only a Live Photo has

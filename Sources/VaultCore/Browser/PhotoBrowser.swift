@@ -172,10 +172,18 @@ public final class PhotoBrowser {
     dataSource.reload()
   }
 
-  /// Deletes `photos` through the deletion request, then asks the owner to reload; the
-  /// count read after this is the data source's new one.
-  public func delete(_ photos: [PhotoModel]) throws {
-    try dataSource.deletionRequest(photos)
+  /// Moves `photos` to Recently Deleted through the deletion request, or with `forGood`
+  /// deletes them through the permanent one, then asks the owner to reload; the count read
+  /// after this is the data source's new one.
+  public func delete(_ photos: [PhotoModel], forGood: Bool = false) throws {
+    if forGood {
+      guard let permanent = dataSource.permanentDeletionRequest else {
+        throw VaultError.invalidArgument("these photos cannot be deleted for good here; nothing deleted")
+      }
+      try permanent(photos)
+    } else {
+      try dataSource.deletionRequest(photos)
+    }
     dataSource.reload()
   }
 

@@ -24,8 +24,14 @@ public struct PhotoDataSource {
     @Sendable (PhotoRecord, _ content: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
   /// Sets the selection of photos by 0-based index, all in one change.
   public var selectionRequest: ([(index: Int, selected: Bool)]) throws -> Void
-  /// Deletes photos, originals and thumbnails.
+  /// Moves photos to Recently Deleted (their files stay until it is emptied or they expire).
   public var deletionRequest: ([PhotoModel]) throws -> Void
+  /// The items of Recently Deleted, most recently deleted first (what the mount shows
+  /// there). None by default.
+  public var trashedPhotos: () -> [PhotoModel] = { [] }
+  /// Deletes photos for good, originals and thumbnails. Nil by default: the browser then
+  /// refuses (a data source without a trash has no second kind of deletion).
+  public var permanentDeletionRequest: (([PhotoModel]) throws -> Void)? = nil
   /// Puts photos in the album of a name; makes it when there is none if `creating`, else
   /// throws `.noSuchAlbum`.
   public var albumAdditionRequest:

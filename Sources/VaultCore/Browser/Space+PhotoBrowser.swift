@@ -33,10 +33,10 @@ extension Space {
       selectionRequest: { try self.select($0, listed: browsed) },
       // Exactly what the question named, by id: a Live Photo's two halves as it showed
       // them, never a half paired with one of them since (another add, an upload, a sync
-      // while the question waited). Every import of each (`deletePhotos`) goes with it.
+      // while the question waited). Every import of each (`trashPhotos`) goes with it.
       deletionRequest: { photos in
         let ids = Set(photos.flatMap(\.records).map(\.id))
-        try self.writing { try $0.deletePhotos(ids: ids) }
+        try self.writing { try $0.trashPhotos(ids: ids) }
       },
       albumAdditionRequest: { name, photos, creating in
         let ids = photos.map(\.record.id)
@@ -54,6 +54,11 @@ extension Space {
           self.recordDetailsIfFree(found)
         }
       })
+    source.permanentDeletionRequest = { photos in
+      let ids = Set(photos.flatMap(\.records).map(\.id))
+      try self.writing { try $0.deletePhotos(ids: ids) }
+    }
+    source.trashedPhotos = { browsed.catalog.trashItems.map(\.photo) }
     source.detailsAreKnown = { self.hasDetails($0.id) }
     source.originalRanges = { try blobs.originalRanges(of: $0, recordCheckedAtEnd: $1) }
     source.readAgain = { waitLimit in try self.readAgain(waitingAtMost: waitLimit, into: browsed) }

@@ -16,10 +16,13 @@ final class CatalogTables: Sendable {
   let unlistedPositions: [BlobID: Int]
   /// The positions in the list of the items, in list order; nil when every photo is one.
   let listed: [Int]?
+  /// Recently Deleted: what is in it (see `TrashTables`).
+  let trash: TrashTables
   /// The names recorded for files (`JournalEntry.shownName`).
   let recordedNames: [BlobID: AlbumState.Naming]
-  /// The names every listed file shows under (`ShownNames`), made when first asked for: a
-  /// command that never shows a file by name never pays for them.
+  /// The names every listed file and every file in Recently Deleted shows under
+  /// (`ShownNames`), made when first asked for: a command that never shows a file by name
+  /// never pays for them.
   private let names = Mutex<[BlobID: String]?>(nil)
 
   /// Nothing is derived from an empty list, nor what has nothing to derive from (a space
@@ -27,21 +30,39 @@ final class CatalogTables: Sendable {
   /// pass over its content hashes that finds imports of one photo.
   init(entries: PhotoEntries, state: SpaceState?) {
     let imports = DuplicateImports(entries)
-    var pairs = LivePairs()
-    if let state, !state.liveIdentifiers.isEmpty {
-      pairs = LivePairs(
-        identifiers: state.liveIdentifiers,
-        photo: { id in state.photo(id).map { ($0.record.format, $0.order, $0.record.name) } },
-        listedImport: imports.listed)
-    }
+    let trashed = state?.trashed ?? [:]
+    // Trashed halves pair among themselves only: a still whose MOV alone was deleted is a
+    // photo of its own, and a Live Photo in the trash is one item there too.
+    let pairs = Self.pairs(state: state, imports: imports) { trashed[$0] == nil }
     self.imports = imports
     self.pairs = pairs
     recordedNames = state?.recordedNames ?? [:]
-    (albums, albumNames) = Self.albums(state: state, imports: imports)
-    (unlistedPositions, listed) = Self.unlisted(entries, imports: imports, pairs: pairs)
+    trash = TrashTables(
+      entries: entries, trashed: trashed, imports: imports,
+      pairs: trashed.isEmpty
+        ? LivePairs() : Self.pairs(state: state, imports: imports) { trashed[$0] != nil },
+      retention: state?.trashRetention ?? .standard)
+    (albums, albumNames) = Self.albums(state: state, imports: imports, trashed: trashed)
+    (unlistedPositions, listed) = Self.unlisted(entries, imports: imports, pairs: pairs, trashed: trashed)
   }
 
-  /// The names of the files of `entries` (this list, with any selection).
+  /// The Live Photos among the photos `including` takes.
+  private static func pairs(state: SpaceState?, imports: DuplicateImports, including: (BlobID) -> Bool)
+    -> LivePairs
+  {
+    guard let state, !state.liveIdentifiers.isEmpty else { return LivePairs() }
+    return LivePairs(
+      identifiers: state.liveIdentifiers,
+      photo: { id in
+        guard including(id) else { return nil }
+        return state.photo(id).map { ($0.record.format, $0.order, $0.record.name) }
+      },
+      listedImport: imports.listed)
+  }
+
+  /// The names of the files of `entries` (this list, with any selection). A file in
+  /// Recently Deleted is still in `entries` and keeps its name: only a deletion for good
+  /// frees it.
   func shownNames(of entries: PhotoEntries) -> [BlobID: String] {
     names.withLock { names in
       if let names { return names }
@@ -54,12 +75,16 @@ final class CatalogTables: Sendable {
   /// The albums with each hidden import (see `DuplicateImports`) counted as the photo it is
   /// one of: the albums a copy put its import in before the copies met are carried over to
   /// the one item, so that no copy's album loses a photo it showed.
-  private static func albums(state: SpaceState?, imports: DuplicateImports) -> ([Album], [BlobID: [String]]) {
+  /// A photo in Recently Deleted is in its albums again once restored, not before.
+  private static func albums(state: SpaceState?, imports: DuplicateImports, trashed: [BlobID: Int64])
+    -> ([Album], [BlobID: [String]])
+  {
     guard let state, !state.albumState.isEmpty else { return ([], [:]) }
     var albums = state.albums()
-    if !imports.isEmpty {
+    if !imports.isEmpty || !trashed.isEmpty {
       albums = albums.map { album in
-        Album(name: album.name, photoIDs: Set(album.photoIDs.map(imports.listed)), ids: album.ids)
+        let items = Set(album.photoIDs.map(imports.listed)).filter { trashed[$0] == nil }
+        return Album(name: album.name, photoIDs: items, ids: album.ids)
       }
     }
     var names: [BlobID: [String]] = [:]
@@ -71,13 +96,15 @@ final class CatalogTables: Sendable {
 
   /// The photos listed under another (MOVs under their still, hidden imports under the
   /// listed one), by id with their positions, and the positions of the others.
-  private static func unlisted(_ entries: PhotoEntries, imports: DuplicateImports, pairs: LivePairs)
-    -> ([BlobID: Int], [Int]?)
-  {
-    guard !imports.isEmpty || !pairs.isEmpty else { return ([:], nil) }
+  /// Photos in Recently Deleted are neither.
+  private static func unlisted(
+    _ entries: PhotoEntries, imports: DuplicateImports, pairs: LivePairs, trashed: [BlobID: Int64]
+  ) -> ([BlobID: Int], [Int]?) {
+    guard !imports.isEmpty || !pairs.isEmpty || !trashed.isEmpty else { return ([:], nil) }
     var unlisted: [BlobID: Int] = [:]
     var listed: [Int] = []
     for (position, id) in entries.photoIDs.enumerated() {
+      if trashed[imports.listed(id)] != nil { continue }
       if imports.keptImport[id] != nil || pairs.stillOfMotion[id] != nil {
         unlisted[id] = position
       } else {

@@ -64,6 +64,7 @@ public struct SpaceCatalog: Sendable {
   /// of its imports.
   public func position(of id: BlobID) -> Int? {
     let listed = tables.imports.listed(id)
+    if tables.trash.holds(listed) { return nil }
     let still = tables.pairs.stillOfMotion[listed] ?? listed
     return entries.photoIDs.firstIndex(of: still)
   }
@@ -107,7 +108,10 @@ public struct SpaceCatalog: Sendable {
   /// takes one number in every list.
   func onlyItems(_ positions: [Int]) -> [Int] {
     guard !listsEveryPhoto else { return positions }
-    return positions.filter { tables.unlistedPositions[entries.id(at: $0)] == nil }
+    return positions.filter {
+      let id = entries.id(at: $0)
+      return tables.unlistedPositions[id] == nil && !tables.trash.holds(id)
+    }
   }
 
   // MARK: Albums

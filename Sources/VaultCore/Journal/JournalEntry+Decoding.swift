@@ -113,6 +113,10 @@ extension JournalEntry {
       return .details(fields.id, details, stamp: try checked(fields.stamp))
     case .liveIdentifier:
       return try decodeLiveIdentifier(from: &input)
+    case .trashed:
+      return try decodeTrashed(from: &input, latestStamp: latestStamp)
+    case .spaceSetting:
+      return try decodeSpaceSetting(from: &input, latestStamp: latestStamp)
     case .shownName:
       let (id, name, stamp) = try decodeShownName(from: &input)
       return .shownName(id, name: name, stamp: try checked(stamp))

@@ -69,6 +69,8 @@ extension JournalEntry {
         + Self.textBytes(details.cameraModel).count
     case .liveIdentifier(_, let identifier):
       return Self.liveIdentifierFixedLength + Self.liveIdentifierBytes(identifier).count
+    case .trashed: return Self.trashedLength
+    case .spaceSetting: return Self.spaceSettingLength
     case .shownName(_, let name, _):
       return Self.shownNameFixedLength + Self.shownNameBytes(name).count
     }
@@ -129,6 +131,10 @@ extension JournalEntry {
       Self.encodeDetails(details, of: id, stamp: stamp, into: &output)
     case .liveIdentifier(let id, let identifier):
       Self.encodeLiveIdentifier(identifier, of: id, into: &output)
+    case .trashed(let id, let trashed, let stamp):
+      Self.encodeTrashed(id, trashed: trashed, stamp: stamp, into: &output)
+    case .spaceSetting(let setting, let stamp):
+      Self.encodeSpaceSetting(setting, stamp: stamp, into: &output)
     case .shownName(let id, let name, let stamp):
       Self.encodeShownName(name, of: id, stamp: stamp, into: &output)
     }

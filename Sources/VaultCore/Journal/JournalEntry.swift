@@ -30,6 +30,12 @@ package enum JournalEntry: Equatable {
   /// a listed MOV with the same identifier are one Live Photo (see `LivePairs`). The
   /// smallest identifier given to an id wins, so that merged copies agree.
   case liveIdentifier(BlobID, identifier: String)
+  /// A photo was moved to Recently Deleted (`trashed`) or brought back from it at `stamp`;
+  /// the latest stamp wins, and at equal stamps moving it wins (see `JournalEntry+Trash`).
+  case trashed(BlobID, trashed: Bool, stamp: Int64)
+  /// A setting of the space (how long Recently Deleted keeps photos) was changed at `stamp`;
+  /// the latest stamp wins.
+  case spaceSetting(SpaceSetting, stamp: Int64)
   /// The name the item's file shows under in the mount and in an export (`ShownNames`),
   /// fixed at `stamp` when it was imported, or when a deletion would have moved it. The
   /// latest stamp wins (at equal stamps, the name whose UTF-8 bytes sort last).
@@ -46,15 +52,17 @@ package enum JournalEntry: Equatable {
     case albumMembership = 6
     case details = 7
     case liveIdentifier = 8
-    case shownName = 0x0B
+    case trashed = 9
+    case spaceSetting = 10
+    case shownName = 11
   }
 
   /// Whether the entry changes the list of photos or their selection (an album's change
   /// does not).
   var changesPhotoList: Bool {
     switch self {
-    case .added, .deleted, .selection, .details, .liveIdentifier: return true
-    case .albumNamed, .albumDeleted, .albumMembership, .shownName: return false
+    case .added, .deleted, .selection, .details, .liveIdentifier, .trashed: return true
+    case .albumNamed, .albumDeleted, .albumMembership, .spaceSetting, .shownName: return false
     }
   }
 

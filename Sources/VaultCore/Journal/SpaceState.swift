@@ -37,7 +37,7 @@ package struct SpaceState {
   private(set) var lastOrder: Int64 = .min
   /// The latest stamp seen (of a selection, details or an album's change), so that a new
   /// change wins even if the clock is behind.
-  private(set) var lastStamp: Int64 = .min
+  var lastStamp: Int64 = .min
   private(set) var albumState = AlbumState()
   /// The stamp of each listed photo's latest details, by position (nil: none read yet).
   /// The details themselves are in the photo's record.
@@ -48,6 +48,11 @@ package struct SpaceState {
   private var unlistedDetails: [BlobID: PhotoDetails] = [:]
   /// The Live Photo identifier of each photo that has one, listed or not (yet).
   private(set) var liveIdentifiers: [BlobID: String] = [:]
+  /// The latest Recently Deleted mark of each photo that has one (`selected`: in the trash),
+  /// listed or not (yet), as selections are (see `SpaceState+Trash`).
+  var trashMarks: [BlobID: Selection] = [:]
+  /// The latest trash retention set, with its stamp; nil: the standard one.
+  var retentionSetting: (retention: TrashRetention, stamp: Int64)?
   /// The name each file shows under (`ShownNames`), where one was recorded, listed or not
   /// (yet); the same latest-wins rule as an album's name.
   private(set) var recordedNames: [BlobID: AlbumState.Naming] = [:]
@@ -127,6 +132,7 @@ package struct SpaceState {
       }
       if !selections.isEmpty { selections[id] = nil }
       if !liveIdentifiers.isEmpty { liveIdentifiers[id] = nil }
+      if !trashMarks.isEmpty { trashMarks[id] = nil }
       if !recordedNames.isEmpty { recordedNames[id] = nil }
       // Its album memberships stay until a snapshot leaves them out (`compacted`): removing
       // them here walked every album at each deletion, at every open.
@@ -147,6 +153,10 @@ package struct SpaceState {
       if !deleted.isEmpty && deleted.contains(id) { return }
       if let existing = liveIdentifiers[id], existing <= identifier { return }
       liveIdentifiers[id] = identifier
+    case .trashed(let id, let trashed, let stamp):
+      applyTrashMark(Selection(selected: trashed, stamp: stamp), of: id)
+    case .spaceSetting(let setting, let stamp):
+      applySetting(setting, stamp: stamp)
     case .albumNamed(let album, let name, let stamp):
       lastStamp = max(lastStamp, stamp)
       albumState.name(album, AlbumState.Naming(name: name, stamp: stamp))
@@ -365,6 +375,7 @@ package struct SpaceState {
     for (id, identifier) in liveIdentifiers.sorted(by: { $0.key < $1.key }) {
       result.append(.liveIdentifier(id, identifier: identifier))
     }
+    result += compactedTrash()
     for (id, naming) in recordedNames.sorted(by: { $0.key < $1.key }) {
       result.append(.shownName(id, name: naming.name, stamp: naming.stamp))
     }

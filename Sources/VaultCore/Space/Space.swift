@@ -172,6 +172,9 @@ public final class Space {
     if formatVersion == 1, indexDamage == nil { try upgradeToJournal() }
     if writerWasKilled { try settleTornJournal() }
     removeBlobsBroughtBack()
+    // Best effort: a failure leaves the expired photos in the trash for the next writer,
+    // and must not stop the command the user asked for.
+    if formatVersion == 2, indexDamage == nil { _ = try? expireTrash() }
   }
 
   // MARK: Long-running readers

@@ -72,7 +72,8 @@ public final class SpaceVerifier {
   /// One photo to check: a listed photo (not checked again when it is listed a second
   /// time), or an original the index does not list.
   private enum PhotoToCheck {
-    case listed(number: Int, record: PhotoRecord, listedBefore: Bool)
+    /// `inTrash`: an item of Recently Deleted, numbered as `vault trash` numbers it.
+    case listed(number: Int, record: PhotoRecord, listedBefore: Bool, inTrash: Bool = false)
     case orphan(BlobID)
   }
 
@@ -106,29 +107,31 @@ public final class SpaceVerifier {
   ) -> PhotoCheck {
     var result = PhotoCheck()
     switch photo {
-    case .listed(let number, let record, listedBefore: true):
-      result.findings.append(.listedTwice(number: number, name: record.name, id: record.id.hex))
-    case .listed(let number, let record, listedBefore: false):
+    case .listed(let number, let record, listedBefore: true, let inTrash):
+      let name = inTrash ? VerifyFinding.trashNamed(record.name) : record.name
+      result.findings.append(.listedTwice(number: number, name: name, id: record.id.hex))
+    case .listed(let number, let record, listedBefore: false, let inTrash):
       let id = record.id.hex
+      let name = inTrash ? VerifyFinding.trashNamed(record.name) : record.name
       switch checker.checkOriginal(
         id: record.id, expected: record, depth: depth,
         readingDetails: readingDetails?.contains(record.id) == true)
       {
       case .missing:
-        result.findings.append(.missingOriginal(number: number, name: record.name, id: id))
+        result.findings.append(.missingOriginal(number: number, name: name, id: id))
       case .damaged(let reason):
-        result.findings.append(.damagedOriginal(number: number, name: record.name, id: id, reason: reason))
+        result.findings.append(.damagedOriginal(number: number, name: name, id: id, reason: reason))
       case .intact(_, let details):
         if let details { result.details = (record.id, details) }
       }
       switch checker.checkThumbnail(record, depth: depth) {
       case .some(nil):
-        result.findings.append(.missingThumbnail(number: number, name: record.name, id: id))
+        result.findings.append(.missingThumbnail(number: number, name: name, id: id))
       case .some(.some(let reason)):
-        result.findings.append(.damagedThumbnail(number: number, name: record.name, id: id, reason: reason))
+        result.findings.append(.damagedThumbnail(number: number, name: name, id: id, reason: reason))
       case .none: break
       }
-      if result.findings.isEmpty { result.findings.append(.intact(number: number, name: record.name)) }
+      if result.findings.isEmpty { result.findings.append(.intact(number: number, name: name)) }
     case .orphan(let id):
       switch checker.checkOriginal(id: id, expected: nil, depth: depth, readingDetails: readingDetails != nil)
       {
@@ -197,8 +200,15 @@ public final class SpaceVerifier {
         .listed(number: index + 1, record: record, listedBefore: !seen.insert(record.id).inserted)
       }
     }
+    // Then Recently Deleted's items, under their numbers there (`trashNamed`).
+    let trashed: [PhotoToCheck] = space.catalog.trashItems.enumerated().flatMap { offset, item in
+      item.files.compactMap(space.catalog.trashedRecord).map { record in
+        .listed(
+          number: offset + 1, record: record, listedBefore: !seen.insert(record.id).inserted, inTrash: true)
+      }
+    }
     let toCheck =
-      listed
+      listed + trashed
       + orphanCandidates.filter { !listedIDs.contains($0) && !space.wasDeleted($0) }.map { .orphan($0) }
     let total = toCheck.count
     let needingDetails: Set<BlobID>? =

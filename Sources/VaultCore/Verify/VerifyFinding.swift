@@ -31,6 +31,11 @@ public enum VerifyFinding: Equatable, Sendable, CustomStringConvertible {
 
   /// Whether `verify --repair` can fix it: it never deletes a damaged original (only a
   /// backup or the user can settle that) and leaves files it did not write alone.
+  /// The name a finding gives a photo of Recently Deleted, whose number is its number in
+  /// `vault trash`, not in the list.
+  static func trashNamed(_ name: String) -> String { name + trashSuffix }
+  public static let trashSuffix = " (in Recently Deleted)"
+
   public var isRepairable: Bool {
     switch self {
     case .intact, .damagedOriginal, .unexpectedFile: return false

@@ -39,8 +39,11 @@ final class FramePlayback: MovingPicture {
 
   var durationMicroseconds: Int64? { nil }
 
+  /// The frames over and over, their times going on from one loop to the next: the first
+  /// frame's second showing comes when the last one's delay is over. Nil only for an
+  /// animation with no frame to show.
   func nextFrame(scaledTo size: (Int64) -> PixelSize?) throws -> MovingFrame? {
-    guard let (canvas, milliseconds) = try next() else { return nil }
+    guard let (canvas, milliseconds) = try next() ?? startOver() else { return nil }
     let start = time
     time += Int64(milliseconds) * 1000
     guard let target = size(start) else { return MovingFrame(microseconds: start, image: nil) }
@@ -49,6 +52,13 @@ final class FramePlayback: MovingPicture {
       targetHeight: target.height)
     limits.rgbRows(of: canvas) { resampler.addRow($0) }
     return MovingFrame(microseconds: start, image: resampler.finish())
+  }
+
+  /// The first frame again, after the last (none when not even one frame decodes).
+  private func startOver() throws -> (canvas: DecodedFrame, milliseconds: Int)? {
+    guard time > 0 else { return nil }
+    rewind()
+    return try next()
   }
 
   func seek(toMicroseconds microseconds: Int64) throws {

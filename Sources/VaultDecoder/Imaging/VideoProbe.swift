@@ -18,8 +18,12 @@ final class VideoProbe {
   let height: Int
   /// Bytes a sample of the pictures takes (2 for 10-bit HEVC, as phones shoot HDR).
   let bytesPerSample: Int
-  /// The duration, in microseconds.
+  /// The duration, in microseconds: the container's, cut at the first of the stream's
+  /// samples the file does not hold whole (a copy cut short keeps a header that names them
+  /// all). What plays, and where the thumbnail is looked for.
   let durationMicroseconds: Int64
+  /// The duration the container declares, in microseconds.
+  let declaredMicroseconds: Int64
   /// FFmpeg's name of the codec ("h264", "hevc").
   let codec: String
   /// The EXIF orientation that shows the pictures as the display matrix says (1, 3, 6 or 8).
@@ -50,11 +54,13 @@ final class VideoProbe {
       throw VaultError.videoUnreadable(path: input.path, reason: "it has no video stream")
     }
     stream = format!.pointee.streams[Int(index)]!
+    Self.readPictureSize(of: stream, in: format!)
     let parameters = stream.pointee.codecpar!.pointee
     (width, height) = (Int(parameters.width), Int(parameters.height))
     bytesPerSample = parameters.bits_per_raw_sample > 8 ? 2 : 1
     codec = String(cString: avcodec_get_name(parameters.codec_id))
-    durationMicroseconds = Self.duration(of: stream, in: format!)
+    declaredMicroseconds = Self.duration(of: stream, in: format!)
+    durationMicroseconds = Self.heldDuration(of: stream, declared: declaredMicroseconds, fileSize: input.size)
     orientation = Self.orientation(of: stream)
     let metadata = format!.pointee.metadata
     taken = VideoDate.taken(
@@ -135,7 +141,7 @@ final class VideoProbe {
       throw VaultError.imageTooLarge(path: path, width: width, height: height, limit: limits.pixelLimit)
     }
     let limit = Int64(limits.videoDurationLimit * 1_000_000)
-    guard (0...limit).contains(durationMicroseconds) else {
+    guard (0...limit).contains(declaredMicroseconds) else {
       throw VaultError.videoUnreadable(
         path: path,
         reason: "its header claims a duration over \(Int(limits.videoDurationLimit / 3600)) hours")
@@ -159,6 +165,44 @@ final class VideoProbe {
 
   /// Pictures a decoder holds at once: its references and those waiting to be output.
   static let framesHeld = 9
+
+  /// Reads the size of the pictures from the stream itself when the header gives none (an
+  /// MPEG-4 Part 2 stream in MP4 keeps it in its own headers): FFmpeg decodes its first
+  /// pictures, within the megabyte the probe may read and the time budget.
+  private static func readPictureSize(
+    of stream: UnsafeMutablePointer<AVStream>, in format: UnsafeMutablePointer<AVFormatContext>
+  ) {
+    let parameters = stream.pointee.codecpar!.pointee
+    guard parameters.width <= 0 || parameters.height <= 0 else { return }
+    for other in 0..<Int(format.pointee.nb_streams) where format.pointee.streams[other] != stream {
+      format.pointee.streams[other]!.pointee.discard = AVDISCARD_ALL
+    }
+    // One decoding thread, as `VideoFrames` decodes. A failure leaves the size unknown,
+    // which `check` refuses.
+    let count = Int(format.pointee.nb_streams)
+    var options = [OpaquePointer?](repeating: nil, count: count)
+    defer { for number in 0..<count { av_dict_free(&options[number]) } }
+    for number in 0..<count { av_dict_set(&options[number], "threads", "1", 0) }
+    _ = options.withUnsafeMutableBufferPointer { avformat_find_stream_info(format, $0.baseAddress) }
+  }
+
+  /// `declared` cut at the time of the first of `stream`'s samples that the file of
+  /// `fileSize` bytes does not hold whole, from the sample index the header gave.
+  private static func heldDuration(
+    of stream: UnsafeMutablePointer<AVStream>, declared: Int64, fileSize: Int64
+  )
+    -> Int64
+  {
+    let base = stream.pointee.time_base
+    let start = stream.pointee.start_time == vault_av_nopts_value() ? 0 : stream.pointee.start_time
+    for number in 0..<avformat_index_get_entries_count(stream) {
+      guard let entry = avformat_index_get_entry(stream, number) else { break }
+      guard entry.pointee.pos + Int64(entry.pointee.size) > fileSize else { continue }
+      let time = av_rescale_q(entry.pointee.timestamp - start, base, AVRational(num: 1, den: AV_TIME_BASE))
+      return min(declared, max(0, time))
+    }
+    return declared
+  }
 
   /// The video stream's duration, else the container's, in microseconds (0 when neither says).
   private static func duration(

@@ -7,7 +7,9 @@ import VaultCore
 /// `flatVariance`), pictures further on (35%, 60%, 85%) are tried, and the one whose luma
 /// varies most is kept. A keyframe decodes on its own, so a try costs one picture; where
 /// no keyframe follows the try's time (a short clip in one group of pictures), it seeks to
-/// the keyframe before and decodes up to the time, at most `framesPerTry` pictures.
+/// the keyframe before and decodes up to the time, at most `framesPerTry` pictures. So it
+/// does where the keyframe after the time does not decode: a copy cut short, whose header
+/// names keyframes past its end.
 struct VideoStill {
   /// Variance of 8-bit luma below which a picture counts as flat (a standard deviation of
   /// 12 levels: black, a single colour, a dark blur).
@@ -32,7 +34,9 @@ struct VideoStill {
       let sought =
         frames.seek(toMicroseconds: time, backward: false) || frames.seek(toMicroseconds: time)
       guard sought || number == 0 else { break }
-      try still.take(from: frames, at: time)
+      if try !still.take(from: frames, at: time), frames.seek(toMicroseconds: time) {
+        try still.take(from: frames, at: time)
+      }
       if still.bestVariance >= flatVariance { break }
     }
     guard let best = still.best else {
@@ -44,7 +48,9 @@ struct VideoStill {
 
   /// Decodes from where `frames` stands to the picture at `time` (or the last before the
   /// end, or the last of the try's pictures), and keeps it if it varies more than the best.
-  private mutating func take(from frames: VideoFrames, at time: Int64) throws {
+  /// False when no picture decodes from there.
+  @discardableResult
+  private mutating func take(from frames: VideoFrames, at time: Int64) throws -> Bool {
     var latest = av_frame_alloc()
     defer { av_frame_free(&latest) }
     var decoded = 0
@@ -55,12 +61,13 @@ struct VideoStill {
       if let at = frames.microseconds(of: picture), at < time, decoded < Self.framesPerTry { continue }
       break
     }
-    guard decoded > 0, let latest else { return }
+    guard decoded > 0, let latest else { return false }
     let variance = Self.lumaVariance(latest)
-    guard variance > bestVariance else { return }
+    guard variance > bestVariance else { return true }
     bestVariance = variance
     av_frame_free(&best)
     best = av_frame_clone(latest)
+    return true
   }
 
   /// The variance of the first plane's samples (luma, for the YUV pictures cameras make) on

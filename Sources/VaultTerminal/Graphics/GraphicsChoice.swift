@@ -16,11 +16,21 @@ struct GraphicsChoice {
   /// nil when the terminal could not be asked (stdout is not the controlling terminal).
   let answers: TerminalAnswers?
   let database: Database
+  /// Inside tmux: the pane, as tmux tells it (nil when it did not answer).
+  var tmux: TmuxPane? = nil
+  /// What libchafa's database says of the terminal tmux runs in (its client's TERM).
+  var outerDatabase = Database()
 
-  /// Inside tmux, which draws every pane itself: it passes no graphics on unless told to
-  /// (allow-passthrough, which vault does not use yet), and it takes direct RGB colours
-  /// whatever the terminal outside has, turning them into what that one shows.
-  var insideTmux: Bool { !(environment["TMUX"] ?? "").isEmpty }
+  /// Inside tmux, which draws every pane itself: it passes graphics on only with
+  /// `allow-passthrough` on, and it takes direct RGB colours whatever the terminal outside
+  /// has, turning them into what that one shows.
+  var insideTmux: Bool { Self.insideTmux(environment) }
+
+  static func insideTmux(_ environment: [String: String]) -> Bool { !(environment["TMUX"] ?? "").isEmpty }
+
+  /// Inside tmux with its passthrough on: kitty's and sixel pictures reach the terminal
+  /// outside (iTerm2's are not sent through).
+  var passesPictures: Bool { insideTmux && tmux?.passthrough == true }
 
   /// `auto`: kitty graphics where the terminal is kitty (or answers kitty's query), else
   /// iTerm2's where libchafa knows the terminal has them, else sixel where the device
@@ -33,7 +43,7 @@ struct GraphicsChoice {
     case .symbols, .text: return CHAFA_PIXEL_MODE_SYMBOLS
     case .auto: break
     }
-    if insideTmux { return CHAFA_PIXEL_MODE_SYMBOLS }
+    if insideTmux { return pixelModeThroughTmux }
     // The terminal's own answers, when it gave them, count over the database's guess.
     let answered = answers?.deviceAttributes != nil
     if environment["TERM"] == "xterm-kitty" || answers?.kittyGraphics == true || (database.kitty && !answered)
@@ -45,13 +55,26 @@ struct GraphicsChoice {
     return sixel ? CHAFA_PIXEL_MODE_SIXELS : CHAFA_PIXEL_MODE_SYMBOLS
   }
 
-  /// Why a mode given with `--mode` may not draw here, or nil: kitty's, iTerm2's and sixel
-  /// pictures never show inside tmux (kitty's commands become the pane's title there, with
-  /// their Base64 of the pixels); kitty's or sixel pictures the terminal did not declare
-  /// come out as text or nothing.
+  /// `auto` inside tmux: nothing but symbols unless its passthrough is on; then kitty
+  /// graphics where the terminal outside is kitty (its client's TERM, or KITTY_WINDOW_ID
+  /// that the pane inherited), sixel where libchafa's database says that terminal has them
+  /// (tmux answers the device attributes itself, without sixel), else symbols.
+  private var pixelModeThroughTmux: ChafaPixelMode {
+    guard passesPictures, let tmux else { return CHAFA_PIXEL_MODE_SYMBOLS }
+    if tmux.outerTerminal == "xterm-kitty" || !(environment["KITTY_WINDOW_ID"] ?? "").isEmpty {
+      return CHAFA_PIXEL_MODE_KITTY
+    }
+    return outerDatabase.sixel ? CHAFA_PIXEL_MODE_SIXELS : CHAFA_PIXEL_MODE_SYMBOLS
+  }
+
+  /// Why a mode given with `--mode` may not draw here, or nil: inside tmux, kitty's and
+  /// sixel pictures show only through its passthrough (else kitty's commands become the
+  /// pane's title, with their Base64 of the pixels), iTerm2's not at all; kitty's or sixel
+  /// pictures the terminal did not declare come out as text or nothing.
   func doubt(about mode: DisplayMode) -> ForcedModeDoubt? {
     switch mode {
-    case .kitty, .iterm2, .sixel: if insideTmux { return .insideTmux }
+    case .iterm2: if insideTmux { return .notThroughTmux }
+    case .kitty, .sixel: if insideTmux { return passesPictures ? nil : .insideTmux }
     default: return nil
     }
     guard let answers, answers.deviceAttributes != nil else { return nil }

@@ -111,12 +111,15 @@ enum KittyGraphics {
   /// Shows the `source` rectangle (in the image's pixels) of image `id`, scaled into
   /// `columns`×`rows` cells whose top-left cell is the cursor's. A placement with the same
   /// `placement` id (1…2³²−1) is replaced, so zoom and pan re-place without re-sending
-  /// pixels. The cursor stays where it is (`C=1`). Only a failure is answered (`q=1`).
-  static func place(id: UInt32, placement: UInt32, source: PixelRect, columns: Int, rows: Int) -> [UInt8] {
+  /// pixels. The cursor stays where it is (`C=1`). Only a failure is answered (`q=1`), and
+  /// not even that when not `answered` (`q=2`).
+  static func place(
+    id: UInt32, placement: UInt32, source: PixelRect, columns: Int, rows: Int, answered: Bool = true
+  ) -> [UInt8] {
     precondition(id > 0 && placement > 0, "kitty image and placement ids start at 1")
     return Array(
       ("\u{1B}_Ga=p,i=\(id),p=\(placement),x=\(source.x),y=\(source.y),w=\(source.width),h=\(source.height),"
-        + "c=\(columns),r=\(rows),C=1,q=1\u{1B}\\").utf8)
+        + "c=\(columns),r=\(rows),C=1,q=\(answered ? 1 : 2)\u{1B}\\").utf8)
   }
 
   /// Deletes image `id`, its placements and its pixels held by the terminal (`d=I`).

@@ -44,6 +44,12 @@ protocol PictureDrawing: AnyObject {
     key: PictureKey, source: PixelRect, column: Int, row: Int, columns: Int, rows: Int,
     picture: () -> Picture
   ) -> [UInt8]
+  /// The bytes that send the picture `key` names to the terminal now, without showing it,
+  /// unless it holds it already (kitty; others draw from the picture itself): written
+  /// before a frame begins, so that the frame itself is only placements and text, which
+  /// kitty shows whole (its synchronized output holds about a megabyte: a frame with an
+  /// upload in it was shown before its picture was placed, black).
+  func upload(key: PictureKey, picture: () -> Picture) -> [UInt8]
   /// Sends the picture `key` names to the terminal without showing it, so that drawing it
   /// later costs only a placement (kitty: the photos decoded ahead). Its upload is made in
   /// the background (`picture` is called there): the bytes to write once it is made, empty
@@ -70,14 +76,32 @@ final class KittyPictureDrawing: PictureDrawing {
   private var refusals: [PictureKey: Int] = [:]
   static let resends = 2
 
+  /// Inside tmux, the pane: every command goes through its passthrough.
+  var tmux: TmuxPane?
+
   /// `madeAhead` is called (on a background thread) when an upload sent ahead is made.
-  init(madeAhead: @escaping @Sendable () -> Void = {}) {
+  init(tmux: TmuxPane? = nil, madeAhead: @escaping @Sendable () -> Void = {}) {
+    self.tmux = tmux
     ahead = KittyUploadsAhead(madeOne: madeAhead)
+  }
+
+  /// `commands` as the terminal is sent them: through tmux's passthrough inside tmux.
+  private func passed(_ commands: [UInt8]) -> [UInt8] {
+    tmux == nil || commands.isEmpty ? commands : TmuxPassthrough.wrapped(commands)
+  }
+
+  /// An upload as the terminal is sent it; inside tmux, the upload itself is zeroed.
+  private func passed(upload: [UInt8]) -> [UInt8] {
+    var bytes = upload
+    if tmux != nil, !bytes.isEmpty {
+      TmuxPassthrough.wrap(&bytes, spareCapacity: KittyGraphics.spareCapacity)
+    }
+    return bytes
   }
 
   func beginFrame() -> [UInt8] {
     drawnThisFrame = []
-    return KittyGraphics.deletePlacements()
+    return passed(KittyGraphics.deletePlacements())
   }
 
   func draw(
@@ -88,30 +112,34 @@ final class KittyPictureDrawing: PictureDrawing {
     var bytes = upload(key: key, picture: picture)
     let id = sent[key]!
     drawnThisFrame.insert(key)
-    bytes += Array("\u{1B}[\(row + 1);\(column + 1)H".utf8)
-    bytes += KittyGraphics.place(id: id, placement: 1, source: source, columns: columns, rows: rows)
+    // tmux would hand kitty's answer to a failed placement to vault as keys: none is asked for.
+    let placement = KittyGraphics.place(
+      id: id, placement: 1, source: source, columns: columns, rows: rows, answered: tmux == nil)
+    bytes +=
+      tmux?.placed(placement, row: row, column: column)
+      ?? Array("\u{1B}[\(row + 1);\(column + 1)H".utf8) + placement
     return bytes
   }
 
   /// The upload of `key` unless the terminal holds it: the one made ahead if it is made,
   /// else made now (what is on screen cannot wait).
-  private func upload(key: PictureKey, picture: () -> Picture) -> [UInt8] {
+  func upload(key: PictureKey, picture: () -> Picture) -> [UInt8] {
     if sent[key] != nil { return [] }
     if let made = ahead.take(key) {
       sent[key] = made.id
-      return made.bytes
+      return passed(upload: made.bytes)
     }
     ahead.forget(key)
     let id = newID()
     sent[key] = id
-    return KittyUploadsAhead.upload(id: id, picture())
+    return passed(upload: KittyUploadsAhead.upload(id: id, picture()))
   }
 
   func preload(key: PictureKey, picture: @escaping @Sendable () -> Picture) -> [UInt8] {
     if sent[key] != nil { return [] }
     if let made = ahead.take(key) {
       sent[key] = made.id
-      return made.bytes
+      return passed(upload: made.bytes)
     }
     if !ahead.has(key) { ahead.make(KittyUploadsAhead.Job(key: key, id: newID(), picture: picture)) }
     return []
@@ -144,7 +172,8 @@ final class KittyPictureDrawing: PictureDrawing {
   /// What the terminal must be told on exit, even by a signal handler: every image sent
   /// (or being sent) and not yet deleted, then whatever is placed.
   var cleanup: [UInt8] {
-    (Array(sent.values) + deleting).flatMap { KittyGraphics.delete(id: $0) } + KittyGraphics.deleteAll()
+    passed(
+      (Array(sent.values) + deleting).flatMap { KittyGraphics.delete(id: $0) } + KittyGraphics.deleteAll())
   }
 
   func endFrame(keep: Set<PictureKey>) -> [UInt8] {
@@ -156,7 +185,7 @@ final class KittyPictureDrawing: PictureDrawing {
       deleting.append(id)
       sent[key] = nil
     }
-    return bytes
+    return passed(bytes)
   }
 
   /// The frame with the last deletions was sent.
@@ -167,7 +196,7 @@ final class KittyPictureDrawing: PictureDrawing {
   func finish() -> [UInt8] {
     sent = [:]
     ahead.keep { _ in false }
-    return KittyGraphics.deleteAll()
+    return passed(KittyGraphics.deleteAll())
   }
 }
 
@@ -205,8 +234,8 @@ final class ChafaPictureDrawing: PictureDrawing {
     // A sixel picture larger than the terminal shows is drawn as several, each placed.
     for (tile, lines) in graphics.render(pixels, columns: columns, rows: rows) {
       if graphics.pixelMode != CHAFA_PIXEL_MODE_SYMBOLS {
-        bytes += Array("\u{1B}[\(row + tile.row + 1);\(column + tile.column + 1)H".utf8)
-        bytes += Array(lines.joined().utf8)
+        bytes += graphics.placed(
+          Array(lines.joined().utf8), row: row + tile.row, column: column + tile.column)
         continue
       }
       for (offset, line) in lines.enumerated() where offset < tile.rows {
@@ -216,6 +245,8 @@ final class ChafaPictureDrawing: PictureDrawing {
     }
     return bytes
   }
+
+  func upload(key: PictureKey, picture: () -> Picture) -> [UInt8] { [] }
 
   func preload(key: PictureKey, picture: @escaping @Sendable () -> Picture) -> [UInt8] { [] }
 

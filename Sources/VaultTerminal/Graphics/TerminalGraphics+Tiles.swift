@@ -100,6 +100,7 @@ extension TerminalGraphics {
   }
 
   private func printable(_ pixels: PicturePixels, columns: Int, rows: Int, indent: Int) -> [String] {
+    if let tmux { return printed(pixels, columns: columns, rows: rows, indent: indent, through: tmux) }
     let drawn = render(pixels, columns: columns, rows: rows, screenRows: Terminal.rows)
     let margin = String(repeating: " ", count: indent)
     guard drawn.count > 1 else { return drawn.first?.lines.map { margin + $0 } ?? [] }

@@ -22,12 +22,22 @@ public final class TerminalGraphics {
   let largestSixel: PixelSize
   /// Set when the mode was asked for by name and the terminal did not declare it.
   public let doubt: ForcedModeDoubt?
+  /// The tmux pane pictures are drawn in through tmux's passthrough; nil outside tmux, or
+  /// when nothing passes through.
+  private(set) var tmux: TmuxPane?
+  /// Drawn in symbols inside tmux, attached to a terminal, whose passthrough is off: with
+  /// it on, that terminal might show pictures.
+  public let picturesNeedPassthrough: Bool
 
   private init(
     pixelMode: ChafaPixelMode, canvasMode: ChafaCanvasMode, termInfo: OpaquePointer, cell: PixelSize,
-    largestSixel: PixelSize, doubt: ForcedModeDoubt?
+    largestSixel: PixelSize, doubt: ForcedModeDoubt?, tmux: TmuxPane?
   ) {
     self.doubt = doubt
+    self.tmux = pixelMode == CHAFA_PIXEL_MODE_SYMBOLS || tmux?.passthrough != true ? nil : tmux
+    picturesNeedPassthrough =
+      pixelMode == CHAFA_PIXEL_MODE_SYMBOLS && tmux?.passthrough == false
+      && tmux?.outerTerminal.isEmpty == false
     self.pixelMode = pixelMode
     self.canvasMode = canvasMode
     self.termInfo = termInfo
@@ -59,8 +69,9 @@ public final class TerminalGraphics {
 
   /// The graphics to draw with, or nil for the text layout: `auto` means text when stdout
   /// is not a terminal, or with `NO_COLOR` or `TERM=dumb`; other modes are drawn as asked.
-  /// Throws `ForcedModeDoubt.insideTmux` for a pictures mode inside tmux; a mode the
-  /// terminal did not declare is drawn as asked, with `doubt` set.
+  /// Throws `ForcedModeDoubt.insideTmux` for a pictures mode inside tmux with its
+  /// passthrough off (`.notThroughTmux` for iTerm2's); a mode the terminal did not declare
+  /// is drawn as asked, with `doubt` set.
   public static func resolve(_ mode: DisplayMode) throws -> TerminalGraphics? {
     let environment = ProcessInfo.processInfo.environment
     if isTextOnly(mode) { return nil }
@@ -77,14 +88,18 @@ public final class TerminalGraphics {
       chafa_term_info_unref(fallback)
     }
     if mode != .auto { supplement() }
-    let choice = GraphicsChoice(
+    var choice = GraphicsChoice(
       environment: environment, answers: answers, database: GraphicsChoice.Database(info: info))
+    if GraphicsChoice.insideTmux(environment) {
+      choice.tmux = TmuxPane.ask(environment: environment)
+      choice.outerDatabase = outerDatabase(database, terminal: choice.tmux?.outerTerminal ?? "")
+    }
     let pixelMode = choice.pixelMode(mode)
     if mode == .auto { supplement() }
     let doubt = choice.doubt(about: mode)
-    if doubt == .insideTmux {
+    if let doubt, doubt != .notDeclared {
       chafa_term_info_unref(info)
-      throw doubt!
+      throw doubt
     }
     if pixelMode == CHAFA_PIXEL_MODE_SIXELS, let answers { useSixelRegisters(answers) }
     let cell = Terminal.windowCellSize() ?? answers?.cellSize ?? PixelSize(width: 8, height: 16)
@@ -93,7 +108,37 @@ public final class TerminalGraphics {
       cell: PixelSize(
         width: min(cell.width, FullScreenTerminal.largestCell),
         height: min(cell.height, FullScreenTerminal.largestCell)),
-      largestSixel: answers?.largestSixel.map(SixelTiles.believable) ?? defaultLargestSixel, doubt: doubt)
+      largestSixel: answers?.largestSixel.map(SixelTiles.believable) ?? defaultLargestSixel, doubt: doubt,
+      tmux: choice.tmux)
+  }
+
+  /// Asks tmux again where the pane is (after a resize, it may have moved on the terminal
+  /// outside); kept as it was when tmux does not answer, or has turned its passthrough off.
+  func askTmuxPaneAgain() {
+    guard tmux != nil, let pane = TmuxPane.ask(environment: ProcessInfo.processInfo.environment),
+      pane.passthrough
+    else { return }
+    tmux = pane
+  }
+
+  /// What libchafa's database says of the terminal named `terminal` (a TERM).
+  private static func outerDatabase(_ database: OpaquePointer?, terminal: String) -> GraphicsChoice.Database {
+    guard !terminal.isEmpty else { return GraphicsChoice.Database() }
+    var variables: [UnsafeMutablePointer<CChar>?] = [strdup("TERM=" + terminal), nil]
+    defer { free(variables[0]) }
+    guard
+      let info = variables.withUnsafeMutableBufferPointer({ chafa_term_db_detect(database, $0.baseAddress) })
+    else { return GraphicsChoice.Database() }
+    defer { chafa_term_info_unref(info) }
+    return GraphicsChoice.Database(info: info)
+  }
+
+  /// Bytes that show `picture` (a sixel image or a kitty command drawn where the cursor
+  /// is) with its top-left cell at `row` and `column` of the screen (0-based): through
+  /// tmux's passthrough inside tmux.
+  func placed(_ picture: [UInt8], row: Int, column: Int) -> [UInt8] {
+    tmux?.placed(picture, row: row, column: column) ?? Array("\u{1B}[\(row + 1);\(column + 1)H".utf8)
+      + picture
   }
 
   /// Gives libchafa's palette all its colour registers where the terminal has fewer in use

@@ -147,13 +147,21 @@ public enum PhotoListing {
     return photo.record.duration.map(clockDuration)
   }
 
+  /// A video's duration and codec ("0:12, h264"), from what its import recorded (its frame
+  /// rate is not recorded, and no journal entry carries one).
+  public static func videoDetails(_ video: PhotoRecord) -> String {
+    clockDuration(video.duration ?? 0) + (video.codec.map { ", " + $0 } ?? "")
+  }
+
+  /// A Live Photo's motion: its name, size, duration and codec ("IMG_0001.MOV, 1.2 MB, 0:03,
+  /// hevc"); nil for anything else.
+  public static func motionDetails(_ photo: PhotoModel) -> String? {
+    photo.motion.map { "\($0.name), \(byteCount($0.bytes)), \(videoDetails($0))" }
+  }
+
   /// A duration as a clock shows it, rounded to the second: "0:07", "12:30", "1:02:03".
   public static func clockDuration(_ seconds: Double) -> String {
-    let total = Int(seconds.rounded())
-    let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
-    let secondsText = rest < 10 ? "0\(rest)" : "\(rest)"
-    if hours == 0 { return "\(minutes):\(secondsText)" }
-    return "\(hours):\(minutes < 10 ? "0" : "")\(minutes):\(secondsText)"
+    ClockDuration.text(seconds)
   }
 
   /// Marks an import date shown where the date taken is unknown.

@@ -18,6 +18,8 @@ public struct TerminalAnswers: Equatable, Sendable {
   public var directColour = false
   /// Whether the terminal answered kitty's graphics query with OK.
   public var kittyGraphics = false
+  /// The row (1-based) the cursor is on (`CSI 6 n`).
+  public var cursorRow: Int?
 
   public init() {}
 
@@ -142,6 +144,9 @@ struct TerminalAnswerReader {
       answers.cellSize = PixelSize(width: width, height: height)
     case (true, UInt8(ascii: "S")):
       readGraphicsAttributes(values)
+    case (false, UInt8(ascii: "R")):
+      guard values.count == 2, let row = values[0], row > 0 else { return false }
+      answers.cursorRow = row
     default:
       return false
     }

@@ -57,6 +57,21 @@ public enum TerminalProbe {
     return reader.answers
   }
 
+  /// Writes `text` to the terminal stdout shows, then asks the row (1-based) its cursor is
+  /// on then (`CSI 6 n`, then `CSI c`, which ends the wait); nil when stdout is not the
+  /// controlling terminal or it did not say.
+  static func cursorRow(after text: String) -> Int? {
+    guard Terminal.stdoutIsTerminal, stdoutIsControllingTerminal, let tty = ControllingTerminal(),
+      tcgetpgrp(tty.descriptor) == getpgrp()
+    else { return nil }
+    let reader = tty.withLocalModesCleared(tcflag_t(ICANON | ECHO), flush: false) {
+      tty.write(text + "\u{1B}[6n\u{1B}[c")
+      return read(tty.descriptor)
+    }
+    giveBack(reader.typed, to: tty.descriptor)
+    return reader.answers.cursorRow
+  }
+
   /// Sets the number of sixel colour registers (XTSMGRAPHICS), and reads the terminal's
   /// answer to it, so that it is not taken for keys.
   static func setColourRegisters(_ count: Int) {

@@ -19,7 +19,7 @@ extension PhotoViewer {
     do {
       try browser.delete(photos)
       let what = photos.count == 1 ? "'\(photos[0].record.name)'" : VaultTerminal.photos(photos.count)
-      message = "deleted \(what); \(count) left"
+      message = "moved \(what) to Recently Deleted; \(count) left"
       if screen == .photo, !page.afterDeletion(count: count) {
         screen = .grid
       }

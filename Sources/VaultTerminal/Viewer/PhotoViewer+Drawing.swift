@@ -5,6 +5,12 @@ import VaultCore
 extension PhotoViewer {
   func redraw() {
     let size = terminal.size
+    followPhotos()
+    followPlayback()
+    // The frame of a video or animation is sent first, on its own: kitty shows a
+    // synchronized frame whole only up to about a megabyte, and one that held the upload
+    // of a large frame showed the erased screen, black, before the frame was placed.
+    uploadPlayingFrame()
     // The frame is shown whole (synchronized output, DEC mode 2026, where the terminal has
     // it; others ignore it): a video redraws it many times a second, and kitty showed the
     // erased screen between frames, black.
@@ -14,8 +20,6 @@ extension PhotoViewer {
     // the images it holds when the screen is cleared, and placing them again shows nothing.
     emit(Array("\u{1B}[H\u{1B}[J".utf8))
     drawnOriginal = nil
-    followPhotos()
-    followPlayback()
     var keep: Set<PictureKey> = []
     if showsHelp {
       emit(helpScreen(columns: size.columns, rows: size.rows))

@@ -74,7 +74,7 @@ extension PhotoViewer {
   func handlePhoto(_ key: Key) {
     let zoomed = viewport?.isZoomed ?? false
     let tall = viewport?.isTall ?? false
-    if key == .enter || key == .character(" "), playVideo(at: page.index) { return }
+    if key == .enter || key == .character(" "), playVideo(at: page.index, by: key) { return }
     switch key {
     case .character("n"), .character(" "): page.next(count: count)
     case .character("p"): page.previous(count: count)

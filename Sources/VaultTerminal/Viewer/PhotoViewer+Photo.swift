@@ -199,6 +199,11 @@ extension PhotoViewer {
     lines += ["file size", "  " + PhotoListing.byteCount(record.bytes), ""]
     lines += ["pixels", "  \(record.width)×\(record.height)", ""]
     lines += ["format", "  " + record.format.rawValue.uppercased(), ""]
+    if record.format.isVideo { lines += ["video", "  " + PhotoListing.videoDetails(record), ""] }
+    if let motion = photo.motion {
+      lines += ["motion", "  " + motion.name, "  " + PhotoListing.byteCount(motion.bytes)]
+      lines += ["  " + PhotoListing.videoDetails(motion), ""]
+    }
     lines += ["imported", "  " + PhotoListing.date(record.importedAt), ""]
     lines += ["file modified", "  " + PhotoListing.date(record.modifiedAt)]
     if photo.isSelected { lines += ["", "✔ selected"] }

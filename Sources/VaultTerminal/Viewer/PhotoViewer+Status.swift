@@ -18,9 +18,9 @@ extension PhotoViewer {
     } else {
       let photo = browser.photo(at: page.index)!
       var after = "  \(photo.record.width)×\(photo.record.height)"
-      if let video = videoStatus(photo.record) { after += video }
+      // A Live Photo's says "live", its motion's duration and how to play it.
+      if let video = videoStatus(photo) { after += video }
       if let taken = browser.withFoundDetails(photo.record).taken { after += "  " + taken.shownDate }
-      if photo.kind == .live { after += "  live" }
       after += "  \(viewport?.zoomPercent ?? 100)%"
       if photo.isSelected { after += "  ✔" }
       // As drawn: an original decoded while this frame was drawn shows in the next one.
@@ -55,7 +55,7 @@ extension PhotoViewer {
         ? selectedInGrid(doomed.photos[0])
           + "'\(TerminalSafeText.escaped(doomed.photos[0].photo.record.name))'"
         : "the \(doomed.photos.count) photos listed"
-      return "Delete \(what)? This cannot be undone. [y/N]"
+      return "Move \(what) to Recently Deleted? [y/N]"
     case .exportFolder(let typed, let photos):
       let single = photos.count == 1 ? selectedInGrid(photos[0]) : ""
       let what =
@@ -88,13 +88,14 @@ extension PhotoViewer {
     "  Home End, g G       first, last photo",
     "  space, s            select or unselect",
     "  a NAME Enter        add the selected photos (or this one) to album NAME",
-    "  d                   delete the selected photos (or this one; asks first)",
+    "  d                   to Recently Deleted: the selected photos (or this one; asks)",
     "  e                   export the selected photos (or this one) to a folder",
     "  Enter               open the photo",
     "",
     "Photo",
     "  n p, → ←, space     next, previous photo (→ ← pan when zoomed)",
-    "  Enter, space        play a video; then space pause, → ← 10 s on, back, q stop",
+    "  Enter, space        play a video (Enter: a Live Photo's motion);",
+    "                      then space pause, → ← 10 s on, back, q stop",
     "  Home End            first, last photo",
     "  g NUMBER Enter      go to photo NUMBER",
     "  + -                 zoom in, out",
@@ -102,7 +103,7 @@ extension PhotoViewer {
     "  PgUp PgDn           a screen up, down (zoomed or tall), else page",
     "  arrows, h j k l     pan when zoomed (↑ ↓ also scroll a tall photo)",
     "  s                   select or unselect",
-    "  d                   delete (asks first)",
+    "  d                   move to Recently Deleted (asks first)",
     "  e                   export the original to a folder",
     "  i                   details",
     "  Esc                 back to the grid",
@@ -116,7 +117,7 @@ extension PhotoViewer {
     let albums = doomed.albumLine { browser.album(named: $0)?.count ?? 0 }
     let room = max(1, rows - 4 - (albums == nil ? 0 : 1))
     let lines =
-      ["Delete these \(VaultTerminal.photos(doomed.photos.count))?", ""]
+      ["Move these \(VaultTerminal.photos(doomed.photos.count)) to Recently Deleted?", ""]
       + doomed.photoLines(limit: doomed.photos.count > room ? room - 1 : room)
       + (albums.map { ["", $0] } ?? [])
     var bytes: [UInt8] = []

@@ -85,7 +85,7 @@ public final class PhotoViewer {
     self.browser = browser
     drawing =
       graphics.isKitty
-      ? KittyPictureDrawing(madeAhead: { FullScreenTerminal.wake() })
+      ? KittyPictureDrawing(tmux: graphics.tmux, madeAhead: { FullScreenTerminal.wake() })
       : ChafaPictureDrawing(graphics: graphics)
     cursor = GridCursor(index: start ?? 0, perRow: perRow)
     page = PagePosition(index: start ?? 0)
@@ -103,7 +103,7 @@ public final class PhotoViewer {
     while running, stoppedBy == nil, let event = terminal.nextEvent(timeout: nil) {
       switch event {
       case .key(let key): handle(key)
-      case .resize: break
+      case .resize: followTmuxPane()
       case .redraw: drawing.invalidate()
       case .wake: break
       case .graphicsReply(let text): recover(from: text)

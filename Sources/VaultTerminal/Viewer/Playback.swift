@@ -78,7 +78,10 @@ final class Playback: Sendable {
 
   // MARK: What the viewer reads and asks
 
-  /// The frame to draw now (the latest handed over), and why playing stopped if it failed.
+  /// Takes the latest frame handed over, if any, as the one on screen, and returns the
+  /// frame to draw now and why playing stopped if it failed. An animation's next frame is
+  /// handed over only once this took the one before.
+  @discardableResult
   func current() -> (frame: MovingFrame?, failure: Error?) {
     let (shown, replaced, failure) = state.withLock { state -> (MovingFrame?, MovingFrame?, Error?) in
       guard let next = state.handedOver else { return (state.onScreen, nil, state.failure) }
@@ -86,13 +89,22 @@ final class Playback: Sendable {
       (state.handedOver, state.onScreen) = (nil, next)
       return (next, replaced, state.failure)
     }
+    state.wakeAll()
     replaced?.image?.pixels.wipeShared()
     return (shown, failure)
+  }
+
+  /// The frame `current` took last, without taking a newer one: what the viewer uploaded
+  /// before its frame began is what it places.
+  func onScreen() -> (frame: MovingFrame?, failure: Error?) {
+    state.withLock { ($0.onScreen, $0.failure) }
   }
 
   var isPaused: Bool { state.withLock { $0.paused } }
   /// Whether it stopped by itself: it failed, or there was nothing to play (a still GIF).
   var isFinished: Bool { state.withLock { $0.stopped } }
+  /// Whether a video played to its end (it stays on its last frame, paused).
+  var hasEnded: Bool { state.withLock { $0.ended } }
   var dropped: Int { state.withLock { $0.droppedFrames } }
 
   /// The time the progress line shows: the frame on screen's.
@@ -215,17 +227,23 @@ final class Playback: Sendable {
       let late = time < state.clock() - Self.lateness
       let starved =
         !state.paused && FullScreenTerminal.now() - state.lastHandedOver > Self.longestWithoutFrame
-      if time < state.seekedTo - Self.lateness || (late && !starved) { return nil }
+      if time < state.seekedTo - Self.lateness { return nil }
+      // An animation's frames all show, each for its own delay: a late one is not skipped.
+      if isVideo && late && !starved { return nil }
       return shownSize.fitted(in: state.area)
     }
   }
 
   /// Waits for `frame`'s time on the clock (at once when paused: it is the frame a seek
-  /// went to), then hands it over and wakes the viewer. A seek meanwhile drops it.
+  /// went to), then hands it over and wakes the viewer. A seek meanwhile drops it. A video
+  /// frame replaces one the viewer has not taken yet; an animation's waits for the viewer
+  /// to take it, and one handed over late moves the clock, so that the next frame still
+  /// shows for nearly its whole delay rather than flash by.
   private func handOver(_ frame: MovingFrame) {
     let wanted = state.withLock(
       waiting: { state in
         guard !state.stopped, state.seekTarget == nil else { return .no }
+        if !isVideo && state.handedOver != nil { return .untilWoken }
         // Paused before its time: it waits for the resume, unless a seek asked for it.
         if state.paused { return state.needsFrame ? .no : .untilWoken }
         let early = frame.microseconds - state.clock()
@@ -233,6 +251,8 @@ final class Playback: Sendable {
       },
       then: { state -> Bool in
         guard !state.stopped, state.seekTarget == nil else { return false }
+        let late = state.clock() - frame.microseconds
+        if !isVideo && late > Self.lateness { state.origin += Double(late - Self.lateness) / 1e6 }
         state.handedOver?.image?.pixels.wipeShared()
         state.handedOver = frame
         state.needsFrame = false
@@ -246,7 +266,9 @@ final class Playback: Sendable {
     }
   }
 
-  /// At the end: an animation starts over; a video stays on its last frame, paused.
+  /// At the end: a video stays on its last frame, paused. An animation plays on by itself
+  /// (its helper starts it over, the times going on, so the last frame keeps its delay);
+  /// one that ends anyway starts over here.
   private func reachedEnd(of picture: MovingPicture) throws {
     if !isVideo {
       try picture.seek(toMicroseconds: 0)

@@ -69,7 +69,7 @@ final class SpaceBrowserTests: XCTestCase {
       XCTAssertEqual(browser.selectedPhotos().map(\.photo.record.name), ["gray.png"])
 
       let doomed = try browser.photos(chosenBy: .selected, action: "deleting").map(\.photo)
-      try browser.delete(doomed)
+      try browser.delete(doomed, forGood: true)
       XCTAssertEqual(browser.count, 1)
       XCTAssertFalse(FileManager.default.fileExists(atPath: space.photoPath(doomed[0].record.id)))
     }

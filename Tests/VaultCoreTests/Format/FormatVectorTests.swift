@@ -96,6 +96,8 @@ final class FormatVectorTests: XCTestCase {
     "padme", "blob key", "blob", "journal entry", "details entry", "journal record", "album entry",
     // SeekableBlobVectorTests
     "seekable blob",
+    // TrashJournalTests
+    "trash entry",
     // SessionKeyPayloadTests
     "session key name", "session key",
     // RecoveryKeyTests

@@ -53,9 +53,15 @@ final class PlaybackHelperTests: XCTestCase {
       XCTAssertEqual((animation as? DecoderPlayback)?.helperPID, helper, name)
       XCTAssertEqual(animation.shownSize, PixelSize(width: 48, height: 32), name)
       XCTAssertNil(animation.durationMicroseconds, name)
-      let frames = try playedFrames(animation, size: PixelSize(width: 24, height: 16))
-      XCTAssertEqual(frames.map(\.0), [0, 300_000], name)
-      XCTAssertEqual(frames.map(\.1), Array(repeating: PixelSize(width: 24, height: 16), count: 2), name)
+      // Over and over, each loop's times going on from the last frame's delay (FFmpeg's
+      // WebP muxer gives the last frame the delay of the one before it).
+      let frames = try (0..<3).map { _ in
+        try XCTUnwrap(try animation.nextFrame { _ in PixelSize(width: 24, height: 16) }, name)
+      }
+      XCTAssertEqual(frames.map(\.microseconds), [0, 300_000, name == "blink.gif" ? 800_000 : 600_000], name)
+      XCTAssertEqual(
+        frames.map { $0.image.map { PixelSize(width: $0.width, height: $0.height) } },
+        Array(repeating: PixelSize(width: 24, height: 16), count: 3), name)
       try animation.seek(toMicroseconds: 0)
       XCTAssertEqual(try animation.nextFrame { _ in nil }?.microseconds, 0, "\(name) starts over")
     }

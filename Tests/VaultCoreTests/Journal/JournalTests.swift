@@ -247,7 +247,8 @@ final class JournalTests: XCTestCase {
     }
     let cases: [(what: String, plaintext: [UInt8], reason: String)] = [
       (
-        "an unknown type deep inside", entries(6000) + [9] + entries(6000), "entry 6001 has an unknown type 9"
+        "an unknown type deep inside", entries(6000) + [99] + entries(6000),
+        "entry 6001 has an unknown type 99"
       ),
       (
         "bytes after the end mark", entries(12_000) + [0, 0, 1],
@@ -386,7 +387,7 @@ final class JournalTests: XCTestCase {
     XCTAssertEqual(length, writer.output.count)
     // Malformed: an unknown type, a selection that is not 0 or 1, no end mark.
     for (bytes, reason) in [
-      ([UInt8](arrayLiteral: 9), "unknown type 9"),
+      ([UInt8](arrayLiteral: 99), "unknown type 99"),
       ([3] + [UInt8](repeating: 0, count: 16) + [2], "malformed selection"),
       ([2] + [UInt8](repeating: 1, count: 16), "no end mark"),
     ] {
@@ -598,7 +599,7 @@ final class JournalTests: XCTestCase {
       entry.encode(into: &one)
       offset += one.output.count
     }
-    damaged[offset] = 9  // entry 2001's type
+    damaged[offset] = 99  // entry 2001's type (no type has this code)
     for slices in [1, 4] {
       XCTAssertThrowsError(
         try damaged.withUnsafeBytes { try JournalEntry.decodeAllInParallel($0, slices: slices) { _ in } }
@@ -606,7 +607,7 @@ final class JournalTests: XCTestCase {
         error in
         let failure = error as? JournalDecodingError
         XCTAssertEqual(failure?.entry, 2001, "\(slices) slices")
-        XCTAssertEqual(failure?.reason, "has an unknown type 9")
+        XCTAssertEqual(failure?.reason, "has an unknown type 99")
       }
     }
   }

@@ -151,7 +151,9 @@ final class PhotoScopeTests: XCTestCase {
       (0..<browser.count).map { browser.photo(at: $0)!.record.name }, ["a.jpg", "b.jpg", "c.jpg"])
     try browser.delete([browser.photo(at: 1)!])
     XCTAssertEqual((0..<browser.count).map { browser.photo(at: $0)!.record.name }, ["a.jpg", "c.jpg"])
-    XCTAssertEqual(space.entries.count, 3)
+    // Moved to Recently Deleted: the space still holds it.
+    XCTAssertEqual(space.entries.count, 4)
+    XCTAssertEqual(space.catalog.trashItems.map(\.photo.record.name), ["b.jpg"])
     // An album that goes leaves the list empty.
     try space.deleteAlbum(named: "Two")
     browser.reloadData()

@@ -84,7 +84,40 @@ final class GraphicsChoiceTests: XCTestCase {
       environment: ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"],
       answers: answers("\u{1B}[?1;2c"),
       database: .init())
-    for mode in [DisplayMode.kitty, .iterm2, .sixel] { XCTAssertEqual(tmux.doubt(about: mode), .insideTmux) }
+    for mode in [DisplayMode.kitty, .sixel] { XCTAssertEqual(tmux.doubt(about: mode), .insideTmux) }
+    XCTAssertEqual(tmux.doubt(about: .iterm2), .notThroughTmux)
     XCTAssertNil(tmux.doubt(about: .symbols))
+  }
+
+  /// Inside tmux with its passthrough on: kitty where tmux runs in kitty (its client's TERM,
+  /// or the KITTY_WINDOW_ID the pane inherited), sixel where libchafa's database says the
+  /// terminal outside has it, else symbols; kitty and sixel asked for by name are drawn,
+  /// iTerm2's still refused. Off, or tmux silent: symbols, and kitty and sixel refused.
+  func testInsideTmuxWithItsPassthrough() {
+    let environment = ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0", "TMUX_PANE": "%1"]
+    func choice(
+      _ answer: String, outerSixel: Bool = false, environment extra: [String: String] = [:]
+    ) -> GraphicsChoice {
+      var choice = GraphicsChoice(
+        environment: environment.merging(extra) { $1 }, answers: answers("\u{1B}[?1;2c"), database: .init())
+      choice.tmux = TmuxPane(answer: answer)
+      choice.outerDatabase = .init(sixel: outerSixel)
+      return choice
+    }
+    XCTAssertEqual(choice("1|0|0|on|bottom|xterm-kitty").pixelMode(.auto), CHAFA_PIXEL_MODE_KITTY)
+    XCTAssertEqual(
+      choice("1|0|0|on|bottom|", environment: ["KITTY_WINDOW_ID": "1"]).pixelMode(.auto),
+      CHAFA_PIXEL_MODE_KITTY)
+    XCTAssertEqual(
+      choice("1|0|0|on|bottom|mlterm", outerSixel: true).pixelMode(.auto), CHAFA_PIXEL_MODE_SIXELS)
+    let xterm = choice("1|0|0|on|bottom|xterm")
+    XCTAssertEqual(xterm.pixelMode(.auto), CHAFA_PIXEL_MODE_SYMBOLS)
+    XCTAssertNil(xterm.doubt(about: .sixel))
+    XCTAssertNil(xterm.doubt(about: .kitty))
+    XCTAssertEqual(xterm.doubt(about: .iterm2), .notThroughTmux)
+    for off in [choice("0|0|0|on|bottom|xterm-kitty"), choice("not an answer")] {
+      XCTAssertEqual(off.pixelMode(.auto), CHAFA_PIXEL_MODE_SYMBOLS)
+      XCTAssertEqual(off.doubt(about: .kitty), .insideTmux)
+    }
   }
 }

@@ -67,6 +67,20 @@ final class TerminalAnswersTests: XCTestCase {
   }
 
   /// tmux 3.3a answers only the device attributes.
+  /// tmux's answer to `CSI 6 n` (the pane's cursor, row first), then its device attributes;
+  /// a malformed position is taken for keys.
+  func testCursorPosition() {
+    for split in [false, true] {
+      let reader = read("\u{1B}[12;1R\u{1B}[?1;2c", split: split)
+      XCTAssertEqual(reader.answers.cursorRow, 12)
+      XCTAssertTrue(reader.finished)
+      XCTAssertEqual(reader.typed, [])
+    }
+    let odd = read("\u{1B}[0;1R\u{1B}[?1;2c")
+    XCTAssertNil(odd.answers.cursorRow)
+    XCTAssertEqual(odd.typed, Array("\u{1B}[0;1R".utf8))
+  }
+
   func testTmux() {
     let reader = read("\u{1B}[?1;2c")
     XCTAssertTrue(reader.finished)

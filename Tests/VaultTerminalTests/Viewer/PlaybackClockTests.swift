@@ -98,4 +98,47 @@ final class PlaybackClockTests: XCTestCase {
     let shown = waitForFrame(playback) { frame, _ in (frame?.microseconds ?? 0) >= 200_000 }
     XCTAssertNotNil(shown?.image)
   }
+  /// Four frames of 20 ms over and over, their times going on, as the helper plays a GIF.
+  final class MadeUpAnimation: MovingPicture, @unchecked Sendable {
+    let lock = NSLock()
+    var next: Int64 = 0
+    let shownSize = PixelSize(width: 4, height: 4)
+    let durationMicroseconds: Int64? = nil
+
+    func nextFrame(scaledTo size: (Int64) -> PixelSize?) throws -> MovingFrame? {
+      let time = lock.withLock {
+        defer { next += 20_000 }
+        return next
+      }
+      guard let wanted = size(time) else { return MovingFrame(microseconds: time, image: nil) }
+      return MovingFrame(
+        microseconds: time,
+        image: RGBImage(
+          width: wanted.width, height: wanted.height,
+          pixels: [UInt8](repeating: 9, count: wanted.width * wanted.height * 3)))
+    }
+
+    func seek(toMicroseconds microseconds: Int64) throws {
+      lock.withLock { next = 0 }
+    }
+  }
+
+  /// A viewer slower to draw than the animation's frames come (60 ms a frame for frames of
+  /// 20 ms, as kitty drawing a large GIF): every frame still shows, in order; none is
+  /// skipped or dropped, whatever the machine's speed.
+  func testAnAnimationShowsEveryFrameWhenTheViewerIsSlow() {
+    let animation = MadeUpAnimation()
+    let playback = Playback(
+      photo: photo, open: { animation }, isVideo: false, area: PixelSize(width: 4, height: 4))
+    defer { playback.stop() }
+    var shown: [Int64] = []
+    let deadline = Date().addingTimeInterval(60)
+    while shown.count < 12, Date() < deadline {
+      if let time = playback.current().frame?.microseconds, time != shown.last { shown.append(time) }
+      // The drawing of that frame.
+      usleep(60_000)
+    }
+    XCTAssertEqual(shown, (0..<12).map { Int64($0) * 20_000 }, "every frame, in order")
+    XCTAssertEqual(playback.dropped, 0)
+  }
 }

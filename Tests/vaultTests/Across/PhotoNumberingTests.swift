@@ -139,7 +139,8 @@ final class PhotoNumberingTests: XCTestCase {
     XCTAssertTrue(
       verify.stdout.contains("damaged original: ") && verify.stdout.contains(victim.id), verify.stdout)
     // The hint that deletes names the photo by id and name, never by number alone.
-    XCTAssertTrue(verify.stderr.contains("'vault delete \(victim.id)'"), "seed \(seed): \(verify.stderr)")
+    XCTAssertTrue(
+      verify.stderr.contains("'vault delete --now \(victim.id)'"), "seed \(seed): \(verify.stderr)")
     XCTAssertTrue(verify.stderr.contains("'\(victim.name)'"), "seed \(seed): \(verify.stderr)")
     XCTAssertNil(
       verify.stderr.range(of: #"vault delete \d{1,5}'"#, options: .regularExpression), verify.stderr)
@@ -215,12 +216,12 @@ final class PhotoNumberingTests: XCTestCase {
     let hint = try XCTUnwrap(verify.stderr.split(separator: "\n").first { $0.contains("vault delete") })
     XCTAssertEqual(
       String(hint),
-      "hint: restore 'y2024.png' (photo 3, id \(victim.id)) from a backup, or remove it with 'vault delete \(victim.id)'"
+      "hint: restore 'y2024.png' (photo 3, id \(victim.id)) from a backup, or remove it with 'vault delete --now \(victim.id)'"
     )
     // Following the hint.
     let command = try XCTUnwrap(hint.split(separator: "'").first { $0.hasPrefix("vault delete ") })
     let delete = try run(command.split(separator: " ").dropFirst().map(String.init) + ["--yes"])
-    XCTAssertEqual(delete.stdout, "deleted 'y2024.png'\ndeleted 1 photo; 2 left\n")
+    XCTAssertEqual(delete.stdout, "deleted 'y2024.png'\ndeleted 1 photo for good; 2 left\n")
     XCTAssertEqual(try listed([]).values.map(\.name).sorted(), ["y2001.png", "y2010.png"])
     _ = try run(["verify"])
   }
@@ -241,9 +242,9 @@ final class PhotoNumberingTests: XCTestCase {
     let line = try XCTUnwrap(repair.stdout.split(separator: "\n").first { $0.hasPrefix("not repaired:") })
     XCTAssertTrue(line.contains("'photo.jpg' (id \(victim.id))"), String(line))
     let command = try XCTUnwrap(line.split(separator: "'").first { $0.hasPrefix("vault delete ") })
-    XCTAssertEqual(String(command), "vault delete \(victim.id)")
+    XCTAssertEqual(String(command), "vault delete --now \(victim.id)")
     let delete = try run(command.split(separator: " ").dropFirst().map(String.init) + ["--yes"])
-    XCTAssertEqual(delete.stdout, "deleted 'photo.jpg'\ndeleted 1 photo; 2 left\n")
+    XCTAssertEqual(delete.stdout, "deleted 'photo.jpg'\ndeleted 1 photo for good; 2 left\n")
     XCTAssertEqual(try listed([]).values.map(\.name).sorted(), ["gray.png", "palette.png"])
   }
 }

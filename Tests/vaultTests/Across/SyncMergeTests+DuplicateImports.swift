@@ -46,7 +46,7 @@ extension SyncMergeTests {
       // Deleted on B (by the item's number) deletes both imports, on both copies once they meet.
       let number = try XCTUnwrap(
         try b.runner.listJSON().first { $0["id"] as? String == kept }?["index"] as? Int)
-      try succeed(b, ["delete", String(number), "--yes"])
+      try succeed(b, ["delete", "--now", String(number), "--yes"])
       history.deleted.insert(kept)
       try merge(a, b)
       try assertMerged(a, b, history)
@@ -133,7 +133,7 @@ extension SyncMergeTests {
     // Deleting the IMG_0002 item on A takes A's still and B's still and MOV, on both.
     let before = try Set(FileManager.default.contentsOfDirectory(atPath: a.spaceFolder() + "/Photo"))
     let number = try XCTUnwrap(byName["IMG_0002.JPG"]?["index"] as? Int)
-    try succeed(a, ["delete", String(number), "--yes"])
+    try succeed(a, ["delete", "--now", String(number), "--yes"])
     try rsyncBothWays(a, b)
     for machine in [a, b] {
       try machine.writeNothing()

@@ -242,7 +242,7 @@ final class SyncMergeTests: XCTestCase {
         [
           ["add", "--album", "Trip", fixturesPath + "/palette.png"],
           ["album", "add", "Trip", id("photo.jpg")],
-          ["delete", id("quad-420.jpg"), "--yes"],
+          ["delete", "--now", id("quad-420.jpg"), "--yes"],
         ]
       ),
     ] {
@@ -373,7 +373,7 @@ final class SyncMergeTests: XCTestCase {
 
     func delete(_ photo: String) throws {
       let id = history.id(photo)
-      let run = try self.run(["delete", id, "--yes"])
+      let run = try self.run(["delete", "--now", id, "--yes"])
       XCTAssertEqual(run.status, 0, "\(name): \(run.stderr)")
       history.deleted.insert(id)
       selected[id] = nil

@@ -82,7 +82,7 @@ final class HardeningTests: XCTestCase {
       "\(VaultRunner.binary) delete 1", in: folder,
       environment: ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse", "TERM": "xterm-256color"])
     let screen = try session.wait(for: "[y/N]")
-    XCTAssertTrue(screen.contains("Delete '\(hostileShown)'?"), screen)
+    XCTAssertTrue(screen.contains("Move '\(hostileShown)' to Recently Deleted"), screen)
     try session.send("n", "Enter")
     XCTAssertTrue(try session.waitUntilFinished().contains("nothing deleted"))
     XCTAssertEqual(try vault.listJSON().count, 1)
@@ -166,7 +166,7 @@ final class HardeningTests: XCTestCase {
     let name = try XCTUnwrap(try vault.listJSON()[1]["name"] as? String)
     XCTAssertTrue(
       verify.stderr.contains(
-        "hint: restore '\(name)' (photo 2, id \(ids[1])) from a backup, or remove it with 'vault delete \(ids[1])'"
+        "hint: restore '\(name)' (photo 2, id \(ids[1])) from a backup, or remove it with 'vault delete --now \(ids[1])'"
       ),
       verify.stderr)
   }
@@ -308,13 +308,16 @@ final class HardeningTests: XCTestCase {
     // Each deleted photo is named first.
     let names = try vault.listJSON().compactMap { $0["name"] as? String }
     XCTAssertEqual(
-      try vault.run(["delete", "3", "--yes"]).stdout, "deleted '\(names[2])'\ndeleted 1 photo; 3 left\n")
+      try vault.run(["delete", "3", "--yes"]).stdout,
+      "deleted '\(names[2])'\nmoved 1 photo to Recently Deleted (kept 30 days); 3 left\n")
     XCTAssertEqual(try vault.run(["select", "1,2"]).status, 0)
     XCTAssertEqual(
       try vault.run(["delete", "--selected", "--yes"]).stdout,
-      "deleted '\(names[0])'\ndeleted '\(names[1])'\ndeleted 2 photos; 1 left\n")
+      "deleted '\(names[0])'\ndeleted '\(names[1])'\nmoved 2 photos to Recently Deleted (kept 30 days); 1 left\n"
+    )
     XCTAssertEqual(
-      try vault.run(["delete", "--all", "--yes"]).stdout, "deleted '\(names[3])'\ndeleted 1 photo; 0 left\n")
+      try vault.run(["delete", "--all", "--yes"]).stdout,
+      "deleted '\(names[3])'\nmoved 1 photo to Recently Deleted (kept 30 days); 0 left\n")
     XCTAssertEqual(try vault.listJSON().count, 0)
   }
 

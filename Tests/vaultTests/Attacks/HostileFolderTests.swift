@@ -95,7 +95,7 @@ final class HostileFolderTests: XCTestCase {
   func testASpaceWithoutItsJournalIsNeverTakenForFormat1() throws {
     try add(["photo.jpg", "gray.jpg"], album: "trip")
     try add(["gray.png"])
-    XCTAssertEqual(try run(["delete", "3", "--yes"]).status, 0)
+    XCTAssertEqual(try run(["delete", "--now", "3", "--yes"]).status, 0)
     XCTAssertEqual(try run(["select", "1"]).status, 0)
     let space = try space()
     try FileManager.default.removeItem(atPath: space + "/Journal")

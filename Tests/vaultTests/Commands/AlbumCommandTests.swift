@@ -201,7 +201,7 @@ final class AlbumCommandTests: XCTestCase {
       try FileManager.default.contentsOfDirectory(atPath: folder + "/one"), ["photo.jpg"], exported.stdout)
     XCTAssertTrue(
       try run(["delete", "--all", "--album", "Two", "--yes"]).stdout.hasSuffix(
-        "'\ndeleted 2 photos; 2 left\n"))
+        "'\nmoved 2 photos to Recently Deleted (kept 30 days); 2 left\n"))
     XCTAssertEqual(try listed(), ["1 gray.png", "2 rgba.png"])
     XCTAssertTrue(try run(["album", "list"]).stdout.hasPrefix("Two  0 photos\n"))
   }
@@ -230,7 +230,7 @@ final class AlbumCommandTests: XCTestCase {
       environment: ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse"], width: 200, height: 10)
     try session.wait(
       for:
-        "Delete 2 photos from the space and every album (to take them out of 'Trip' only: vault album remove)? This cannot be undone."
+        "Move 2 photos from the space and every album (to take them out of 'Trip' only: vault album remove) to Recently Deleted (kept 30 days)?"
     )
     try session.send("n", "Enter")
     try session.wait(for: "exit status 0")

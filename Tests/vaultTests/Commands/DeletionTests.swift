@@ -77,14 +77,14 @@ final class DeletionTests: XCTestCase {
     let screen = try session.wait(for: "[y/N]")
     // capture-pane keeps the space after [y/N]; only trailing spaces are dropped.
     let lines = screen.split(separator: "\n").map { String($0.reversed().drop { $0 == " " }.reversed()) }
-    let question = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("Delete 11 photos?") })
+    let question = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("Move 11 photos") })
     guard question >= 12 else { return XCTFail("the question names no photos:\n\(screen)") }
     XCTAssertEqual(
       Array(lines[(question - 12)..<question]),
       (1...10).map(listed) + [
         "  … and 1 more", "albums they leave: 'Trip' (2 of its 3 photos)",
       ])
-    XCTAssertEqual(lines[question], "Delete 11 photos? This cannot be undone. [y/N]")
+    XCTAssertEqual(lines[question], "Move 11 photos to Recently Deleted (kept 30 days)? [y/N]")
     try session.send("n", "Enter")
     try session.wait(for: "exit status 0")
     XCTAssertEqual(try names().count, 12)
@@ -98,7 +98,7 @@ final class DeletionTests: XCTestCase {
     let session = try TmuxSession(
       "\(VaultRunner.binary) delete 1; echo \"exit status $?\"", in: folder,
       environment: ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse"], width: 120, height: 30)
-    try session.wait(for: "Delete 'p01.jpg'? This cannot be undone. [y/N]")
+    try session.wait(for: "Move 'p01.jpg' to Recently Deleted (kept 30 days)? [y/N]")
     // Other commands write and read while the question waits.
     XCTAssertEqual(try run(["select", "2"]).stdout, "1 of 3 photos selected\n")
     XCTAssertEqual(try run(["list", "--count", "1"]).status, 0)
@@ -111,16 +111,15 @@ final class DeletionTests: XCTestCase {
     try addPhotos(12)
     XCTAssertEqual(
       try run(["delete", "2", "5", "--yes"]).stdout,
-      "deleted 'p02.jpg'\ndeleted 'p05.jpg'\ndeleted 2 photos; 10 left\n")
-    // Past ten, a count, and --verbose names them all.
+      "deleted 'p02.jpg'\ndeleted 'p05.jpg'\nmoved 2 photos to Recently Deleted (kept 30 days); 10 left\n")
+    // Not on a terminal, every one however many (issue 33: past ten it was a count, with a
+    // hint to delete again with --verbose).
     XCTAssertEqual(try run(["delete", "--all", "--yes"]).stdout.split(separator: "\n").count, 11)
     try addPhotos(12, batch: 1)
     XCTAssertEqual(
-      try run(["delete", "--all", "--yes"]).stdout, "deleted 12 photos; 0 left (--verbose names them)\n")
-    try addPhotos(12, batch: 2)
-    XCTAssertEqual(
-      try run(["delete", "--all", "--yes", "--verbose"]).stdout,
-      (1...12).map { "deleted '\(name($0))'\n" }.joined() + "deleted 12 photos; 0 left\n")
+      try run(["delete", "--all", "--yes"]).stdout,
+      (1...12).map { "deleted '\(name($0))'\n" }.joined()
+        + "moved 12 photos to Recently Deleted (kept 30 days); 0 left\n")
   }
 
   func testDryRunListsWhatWouldBeDeletedAndChangesNothing() throws {
@@ -133,13 +132,13 @@ final class DeletionTests: XCTestCase {
       dryRun.stdout,
       "would delete:\n" + (1...12).map { listed($0) + "\n" }.joined()
         + "albums they leave: 'Trip' (its only photo)\n"
-        + "would delete 12 photos; nothing deleted (--dry-run)\n")
+        + "would move 12 photos to Recently Deleted; nothing deleted (--dry-run)\n")
     XCTAssertEqual(try snapshot(vault.vault), before, "a dry run changed the vault")
     // No question is asked, and no terminal is needed.
     let album = try run(["delete", "--album", "Trip", "--all", "--dry-run"])
     XCTAssertTrue(
       album.stdout.hasSuffix(
-        "would delete 1 photo from the space and every album "
+        "would move 1 photo to Recently Deleted from the space and every album "
           + "(to take it out of 'Trip' only: vault album remove); nothing deleted (--dry-run)\n"),
       album.stdout)
     XCTAssertEqual(try names().count, 12)

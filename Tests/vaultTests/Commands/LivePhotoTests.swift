@@ -84,9 +84,15 @@ final class LivePhotoTests: XCTestCase {
     XCTAssertTrue(grid.contains("\(number) live A.JPG"), grid)
     let video = try XCTUnwrap(byName["C.MOV"]?["index"] as? Int)
     XCTAssertTrue(grid.contains("\(video) 0:01 C.MOV"), grid)
-    // `show` (as the viewer's status line) says live after the size.
-    let shown = try vault.run(["show", String(number)])
-    XCTAssertTrue(shown.stdout.contains("\(number) A.JPG  64×48 live"), shown.stdout + shown.stderr)
+    // `show` (as the viewer's status line) says live after the size, and names its MOV
+    // with its size, duration and codec (it named the still only); a video its duration
+    // and codec.
+    let shown = try vault.run(["show", String(number), String(video)])
+    let movieSize = PhotoListing.byteCount(Int64(try fileBytes(camera + "/B.MOV").count))
+    XCTAssertTrue(
+      shown.stdout.contains("\(number) A.JPG  64×48 live (B.MOV, \(movieSize), 0:01, h264)"),
+      shown.stdout + shown.stderr)
+    XCTAssertTrue(shown.stdout.contains("\(video) C.MOV  160×120 video 0:01, h264"), shown.stdout)
     XCTAssertEqual(try vault.run(["select", String(number)]).status, 0)
     let selected = try vault.listJSON(["--selected"])
     XCTAssertEqual(selected.map { $0["name"] as? String }, ["A.JPG"])
@@ -99,7 +105,7 @@ final class LivePhotoTests: XCTestCase {
       XCTAssertEqual(try fileBytes(folder + "/out/" + name), try fileBytes(camera + "/" + name), name)
     }
 
-    let deleted = try vault.run(["delete", String(number), "--yes"])
+    let deleted = try vault.run(["delete", "--now", String(number), "--yes"])
     XCTAssertEqual(deleted.status, 0, deleted.stderr)
     XCTAssertTrue(deleted.stdout.contains("deleted live photo 'A.JPG' + 'B.MOV'"), deleted.stdout)
     XCTAssertEqual(try blobCount(), 7)
@@ -116,10 +122,28 @@ final class LivePhotoTests: XCTestCase {
     let movie = try XCTUnwrap(
       (try vault.listJSON().first { $0["name"] as? String == "D.HEIC" }?["motion"] as? [String: Any])?["id"]
         as? String)
-    let byMovie = try vault.run(["delete", movie, "--yes"])
+    let byMovie = try vault.run(["delete", "--now", movie, "--yes"])
     XCTAssertTrue(
       byMovie.stdout.contains("deleted live photo 'D.HEIC' + 'E.MOV'"), byMovie.stdout + byMovie.stderr)
     XCTAssertEqual(try blobCount(), 5)
+  }
+
+  /// `verify --repair` with a Live Photo's motion damaged: no line it prints suggests a
+  /// deletion that would take the intact still too. On main its first, the repair's
+  /// warning, said "restore it from a backup or delete it".
+  func testVerifyRepairNeverSuggestsDeletingADamagedHalfsWholeItem() throws {
+    try makeCameraRoll()
+    XCTAssertEqual(try vault.run(["add", camera]).status, 0)
+    let item = try XCTUnwrap(try vault.listJSON().first { $0["name"] as? String == "D.HEIC" })
+    let motion = try XCTUnwrap((item["motion"] as? [String: Any])?["id"] as? String)
+    try damageOriginal(motion)
+    let repair = try vault.run(["verify", "--repair"])
+    XCTAssertEqual(repair.status, 1, repair.stdout + repair.stderr)
+    let deleting = (repair.stdout + repair.stderr).split(separator: "\n").filter { $0.contains("delete") }
+    XCTAssertFalse(deleting.isEmpty, repair.stderr)
+    for line in deleting {
+      XCTAssertTrue(line.contains("'vault delete --only motion \(motion)'"), String(line))
+    }
   }
 
   /// Flips a bit of `id`'s original, past its header.
@@ -330,7 +354,7 @@ final class LivePhotoTests: XCTestCase {
     let session = try TmuxSession(
       "\(VaultRunner.binary) delete 1; echo \"exit status $?\"", in: folder,
       environment: ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse"], width: 120, height: 30)
-    try session.wait(for: "Delete 'IMG_0009.JPG'? This cannot be undone. [y/N]")
+    try session.wait(for: "Move 'IMG_0009.JPG' to Recently Deleted (kept 30 days)? [y/N]")
     XCTAssertEqual(try vault.run(["add", later]).status, 0)
     try session.send("y", "Enter")
     let screen = try session.wait(for: "exit status 0")

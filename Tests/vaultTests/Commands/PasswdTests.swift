@@ -63,7 +63,7 @@ final class PasswdTests: XCTestCase {
     let cases: [(arguments: [String], password: String?, status: Int32, error: String)] = [
       (
         ["--new-password-file", try file("new", "battery staple")], "wrong horse", 3,
-        "error: no space opens with this password\n" + SyncthingTests.changedElsewhereHint
+        "error: no space opens with this password\n"
       ),
       (
         ["--new-password-file", try file("same", "correct horse")], "correct horse", 1,
@@ -145,7 +145,9 @@ final class PasswdTests: XCTestCase {
     try wrong.type("correct horse")
     try wrong.send("Enter")
     let stopped = try wrong.waitUntilFinished()
-    XCTAssertTrue(stopped.contains("error: no space opens with this password\nhint: "), stopped)
+    XCTAssertTrue(stopped.contains("error: no space opens with this password"), stopped)
+    // A vault kept by no sync engine: the hint on a password changed on another copy cannot apply.
+    XCTAssertFalse(stopped.contains("hint:"), stopped)
     XCTAssertTrue(stopped.contains("status=3"), stopped)
     XCTAssertFalse(stopped.contains("New password:"), stopped)
   }

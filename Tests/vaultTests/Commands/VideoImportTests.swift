@@ -98,6 +98,39 @@ final class VideoImportTests: XCTestCase {
     XCTAssertEqual(try vault.listJSON().count, 0)
   }
 
+  /// A 20-second video cut at 35% of its bytes (as a partly copied phone video): FFmpeg
+  /// decodes its first 6.8 s, but the keyframe at or after 10% is at 10 s, past the cut, and
+  /// it was refused ("no picture of it can be decoded"). It is kept bit for bit, with a
+  /// warning naming what is missing; its duration is what the file holds.
+  func testAVideoCutShortIsKeptWithAWarningAndTheDurationItHolds() throws {
+    try TestVideos.indexFirstMP4(folder + "/whole.mp4", seconds: 20)
+    try TestVideos.cut(folder + "/whole.mp4", to: videos + "/cut.mp4", percent: 35)
+    let run = try vault.run(["add", videos + "/cut.mp4"])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    XCTAssertTrue(run.stdout.contains("added 1, skipped 0 duplicates, failed 0"), run.stdout)
+    XCTAssertTrue(
+      run.stderr.contains("warning: '\(videos)/cut.mp4': the file is cut short: only 0:07 of 0:20 decodes"),
+      run.stderr)
+    let listed = try XCTUnwrap(try vault.listJSON().first)
+    let duration = try XCTUnwrap(listed["duration"] as? Double)
+    XCTAssertTrue((6.0...7.5).contains(duration), "\(duration) s: what the file holds, not 20")
+    XCTAssertEqual([listed["width"] as? Int, listed["height"] as? Int], [320, 240])
+    try vault.assertExportsBitForBit(["cut.mp4"], from: videos, uprightThumbnails: [])
+  }
+
+  /// MPEG-4 Part 2 (`ffmpeg -c:v mpeg4`) was refused ("its header gives its pictures no
+  /// size"): the size is read from the stream.
+  func testAnMPEG4PartTwoVideoImports() throws {
+    try TestVideos.mpeg4PartTwo(videos + "/part2.mp4")
+    let run = try vault.run(["add", videos + "/part2.mp4"])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    let listed = try XCTUnwrap(try vault.listJSON().first)
+    XCTAssertEqual(listed["codec"] as? String, "mpeg4")
+    XCTAssertEqual(listed["duration"] as? Double, 2)
+    XCTAssertEqual([listed["width"] as? Int, listed["height"] as? Int], [320, 240])
+    try vault.assertExportsBitForBit(["part2.mp4"], from: videos, uprightThumbnails: [])
+  }
+
   /// The pixel at (x, y); black outside the picture (a size already found wrong).
   func pixel(_ image: RGBImage, x: Int, y: Int) -> [UInt8] {
     guard x < image.width, y < image.height else { return [0, 0, 0] }

@@ -305,6 +305,17 @@ final class MountTests: XCTestCase {
     XCTAssertTrue(eventually { !self.names("Photos").contains("gray.png") }, "the deleted photo stayed")
     XCTAssertTrue(
       eventually { !FileManager.default.fileExists(atPath: self.mountPoint + "/Photos/gray.png") })
+    // It is in Recently Deleted/, readable and read-only, until restored.
+    XCTAssertTrue(eventually { self.names("Recently Deleted") == ["gray.png"] }, "not in Recently Deleted/")
+    XCTAssertEqual(
+      try fileBytes(mountPoint + "/Recently Deleted/gray.png"), try fileBytes(fixturesPath + "/gray.png"))
+    XCTAssertFalse(
+      FileManager.default.createFile(atPath: mountPoint + "/Recently Deleted/new.png", contents: Data([1])))
+    XCTAssertNotEqual(unlink(mountPoint + "/Recently Deleted/gray.png"), 0)
+    let restored = try vault.run(["trash", "restore", "1"])
+    XCTAssertEqual(restored.status, 0, restored.stderr)
+    XCTAssertTrue(eventually { self.names("Photos").contains("gray.png") }, "the restored photo never showed")
+    XCTAssertTrue(eventually { self.names("Recently Deleted").isEmpty })
 
     running.send(SIGTERM)
     let ended = try running.finish()

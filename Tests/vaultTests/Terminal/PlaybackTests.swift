@@ -1,4 +1,5 @@
 import Foundation
+import VaultTerminal
 import VaultTestSupport
 import XCTest
 
@@ -27,7 +28,7 @@ final class PlaybackTests: XCTestCase {
   /// The progress line's mark and time in seconds ("▶ 0:03 / 0:12"), if it shows.
   static func progress(_ screen: String) -> (mark: String, seconds: Int)? {
     let pattern = try! Regex(
-      #"([▶⏸]) (\d+):(\d\d) / 0:12"#, as: (Substring, Substring, Substring, Substring).self)
+      #"([▶‖]) (\d+):(\d\d) / 0:12"#, as: (Substring, Substring, Substring, Substring).self)
     guard let match = screen.firstMatch(of: pattern) else { return nil }
     return (String(match.1), Int(match.2)! * 60 + Int(match.3)!)
   }
@@ -44,16 +45,16 @@ final class PlaybackTests: XCTestCase {
       (Self.progress($0).map { $0.mark == "▶" && $0.seconds >= 1 }) ?? false
     }
     try session.type(" ")
-    var screen = try session.wait(until: "paused") { Self.progress($0)?.mark == "⏸" }
+    var screen = try session.wait(until: "paused") { Self.progress($0)?.mark == "‖" }
     let paused = try XCTUnwrap(Self.progress(screen)).seconds
     try session.send("Right")
     screen = try session.wait(until: "10 s on") {
-      (Self.progress($0).map { $0.mark == "⏸" && $0.seconds >= paused + 9 }) ?? false
+      (Self.progress($0).map { $0.mark == "‖" && $0.seconds >= paused + 9 }) ?? false
     }
     XCTAssertLessThanOrEqual(try XCTUnwrap(Self.progress(screen)).seconds, min(11, paused + 11), screen)
     try session.send("Left")
     try session.wait(until: "10 s back") {
-      (Self.progress($0).map { $0.mark == "⏸" && $0.seconds <= paused + 1 }) ?? false
+      (Self.progress($0).map { $0.mark == "‖" && $0.seconds <= paused + 1 }) ?? false
     }
     try session.type(" ")
     try session.wait(until: "playing again") { Self.progress($0)?.mark == "▶" }
@@ -61,12 +62,54 @@ final class PlaybackTests: XCTestCase {
     screen = try session.wait(until: "back to the still") {
       $0.contains("video 0:12  Enter: play") && Self.progress($0) == nil
     }
-    XCTAssertFalse(screen.contains("▶") || screen.contains("⏸"), screen)
+    XCTAssertFalse(screen.contains("▶") || screen.contains("‖"), screen)
     try session.type("q")
     screen = try session.waitUntilFinished()
     XCTAssertTrue(screen.contains("exit status 0"), screen)
     XCTAssertFalse(screen.contains("clip.mp4"), "the alternate screen is gone:\n\(screen)")
     try assertSameTerminalSettings("stty-after.txt", as: "stty-before.txt", in: folder)
+  }
+
+  /// A Live Photo's motion plays on Enter, which did nothing: its key and duration on the
+  /// status line, then its progress, and `q` back to the still; its details (`i`) name the
+  /// MOV with its size, duration and codec.
+  func testALivePhotosMotionPlaysOnEnterAndItsDetailsNameIt() throws {
+    try TestLivePhotos.still(folder + "/IMG_0001.JPG", identifier: "LIVE-0001")
+    try TestLivePhotos.motion(folder + "/IMG_0001.MOV", identifier: "LIVE-0001")
+    let added = try vault.run(["add", folder + "/IMG_0001.JPG", folder + "/IMG_0001.MOV"])
+    XCTAssertEqual(added.status, 0, added.stderr)
+    let session = try viewer("--mode symbols 1")
+    try session.wait(until: "the still, with its motion's duration and key") {
+      $0.contains("IMG_0001.JPG  64×48  live 0:01  Enter: play") && !$0.contains("loading")
+    }
+    try session.send("Enter")
+    try session.wait(until: "its motion plays") { $0.contains(" / 0:01  ← →: 10 s  q: stop") }
+    try session.type("q")
+    try session.wait(until: "back to the still") { $0.contains("live 0:01  Enter: play") }
+    try session.type("i")
+    let size = PhotoListing.byteCount(Int64(try fileBytes(folder + "/IMG_0001.MOV").count))
+    let screen = try session.wait(until: "the details name its motion") {
+      $0.contains("IMG_0001.MOV") && $0.contains(size) && $0.contains("0:01, h264")
+    }
+    XCTAssertTrue(screen.contains("motion"), screen)
+    try session.type("q")
+    XCTAssertTrue(try session.waitUntilFinished().contains("exit status 0"))
+  }
+
+  func testAVideoPlayedToItsEndShowsItsWholeDuration() throws {
+    // 10 frames a second: the last one is at 2.9 s, which reads 0:02.
+    try TestVideos.countingMP4(folder + "/clip.mp4", seconds: 3)
+    XCTAssertEqual(try vault.run(["add", folder + "/clip.mp4"]).status, 0)
+    let session = try viewer("--mode symbols 1")
+    try session.wait(until: "the video's still with its duration") {
+      $0.contains("video 0:03  Enter: play") && !$0.contains("loading")
+    }
+    try session.send("Enter")
+    let screen = try session.wait(until: "the end, paused") { $0.contains("‖ 0:0") }
+    XCTAssertTrue(screen.contains("‖ 0:03 / 0:03"), screen)
+    try session.type("q")
+    try session.type("q")
+    XCTAssertTrue(try session.waitUntilFinished().contains("exit status 0"))
   }
 
   /// Colours drawn on the screen (with its escapes) as (red, green, blue).

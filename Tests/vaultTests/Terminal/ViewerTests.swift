@@ -217,15 +217,15 @@ final class ViewerTests: XCTestCase {
     let session = try viewer("--mode symbols 3")
     try waitForPhoto(3, in: session)
     try session.type("d")
-    try session.wait(for: "Delete 'photo-3.jpg'? This cannot be undone. [y/N]")
+    try session.wait(for: "Move 'photo-3.jpg' to Recently Deleted? [y/N]")
     try session.type("n")
     try session.wait(for: "nothing deleted")
     try session.type("d")
-    try session.wait(for: "Delete 'photo-3.jpg'?")
+    try session.wait(for: "Move 'photo-3.jpg' to Recently Deleted?")
     try session.sendOnItsOwn("y")
     // The photo that moved into its place: photo 4, now number 3 of 5.
     try session.wait(for: "3 / 5  photo-4.jpg  800×450")
-    try session.wait(for: "— deleted 'photo-3.jpg'; 5 left")
+    try session.wait(for: "— moved 'photo-3.jpg' to Recently Deleted; 5 left")
     try session.type("q")
     try session.waitUntilFinished()
     XCTAssertEqual(
@@ -402,7 +402,9 @@ final class ViewerTests: XCTestCase {
 
     let pager = try viewer("--mode symbols --sort imported 1")
     try pager.wait(until: "photo 1 loaded") { $0.contains("1 / 7  photo-1.jpg") && !$0.contains("loading") }
-    XCTAssertEqual(try vault.run(["delete", "--yes", "--sort", "imported", "4"]).status, 0)
+    // Deleted for good: a photo moved to Recently Deleted can still be read, and the viewer
+    // learns of changes by a read that fails.
+    XCTAssertEqual(try vault.run(["delete", "--now", "--yes", "--sort", "imported", "4"]).status, 0)
     for _ in 0..<3 { try pager.type("n") }
     let screen = try pager.wait(for: "'photo-4.jpg' was deleted by another command")
     XCTAssertFalse(screen.contains("damaged"), screen)

@@ -1,0 +1,66 @@
+import Foundation
+
+/// The tmux pane vault runs in, as tmux tells it (`tmux display -p`): whether it passes
+/// graphics through to the terminal outside, where its top-left cell is on that terminal,
+/// and which terminal that is.
+struct TmuxPane: Equatable {
+  /// `allow-passthrough` is on for the pane (tmux 3.3: set for it, its window or globally).
+  var passthrough: Bool
+  /// The outside terminal's row and column (0-based) of the pane's top-left cell: its
+  /// place in the window, below a status line at the top.
+  var top: Int
+  var left: Int
+  /// The TERM of the terminal of the client attached, empty when none is.
+  var outerTerminal: String
+
+  /// The pane vault runs in when `environment` says it runs in tmux (TMUX, TMUX_PANE),
+  /// asked of the `tmux` its PATH finds; nil outside tmux or when tmux does not answer.
+  static func ask(environment: [String: String]) -> TmuxPane? {
+    guard !(environment["TMUX"] ?? "").isEmpty, let pane = environment["TMUX_PANE"], !pane.isEmpty else {
+      return nil
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["tmux", "display-message", "-p", "-t", pane, format]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    do { try process.run() } catch { return nil }
+    let answer = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    return TmuxPane(answer: answer)
+  }
+
+  /// Bytes that show a picture (`picture`: a kitty command or a sixel image drawn where the
+  /// cursor is) with its top-left cell at the pane's `row` and `column` (0-based): the
+  /// cursor is moved in the pane for tmux, and again, in the outside terminal's cells,
+  /// inside the passthrough, since tmux writes a passthrough wherever the outside
+  /// terminal's cursor happens to be.
+  func placed(_ picture: [UInt8], row: Int, column: Int) -> [UInt8] {
+    Array("\u{1B}[\(row + 1);\(column + 1)H".utf8)
+      + TmuxPassthrough.wrapped(Array("\u{1B}[\(top + row + 1);\(left + column + 1)H".utf8) + picture)
+  }
+}
+
+extension TmuxPane {
+  /// What `tmux display -p` is asked for, fields separated by `|`.
+  static let format =
+    "#{allow-passthrough}|#{pane_top}|#{pane_left}|#{status}|#{status-position}|#{client_termname}"
+
+  /// The pane from tmux's answer to `format`; nil for an answer that is not one.
+  init?(answer: String) {
+    let fields = answer.trimmingCharacters(in: .newlines).split(
+      separator: "|", omittingEmptySubsequences: false)
+    guard fields.count == 6, let top = Int(fields[1]), let left = Int(fields[2]), top >= 0, left >= 0 else {
+      return nil
+    }
+    passthrough = fields[0] == "1" || fields[0] == "on"
+    // `status` is off, on (one line) or the number of lines; at the top they push panes down.
+    let statusLines = fields[3] == "on" ? 1 : Int(fields[3]) ?? 0
+    self.top = top + (fields[4] == "top" ? statusLines : 0)
+    self.left = left
+    outerTerminal = String(fields[5])
+  }
+}

@@ -1,0 +1,292 @@
+import Foundation
+import XCTest
+
+@testable import VaultCore
+
+/// Recently Deleted from the command line (issue 33, items 1 and 2): `delete` moves photos
+/// there and names each one, `vault trash` lists, restores and empties it, `delete --now`
+/// and expiry delete for good, and no output ever suggests running a deletion again.
+final class TrashTests: XCTestCase {
+  var folder = ""
+  var vault: VaultRunner!
+
+  override func setUpWithError() throws {
+    folder = try makeTemporaryFolder(self)
+    vault = try VaultRunner.initialized(in: folder)
+  }
+
+  @discardableResult
+  func run(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> VaultRun {
+    let result = try vault.run(arguments)
+    XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)", file: file, line: line)
+    return result
+  }
+
+  func names(_ arguments: [String] = []) throws -> [String] {
+    try vault.listJSON(arguments).compactMap { $0["name"] as? String }
+  }
+
+  func id(of name: String) throws -> String {
+    try XCTUnwrap(try vault.listJSON().first { $0["name"] as? String == name }?["id"] as? String, name)
+  }
+
+  /// Adds gray.png, photo.jpg and palette.png, numbered in that order.
+  func addThree() throws {
+    for name in ["gray.png", "photo.jpg", "palette.png"] {
+      try run(["add", "--quiet", fixturesPath + "/" + name])
+    }
+    XCTAssertEqual(try names(), ["gray.png", "photo.jpg", "palette.png"])
+  }
+
+  /// What `vault trash` lists, without the dates: number and name of each line.
+  func trashed() throws -> [String] {
+    let output = try run(["trash"]).stdout
+    if output == "Recently Deleted is empty\n" { return [] }
+    return output.split(separator: "\n").map { line in
+      let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+      return parts[0] + " " + parts[1]
+    }
+  }
+
+  func testDeleteMovesToRecentlyDeletedAndRestoreBringsItBackToItsAlbum() throws {
+    try addThree()
+    try run(["album", "new", "Trip"])
+    try run(["album", "add", "Trip", "2"])
+    try run(["select", "2"])
+    let photoID = try id(of: "photo.jpg")
+    let deleted = try run(["delete", "2", "--yes"])
+    XCTAssertEqual(
+      deleted.stdout, "deleted 'photo.jpg'\nmoved 1 photo to Recently Deleted (kept 30 days); 2 left\n")
+    XCTAssertEqual(try names(), ["gray.png", "palette.png"])
+    XCTAssertEqual(try names(["--album", "Trip"]), [])
+    XCTAssertEqual(try run(["album", "list"]).stdout.contains("Trip"), true)
+    let info = try run(["info"]).stdout
+    XCTAssertTrue(info.contains("photos:          2 (0 selected)\n"), info)
+    XCTAssertTrue(info.contains("recently deleted: 1 photo, kept 30 days ('vault trash' lists them)\n"), info)
+    let listing = try run(["trash"]).stdout
+    XCTAssertTrue(
+      listing.range(
+        of: #"^1  photo\.jpg  deleted \d{4}-\d\d-\d\d \d\d:\d\d, 30 days left\n$"#,
+        options: .regularExpression)
+        != nil, listing)
+    // export --all and select --all pass over it.
+    let exported = folder + "/all"
+    try run(["export", "--all", "--quiet", "--to", exported])
+    XCTAssertEqual(
+      Set(try FileManager.default.contentsOfDirectory(atPath: exported)), ["gray.png", "palette.png"])
+    XCTAssertEqual(try run(["select", "--all"]).stdout, "2 of 2 photos selected\n")
+    try run(["select", "--none"])
+
+    // By number, as `vault trash` shows it: back in its album, with its selection.
+    XCTAssertEqual(
+      try run(["trash", "restore", "1"]).stdout,
+      "restored 'photo.jpg'\nrestored 1 photo; 3 in the space, 0 in Recently Deleted\n")
+    XCTAssertEqual(try names(), ["gray.png", "photo.jpg", "palette.png"])
+    XCTAssertEqual(try names(["--album", "Trip"]), ["photo.jpg"])
+    XCTAssertEqual(try trashed(), [])
+
+    // By id; then exported bit for bit.
+    try run(["delete", "2", "--yes"])
+    try run(["trash", "restore", String(photoID.prefix(8))])
+    XCTAssertEqual(try names(["--album", "Trip"]), ["photo.jpg"])
+    let back = folder + "/back"
+    try run(["export", "2", "--quiet", "--to", back])
+    XCTAssertEqual(try fileBytes(back + "/photo.jpg"), try fileBytes(fixturesPath + "/photo.jpg"))
+    XCTAssertEqual(try run(["verify", "--quiet"]).status, 0)
+  }
+
+  func testTrashListsMostRecentlyDeletedFirstAndRestoresRanges() throws {
+    try addThree()
+    try run(["delete", "1", "--yes"])
+    try run(["delete", "2", "--yes"])
+    XCTAssertEqual(try trashed(), ["1 palette.png", "2 gray.png"])
+    XCTAssertEqual(
+      try run(["trash", "restore", "1-2"]).stdout.split(separator: "\n").last,
+      "restored 2 photos; 3 in the space, 0 in Recently Deleted")
+    XCTAssertEqual(try names(), ["gray.png", "photo.jpg", "palette.png"])
+    let refused = try vault.run(["trash", "restore", "1"])
+    XCTAssertEqual(refused.status, 1)
+    XCTAssertEqual(refused.stderr, "error: there is no item 1 in Recently Deleted: it is empty\n")
+  }
+
+  func testEmptyingTheTrashAndDeleteNowRemoveTheFiles() throws {
+    try addThree()
+    let space = try vault.spaceFolder()
+    let (gray, photo) = (try id(of: "gray.png"), try id(of: "photo.jpg"))
+    try run(["delete", "1", "--yes"])
+    XCTAssertTrue(FileManager.default.fileExists(atPath: space + "/Photo/" + gray))
+    XCTAssertTrue(FileManager.default.fileExists(atPath: space + "/Thumb/" + gray))
+    let refused = try vault.run(["trash", "empty"])
+    XCTAssertEqual(refused.status, 1, "asked nobody")
+    XCTAssertTrue(FileManager.default.fileExists(atPath: space + "/Photo/" + gray))
+    XCTAssertEqual(
+      try run(["trash", "empty", "--yes"]).stdout, "deleted 'gray.png'\ndeleted 1 photo for good\n")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: space + "/Photo/" + gray))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: space + "/Thumb/" + gray))
+    XCTAssertEqual(try trashed(), [])
+
+    XCTAssertEqual(
+      try run(["delete", "--now", "1", "--yes"]).stdout,
+      "deleted 'photo.jpg'\ndeleted 1 photo for good; 1 left\n")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: space + "/Photo/" + photo))
+    XCTAssertEqual(try trashed(), [])
+    XCTAssertEqual(try names(), ["palette.png"])
+    XCTAssertEqual(try run(["verify", "--quiet"]).status, 0)
+  }
+
+  /// verify checks what is in Recently Deleted, under its number there.
+  func testVerifyChecksTheTrashNamingItsItems() throws {
+    try addThree()
+    let space = try vault.spaceFolder()
+    let photo = try id(of: "photo.jpg")
+    try run(["delete", "2", "--yes"])
+    let intact = try run(["verify"])
+    XCTAssertTrue(intact.stdout.contains("ok: 1 photo.jpg (in Recently Deleted)\n"), intact.stdout)
+    XCTAssertTrue(
+      intact.stdout.hasSuffix("2 photos and 1 in Recently Deleted checked: all intact\n"), intact.stdout)
+    var bytes = try fileBytes(space + "/Photo/" + photo)
+    bytes[bytes.count - 20] ^= 1
+    try writeBytes(bytes, to: space + "/Photo/" + photo)
+    let damaged = try vault.run(["verify"])
+    XCTAssertEqual(damaged.status, 1)
+    XCTAssertTrue(
+      damaged.stdout.contains("damaged original: 1 photo.jpg (in Recently Deleted) (Photo/\(photo))"),
+      damaged.stdout)
+    XCTAssertTrue(damaged.stderr.contains("(item 1 of 'vault trash', id \(photo))"), damaged.stderr)
+    XCTAssertFalse(damaged.stderr.contains("vault delete"), damaged.stderr)
+  }
+
+  /// A mark older than the retention (written with a stamp in the past, not waited for) is
+  /// deleted for good by the next command that writes, whatever it is.
+  func testExpiredPhotosGoAtTheNextWrite() throws {
+    try addThree()
+    let space = try vault.spaceFolder()
+    let (gray, photo) = (try id(of: "gray.png"), try id(of: "photo.jpg"))
+    try run(["trash", "retention", "7"])
+    let day: Int64 = 86_400_000_000_000
+    let now = Timestamp.now().nanosecondsSince1970
+    try forge([
+      .trashed(try XCTUnwrap(BlobID(hex: gray)), trashed: true, stamp: now - 8 * day),
+      .trashed(try XCTUnwrap(BlobID(hex: photo)), trashed: true, stamp: now - 6 * day),
+    ])
+    // A reader changes nothing.
+    XCTAssertEqual(try trashed(), ["1 photo.jpg", "2 gray.png"])
+    XCTAssertTrue(FileManager.default.fileExists(atPath: space + "/Photo/" + gray))
+    XCTAssertTrue(try run(["trash"]).stdout.contains("photo.jpg  deleted "))
+    XCTAssertTrue(try run(["trash"]).stdout.contains(", 1 day left\n"))
+    try run(["select", "1"])
+    XCTAssertEqual(try trashed(), ["1 photo.jpg"])
+    XCTAssertFalse(FileManager.default.fileExists(atPath: space + "/Photo/" + gray))
+    XCTAssertFalse(FileManager.default.fileExists(atPath: space + "/Thumb/" + gray))
+    XCTAssertEqual(try names(), ["palette.png"])
+    XCTAssertEqual(try run(["verify", "--quiet"]).status, 0)
+  }
+
+  func forge(_ entries: [JournalEntry]) throws {
+    let space = try Vault.open(at: vault.vault).unlock(
+      password: try Password(utf8: Array("correct horse".utf8)), access: .write)
+    try JournalSegmentWriter(directory: space.journalDirectory, key: space.master.journalKey()).append(
+      entries)
+  }
+
+  /// Issue 33, item 1: `delete 1-12 --yes` printed `deleted 12 photos; 2 left (--verbose
+  /// names them)`, and running it again with --verbose deleted 12 other photos. Now every
+  /// photo is named (not on a terminal), and no line names a command to run again.
+  func testADeletionNamesEveryPhotoAndSuggestsNoCommand() throws {
+    let photos = folder + "/photos"
+    try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+    let base = try fileBytes(fixturesPath + "/photo.jpg")
+    for number in 1...14 {
+      try writeBytes(base + [UInt8(number)], to: photos + String(format: "/p%02d.jpg", number))
+    }
+    try run(["add", "--quiet", photos])
+    let deleted = try run(["delete", "1-12", "--yes"])
+    XCTAssertEqual(
+      deleted.stdout,
+      (1...12).map { String(format: "deleted 'p%02d.jpg'\n", $0) }.joined()
+        + "moved 12 photos to Recently Deleted (kept 30 days); 2 left\n")
+    XCTAssertFalse((deleted.stdout + deleted.stderr).contains("--verbose"))
+    XCTAssertFalse((deleted.stdout + deleted.stderr).contains("vault delete"))
+    XCTAssertEqual(try trashed().count, 12)
+  }
+
+  /// On a terminal, a screenful, then where the rest are.
+  func testOnATerminalADeletionNamesAScreenfulAndSaysWhereTheRestAre() throws {
+    let photos = folder + "/photos"
+    try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+    let base = try fileBytes(fixturesPath + "/photo.jpg")
+    for number in 1...30 {
+      try writeBytes(base + [UInt8(number)], to: photos + String(format: "/p%02d.jpg", number))
+    }
+    try run(["add", "--quiet", photos])
+    let session = try TmuxSession(
+      "\(VaultRunner.binary) delete --all --yes; echo \"exit status $?\"", in: folder,
+      environment: ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse"], width: 100, height: 20)
+    let screen = try session.wait(for: "exit status 0")
+    XCTAssertTrue(screen.contains("deleted 'p01.jpg'"), screen)
+    XCTAssertTrue(screen.contains("… and 15 more (vault trash lists them)"), screen)
+    XCTAssertFalse(screen.contains("deleted 'p30.jpg'"), screen)
+    XCTAssertTrue(screen.contains("moved 30 photos to Recently Deleted (kept 30 days); 0 left"), screen)
+  }
+
+  func testRetentionIsShownSetAndChecked() throws {
+    XCTAssertEqual(
+      try run(["trash", "retention"]).stdout, "Recently Deleted keeps photos 30 days after their deletion\n")
+    XCTAssertEqual(
+      try run(["trash", "retention", "never"]).stdout,
+      "Recently Deleted keeps photos until 'vault trash empty' from now on\n")
+    let refused = try vault.run(["trash", "retention", "0"])
+    XCTAssertEqual(refused.status, 64)
+    XCTAssertTrue(refused.stderr.contains("'0' is not a number of days from 1 to 3650"), refused.stderr)
+    try addThree()
+    XCTAssertEqual(
+      try run(["delete", "1", "--yes"]).stdout,
+      "deleted 'gray.png'\nmoved 1 photo to Recently Deleted (kept until emptied); 2 left\n")
+    XCTAssertTrue(try run(["trash"]).stdout.hasSuffix(", kept until emptied\n"))
+  }
+
+  /// Two copies of one vault, merged as a file union (what a sync engine that never removes
+  /// does): a deletion on one copy and a restore on the other end where the later one put
+  /// the photo, on both.
+  func testADeletionOnOneCopyAndARestoreOnTheOtherMergeToTheLaterOne() throws {
+    try addThree()
+    let other = VaultRunner(vault: folder + "/other", workingDirectory: folder)
+    try copyUnion(from: vault.vault, to: other.vault)
+    try run(["delete", "2", "--yes"])
+    try copyUnion(from: vault.vault, to: other.vault)
+    XCTAssertEqual(try other.run(["trash", "restore", "1"]).status, 0)
+    try copyUnion(from: other.vault, to: vault.vault)
+    for copy in [vault!, other] {
+      XCTAssertEqual(
+        try copy.listJSON().compactMap { $0["name"] as? String }, ["gray.png", "photo.jpg", "palette.png"])
+      XCTAssertEqual(try copy.run(["trash"]).stdout, "Recently Deleted is empty\n")
+    }
+    // In both trashes, restored on one copy while the other empties its trash: a deletion
+    // for good wins over any mark, on both.
+    try run(["delete", "1", "--yes"])
+    try copyUnion(from: vault.vault, to: other.vault)
+    XCTAssertEqual(try other.run(["trash", "restore", "1"]).status, 0)
+    try run(["trash", "empty", "--yes"])
+    try copyUnion(from: other.vault, to: vault.vault)
+    try copyUnion(from: vault.vault, to: other.vault)
+    for copy in [vault!, other] {
+      XCTAssertEqual(try copy.run(["select", "--none"]).status, 0)
+      XCTAssertEqual(try copy.listJSON().compactMap { $0["name"] as? String }, ["photo.jpg", "palette.png"])
+      XCTAssertEqual(try copy.run(["trash"]).stdout, "Recently Deleted is empty\n")
+      XCTAssertEqual(try copy.run(["verify", "--quiet"]).status, 0)
+    }
+  }
+
+  /// `cp -a` without overwriting: the union of two folders.
+  func copyUnion(from source: String, to target: String) throws {
+    let copy = Process()
+    copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+    copy.arguments = ["-a", "-n", source + "/.", target]
+    if !FileManager.default.fileExists(atPath: target) {
+      try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+    }
+    try copy.run()
+    copy.waitUntilExit()
+    XCTAssertEqual(copy.terminationStatus, 0)
+  }
+}
