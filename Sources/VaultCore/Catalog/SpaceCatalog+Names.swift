@@ -1,7 +1,8 @@
 /// The names the files of a catalog show under (`ShownNames`), and those a new import takes.
 extension SpaceCatalog {
   /// The name of every listed file (stills, MOVs, videos; not the hidden imports of a photo
-  /// imported on several copies, which show as the one they are imports of).
+  /// imported on several copies, which show as the one they are imports of), and of every
+  /// file in Recently Deleted, which holds its name until it is deleted for good.
   public func shownNames() -> [BlobID: String] {
     tables.shownNames(of: entries)
   }

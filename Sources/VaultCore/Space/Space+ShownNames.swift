@@ -2,8 +2,9 @@
 extension Space {
   /// The `shownName` entries that record, with `changes`, every name a file shows that the
   /// journal does not record (see `SpaceCatalog.unrecordedNames`): written once, at the
-  /// first import or deletion after an older version's imports or a merge (the changes
-  /// that could move a name), and then never again for those files. Recorded before the
+  /// first import, deletion, move to or from Recently Deleted after an older version's
+  /// imports or a merge (the changes that could move a name), and then never again for
+  /// those files. Recorded before the
   /// deletions in `changes` apply, so no name they free moves to another file.
   func namesKept(along changes: [JournalEntry], stamp: Int64) -> [JournalEntry] {
     var deleted = Set<BlobID>()
@@ -13,7 +14,7 @@ extension Space {
       case .deleted(let id):
         deleted.insert(id)
         changesFiles = true
-      case .added: changesFiles = true
+      case .added, .trashed: changesFiles = true
       default: break
       }
     }

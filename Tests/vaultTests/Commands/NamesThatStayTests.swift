@@ -2,8 +2,9 @@ import Foundation
 import XCTest
 
 /// The name a photo shows in `export` and in the mount stays with it, through the built
-/// binary: a later import of the same name takes the suffix whatever its date, and deleting
-/// one photo of a name never renames another.
+/// binary: a later import of the same name takes the suffix whatever its date, deleting
+/// one photo of a name never renames another, and a photo in Recently Deleted keeps its
+/// name until it is deleted for good.
 final class NamesThatStayTests: XCTestCase {
   var folder = ""
   var vault: VaultRunner!
@@ -40,8 +41,10 @@ final class NamesThatStayTests: XCTestCase {
     return files
   }
 
-  /// The files of the mount's `Photos/` and of `Dates/2019/12/`, as their contents.
-  func mounted() throws -> (photos: [String: [UInt8]], december: [String: [UInt8]]) {
+  /// The files of the mount's `Photos/`, `Dates/2019/12/` and `Recently Deleted/`, as their
+  /// contents.
+  func mounted() throws -> (photos: [String: [UInt8]], december: [String: [UInt8]], trash: [String: [UInt8]])
+  {
     let running = try vault.start(["mount", mountPoint])
     XCTAssertNotNil(running.waitForLine { $0.contains("mounted") }, "vault mount ended")
     func read(_ relative: String) throws -> [String: [UInt8]] {
@@ -49,7 +52,7 @@ final class NamesThatStayTests: XCTestCase {
       let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
       return try Dictionary(uniqueKeysWithValues: names.map { ($0, try fileBytes(path + "/" + $0)) })
     }
-    let files = (try read("Photos"), try read("Dates/2019/12"))
+    let files = (try read("Photos"), try read("Dates/2019/12"), try read("Recently Deleted"))
     running.send(SIGTERM)
     XCTAssertEqual(try running.finish().status, 0)
     return files
@@ -67,10 +70,8 @@ final class NamesThatStayTests: XCTestCase {
     XCTAssertEqual(mount.photos, ["jolla.jpg": first, "jolla (1).jpg": older])
     XCTAssertEqual(mount.december, ["jolla (1).jpg": older], "every folder shows a file under one name")
 
-    // Deleting the first frees its name and moves no other.
-    let number = try XCTUnwrap(
-      try vault.listJSON().first { $0["id"] as? String == firstID }?["index"] as? Int)
-    let deleted = try vault.run(["delete", String(number), "--yes"])
+    // Deleting the first for good frees its name and moves no other.
+    let deleted = try vault.run(["delete", try number(of: firstID), "--now", "--yes"])
     XCTAssertEqual(deleted.status, 0, deleted.stderr)
     XCTAssertEqual(try exported(), ["jolla (1).jpg": older])
     XCTAssertEqual(try mounted().photos, ["jolla (1).jpg": older])
@@ -79,6 +80,43 @@ final class NamesThatStayTests: XCTestCase {
     let third = try fileBytes(fixturesPath + "/gray.jpg")
     try addJolla("gray.jpg", in: "c")
     XCTAssertEqual(try exported(), ["jolla.jpg": third, "jolla (1).jpg": older])
+  }
+
+  /// A photo moved to Recently Deleted holds its name: a later import of the name takes the
+  /// next suffix, the mount's Recently Deleted/ shows it under its name, and a restore
+  /// brings it back under it. Only a deletion for good frees the name.
+  func testAPhotoInRecentlyDeletedKeepsItsNameUntilDeletedForGood() throws {
+    let first = try fileBytes(fixturesPath + "/photo.jpg")
+    let older = try fileBytes(fixturesPath + "/taken-no-offset.jpg")
+    let third = try fileBytes(fixturesPath + "/gray.jpg")
+    let firstID = try addJolla("photo.jpg", in: "a")
+    try addJolla("taken-no-offset.jpg", in: "b")
+    try succeed(["delete", try number(of: firstID), "--yes"])
+    try addJolla("gray.jpg", in: "c")
+    XCTAssertEqual(try exported(), ["jolla (1).jpg": older, "jolla (2).jpg": third])
+    let mount = try mounted()
+    XCTAssertEqual(mount.photos, ["jolla (1).jpg": older, "jolla (2).jpg": third])
+    XCTAssertEqual(mount.trash, ["jolla.jpg": first], "Recently Deleted/ shows the name it keeps")
+
+    try succeed(["trash", "restore", "1"])
+    XCTAssertEqual(try exported(), ["jolla.jpg": first, "jolla (1).jpg": older, "jolla (2).jpg": third])
+
+    // Emptied: the name is free for the next import.
+    try succeed(["delete", try number(of: firstID), "--yes"])
+    try succeed(["trash", "empty", "--yes"])
+    let fourth = try fileBytes(fixturesPath + "/quad-420.jpg")
+    try addJolla("quad-420.jpg", in: "d")
+    XCTAssertEqual(try exported(), ["jolla.jpg": fourth, "jolla (1).jpg": older, "jolla (2).jpg": third])
+  }
+
+  /// The number `vault list` shows the photo `id` under.
+  func number(of id: String) throws -> String {
+    String(try XCTUnwrap(try vault.listJSON().first { $0["id"] as? String == id }?["index"] as? Int))
+  }
+
+  func succeed(_ arguments: [String]) throws {
+    let run = try vault.run(arguments)
+    XCTAssertEqual(run.status, 0, "\(arguments): \(run.stderr)")
   }
 
   /// Export into a folder that already holds a file of a photo's name still never overwrites.
