@@ -65,4 +65,27 @@ final class CountsAgreeTests: XCTestCase {
       all.stdout, "exported 3 items (1 photo, 1 video, 1 Live Photo) as 4 files to \(folder)/all\n",
       all.stderr)
   }
+
+  func testDeleteRestoreAndEmptyCountItemsAsListDoes() throws {
+    _ = try addCameraRoll()
+    let moved = try vault.run(["delete", "--all", "--yes"])
+    XCTAssertTrue(
+      moved.stdout.hasSuffix(
+        "moved 3 items (1 photo, 1 video, 1 Live Photo) to Recently Deleted (kept 30 days); 0 left\n"),
+      moved.stdout + moved.stderr)
+    let restored = try vault.run(["trash", "restore", "--all"])
+    XCTAssertTrue(
+      restored.stdout.hasSuffix(
+        "restored 3 items (1 photo, 1 video, 1 Live Photo); 3 in the space, 0 in Recently Deleted\n"),
+      restored.stdout + restored.stderr)
+    let number = String(
+      try XCTUnwrap(try vault.listJSON().first { $0["name"] as? String == "IMG_0001.JPG" }?["index"] as? Int))
+    XCTAssertEqual(try vault.run(["delete", number, "--yes"]).status, 0)
+    let emptied = try vault.run(["trash", "empty", "--yes"])
+    XCTAssertTrue(
+      emptied.stdout.hasSuffix("deleted 1 Live Photo for good\n"), emptied.stdout + emptied.stderr)
+    let now = try vault.run(["delete", "--all", "--now", "--yes"])
+    XCTAssertTrue(
+      now.stdout.hasSuffix("deleted 2 items (1 photo, 1 video) for good; 0 left\n"), now.stdout + now.stderr)
+  }
 }
