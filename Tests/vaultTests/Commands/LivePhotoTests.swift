@@ -142,7 +142,7 @@ final class LivePhotoTests: XCTestCase {
     let deleting = (repair.stdout + repair.stderr).split(separator: "\n").filter { $0.contains("delete") }
     XCTAssertFalse(deleting.isEmpty, repair.stderr)
     for line in deleting {
-      XCTAssertTrue(line.contains("'vault delete --only motion \(motion)'"), String(line))
+      XCTAssertTrue(line.contains("'vault delete --now --only motion \(motion)'"), String(line))
     }
   }
 
