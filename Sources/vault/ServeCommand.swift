@@ -126,7 +126,7 @@ struct ServeCommand: ParsableCommand {
     }
     withExtendedLifetime(signals) {}
     try outcome.get()
-    output.line(server.tally.summary)
+    output.line(server.tally.summary(stored: intake.itemsStored))
   }
 
   /// The address to serve on: --bind's, else this machine's on the local network, else
