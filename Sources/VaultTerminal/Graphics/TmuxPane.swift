@@ -13,26 +13,6 @@ struct TmuxPane: Equatable {
   /// The TERM of the terminal of the client attached, empty when none is.
   var outerTerminal: String
 
-  /// The pane vault runs in when `environment` says it runs in tmux (TMUX, TMUX_PANE),
-  /// asked of the `tmux` its PATH finds; nil outside tmux or when tmux does not answer.
-  static func ask(environment: [String: String]) -> TmuxPane? {
-    guard !(environment["TMUX"] ?? "").isEmpty, let pane = environment["TMUX_PANE"], !pane.isEmpty else {
-      return nil
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["tmux", "display-message", "-p", "-t", pane, format]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    do { try process.run() } catch { return nil }
-    let answer = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return nil }
-    return TmuxPane(answer: answer)
-  }
-
   /// Bytes that show a picture (`picture`: a kitty command or a sixel image drawn where the
   /// cursor is) with its top-left cell at the pane's `row` and `column` (0-based): the
   /// cursor is moved in the pane for tmux, and again, in the outside terminal's cells,
