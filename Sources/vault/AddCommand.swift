@@ -132,7 +132,8 @@ struct AddCommand: ParsableCommand {
     case .failed(_, let error):
       Diagnostics.error(error.description)
     case .warning(let path, let message):
-      Diagnostics.warning("'\(path)': \(message); imported what could be decoded")
+      Diagnostics.warning(
+        "'\(path)': \(message); kept whole, its thumbnail made from what decodes")
     case .paired(let path, _, let mate, let displaced):
       // Said even with --quiet: it changes an item that was there before.
       let kind = mate.kind == .video ? "video" : "photo"
