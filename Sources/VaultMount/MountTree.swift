@@ -27,9 +27,18 @@ struct MountTree: Sendable {
   private(set) var nodes: [String: Node] = ["/": .folder(0)]
   private var fileNumbers: [BlobID: Int] = [:]
 
-  /// The tree of `photos` (in the browser's order, which numbers clashing names), and of
-  /// `trashed`, the items of Recently Deleted.
-  init(photos: [PhotoModel], trashed: [PhotoModel] = [], zone: TimeZone = .current) {
+  /// The names the files show under (see `ShownNames`): the same in every folder, Recently
+  /// Deleted's too.
+  private let shownNames: [BlobID: String]
+
+  /// The tree of `photos` (in the browser's order), and of `trashed`, the items of Recently
+  /// Deleted, each file under its name in `shownNames` (numbered in the browser's order when
+  /// it has none there).
+  init(
+    photos: [PhotoModel], trashed: [PhotoModel] = [], shownNames: [BlobID: String] = [:],
+    zone: TimeZone = .current
+  ) {
+    self.shownNames = shownNames
     nodes.reserveCapacity(photos.count * 3)
     fileNumbers.reserveCapacity(photos.count)
     let root = 0
@@ -92,7 +101,7 @@ struct MountTree: Sendable {
   }
 
   private mutating func addFiles(_ records: [PhotoRecord], to folder: Int, path: String) {
-    let names = PhotoExporter.namesInEmptyFolder(records)
+    let names = PhotoExporter.namesInEmptyFolder(records, shown: shownNames)
     folders[folder].names.reserveCapacity(records.count)
     folders[folder].nodes.reserveCapacity(records.count)
     for (record, name) in zip(records, names) {

@@ -36,7 +36,8 @@ public final class PhotoMount {
   static func tree(of browser: PhotoBrowser) -> MountTree {
     let source = browser.dataSource
     return MountTree(
-      photos: (0..<browser.count).map { source.photoAtIndex($0) }, trashed: source.trashedPhotos())
+      photos: (0..<browser.count).map { source.photoAtIndex($0) }, trashed: source.trashedPhotos(),
+      shownNames: source.shownNames())
   }
 
   /// Mounts (read-only, for this user only: no `allow_other`); Ctrl-C, SIGTERM and SIGHUP

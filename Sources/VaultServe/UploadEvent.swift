@@ -1,7 +1,8 @@
 /// What happened to one upload, as the terminal reports it.
 public enum UploadEvent: Equatable, Sendable {
   case added(name: String, bytes: Int)
-  case duplicate(name: String)
+  /// `of`: the item it duplicates, as `DuplicatedItem` names it.
+  case duplicate(name: String, of: String? = nil)
   case refused(name: String, reason: String)
   /// The connection ended (or stalled) before all `length` bytes arrived.
   case incomplete(name: String, received: Int, length: Int)
@@ -11,8 +12,8 @@ public enum UploadEvent: Equatable, Sendable {
     switch self {
     case .added(let name, let bytes):
       return "added \(name) (\(Self.megabytes(bytes)) MB)"
-    case .duplicate(let name):
-      return "already in the vault: \(name)"
+    case .duplicate(let name, let item):
+      return "already in the vault: \(name)" + (item.map { " as \($0)" } ?? "")
     case .refused(let name, let reason):
       return "refused \(name): \(reason)"
     case .incomplete(let name, let received, let length):

@@ -295,8 +295,8 @@ public final class UploadServer: Sendable {
       report(.added(name: name, bytes: length))
       return json(
         .created, UploadAnswer(outcome: "added", name: name, bytes: length), request: request, bodyRead: true)
-    case .duplicate:
-      report(.duplicate(name: name))
+    case .duplicate(let item):
+      report(.duplicate(name: name, of: item?.description))
       return json(.ok, UploadAnswer(outcome: "duplicate", name: name), request: request, bodyRead: true)
     }
   }

@@ -1,4 +1,5 @@
 import Synchronization
+import VaultCore
 
 /// Counts uploads and remembers when the last one moved, for the summary line and for
 /// `--idle` and `--once`. Thread-safe.
@@ -52,11 +53,13 @@ public final class UploadTally: Sendable {
     }
   }
 
-  /// `received 57 photos, 3 duplicates, 1 refused`
-  public var summary: String {
+  /// `received 57 photos, 3 duplicates, 1 refused`, `received 1 Live Photo from 2 files, …`:
+  /// the uploads stored counted as `list` counts items (`stored`, from the intake), not as
+  /// files.
+  public func summary(stored: (items: ItemCount, files: Int)) -> String {
     let counts = current
     return
-      "received \(counts.added) photo\(counts.added == 1 ? "" : "s"), \(counts.duplicates) duplicate\(counts.duplicates == 1 ? "" : "s"), \(counts.refused) refused"
+      "received \(stored.items.described(files: stored.files, "from")), \(counts.duplicates) duplicate\(counts.duplicates == 1 ? "" : "s"), \(counts.refused) refused"
   }
 
   /// Why serving should stop now, if it should: nothing in flight, and either `idle`

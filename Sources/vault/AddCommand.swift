@@ -73,6 +73,8 @@ struct AddCommand: ParsableCommand {
     var opened: Space?
     var forAlbum = ImportedPhotos()
     var keptNamed = 0
+    var imported: [PhotoRecord] = []
+    var listing: PhotoBrowser?
     // Decoding starts while the password's key is derived.
     var summary = try importer.importFiles(
       files, skippingNonPhotos: collected.foundInFolders, movingSources: move,
@@ -83,7 +85,14 @@ struct AddCommand: ParsableCommand {
       opened = space
       return space
     } report: { event, done in
-      report(event, forAlbum: &forAlbum, keptNamed: &keptNamed)
+      if case .added(_, let record) = event { imported.append(record) }
+      report(event, forAlbum: &forAlbum, keptNamed: &keptNamed) { contentHash in
+        guard let space = opened else { return nil }
+        // One browser for the import: it reloads the catalog only when the list changed.
+        let browser = listing ?? space.makeBrowser()
+        listing = browser
+        return DuplicatedItem(contentHash: contentHash, in: space, browser: browser)
+      }
       Diagnostics.progress(done: done, total: files.count, label: event.path)
     }
     Diagnostics.clearProgress()
@@ -95,23 +104,36 @@ struct AddCommand: ParsableCommand {
       if let albumLine { printLine(albumLine) }
       throw CommandInterrupted(done: summary.added, of: files.count, "added")
     }
-    try printSummary(summary, albumLine: albumLine, keptNamed: keptNamed)
+    let items = opened?.catalog.newItems(madeOf: imported) ?? ItemCount()
+    try printSummary(summary, items: items, albumLine: albumLine, keptNamed: keptNamed)
   }
 
-  /// Says what happened to one file, and keeps what the album needs.
-  private func report(_ event: ImportEvent, forAlbum: inout ImportedPhotos, keptNamed: inout Int) {
+  /// "skipped 'b.jpg': already in the space as 12 'jolla.jpg' (id 0123abcd)": the item the
+  /// file duplicates, numbered as `list` numbers it.
+  static func duplicateLine(_ path: String, _ item: DuplicatedItem?) -> String {
+    guard let item else { return "skipped '\(path)': already in the space" }
+    return "skipped '\(path)': already in the space as \(item)"
+  }
+
+  /// Says what happened to one file (a duplicate with the item `duplicated` finds for its
+  /// content), and keeps what the album needs.
+  private func report(
+    _ event: ImportEvent, forAlbum: inout ImportedPhotos, keptNamed: inout Int,
+    duplicated: (_ contentHash: String) -> DuplicatedItem?
+  ) {
     forAlbum.note(event)
     switch event {
     case .added(let path, _):
       if !quiet { printLine("added \(path)") }
-    case .duplicate(let path, _):
-      if !quiet { printLine("skipped \(path) (already in the space)") }
+    case .duplicate(let path, let contentHash):
+      if !quiet { printLine(Self.duplicateLine(path, duplicated(contentHash))) }
     case .skipped(_, let reason):
       if verbose { printLine("skipped \(reason.description)") }
     case .failed(_, let error):
       Diagnostics.error(error.description)
     case .warning(let path, let message):
-      Diagnostics.warning("'\(path)': \(message); imported what could be decoded")
+      Diagnostics.warning(
+        "'\(path)': \(message); kept whole, its thumbnail made from what decodes")
     case .paired(let path, _, let mate, let displaced):
       // Said even with --quiet: it changes an item that was there before.
       let kind = mate.kind == .video ? "video" : "photo"
@@ -142,9 +164,11 @@ struct AddCommand: ParsableCommand {
 
   /// The summary lines after an import that ran to its end; throws when files failed or
   /// sources were kept.
-  private func printSummary(_ summary: ImportSummary, albumLine: String?, keptNamed: Int) throws {
+  private func printSummary(_ summary: ImportSummary, items: ItemCount, albumLine: String?, keptNamed: Int)
+    throws
+  {
     var line =
-      "added \(summary.added), skipped \(summary.duplicates) duplicate\(summary.duplicates == 1 ? "" : "s"), failed \(summary.failed)"
+      "added \(items.described(files: summary.added, "from")), skipped \(summary.duplicates) duplicate\(summary.duplicates == 1 ? "" : "s"), failed \(summary.failed)"
     if summary.warnings > 0 { line += ", \(summary.warnings) with warnings" }
     if move {
       line += "; removed \(summary.sourcesRemoved) source file\(summary.sourcesRemoved == 1 ? "" : "s")"

@@ -8,7 +8,7 @@ extension VaultError {
     switch self {
     case .vaultNotFound: return description + " (create one with 'vault init')"
     case .damagedIndex: return description + " (run 'vault verify --repair' to rebuild it)"
-    case .nothingSelected: return description + " (vault select 2 5-7, or --all)"
+    case .nothingSelected: return description + " (e.g. vault select 2 5-7)"
     default: return description
     }
   }

@@ -63,8 +63,9 @@ struct DeleteCommand: ParsableCommand {
       printLine("would delete:")
       for line in text.photoLines() { printLine(line) }
       if let albumLine { printLine(albumLine) }
+      let items = ItemCount(doomed.map(\.photo)).description
       printLine(
-        "would \(now ? "delete \(photos(doomed.count)) for good" : "move \(photos(doomed.count)) to Recently Deleted")"
+        "would \(now ? "delete \(items) for good" : "move \(items) to Recently Deleted")"
           + "\(whole(doomed.count)); nothing deleted (--dry-run)")
       return
     }
@@ -83,19 +84,22 @@ struct DeleteCommand: ParsableCommand {
     SignalHandling.install()
     try browser.delete(doomed.map(\.photo), forGood: now)
     ExpiredNames.warn(space)
-    reportDeleted(doomed.map { Self.deletedLine($0.photo) }, left: space.makeBrowser().count, in: space)
+    reportDeleted(
+      doomed.map { Self.deletedLine($0.photo) }, items: ItemCount(doomed.map(\.photo)),
+      left: space.makeBrowser().count, in: space)
   }
 
   /// Names every deleted item (a screenful on a terminal: the rest are in the trash; all of
   /// them when deleted for good, which nothing else will list again), then how many went
-  /// where, and how many are left in the space (not only in the scope they were chosen from).
-  private func reportDeleted(_ lines: [String], left: Int, in space: Space) {
+  /// where (counted as `list` counts items), and how many are left in the space (not only
+  /// in the scope they were chosen from).
+  private func reportDeleted(_ lines: [String], items: ItemCount, left: Int, in space: Space) {
     DeletedNames.print(lines, rest: now || verbose ? nil : { "… and \($0) more (vault trash lists them)" })
     guard !now else {
-      printLine("deleted \(photos(lines.count)) for good; \(left) left")
+      printLine("deleted \(items.description) for good; \(left) left")
       return
     }
-    printLine("moved \(photos(lines.count)) to Recently Deleted (\(kept(space))); \(left) left")
+    printLine("moved \(items.description) to Recently Deleted (\(kept(space))); \(left) left")
   }
 
   /// "deleted 'IMG_1.jpg'", "deleted live photo 'IMG_2.HEIC' + 'IMG_2.MOV'".
@@ -155,7 +159,7 @@ struct DeleteCommand: ParsableCommand {
     throws
   {
     if yes { return }
-    var what = photos.count == 1 ? "'\(photos[0].record.name)'" : "\(photos.count) photos"
+    var what = photos.count == 1 ? "'\(photos[0].record.name)'" : ItemCount(photos).description
     if let half { what = "the \(half.rawValue) of " + (photos.count == 1 ? "live photo " : "") + what }
     let question =
       now

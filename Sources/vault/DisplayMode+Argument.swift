@@ -29,11 +29,23 @@ extension TerminalGraphics {
         "drawn in symbols: for pictures inside tmux, turn on its passthrough (tmux set -g allow-passthrough on)"
       )
     }
+    if let silence = graphics?.unknownTmuxPane { warnOfUnknownPane(silence) }
     if graphics?.doubt == .notDeclared {
       Diagnostics.warning(
         "this terminal did not say it shows \(mode.rawValue) pictures; if text fills the screen, "
           + "use --mode symbols, or leave --mode out")
     }
     return graphics
+  }
+
+  /// Why tmux's pane got symbols: it did not say where the pane is.
+  private static func warnOfUnknownPane(_ silence: TmuxSilence) {
+    switch silence {
+    case .noAnswerInTime:
+      Diagnostics.warning("drawn in symbols: tmux did not say within a second where vault's pane is")
+    case .unusableAnswer:
+      Diagnostics.warning("drawn in symbols: tmux's answer on where vault's pane is makes no sense")
+    case .unavailable: break
+    }
   }
 }

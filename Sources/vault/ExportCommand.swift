@@ -53,14 +53,17 @@ struct ExportCommand: ParsableCommand {
     let exporter = PhotoExporter(browser: browser)
     var failed = 0
     var exported = 0
+    var items = ItemCount()
     for (folder, group) in groups {
       guard let target = try albumFolder(folder, in: directory, photos: group.count) else {
         failed += group.count
         continue
       }
+      var tally = ExportTally(group, thumbnails: thumbs)
       let (done, interrupted) = exporter.export(
         group, to: target, thumbnails: thumbs, interruption: SignalHandling.interruption
       ) { event in
+        tally.note(event)
         switch event {
         case .exported(_, let path): if !quiet { printLine("exported \(path)") }
         case .failed(let name, let error):
@@ -69,6 +72,7 @@ struct ExportCommand: ParsableCommand {
         }
       }
       exported += done
+      items = items + tally.exported
       if interrupted {
         // Unlike add, export does not skip what is already there: running it again would
         // write the photos already exported a second time, as "name (1)".
@@ -79,8 +83,11 @@ struct ExportCommand: ParsableCommand {
       }
     }
     let folders = byAlbum ? " in \(groups.count) folder\(groups.count == 1 ? "" : "s")" : ""
-    let what = thumbs ? "thumbnail" : withMotion > 0 ? "file" : "photo"
-    printLine("exported \(exported) \(what)\(exported == 1 ? "" : "s") to \(directory)\(folders)")
+    // Items as `list` counts them, and the files they took when that is another number.
+    let written =
+      thumbs ? "\(exported) thumbnail\(exported == 1 ? "" : "s")" : items.described(files: exported, "as")
+    printLine("exported \(written) to \(directory)\(folders)")
+    let what = thumbs ? "thumbnail" : "file"
     if failed > 0 {
       throw BatchFailure(summary: "error: \(failed) \(what)\(failed == 1 ? "" : "s") could not be exported")
     }

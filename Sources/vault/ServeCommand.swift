@@ -128,7 +128,7 @@ struct ServeCommand: ParsableCommand {
     // Once the server has stopped: its writes are over.
     ExpiredNames.warn(space)
     try outcome.get()
-    output.line(server.tally.summary)
+    output.line(server.tally.summary(stored: intake.itemsStored))
   }
 
   /// The address to serve on: --bind's, else this machine's on the local network, else

@@ -79,7 +79,7 @@ struct TrashRestoreCommand: ParsableCommand {
     try space.restorePhotos(ids: Set(chosen.flatMap(\.files)))
     for item in chosen { printLine("restored '\(DeletionText.itemName(item.photo))'") }
     printLine(
-      "restored \(photos(chosen.count)); \(space.makeBrowser().count) in the space, "
+      "restored \(ItemCount(chosen.map(\.photo)).description); \(space.makeBrowser().count) in the space, "
         + "\(space.catalog.trashItems.count) in Recently Deleted")
   }
 }
@@ -109,7 +109,8 @@ struct TrashEmptyCommand: ParsableCommand {
     }
     if !yes {
       space.releaseLock()
-      guard try confirm(doomed.map { DeletionText.itemName($0.photo) }) else {
+      guard try confirm(doomed.map { DeletionText.itemName($0.photo) }, items: ItemCount(doomed.map(\.photo)))
+      else {
         printLine("nothing deleted")
         return
       }
@@ -121,12 +122,12 @@ struct TrashEmptyCommand: ParsableCommand {
     for item in restored { printLine("'\(DeletionText.itemName(item.photo))' was restored meanwhile: kept") }
     // Nothing lists them after this: every one is named.
     DeletedNames.print(deleted.map { DeleteCommand.deletedLine($0.photo) }, rest: nil)
-    printLine("deleted \(photos(deleted.count)) for good")
+    printLine("deleted \(ItemCount(deleted.map(\.photo)).description) for good")
   }
 
   /// Asks, naming the first items; throws when there is no terminal to ask on.
-  private func confirm(_ names: [String]) throws -> Bool {
-    let what = names.count == 1 ? "'\(names[0])'" : "the \(photos(names.count)) in Recently Deleted"
+  private func confirm(_ names: [String], items: ItemCount) throws -> Bool {
+    let what = names.count == 1 ? "'\(names[0])'" : "the \(items.description) in Recently Deleted"
     let limit = DeletionText.namedInQuestion
     let details =
       names.prefix(limit).map { "  " + $0 }

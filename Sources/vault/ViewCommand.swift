@@ -9,12 +9,12 @@ struct ViewCommand: ParsableCommand {
     abstract: "Browse the photos full screen: a grid, and each photo with zoom and pan.",
     discussion: """
       Starts in the grid (arrows or hjkl move, space selects, a adds the selected photos \
-      to an album, d deletes them after naming them, e exports them; none selected: the \
+      to an album, d moves them to Recently Deleted after naming them, e exports them; none selected: the \
       photo under the cursor; Enter opens a photo), or on photo N; with --album, --since, --until or \
       --sort, only those photos, numbered within them. In a photo: + and - zoom, z switches between fit and 1:1, arrows pan when \
-      zoomed, n and p (or → and ←) page, s selects, d deletes, e exports, i shows details \
+      zoomed, n and p (or → and ←) page, s selects, d moves it to Recently Deleted, e exports, i shows details \
       (date taken, camera, sizes), \
-      Enter or space plays a video (space pauses, → and ← go 10 s on or back, q stops; \
+      Enter or space plays a video, Enter a Live Photo's motion (space pauses, → and ← go 10 s on or back, q stops; \
       no sound; read from the vault as it plays, never decrypted whole), an animated GIF \
       or WebP animates by itself, \
       Esc goes back to the grid, ? lists every key, q quits. Draws with kitty, iTerm2 or \

@@ -1,4 +1,5 @@
 import Foundation
+import VaultCore
 import X509
 import XCTest
 
@@ -114,6 +115,9 @@ final class ServeTerminalTextTests: XCTestCase {
       UploadEvent.added(name: "IMG_4012.HEIC", bytes: 3_100_000).line, "added IMG_4012.HEIC (3.1 MB)")
     XCTAssertEqual(UploadEvent.duplicate(name: "IMG_4010.JPG").line, "already in the vault: IMG_4010.JPG")
     XCTAssertEqual(
+      UploadEvent.duplicate(name: "b.jpg", of: "12 'jolla.jpg' (id 0123abcd)").line,
+      "already in the vault: b.jpg as 12 'jolla.jpg' (id 0123abcd)")
+    XCTAssertEqual(
       UploadEvent.refused(name: "notes.txt", reason: "not a photo").line, "refused notes.txt: not a photo")
     XCTAssertEqual(
       UploadEvent.incomplete(name: "IMG_1.JPG", received: 1_200_000, length: 5_000_000).line,
@@ -126,7 +130,7 @@ final class ServeTerminalTextTests: XCTestCase {
     final class FakeClock: @unchecked Sendable { var now = 0.0 }
     let clock = FakeClock()
     let tally = UploadTally { clock.now }
-    XCTAssertEqual(tally.summary, "received 0 photos, 0 duplicates, 0 refused")
+    XCTAssertEqual(tally.summary(stored: (ItemCount(), 0)), "received 0 items, 0 duplicates, 0 refused")
     XCTAssertNil(tally.stopReason(idle: 600, once: true, batchGap: 5))
     tally.uploadStarted()
     clock.now = 1000
@@ -146,6 +150,9 @@ final class ServeTerminalTextTests: XCTestCase {
       tally.uploadStarted()
       tally.uploadEnded(event)
     }
-    XCTAssertEqual(tally.summary, "received 1 photo, 1 duplicate, 2 refused")
+    var live = ItemCount()
+    live.livePhotos = 1
+    XCTAssertEqual(
+      tally.summary(stored: (live, 2)), "received 1 Live Photo from 2 files, 1 duplicate, 2 refused")
   }
 }

@@ -555,9 +555,11 @@ class UploadTests(ServeTestCase):
         status, _, answer = server.upload("copy.jpg", data)
         self.assertEqual(status, 200, answer)
         self.assertEqual(answer, {"outcome": "duplicate", "name": "copy.jpg"})
-        server.wait_for(lambda line: line == "already in the vault: copy.jpg")
         photos = listed(self.vault)
         self.assertEqual([photo["name"] for photo in photos], ["IMG_0001.JPG"])
+        # The line names the item it duplicates, numbered as `list` numbers it.
+        duplicated = f"1 'IMG_0001.JPG' (id {photos[0]['id'][:8]})"
+        server.wait_for(lambda line: line == "already in the vault: copy.jpg as " + duplicated)
         self.assertEqual(server.stop(signal.SIGINT), 0)
         self.assertEqual(server.lines[-1], "received 1 photo, 1 duplicate, 0 refused")
         export = os.path.join(self.folder, "out")
@@ -891,7 +893,7 @@ class VideoUploadTests(ServeTestCase):
             status, _, answer = server.upload("clip again.mp4", file.read())
         self.assertEqual((status, answer["outcome"]), (200, "duplicate"))
         self.assertEqual(server.stop(), 0)
-        self.assertEqual(server.lines[-1], "received 1 photo, 1 duplicate, 0 refused")
+        self.assertEqual(server.lines[-1], "received 1 video, 1 duplicate, 0 refused")
 
     def test_a_large_video_streams_to_disk_with_bounded_memory(self):
         total = 320 << 20
@@ -994,12 +996,12 @@ class LifecycleTests(ServeTestCase):
         server = self.serve()
         server.upload("nothing.txt", b"not a photo")
         self.assertEqual(server.stop(signal.SIGINT), 0)
-        self.assertEqual(server.lines[-1], "received 0 photos, 0 duplicates, 1 refused")
+        self.assertEqual(server.lines[-1], "received 0 items, 0 duplicates, 1 refused")
 
     def test_idle_stops_the_server(self):
         server = self.serve("--idle", "1s")
         self.assertEqual(server.process.wait(PATIENCE), 0)
-        server.wait_for(lambda line: line == "received 0 photos, 0 duplicates, 0 refused")
+        server.wait_for(lambda line: line == "received 0 items, 0 duplicates, 0 refused")
 
     def test_once_stops_after_the_first_batch(self):
         server = self.serve("--once")
@@ -1148,6 +1150,8 @@ class LivePhotoUploadTests(ServeTestCase):
         self.assertEqual(photos["IMG_0010.JPG"]["kind"], "live")
         self.assertEqual(photos["IMG_0010.JPG"]["motion"]["name"], "IMG_0099.MOV")
         self.assertEqual(server.stop(signal.SIGINT), 0)
+        # Counted as `list` counts them: two items, not four photos.
+        self.assertEqual(server.lines[-1], "received 2 Live Photos from 4 files, 0 duplicates, 0 refused")
 
     def test_a_still_with_a_forged_identifier_does_not_take_over_a_plain_video(self):
         server = self.serve()

@@ -87,6 +87,9 @@ public struct PhotoDataSource {
   /// Every import of the photo `id` is an import of (a photo imported on copies changed
   /// apart, see docs/SYNC.md), the listed one first. By default each photo is imported once.
   public var importsOfPhoto: (BlobID) -> [BlobID] = { [$0] }
+  /// The name each file shows under in the mount and in an export (see `ShownNames`), by
+  /// id. By default none is recorded: each file shows its own name, numbered where taken.
+  public var shownNames: () -> [BlobID: String] = { [:] }
 
   public init(
     numberOfPhotos: @escaping () -> Int, photoAtIndex: @escaping (Int) -> PhotoModel,

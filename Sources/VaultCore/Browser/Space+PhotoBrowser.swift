@@ -66,6 +66,7 @@ extension Space {
     source.albums = { browsed.catalog.albums }
     source.albumSummaries = { browsed.catalog.albumSummaries() }
     source.importsOfPhoto = { browsed.catalog.imports(of: $0) }
+    source.shownNames = { browsed.catalog.shownNames() }
     source.albumNamingRequest = { naming in try self.writing { try $0.changeAlbum(naming) } }
     source.listRevision = { browsed.catalog.version }
     source.selectedIndexes = { browsed.selectedIndexes }

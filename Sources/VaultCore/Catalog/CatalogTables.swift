@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a catalog derives from its list once, when it is built (see `SpaceCatalog`): which
 /// photos are the imports of one photo, which stills and MOVs are one Live Photo, the albums
 /// and each photo's album names, and which photos are listed. Immutable, so a catalog made
@@ -16,6 +18,12 @@ final class CatalogTables: Sendable {
   let listed: [Int]?
   /// Recently Deleted: what is in it (see `TrashTables`).
   let trash: TrashTables
+  /// The names recorded for files (`JournalEntry.shownName`).
+  let recordedNames: [BlobID: AlbumState.Naming]
+  /// The names every listed file and every file in Recently Deleted shows under
+  /// (`ShownNames`), made when first asked for: a command that never shows a file by name
+  /// never pays for them.
+  private let names = Mutex<[BlobID: String]?>(nil)
 
   /// Nothing is derived from an empty list, nor what has nothing to derive from (a space
   /// without Live Photo identifiers, or without albums): opening a big space costs only the
@@ -28,6 +36,7 @@ final class CatalogTables: Sendable {
     let pairs = Self.pairs(state: state, imports: imports) { trashed[$0] == nil }
     self.imports = imports
     self.pairs = pairs
+    recordedNames = state?.recordedNames ?? [:]
     trash = TrashTables(
       entries: entries, trashed: trashed, imports: imports,
       pairs: trashed.isEmpty
@@ -49,6 +58,18 @@ final class CatalogTables: Sendable {
         return state.photo(id).map { ($0.record.format, $0.order, $0.record.name) }
       },
       listedImport: imports.listed)
+  }
+
+  /// The names of the files of `entries` (this list, with any selection). A file in
+  /// Recently Deleted is still in `entries` and keeps its name: only a deletion for good
+  /// frees it.
+  func shownNames(of entries: PhotoEntries) -> [BlobID: String] {
+    names.withLock { names in
+      if let names { return names }
+      let made = ShownNames.resolve(entries, recorded: recordedNames) { imports.keptImport[$0] == nil }
+      names = made
+      return made
+    }
   }
 
   /// The albums with each hidden import (see `DuplicateImports`) counted as the photo it is

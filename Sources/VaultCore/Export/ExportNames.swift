@@ -6,18 +6,14 @@ extension PhotoExporter {
   }
 
   /// The names an export of `records` into an empty folder gives them, in order: each
-  /// record's name made safe (`safeName`), and a name already given gets " (1)", " (2)"…
-  /// (`vault mount` shows a folder's photos under these names).
-  public static func namesInEmptyFolder(_ records: [PhotoRecord]) -> [String] {
+  /// record's shown name (`shown`, see `ShownNames`: unique in the space, so whatever else
+  /// the folder holds), else its name made safe (`safeName`), and a name already given
+  /// gets " (1)", " (2)"… (`vault mount` shows a folder's photos under these names).
+  public static func namesInEmptyFolder(_ records: [PhotoRecord], shown: [BlobID: String] = [:]) -> [String] {
     var taken = Set<String>()
     taken.reserveCapacity(records.count)
     return records.map { record in
-      let name = safeName(record.name)
-      for attempt in 0... {
-        let candidate = PathComponent.numbered(name, attempt)
-        if taken.insert(candidate).inserted { return candidate }
-      }
-      fatalError("unreachable")
+      ShownNames.firstFree(shown[record.id] ?? safeName(record.name), in: &taken)
     }
   }
 }

@@ -11,14 +11,16 @@ public enum ExportEvent: Sendable {
 /// Decrypts originals (or thumbnails) into a folder, on all cores, through a browser's
 /// loaders (so that it writes exactly what the data source gives). Each file is written
 /// without a name (or under a temporary one), checked to the final chunk and its content
-/// hash, flushed to disk, and only then given its name (made safe: see `PathComponent`);
-/// names already taken get " (1)", " (2)"… in the photos' order; nothing is ever
-/// overwritten.
+/// hash, flushed to disk, and only then given its name: the one it shows under in the mount
+/// (`ShownNames`; for a thumbnail, that name's stem with `.jpg`); a name a file in the folder
+/// already has gets " (1)", " (2)"… in the photos' order; nothing is ever overwritten.
 public final class PhotoExporter: Sendable {
   private let thumbnail: @Sendable (PhotoRecord) throws -> [UInt8]
   private let original:
     @Sendable (PhotoRecord, _ content: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
   private let parallelism: Int
+  /// The names the files show under, as the browser's catalog gave them when made.
+  private let shownNames: [BlobID: String]
   /// Photos decrypted ahead of the one being named, at most (each holds an open file, and
   /// one 64 KiB chunk at a time while it is written).
   static let maxInFlight = 32
@@ -27,6 +29,7 @@ public final class PhotoExporter: Sendable {
   public init(browser: PhotoBrowser, parallelism: Int? = nil) {
     thumbnail = browser.dataSource.thumbnail
     original = browser.dataSource.original
+    shownNames = browser.dataSource.shownNames()
     self.parallelism = max(1, parallelism ?? ProcessInfo.processInfo.activeProcessorCount)
   }
 
@@ -101,9 +104,27 @@ public final class PhotoExporter: Sendable {
     return file
   }
 
-  private func exportName(_ record: PhotoRecord, thumbnails: Bool) -> String {
-    let name = Self.safeName(record.name)
-    return thumbnails ? Self.safeName(PathComponent.stem(of: name) + ".jpg") : name
+  /// The name a file is exported under: the one it shows in the mount (a thumbnail: its
+  /// stem with `.jpg`); and the name its numbered forms start from when a file in the folder
+  /// has that one (its own name made safe, so that `IMG (1).png` taken gives `IMG (2).png`).
+  private func exportName(_ record: PhotoRecord, thumbnails: Bool) -> ExportName {
+    let own = Self.safeName(record.name)
+    let shown = shownNames[record.id] ?? own
+    guard thumbnails else { return ExportName(shown: shown, base: own) }
+    return ExportName(
+      shown: Self.safeName(PathComponent.stem(of: shown) + ".jpg"),
+      base: Self.safeName(PathComponent.stem(of: own) + ".jpg"))
+  }
+
+  /// A file's name in an export, and what it is numbered from when it is taken.
+  private struct ExportName {
+    let shown: String
+    let base: String
+
+    /// The shown name, then the base's numbered forms.
+    func candidate(_ attempt: Int) -> String {
+      attempt == 0 ? shown : PathComponent.numbered(base, attempt)
+    }
   }
 
   /// Complete files waiting for their names, in the photos' order, and the photos that
@@ -113,8 +134,9 @@ public final class PhotoExporter: Sendable {
     static let limit = 64
 
     let directory: String
-    private var entries: [(record: PhotoRecord, name: String, outcome: Result<TemporaryFile, VaultError>)] =
-      []
+    private var entries:
+      [(record: PhotoRecord, name: ExportName, outcome: Result<TemporaryFile, VaultError>)] =
+        []
 
     init(directory: String) {
       self.directory = directory
@@ -122,7 +144,8 @@ public final class PhotoExporter: Sendable {
 
     var count: Int { entries.count }
 
-    mutating func append(record: PhotoRecord, name: String, _ outcome: Result<TemporaryFile, VaultError>) {
+    mutating func append(record: PhotoRecord, name: ExportName, _ outcome: Result<TemporaryFile, VaultError>)
+    {
       entries.append((record, name, outcome))
     }
 
@@ -174,9 +197,10 @@ public final class PhotoExporter: Sendable {
     }
 
     /// Syncs the file and links it under `name`, or the first free numbered name.
-    private static func name(_ file: TemporaryFile, _ name: String, in directory: String) throws -> String {
+    private static func name(_ file: TemporaryFile, _ name: ExportName, in directory: String) throws -> String
+    {
       for attempt in 0... {
-        let candidate = directory + "/" + PathComponent.numbered(name, attempt)
+        let candidate = directory + "/" + name.candidate(attempt)
         if try file.moveWithoutReplacing(to: candidate) { return candidate }
       }
       fatalError("unreachable")

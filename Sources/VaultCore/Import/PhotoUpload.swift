@@ -3,8 +3,9 @@ import Foundation
 /// What became of an upload that `PhotoUpload.finish` stored.
 public enum UploadOutcome: Sendable {
   case added(PhotoRecord)
-  /// A photo with the same content is already in the space.
-  case duplicate
+  /// A photo with the same content is already in the space: the item that holds it, as
+  /// `list` shows it (nil when the list no longer shows it).
+  case duplicate(of: DuplicatedItem?)
 }
 
 /// One photo or video arriving as bytes, from `UploadIntake.begin` to `finish` or `cancel`.

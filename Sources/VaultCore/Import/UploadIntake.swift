@@ -30,6 +30,10 @@ public final class UploadIntake: @unchecked Sendable {
   /// Commits every upload of the session, pairing their Live Photos, as `add` commits its
   /// files (guarded by `spaceLock`).
   private var batch: ImportBatch
+  /// The uploads stored so far, and the catalog after the last: the items they made
+  /// (guarded by `spaceLock`).
+  private var stored: [PhotoRecord] = []
+  private var catalogAfterLast: SpaceCatalog?
 
   /// 8 GiB: a long phone video in 4K.
   public static let defaultMaxVideoBytes = 8 << 30
@@ -53,6 +57,12 @@ public final class UploadIntake: @unchecked Sendable {
     uploadMemory = MemoryBudget(total: memoryBudget)
     batch = ImportBatch(space: space, removal: nil)
     decoders = DecoderPool(size: Self.decoderCount, limits: decoderLimits)
+  }
+
+  /// The items the uploads stored so far made, as `list` counts them (a still and its MOV
+  /// are one Live Photo), and the files they came from.
+  public var itemsStored: (items: ItemCount, files: Int) {
+    spaceLock.withLock { (catalogAfterLast?.newItems(madeOf: stored) ?? ItemCount(), stored.count) }
   }
 
   /// How many uploads are read at once: each helper may take `--decoder-memory`.
@@ -145,7 +155,7 @@ public final class UploadIntake: @unchecked Sendable {
     readableWhole: Bool
   ) throws -> UploadOutcome {
     // A duplicate costs no decoding.
-    if try isStored(contentHash) { return .duplicate }
+    if try isStored(contentHash) { return .duplicate(of: duplicatedItem(contentHash)) }
     let format: ImageFormat
     let decoded: DecodedImport
     do {
@@ -168,7 +178,10 @@ public final class UploadIntake: @unchecked Sendable {
         // still and a MOV of one stem pair.
         try batch.take(.success(.photo(photo)), of: name)
         try batch.commit()
-        return try outcome(of: record)
+        let outcome = try outcome(of: record)
+        if case .added(let added) = outcome { stored.append(added) }
+        catalogAfterLast = writer.catalog
+        return outcome
       }
     }
   }
@@ -176,7 +189,7 @@ public final class UploadIntake: @unchecked Sendable {
   /// What the batch reports of the upload `record` it committed (or found a duplicate).
   private func outcome(of record: PhotoRecord) throws -> UploadOutcome {
     var summary = ImportSummary()
-    var outcome = UploadOutcome.duplicate
+    var outcome = UploadOutcome.duplicate(of: nil)
     var failure: VaultError?
     try batch.report(into: &summary) { event, _ in
       switch event {
@@ -186,7 +199,13 @@ public final class UploadIntake: @unchecked Sendable {
       }
     }
     if let failure { throw failure }
+    if case .duplicate = outcome { return .duplicate(of: duplicatedItem(record.contentHash)) }
     return outcome
+  }
+
+  /// The item an upload of this content duplicates, as `list` shows it now.
+  private func duplicatedItem(_ contentHash: String) -> DuplicatedItem? {
+    DuplicatedItem(contentHash: contentHash, in: space, browser: space.makeBrowser())
   }
 
   /// Why an upload under a video's name must stop as soon as its first bytes are in: they

@@ -117,6 +117,9 @@ extension JournalEntry {
       return try decodeTrashed(from: &input, latestStamp: latestStamp)
     case .spaceSetting:
       return try decodeSpaceSetting(from: &input, latestStamp: latestStamp)
+    case .shownName:
+      let (id, name, stamp) = try decodeShownName(from: &input)
+      return .shownName(id, name: name, stamp: try checked(stamp))
     }
   }
 

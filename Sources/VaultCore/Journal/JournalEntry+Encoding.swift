@@ -71,6 +71,8 @@ extension JournalEntry {
       return Self.liveIdentifierFixedLength + Self.liveIdentifierBytes(identifier).count
     case .trashed: return Self.trashedLength
     case .spaceSetting: return Self.spaceSettingLength
+    case .shownName(_, let name, _):
+      return Self.shownNameFixedLength + Self.shownNameBytes(name).count
     }
   }
 
@@ -133,6 +135,8 @@ extension JournalEntry {
       Self.encodeTrashed(id, trashed: trashed, stamp: stamp, into: &output)
     case .spaceSetting(let setting, let stamp):
       Self.encodeSpaceSetting(setting, stamp: stamp, into: &output)
+    case .shownName(let id, let name, let stamp):
+      Self.encodeShownName(name, of: id, stamp: stamp, into: &output)
     }
   }
 

@@ -99,6 +99,8 @@ extension JournalEntry {
       return liveIdentifierFixedLength + Int(bytes[lengthAt])
     case TypeCode.trashed.rawValue: return trashedLength
     case TypeCode.spaceSetting.rawValue: return spaceSettingLength
+    case TypeCode.shownName.rawValue:
+      return lengthField(shownNameFixedLength).map { shownNameFixedLength + $0 }
     default: return nil  // the end mark, or damage the decoder will name
     }
   }

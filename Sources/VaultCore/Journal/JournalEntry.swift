@@ -36,6 +36,10 @@ package enum JournalEntry: Equatable {
   /// A setting of the space (how long Recently Deleted keeps photos) was changed at `stamp`;
   /// the latest stamp wins.
   case spaceSetting(SpaceSetting, stamp: Int64)
+  /// The name the item's file shows under in the mount and in an export (`ShownNames`),
+  /// fixed at `stamp` when it was imported, or when a deletion would have moved it. The
+  /// latest stamp wins (at equal stamps, the name whose UTF-8 bytes sort last).
+  case shownName(BlobID, name: String, stamp: Int64)
 
   enum TypeCode: UInt8 {
     /// Ends the entries of a record or snapshot; only zero bytes (padding) may follow.
@@ -50,6 +54,7 @@ package enum JournalEntry: Equatable {
     case liveIdentifier = 8
     case trashed = 9
     case spaceSetting = 10
+    case shownName = 11
   }
 
   /// Whether the entry changes the list of photos or their selection (an album's change
@@ -57,7 +62,7 @@ package enum JournalEntry: Equatable {
   var changesPhotoList: Bool {
     switch self {
     case .added, .deleted, .selection, .details, .liveIdentifier, .trashed: return true
-    case .albumNamed, .albumDeleted, .albumMembership, .spaceSetting: return false
+    case .albumNamed, .albumDeleted, .albumMembership, .spaceSetting, .shownName: return false
     }
   }
 

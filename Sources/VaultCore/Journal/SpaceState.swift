@@ -53,6 +53,9 @@ package struct SpaceState {
   var trashMarks: [BlobID: Selection] = [:]
   /// The latest trash retention set, with its stamp; nil: the standard one.
   var retentionSetting: (retention: TrashRetention, stamp: Int64)?
+  /// The name each file shows under (`ShownNames`), where one was recorded, listed or not
+  /// (yet); the same latest-wins rule as an album's name.
+  private(set) var recordedNames: [BlobID: AlbumState.Naming] = [:]
 
   package init() {}
 
@@ -130,6 +133,7 @@ package struct SpaceState {
       if !selections.isEmpty { selections[id] = nil }
       if !liveIdentifiers.isEmpty { liveIdentifiers[id] = nil }
       if !trashMarks.isEmpty { trashMarks[id] = nil }
+      if !recordedNames.isEmpty { recordedNames[id] = nil }
       // Its album memberships stay until a snapshot leaves them out (`compacted`): removing
       // them here walked every album at each deletion, at every open.
       if !unlistedDetailStamps.isEmpty {
@@ -156,6 +160,12 @@ package struct SpaceState {
     case .albumNamed(let album, let name, let stamp):
       lastStamp = max(lastStamp, stamp)
       albumState.name(album, AlbumState.Naming(name: name, stamp: stamp))
+    case .shownName(let id, let name, let stamp):
+      lastStamp = max(lastStamp, stamp)
+      if !deleted.isEmpty && deleted.contains(id) { return }
+      let naming = AlbumState.Naming(name: name, stamp: stamp)
+      if let existing = recordedNames[id], !naming.supersedes(existing) { return }
+      recordedNames[id] = naming
     case .albumDeleted(let album):
       albumState.delete(album)
     case .albumMembership(let album, let photo, let member, let stamp):
@@ -366,6 +376,9 @@ package struct SpaceState {
       result.append(.liveIdentifier(id, identifier: identifier))
     }
     result += compactedTrash()
+    for (id, naming) in recordedNames.sorted(by: { $0.key < $1.key }) {
+      result.append(.shownName(id, name: naming.name, stamp: naming.stamp))
+    }
     for id in deleted.sorted() { result.append(.deleted(id)) }
     result += albumState.compacted(leavingOut: deleted)
     return result

@@ -62,9 +62,10 @@ extension Space {
     var order = journal.state.nextOrder(now: now)
     let stamp = journal.state.nextStamp(now: now)
     var changes: [JournalEntry] = []
-    for record in records {
+    for (record, name) in zip(records, catalog.namesForImport(of: records)) {
       changes.append(.added(record, order: order))
       changes.append(.details(record.id, PhotoDetails(of: record), stamp: stamp))
+      changes.append(.shownName(record.id, name: name, stamp: stamp))
       order += 1
     }
     try self.record(changes + extra)
@@ -93,6 +94,9 @@ extension Space {
   func record(_ changes: [JournalEntry]) throws {
     let journal = try requireJournal()
     guard !changes.isEmpty else { return }
+    let now = Timestamp.now().nanosecondsSince1970
+    let changes: [JournalEntry] =
+      changes + namesKept(along: changes, stamp: journal.state.nextStamp(now: now))
     let lastOrder = journal.state.lastOrder
     try journal.append(changes)
     // Imports, the common case, only add photos (and their details) after the last one:
@@ -101,7 +105,7 @@ extension Space {
       switch $0 {
       case .added(let record, let order):
         return order > lastOrder && !journal.state.deleted.contains(record.id)
-      case .details, .liveIdentifier: return true
+      case .details, .liveIdentifier, .shownName: return true
       default: return false
       }
     }

@@ -18,6 +18,8 @@ struct GraphicsChoice {
   let database: Database
   /// Inside tmux: the pane, as tmux tells it (nil when it did not answer).
   var tmux: TmuxPane? = nil
+  /// Inside tmux, why it told nothing of the pane.
+  var tmuxSilence: TmuxSilence? = nil
   /// What libchafa's database says of the terminal tmux runs in (its client's TERM).
   var outerDatabase = Database()
 
@@ -32,10 +34,18 @@ struct GraphicsChoice {
   /// outside (iTerm2's are not sent through).
   var passesPictures: Bool { insideTmux && tmux?.passthrough == true }
 
+  /// Inside tmux that did not answer in time, or answered nonsense: whether its passthrough
+  /// is on and where pictures would go are unknown, so it gets symbols, whatever was asked.
+  var tmuxPaneUnknown: Bool {
+    insideTmux && (tmuxSilence == .noAnswerInTime || tmuxSilence == .unusableAnswer)
+  }
+
   /// `auto`: kitty graphics where the terminal is kitty (or answers kitty's query), else
   /// iTerm2's where libchafa knows the terminal has them, else sixel where the device
-  /// attributes say 4 (or, unasked, libchafa's database says so), else symbols.
+  /// attributes say 4 (or, unasked, libchafa's database says so), else symbols. Inside
+  /// tmux whose pane is unknown, symbols whatever mode was asked for.
   func pixelMode(_ mode: DisplayMode) -> ChafaPixelMode {
+    if tmuxPaneUnknown { return CHAFA_PIXEL_MODE_SYMBOLS }
     switch mode {
     case .kitty: return CHAFA_PIXEL_MODE_KITTY
     case .iterm2: return CHAFA_PIXEL_MODE_ITERM2
@@ -70,11 +80,12 @@ struct GraphicsChoice {
   /// Why a mode given with `--mode` may not draw here, or nil: inside tmux, kitty's and
   /// sixel pictures show only through its passthrough (else kitty's commands become the
   /// pane's title, with their Base64 of the pixels), iTerm2's not at all; kitty's or sixel
-  /// pictures the terminal did not declare come out as text or nothing.
+  /// pictures the terminal did not declare come out as text or nothing. (Inside tmux whose
+  /// pane is unknown, kitty's and sixel pictures are not doubted but drawn in symbols.)
   func doubt(about mode: DisplayMode) -> ForcedModeDoubt? {
     switch mode {
     case .iterm2: if insideTmux { return .notThroughTmux }
-    case .kitty, .sixel: if insideTmux { return passesPictures ? nil : .insideTmux }
+    case .kitty, .sixel: if insideTmux { return passesPictures || tmuxPaneUnknown ? nil : .insideTmux }
     default: return nil
     }
     guard let answers, answers.deviceAttributes != nil else { return nil }

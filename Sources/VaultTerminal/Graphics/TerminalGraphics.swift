@@ -28,12 +28,19 @@ public final class TerminalGraphics {
   /// Drawn in symbols inside tmux, attached to a terminal, whose passthrough is off: with
   /// it on, that terminal might show pictures.
   public let picturesNeedPassthrough: Bool
+  /// Drawn in symbols inside tmux because it did not answer in time where the pane is, or
+  /// answered nonsense (`.noAnswerInTime`, `.unusableAnswer`); nil otherwise.
+  public let unknownTmuxPane: TmuxSilence?
+  /// tmux once did not answer in time: it is not asked again after a resize, which would
+  /// hold the viewer each time.
+  private var tmuxStoppedAnswering = false
 
   private init(
     pixelMode: ChafaPixelMode, canvasMode: ChafaCanvasMode, termInfo: OpaquePointer, cell: PixelSize,
-    largestSixel: PixelSize, doubt: ForcedModeDoubt?, tmux: TmuxPane?
+    largestSixel: PixelSize, doubt: ForcedModeDoubt?, tmux: TmuxPane?, unknownTmuxPane: TmuxSilence?
   ) {
     self.doubt = doubt
+    self.unknownTmuxPane = unknownTmuxPane
     self.tmux = pixelMode == CHAFA_PIXEL_MODE_SYMBOLS || tmux?.passthrough != true ? nil : tmux
     picturesNeedPassthrough =
       pixelMode == CHAFA_PIXEL_MODE_SYMBOLS && tmux?.passthrough == false
@@ -91,7 +98,10 @@ public final class TerminalGraphics {
     var choice = GraphicsChoice(
       environment: environment, answers: answers, database: GraphicsChoice.Database(info: info))
     if GraphicsChoice.insideTmux(environment) {
-      choice.tmux = TmuxPane.ask(environment: environment)
+      switch TmuxPane.ask(environment: environment) {
+      case .success(let pane): choice.tmux = pane
+      case .failure(let silence): choice.tmuxSilence = silence
+      }
       choice.outerDatabase = outerDatabase(database, terminal: choice.tmux?.outerTerminal ?? "")
     }
     let pixelMode = choice.pixelMode(mode)
@@ -109,16 +119,19 @@ public final class TerminalGraphics {
         width: min(cell.width, FullScreenTerminal.largestCell),
         height: min(cell.height, FullScreenTerminal.largestCell)),
       largestSixel: answers?.largestSixel.map(SixelTiles.believable) ?? defaultLargestSixel, doubt: doubt,
-      tmux: choice.tmux)
+      tmux: choice.tmux,
+      unknownTmuxPane: choice.tmuxPaneUnknown && mode != .symbols ? choice.tmuxSilence : nil)
   }
 
   /// Asks tmux again where the pane is (after a resize, it may have moved on the terminal
   /// outside); kept as it was when tmux does not answer, or has turned its passthrough off.
   func askTmuxPaneAgain() {
-    guard tmux != nil, let pane = TmuxPane.ask(environment: ProcessInfo.processInfo.environment),
-      pane.passthrough
-    else { return }
-    tmux = pane
+    guard tmux != nil, !tmuxStoppedAnswering else { return }
+    switch TmuxPane.ask(environment: ProcessInfo.processInfo.environment) {
+    case .success(let pane) where pane.passthrough: tmux = pane
+    case .failure(.noAnswerInTime): tmuxStoppedAnswering = true
+    default: break
+    }
   }
 
   /// What libchafa's database says of the terminal named `terminal` (a TERM).

@@ -13,26 +13,6 @@ struct TmuxPane: Equatable {
   /// The TERM of the terminal of the client attached, empty when none is.
   var outerTerminal: String
 
-  /// The pane vault runs in when `environment` says it runs in tmux (TMUX, TMUX_PANE),
-  /// asked of the `tmux` its PATH finds; nil outside tmux or when tmux does not answer.
-  static func ask(environment: [String: String]) -> TmuxPane? {
-    guard !(environment["TMUX"] ?? "").isEmpty, let pane = environment["TMUX_PANE"], !pane.isEmpty else {
-      return nil
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["tmux", "display-message", "-p", "-t", pane, format]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    do { try process.run() } catch { return nil }
-    let answer = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { return nil }
-    return TmuxPane(answer: answer)
-  }
-
   /// Bytes that show a picture (`picture`: a kitty command or a sixel image drawn where the
   /// cursor is) with its top-left cell at the pane's `row` and `column` (0-based): the
   /// cursor is moved in the pane for tmux, and again, in the outside terminal's cells,
@@ -49,18 +29,30 @@ extension TmuxPane {
   static let format =
     "#{allow-passthrough}|#{pane_top}|#{pane_left}|#{status}|#{status-position}|#{client_termname}"
 
-  /// The pane from tmux's answer to `format`; nil for an answer that is not one.
+  /// The largest number of cells (a place, or status lines) believed from tmux: no terminal
+  /// is that large, and sums of such numbers and a screen's cells cannot overflow.
+  static let farthestCell = 10_000
+
+  /// The pane from tmux's answer to `format`; nil for an answer that is not one, or that
+  /// puts the pane farther than `farthestCell`.
   init?(answer: String) {
     let fields = answer.trimmingCharacters(in: .newlines).split(
       separator: "|", omittingEmptySubsequences: false)
-    guard fields.count == 6, let top = Int(fields[1]), let left = Int(fields[2]), top >= 0, left >= 0 else {
+    guard fields.count == 6, let top = Self.cells(fields[1]), let left = Self.cells(fields[2]) else {
       return nil
     }
-    passthrough = fields[0] == "1" || fields[0] == "on"
     // `status` is off, on (one line) or the number of lines; at the top they push panes down.
-    let statusLines = fields[3] == "on" ? 1 : Int(fields[3]) ?? 0
-    self.top = top + (fields[4] == "top" ? statusLines : 0)
+    let status = fields[3] == "on" ? 1 : fields[3] == "off" || fields[3].isEmpty ? 0 : Self.cells(fields[3])
+    guard let status else { return nil }
+    passthrough = fields[0] == "1" || fields[0] == "on"
+    self.top = top + (fields[4] == "top" ? status : 0)
     self.left = left
     outerTerminal = String(fields[5])
+  }
+
+  /// A count of cells from tmux's answer, nil past `farthestCell` or below 0.
+  private static func cells(_ field: Substring) -> Int? {
+    guard let number = Int(field), (0...farthestCell).contains(number) else { return nil }
+    return number
   }
 }

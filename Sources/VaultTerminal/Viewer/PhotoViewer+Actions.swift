@@ -62,7 +62,9 @@ extension PhotoViewer {
         directory = Self.absolutePath(try ExportTarget.makeDated())
       }
       var (written, failures): ([String], [String]) = ([], [])
+      var tally = ExportTally(photos, thumbnails: false)
       _ = PhotoExporter(browser: browser).export(photos, to: directory, thumbnails: false) { event in
+        tally.note(event)
         switch event {
         case .exported(_, let path): written.append(path)
         case .failed(let name, let error):
@@ -71,24 +73,26 @@ extension PhotoViewer {
           failures.append("'\(name)' not exported: \(error.description)")
         }
       }
-      message = Self.exportOutcome(written: written, failures: failures, of: photos.count, to: directory)
+      message = Self.exportOutcome(
+        written: written, items: tally.exported, failures: failures, of: photos.count, to: directory)
     } catch {
       report(error)
     }
   }
 
-  /// "exported /x/a.jpg", "exported 3 photos to /x", or "error: exported 2 of 3 photos to /x;
-  /// 'b.jpg' not exported: …" (the first failure named, with how many more).
-  static func exportOutcome(written: [String], failures: [String], of total: Int, to directory: String)
-    -> String
-  {
+  /// "exported /x/a.jpg", "exported 3 photos to /x", "exported 1 Live Photo as 2 files to /x"
+  /// (`items` as `list` counts them, of the `written` files), or "error: exported 2 photos of
+  /// 3 items to /x; 'b.jpg' not exported: …" (the first failure named, with how many more).
+  static func exportOutcome(
+    written: [String], items: ItemCount, failures: [String], of total: Int, to directory: String
+  ) -> String {
     if failures.isEmpty {
       return total == 1 && written.count == 1
-        ? "exported \(written[0])" : "exported \(VaultTerminal.photos(written.count)) to \(directory)"
+        ? "exported \(written[0])" : "exported \(items.described(files: written.count, "as")) to \(directory)"
     }
     let more = failures.count > 1 ? " (and \(failures.count - 1) more failed)" : ""
     let done =
-      total == 1 ? "" : "exported \(written.count) of \(VaultTerminal.photos(total)) to \(directory); "
+      total == 1 ? "" : "exported \(items.description) of \(total) items to \(directory); "
     return "error: " + done + failures[0] + more
   }
 

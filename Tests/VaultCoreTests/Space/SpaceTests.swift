@@ -245,8 +245,9 @@ final class SpaceTests: XCTestCase {
     XCTAssertEqual(result.exported, 39)
     XCTAssertFalse(result.interrupted)
     XCTAssertEqual(events.count, 40)
-    // Names are numbered in the photos' order; the damaged photo takes no name.
-    var uses: [String: Int] = [:]
+    // Each file is exported under the name it shows (numbered in import order), the
+    // damaged one's left unused.
+    let shown = space.catalog.shownNames()
     for (index, event) in events.enumerated() {
       let record = space.entries[index].record
       XCTAssertEqual(record.name, "p\(index % 10).png")
@@ -258,9 +259,8 @@ final class SpaceTests: XCTestCase {
       }
       guard case .exported(let name, let path) = event else { return XCTFail("\(index): \(event)") }
       XCTAssertEqual(name, record.name)
-      let number = uses[name, default: 0]
-      uses[name] = number + 1
-      XCTAssertEqual(path, target + "/" + PathComponent.numbered(name, number))
+      XCTAssertEqual(path, target + "/" + PathComponent.numbered(name, index / 10))
+      XCTAssertEqual(path, target + "/" + shown[record.id]!)
       XCTAssertTrue(try fileBytes(path) == fileBytes(sources[index]), "\(path) is not \(sources[index])")
     }
     XCTAssertEqual(try listing(target).count, 39, "nothing for the damaged photo, no hidden files")

@@ -120,4 +120,23 @@ final class GraphicsChoiceTests: XCTestCase {
       XCTAssertEqual(off.doubt(about: .kitty), .insideTmux)
     }
   }
+
+  /// Inside tmux that did not answer in time or answered nonsense: symbols whatever is asked
+  /// (kitty and sixel not refused: nothing is known of its passthrough), iTerm2's refused.
+  /// Unavailable (no tmux to ask): as tmux silent, kitty and sixel refused.
+  func testInsideTmuxThatToldNothing() {
+    for silence in [TmuxSilence.noAnswerInTime, .unusableAnswer] {
+      var choice = GraphicsChoice(
+        environment: ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0", "KITTY_WINDOW_ID": "1"],
+        answers: answers("\u{1B}[?1;2c"), database: .init())
+      choice.tmuxSilence = silence
+      for mode in [DisplayMode.auto, .kitty, .sixel] {
+        XCTAssertEqual(choice.pixelMode(mode), CHAFA_PIXEL_MODE_SYMBOLS, "\(silence) \(mode)")
+        XCTAssertNil(choice.doubt(about: mode), "\(silence) \(mode)")
+      }
+      XCTAssertEqual(choice.doubt(about: .iterm2), .notThroughTmux)
+      choice.tmuxSilence = .unavailable
+      XCTAssertEqual(choice.doubt(about: .kitty), .insideTmux)
+    }
+  }
 }

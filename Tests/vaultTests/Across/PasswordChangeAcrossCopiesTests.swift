@@ -43,7 +43,7 @@ final class PasswordChangeAcrossCopiesTests: XCTestCase {
     // was added under the new one.
     for password in [newPassword, "correct horse"] {
       let write = try a.run(["add", fixturesPath + "/gray.png"], password: password)
-      XCTAssertTrue(write.stdout.contains("added 0, skipped 1 duplicate"), write.stdout + write.stderr)
+      XCTAssertTrue(write.stdout.contains("added 0 items, skipped 1 duplicate"), write.stdout + write.stderr)
     }
     let names = { (password: String) in
       try a.listJSON(password: password).map { $0["name"] as? String ?? "" }.sorted()

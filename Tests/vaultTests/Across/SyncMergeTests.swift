@@ -156,7 +156,7 @@ final class SyncMergeTests: XCTestCase {
     // password folds neither into the other (PasswordChangeAcrossCopiesTests says why).
     for password in ["new battery staple", "correct horse"] {
       let write = try a.runner.run(["add", fixturesPath + "/gray.png"], password: password)
-      XCTAssertTrue(write.stdout.contains("added 0, skipped 1 duplicate"), write.stdout + write.stderr)
+      XCTAssertTrue(write.stdout.contains("added 0 items, skipped 1 duplicate"), write.stdout + write.stderr)
     }
     try unison(a, b)
     for machine in [a, b] {
@@ -403,7 +403,7 @@ final class SyncMergeTests: XCTestCase {
       let listed = try listing()
       let run = try self.run(["add", fixturesPath + "/" + listed[0].name])
       XCTAssertEqual(run.status, 0, "\(name): \(run.stderr)")
-      XCTAssertTrue(run.stdout.contains("added 0, skipped 1 duplicate"), "\(name): \(run.stdout)")
+      XCTAssertTrue(run.stdout.contains("added 0 items, skipped 1 duplicate"), "\(name): \(run.stdout)")
       XCTAssertEqual(try listing(), listed, name)
     }
   }

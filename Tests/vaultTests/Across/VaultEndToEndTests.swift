@@ -46,7 +46,8 @@ final class VaultEndToEndTests: XCTestCase {
     try makeSpaces()
     let run = try importAll()
     XCTAssertEqual(run.status, 1)
-    XCTAssertTrue(run.stdout.contains("added \(goodNames.count), skipped 0 duplicates, failed 3"), run.stdout)
+    XCTAssertTrue(
+      run.stdout.contains("added \(photoCount(goodNames.count)), skipped 0 duplicates, failed 3"), run.stdout)
     // A text file found in a folder is no photo: skipped and counted, not failed.
     XCTAssertTrue(
       run.stdout.contains("skipped 1 file that is not JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV"),
@@ -69,7 +70,7 @@ final class VaultEndToEndTests: XCTestCase {
 
     let again = try vault.run(["add", photos + "/photo.jpg"])
     XCTAssertEqual(again.status, 0, again.stderr)
-    XCTAssertTrue(again.stdout.contains("added 0, skipped 1 duplicate, failed 0"), again.stdout)
+    XCTAssertTrue(again.stdout.contains("added 0 items, skipped 1 duplicate, failed 0"), again.stdout)
   }
 
   func testAWrongPasswordOpensNothingAndCreatesNothing() throws {

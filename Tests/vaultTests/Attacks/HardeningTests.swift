@@ -336,7 +336,7 @@ final class HardeningTests: XCTestCase {
     let run = try vault.run(["add", photos])
     XCTAssertEqual(run.status, 0, run.stderr)
     XCTAssertEqual(run.stderr, "")
-    XCTAssertTrue(run.stdout.contains("added 1, skipped 0 duplicates, failed 0\n"), run.stdout)
+    XCTAssertTrue(run.stdout.contains("added 1 photo, skipped 0 duplicates, failed 0\n"), run.stdout)
     XCTAssertTrue(
       run.stdout.contains("skipped 3 files that are not JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV"),
       run.stdout)
@@ -384,7 +384,7 @@ final class HardeningTests: XCTestCase {
 
     let run = try vault.run(["add", "--move", photos])
     XCTAssertEqual(run.status, 1, run.stderr)
-    XCTAssertTrue(run.stdout.contains("added 1, skipped 0 duplicates, failed 4"), run.stdout)
+    XCTAssertTrue(run.stdout.contains("added 1 photo, skipped 0 duplicates, failed 4"), run.stdout)
     XCTAssertTrue(
       run.stdout.contains("skipped 1 file that is not JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV"),
       run.stdout)

@@ -92,7 +92,7 @@ final class LimitsTests: XCTestCase {
     XCTAssertEqual(try snapshot(vault.vault), before)
     let run = try vault.run(["add", "--decoder-memory", "64", "big.jpg", "photo.jpg", "gray.png"])
     XCTAssertEqual(run.status, 1, run.stderr)
-    XCTAssertTrue(run.stdout.contains("added 2, skipped 0 duplicates, failed 1"), run.stdout)
+    XCTAssertTrue(run.stdout.contains("added 2 photos, skipped 0 duplicates, failed 1"), run.stdout)
   }
 
   /// A small file of thousands of scans would take minutes of CPU to decode.

@@ -107,7 +107,7 @@ final class PathNameTests: XCTestCase {
     close(descriptor)
     let added = try vault.run(["add", card])
     XCTAssertEqual(added.status, 1, added.stderr)
-    XCTAssertTrue(added.stdout.contains("added 1, skipped 0 duplicates, failed 1"), added.stdout)
+    XCTAssertTrue(added.stdout.contains("added 1 photo, skipped 0 duplicates, failed 1"), added.stdout)
     XCTAssertTrue(
       added.stderr.contains("'\(card)/bad\\xff\\xc3.jpg': its name is not valid UTF-8"), added.stderr)
     XCTAssertEqual(try vault.listJSON().map { $0["name"] as? String }, ["good.jpg"])

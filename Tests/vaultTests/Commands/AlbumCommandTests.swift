@@ -241,7 +241,7 @@ final class AlbumCommandTests: XCTestCase {
     let add = try run(["add", "--album", "Card", fixturesPath + "/gray.png", fixturesPath + "/gray.jpg"])
     XCTAssertTrue(
       add.stdout.hasSuffix(
-        "added 1, skipped 1 duplicate, failed 0\nmade album 'Card'; put 2 photos in album 'Card'\n"),
+        "added 1 photo, skipped 1 duplicate, failed 0\nmade album 'Card'; put 2 photos in album 'Card'\n"),
       add.stdout)
     XCTAssertEqual(try listed(["--album", "Card"]), ["1 gray.png Card", "2 gray.jpg Card"])
     let again = try run(["add", "--album", "Card", fixturesPath + "/gray.png"])

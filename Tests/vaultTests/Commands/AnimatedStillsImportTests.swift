@@ -95,7 +95,8 @@ final class AnimatedStillsImportTests: XCTestCase {
     _ = try copyToPhotos(good)
     let run = try vault.run(["add", photos])
     XCTAssertEqual(run.status, 0, run.stderr)
-    XCTAssertTrue(run.stdout.contains("added \(good.count), skipped 0 duplicates, failed 0"), run.stdout)
+    XCTAssertTrue(
+      run.stdout.contains("added \(photoCount(good.count)), skipped 0 duplicates, failed 0"), run.stdout)
 
     let entries = Dictionary(uniqueKeysWithValues: try vault.listJSON().map { ($0["name"] as! String, $0) })
     XCTAssertEqual(Set(entries.keys), Set(good))
@@ -294,7 +295,7 @@ final class AnimatedStillsImportTests: XCTestCase {
     let mixed = try vault.run(["add", batch])
     XCTAssertEqual(mixed.status, 1, mixed.stderr)
     XCTAssertTrue(
-      mixed.stdout.contains("added \(good.count - 1), skipped 0 duplicates, failed \(bad.count)"),
+      mixed.stdout.contains("added \(photoCount(good.count - 1)), skipped 0 duplicates, failed \(bad.count)"),
       mixed.stdout)
     XCTAssertEqual(try vault.listJSON().count, good.count)
   }

@@ -27,7 +27,7 @@ final class CommandHintTests: XCTestCase {
     XCTAssertEqual(delete.status, 1)
     XCTAssertTrue(
       delete.stderr.contains(
-        "error: no photos selected: select photos before deleting (vault select 2 5-7, or --all)\n"),
+        "error: no photos selected: select photos before deleting (e.g. vault select 2 5-7)\n"),
       delete.stderr)
   }
 

@@ -41,7 +41,8 @@ final class HEICImportTests: XCTestCase {
     _ = try copy(good + ["bad/truncated.heic"], renaming: ["bad/truncated.heic": "broken.heic"])
     let run = try vault.run(["add", "--verbose", photos])
     XCTAssertEqual(run.status, 1)
-    XCTAssertTrue(run.stdout.contains("added \(good.count), skipped 0 duplicates, failed 1"), run.stdout)
+    XCTAssertTrue(
+      run.stdout.contains("added \(photoCount(good.count)), skipped 0 duplicates, failed 1"), run.stdout)
     // One line names the broken file and why; nothing else is named.
     XCTAssertEqual(
       run.stderr.split(separator: "\n").filter { $0.hasPrefix("error: '") },

@@ -29,7 +29,8 @@ final class ImportRangeTests: XCTestCase {
     let distinct = Set(try valid.map { sha256(try fileBytes(Self.pngSuite + "/" + $0)) }).count
     XCTAssertTrue(
       run.stdout.contains(
-        "added \(distinct), skipped \(valid.count - distinct) duplicates, failed \(corrupt.count)"),
+        "added \(photoCount(distinct)), skipped \(valid.count - distinct) duplicates, failed \(corrupt.count)"
+      ),
       run.stdout)
     let errors = run.stderr.split(separator: "\n").filter { $0.hasPrefix("error: '") }
     XCTAssertEqual(errors.count, corrupt.count, run.stderr)
@@ -64,7 +65,8 @@ final class ImportRangeTests: XCTestCase {
     let run = try vault.run(["add", photos])
     XCTAssertEqual(run.status, 1)
     XCTAssertTrue(
-      run.stdout.contains("added \(variants.count), skipped 0 duplicates, failed 3, 2 with warnings"),
+      run.stdout.contains(
+        "added \(photoCount(variants.count)), skipped 0 duplicates, failed 3, 2 with warnings"),
       run.stdout)
     XCTAssertTrue(
       run.stderr.contains("bomb.png': image of 100000×100000 pixels is over the limit of 200 megapixels"),

@@ -47,7 +47,10 @@ final class LivePhotoTests: XCTestCase {
     try makeCameraRoll()
     let added = try vault.run(["add", camera])
     XCTAssertEqual(added.status, 0, added.stderr)
-    XCTAssertTrue(added.stdout.contains("added 9, skipped 0 duplicates, failed 0"), added.stdout)
+    XCTAssertTrue(
+      added.stdout.contains(
+        "added 6 items (2 photos, 1 video, 3 Live Photos) from 9 files, skipped 0 duplicates, failed 0"),
+      added.stdout)
 
     let listed = try vault.listJSON()
     let byName = Dictionary(uniqueKeysWithValues: listed.map { ($0["name"] as! String, $0) })
@@ -95,7 +98,7 @@ final class LivePhotoTests: XCTestCase {
     XCTAssertEqual(selected.map { $0["name"] as? String }, ["A.JPG"])
     let exported = try vault.run(["export", "--selected", "--to", "out"])
     XCTAssertEqual(exported.status, 0, exported.stderr)
-    XCTAssertTrue(exported.stdout.contains("exported 2 files to"), exported.stdout)
+    XCTAssertTrue(exported.stdout.contains("exported 1 Live Photo as 2 files to"), exported.stdout)
     XCTAssertEqual(
       try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted(), ["A.JPG", "B.MOV"])
     for name in ["A.JPG", "B.MOV"] {
@@ -139,7 +142,7 @@ final class LivePhotoTests: XCTestCase {
     let deleting = (repair.stdout + repair.stderr).split(separator: "\n").filter { $0.contains("delete") }
     XCTAssertFalse(deleting.isEmpty, repair.stderr)
     for line in deleting {
-      XCTAssertTrue(line.contains("'vault delete --only motion \(motion)'"), String(line))
+      XCTAssertTrue(line.contains("'vault delete --now --only motion \(motion)'"), String(line))
     }
   }
 
@@ -289,7 +292,7 @@ final class LivePhotoTests: XCTestCase {
       "added \(victim)/IMG_0001.JPG\npaired \(victim)/IMG_0001.JPG with the video 'IMG_0001.MOV' "
         + "(\(motionID.prefix(8))) already in the space, as a Live Photo, instead of the photo 'EVIL.JPG' "
         + "(\(evilID.prefix(8))), whose name does not match it and which stays a photo of its own\n"
-        + "added 1, skipped 0 duplicates, failed 0\n")
+        + "added 0 items from 1 file, skipped 0 duplicates, failed 0\n")
     XCTAssertEqual(listed.first { ($0["id"] as? String) == evilID }?["kind"] as? String, "photo")
     // Another still of the same name, later: the pair stays, and add names it.
     let late = try vault.run(["add", other + "/IMG_0001.JPG"])
@@ -318,7 +321,9 @@ final class LivePhotoTests: XCTestCase {
     try TestVideos.truncated(folder + "/whole.mov", to: camera + "/IMG_0008.MOV")
     let run = try vault.run(["add", "--move", camera])
     XCTAssertEqual(run.status, 1, run.stderr)
-    XCTAssertTrue(run.stdout.contains("added 3, skipped 0 duplicates, failed 1"), run.stdout)
+    XCTAssertTrue(
+      run.stdout.contains(
+        "added 2 items (1 photo, 1 Live Photo) from 3 files, skipped 0 duplicates, failed 1"), run.stdout)
     XCTAssertTrue(run.stderr.contains("'\(camera)/IMG_0008.MOV'"), run.stderr)
     let listed = Dictionary(uniqueKeysWithValues: try vault.listJSON().map { ($0["name"] as! String, $0) })
     XCTAssertEqual(listed["IMG_0007.JPG"]?["kind"] as? String, "live")

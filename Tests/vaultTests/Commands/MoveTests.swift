@@ -50,10 +50,12 @@ final class MoveTests: XCTestCase {
     for path in failing { XCTAssertTrue(exists(path), "a file that was not imported stays: \(path)") }
     XCTAssertTrue(run.stdout.contains("removed \(photos[0])\n"), run.stdout)
     XCTAssertTrue(
-      run.stdout.contains("skipped \(photos[2]) (already in the space)\nremoved \(photos[2])\n"), run.stdout)
+      run.stdout.contains("skipped '\(photos[2])': already in the space as 1 'gray.png' (id ")
+        && run.stdout.contains(")\nremoved \(photos[2])\n"), run.stdout)
     XCTAssertTrue(
       run.stdout.contains(
-        "added 3, skipped 1 duplicate, failed 1, 1 with warnings; removed 4 source files\n"), run.stdout)
+        "added 3 photos, skipped 1 duplicate, failed 1, 1 with warnings; removed 4 source files\n"),
+      run.stdout)
     XCTAssertEqual(try storedHashes(), hashes)
     let verify = try vault.run(["verify"])
     XCTAssertEqual(verify.status, 0, verify.stdout)
@@ -72,7 +74,8 @@ final class MoveTests: XCTestCase {
     XCTAssertEqual(run.status, 0, run.stderr)
     XCTAssertFalse(exists(photos[0]))
     XCTAssertTrue(
-      run.stdout.hasSuffix("added 1, skipped 0 duplicates, failed 0; removed 1 source file\n"), run.stdout)
+      run.stdout.hasSuffix("added 1 photo, skipped 0 duplicates, failed 0; removed 1 source file\n"),
+      run.stdout)
   }
 
   /// Every file of a read-only card stays: the first few say why, and the summary counts
@@ -93,7 +96,8 @@ final class MoveTests: XCTestCase {
     let named = run.stderr.split(separator: "\n").filter { $0.contains("but the file was not removed") }
     XCTAssertEqual(named.count, 5, run.stderr)
     XCTAssertTrue(
-      run.stdout.contains("added 7, skipped 0 duplicates, failed 0; removed 0 source files\n"), run.stdout)
+      run.stdout.contains("added 7 photos, skipped 0 duplicates, failed 0; removed 0 source files\n"),
+      run.stdout)
     XCTAssertTrue(
       run.stdout.contains(
         "skipped 1 file that is not JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV; it stays where it is (--verbose names it)"
@@ -140,7 +144,7 @@ final class MoveTests: XCTestCase {
     // The file itself is moved; it is a duplicate by then.
     let moved = try vault.run(["add", "--move", "--quiet", photos[0]])
     XCTAssertEqual(moved.status, 0, moved.stderr)
-    XCTAssertEqual(moved.stdout, "added 0, skipped 1 duplicate, failed 0; removed 1 source file\n")
+    XCTAssertEqual(moved.stdout, "added 0 items, skipped 1 duplicate, failed 0; removed 1 source file\n")
     XCTAssertFalse(exists(photos[0]))
   }
 }

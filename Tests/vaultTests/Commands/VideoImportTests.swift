@@ -25,7 +25,8 @@ final class VideoImportTests: XCTestCase {
     try FileManager.default.copyItem(atPath: fixturesPath + "/photo.jpg", toPath: videos + "/photo.jpg")
     let run = try vault.run(["add", videos])
     XCTAssertEqual(run.status, 0, run.stderr)
-    XCTAssertTrue(run.stdout.contains("added 3, skipped 0 duplicates, failed 0"), run.stdout)
+    XCTAssertTrue(
+      run.stdout.contains("added 3 items (1 photo, 2 videos), skipped 0 duplicates, failed 0"), run.stdout)
 
     let entries = Dictionary(uniqueKeysWithValues: try vault.listJSON().map { ($0["name"] as! String, $0) })
     let clip = try XCTUnwrap(entries["clip.mp4"])
@@ -72,7 +73,7 @@ final class VideoImportTests: XCTestCase {
     }
     let run = try vault.run(["add", videos])
     XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
-    XCTAssertTrue(run.stdout.contains("added 5, skipped 0 duplicates, failed 0"), run.stdout)
+    XCTAssertTrue(run.stdout.contains("added 5 videos, skipped 0 duplicates, failed 0"), run.stdout)
     let sizes = Set(try vault.listJSON().map { "\($0["width"] as? Int ?? 0)x\($0["height"] as? Int ?? 0)" })
     XCTAssertEqual(sizes, ["300x300", "200x200", "296x400", "302x400", "150x200"])
     let names = try FileManager.default.contentsOfDirectory(atPath: videos)
@@ -86,7 +87,7 @@ final class VideoImportTests: XCTestCase {
     let before = try snapshot(folder + "/vault")
     let run = try vault.run(["add", videos])
     XCTAssertEqual(run.status, 1)
-    XCTAssertTrue(run.stdout.contains("added 0, skipped 0 duplicates, failed 2"), run.stdout)
+    XCTAssertTrue(run.stdout.contains("added 0 items, skipped 0 duplicates, failed 2"), run.stdout)
     XCTAssertEqual(
       run.stderr.split(separator: "\n").filter { $0.hasPrefix("error: '") }.sorted(),
       [
@@ -106,9 +107,12 @@ final class VideoImportTests: XCTestCase {
     try TestVideos.cut(folder + "/whole.mp4", to: videos + "/cut.mp4", percent: 35)
     let run = try vault.run(["add", videos + "/cut.mp4"])
     XCTAssertEqual(run.status, 0, run.stderr)
-    XCTAssertTrue(run.stdout.contains("added 1, skipped 0 duplicates, failed 0"), run.stdout)
     XCTAssertTrue(
-      run.stderr.contains("warning: '\(videos)/cut.mp4': the file is cut short: only 0:07 of 0:20 decodes"),
+      run.stdout.contains("added 1 video, skipped 0 duplicates, failed 0, 1 with warnings"), run.stdout)
+    XCTAssertTrue(
+      run.stderr.contains(
+        "warning: '\(videos)/cut.mp4': the file is cut short: only 0:07 of 0:20 decodes; kept whole, its thumbnail made from what decodes"
+      ),
       run.stderr)
     let listed = try XCTUnwrap(try vault.listJSON().first)
     let duration = try XCTUnwrap(listed["duration"] as? Double)

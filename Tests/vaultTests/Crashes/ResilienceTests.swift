@@ -53,7 +53,7 @@ final class ResilienceTests: XCTestCase {
     let run = try runLimited(kilobytes: 32, ["add", big] + fixtures(["gray.png", "palette.png"]))
     XCTAssertEqual(run.status, 1, run.stderr)
     XCTAssertTrue(run.stderr.contains("big.jpg': cannot store it in the vault: File too large"), run.stderr)
-    XCTAssertTrue(run.stdout.contains("added 2, skipped 0 duplicates, failed 1"), run.stdout)
+    XCTAssertTrue(run.stdout.contains("added 2 photos, skipped 0 duplicates, failed 1"), run.stdout)
     let verify = try vault.run(["verify", "--quiet"])
     XCTAssertEqual(verify.status, 0, verify.stdout)
   }

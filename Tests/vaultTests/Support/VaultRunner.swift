@@ -243,3 +243,8 @@ func snapshot(_ folder: String) throws -> [String: String] {
   }
   return result
 }
+
+/// How `add` counts `count` photos (none of them videos or Live Photos) in its summary.
+func photoCount(_ count: Int) -> String {
+  count == 0 ? "0 items" : count == 1 ? "1 photo" : "\(count) photos"
+}
