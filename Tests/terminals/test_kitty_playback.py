@@ -107,12 +107,12 @@ class KittyPlaybackTests(TerminalTestCase):
         self.assertLessEqual(black, 1, f"{black} of {captures} captures show no frame; "
                                        f"they are in {self.keep_screenshots() if black > 1 else ''}")
 
-    def make_animation(self, name, colours):
+    def make_animation(self, name, colours, size="320x240"):
         """Four frames of a solid test colour each, 200 ms each, looping: a GIF, or an
         animated WebP (lossless) made from it."""
         gif = os.path.join(self.folder, "blink.gif")
         tiles = [f"xc:rgb{COLOURS[colour]}".replace(" ", "") for colour in colours]
-        subprocess.run(["convert", "-delay", "20", "-size", "320x240", *tiles, "-loop", "0", gif], check=True)
+        subprocess.run(["convert", "-delay", "20", "-size", size, *tiles, "-loop", "0", gif], check=True)
         if name.endswith(".gif"):
             return gif
         path = os.path.join(self.folder, name)
@@ -127,6 +127,10 @@ class KittyPlaybackTests(TerminalTestCase):
         200 ms: the last in 5 of 40 screenshots, a WebP's in 3 of 40)."""
         vault = make_vault(self.folder, [self.make_animation(name, colours)])
         terminal = self.start("view", "1", vault=vault)
+        self.sample_frames(terminal, name, colours)
+
+    def sample_frames(self, terminal, name, colours):
+        """Screenshots the animation `name` playing in `terminal` (`sample_animation`)."""
         self.look(terminal, f"{name} shows", lambda image, blocks: (
             any(blocks.count([colour]) > 200 for colour in colours), "a frame of it"))
         seen = {colour: 0 for colour in colours}
@@ -147,6 +151,28 @@ class KittyPlaybackTests(TerminalTestCase):
 
     def test_every_frame_of_an_animated_webp_shows(self):
         self.sample_animation("blink.webp", ("magenta", "cyan", "orange", "sky"))
+
+    def test_every_frame_of_a_gif_shows_after_a_video_played(self):
+        """A video played and stopped, then the GIF two photos back: its frames showed once in
+        2 to 5 seconds, some never. A neighbour sent ahead (a noisy photo: a large upload)
+        was the last thing of a frame, and the end of synchronized output written after it
+        was wiped with the frame's buffer: every later frame ended in NULs, and kitty held
+        each until its synchronized output timed out."""
+        colours = ("magenta", "cyan", "orange", "sky")
+        noise = os.path.join(self.folder, "noise.png")
+        # Stripped of the date ImageMagick writes: dated, it came first, not between the two.
+        subprocess.run(["convert", "-size", "640x480", "xc:gray", "+noise", "Random", "-strip", noise], check=True)
+        # Small frames: kitty showed large ones when its buffer for a synchronized frame overflowed.
+        animation = self.make_animation("blink.gif", colours, size="80x60")
+        vault = make_vault(self.folder, [animation, noise, self.make_video()])
+        terminal = self.start("view", "3", vault=vault)
+        self.look(terminal, "the video's still, red", shows_colour("red", ("blue",)))
+        terminal.keys("Return")
+        self.look(terminal, "blue frames once it played 5 s", shows_colour("blue", ("red",)))
+        terminal.keys("q")
+        self.look(terminal, "the still again after q", shows_colour("red", ("blue",)))
+        terminal.keys("g", "1", "Return")
+        self.sample_frames(terminal, "blink.gif", colours)
 
 
 if __name__ == "__main__":

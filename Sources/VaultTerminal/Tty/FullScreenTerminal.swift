@@ -158,9 +158,11 @@ public final class FullScreenTerminal {
   // MARK: Output
 
   /// Adds `bytes` to what `flush()` sends. A large array (a kitty upload) is taken as it is
-  /// when nothing else is waiting, rather than copied.
+  /// when nothing else is waiting, rather than copied, and so is wiped in place once sent;
+  /// a smaller one is copied: it may be a constant the caller writes again (the end of a
+  /// synchronized frame, which wiped ended every later frame in NULs).
   func write(_ bytes: [UInt8]) {
-    if output.isEmpty {
+    if output.isEmpty, bytes.count >= Self.takenWhole {
       output = bytes
     } else {
       output.append(contentsOf: bytes)
@@ -214,6 +216,8 @@ public final class FullScreenTerminal {
 
   private static let slice = 65536
   private static let keptCapacity = 1 << 20
+  /// The size from which `write` takes an array as it is: a picture's upload.
+  private static let takenWhole = 1 << 16
 
   /// Bytes written when the terminal is restored, before it leaves the alternate screen
   /// (on every path, signals included): set it to kitty deletions

@@ -179,6 +179,23 @@ final class FullScreenTerminalTests: XCTestCase {
     XCTAssertEqual(read(until: "end"), "end", "nothing drawn on the main screen")
   }
 
+  /// The viewer ends every frame with one constant sequence (the end of synchronized
+  /// output); written alone after a flush, it was sent and then zeroed with the buffer, so
+  /// that every later frame ended in NULs and kitty held each one until its synchronized
+  /// output timed out (an animation after the viewer had sent a neighbour ahead).
+  func testASmallArrayWrittenAloneIsSentAndLeftAsItWas() throws {
+    let terminal = try makeTerminal()
+    read(until: "\u{1B}[?1049h")
+    let frameEnd = Array("\u{1B}[?2026l".utf8)
+    for _ in 0..<2 {
+      terminal.write(frameEnd)
+      terminal.flush()
+      XCTAssertEqual(Glibc.write(slave, ">", 1), 1)
+      XCTAssertTrue(read(until: ">").hasSuffix("\u{1B}[?2026l>"))
+    }
+    XCTAssertEqual(frameEnd, Array("\u{1B}[?2026l".utf8), "the caller's bytes were wiped")
+  }
+
   func testASignalInTheMiddleOfAFrameCutsTheRestOff() throws {
     let terminal = try makeTerminal()
     defer { terminal.restore() }
