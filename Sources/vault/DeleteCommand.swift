@@ -94,7 +94,7 @@ struct DeleteCommand: ParsableCommand {
   /// where (counted as `list` counts items), and how many are left in the space (not only
   /// in the scope they were chosen from).
   private func reportDeleted(_ lines: [String], items: ItemCount, left: Int, in space: Space) {
-    DeletedNames.print(lines, rest: now || verbose ? nil : { "… and \($0) more (vault trash lists them)" })
+    DeletedNames.print(lines, rest: restOfNames)
     guard !now else {
       printLine("deleted \(items.description) for good; \(left) left")
       return
@@ -106,6 +106,12 @@ struct DeleteCommand: ParsableCommand {
   static func deletedLine(_ photo: PhotoModel) -> String {
     guard let motion = photo.motion else { return "deleted '\(photo.record.name)'" }
     return "deleted live photo '\(photo.record.name)' + '\(motion.name)'"
+  }
+
+  /// What a terminal shows past a screenful of deleted names: where the rest are (nil, all
+  /// named, when they were deleted for good or --verbose asks for every one).
+  private var restOfNames: ((Int) -> String)? {
+    now || verbose ? nil : { "… and \($0) more (vault trash lists them)" }
   }
 
   /// "kept 30 days", or "kept until emptied".
@@ -139,7 +145,7 @@ struct DeleteCommand: ParsableCommand {
     ExpiredNames.warn(space)
     DeletedNames.print(
       text.described.map { "deleted " + $0 },
-      rest: now || verbose ? nil : { "… and \($0) more (vault trash lists them)" })
+      rest: restOfNames)
     let left = space.makeBrowser().count
     printLine(
       now

@@ -43,7 +43,7 @@ enum TrashListing {
     }
   }
 
-  /// "30 days", or "until emptied".
+  /// "30 days after their deletion", or "until 'vault trash empty'".
   static func keeps(_ retention: TrashRetention) -> String {
     retention.days == nil ? "until 'vault trash empty'" : "\(retention) after their deletion"
   }

@@ -60,7 +60,7 @@ public struct TrashItem: Sendable {
   /// expires.
   public func daysLeft(now: Timestamp = .now()) -> Int? {
     guard let expiresAt else { return nil }
-    let day: Int64 = 86_400 * 1_000_000_000
+    let day = TrashRetention.dayNanoseconds
     let left = expiresAt.nanosecondsSince1970 &- now.nanosecondsSince1970
     return left <= 0 ? 0 : Int((left - 1) / day + 1)
   }

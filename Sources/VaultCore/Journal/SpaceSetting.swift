@@ -50,14 +50,17 @@ public struct TrashRetention: Equatable, Sendable, CustomStringConvertible {
 
   private init(uncheckedDays days: Int?) { self.days = days }
 
+  /// One day in nanoseconds, the unit of journal stamps.
+  static let dayNanoseconds: Int64 = 86_400 * 1_000_000_000
+
   /// How long it keeps them, in nanoseconds; nil for ever.
-  var nanoseconds: Int64? { days.map { Int64($0) * 86_400 * 1_000_000_000 } }
+  var nanoseconds: Int64? { days.map { Int64($0) * Self.dayNanoseconds } }
 
   /// The days an item stays past its retention before a writer deletes it for good: a
   /// restore made on another copy, or a journal file a sync engine brings back late, has
   /// that long to arrive (docs/SYNC.md). The item shows as due meanwhile, and restores.
   public static let graceDays = 7
-  static let graceNanoseconds = Int64(graceDays) * 86_400 * 1_000_000_000
+  static let graceNanoseconds = Int64(graceDays) * dayNanoseconds
 
   /// "30 days", "1 day", "until emptied".
   public var description: String {

@@ -83,7 +83,7 @@ extension Space {
 /// tell how long an item has been in Recently Deleted. Deleting for good waits until the
 /// clock passes that stamp; nothing is lost meanwhile.
 public struct TrashExpiryHold: Sendable {
-  static let clockTolerance: Int64 = 86_400 * 1_000_000_000
+  static let clockTolerance = TrashRetention.dayNanoseconds
   /// How many files were due by this clock.
   public let dueCount: Int
   /// The space's latest stamp.

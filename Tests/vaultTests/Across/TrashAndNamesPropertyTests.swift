@@ -138,18 +138,4 @@ final class TrashAndNamesPropertyTests: XCTestCase {
     try copyUnion(from: a.vault, to: b.vault)
     try copyUnion(from: b.vault, to: a.vault)
   }
-
-  /// `cp -a` without overwriting: the union of two folders, as a sync engine that never
-  /// removes a file leaves them.
-  func copyUnion(from source: String, to target: String) throws {
-    if !FileManager.default.fileExists(atPath: target) {
-      try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
-    }
-    let copy = Process()
-    copy.executableURL = URL(fileURLWithPath: "/bin/cp")
-    copy.arguments = ["-a", "-n", source + "/.", target]
-    try copy.run()
-    copy.waitUntilExit()
-    XCTAssertEqual(copy.terminationStatus, 0)
-  }
 }

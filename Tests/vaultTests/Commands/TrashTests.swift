@@ -397,17 +397,4 @@ final class TrashTests: XCTestCase {
       XCTAssertEqual(try copy.run(["verify", "--quiet"]).status, 0)
     }
   }
-
-  /// `cp -a` without overwriting: the union of two folders.
-  func copyUnion(from source: String, to target: String) throws {
-    let copy = Process()
-    copy.executableURL = URL(fileURLWithPath: "/bin/cp")
-    copy.arguments = ["-a", "-n", source + "/.", target]
-    if !FileManager.default.fileExists(atPath: target) {
-      try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
-    }
-    try copy.run()
-    copy.waitUntilExit()
-    XCTAssertEqual(copy.terminationStatus, 0)
-  }
 }
