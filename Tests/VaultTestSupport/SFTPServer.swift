@@ -13,6 +13,7 @@ import XCTest
 public final class SFTPServer: RemoteServer {
   public static let sshd = "/usr/sbin/sshd"
   public static let sshKeygen = "/usr/bin/ssh-keygen"
+  /// The SFTP subsystem that Tests/sshd_config.in names.
   public static let sftpServer = "/usr/lib/openssh/sftp-server"
 
   /// The folder of its keys and config, removed by `stop()`.
@@ -110,33 +111,12 @@ public final class SFTPServer: RemoteServer {
     try? FileManager.default.removeItem(atPath: folder)
   }
 
-  /// sshd's config: 127.0.0.1 only, keys only, no PAM (which would need a password
-  /// database entry set up for it), room for the many connections rclone opens at once
-  /// (transfers and checkers, each its own), nothing forwarded. StrictModes is off: the
-  /// keys' folder is in /tmp. Root may log in by key, as the user of CI.
-  private static func config(folder: String, port: Int, shell: Bool) -> String {
-    """
-    ListenAddress 127.0.0.1
-    Port \(port)
-    HostKey \(folder)/host_key
-    PidFile none
-    AuthorizedKeysFile \(folder)/authorized_keys
-    AuthenticationMethods publickey
-    PubkeyAuthentication yes
-    PasswordAuthentication no
-    KbdInteractiveAuthentication no
-    PermitRootLogin prohibit-password
-    StrictModes no
-    UsePAM no
-    MaxStartups 100
-    MaxSessions 100
-    AllowTcpForwarding no
-    X11Forwarding no
-    PrintMotd no
-    Subsystem sftp \(sftpServer)
-    \(shell ? "" : "ForceCommand internal-sftp")
-
-    """
+  /// sshd's config: Tests/sshd_config.in (which the backup benchmark starts sshd with too),
+  /// and SFTP alone without a shell.
+  private static func config(folder: String, port: Int, shell: Bool) throws -> String {
+    let template = try String(contentsOfFile: projectPath + "/Tests/sshd_config.in", encoding: .utf8)
+    return template.replacingOccurrences(of: "@FOLDER@", with: folder)
+      .replacingOccurrences(of: "@PORT@", with: String(port)) + (shell ? "" : "ForceCommand internal-sftp\n")
   }
 
   /// sshd run by root checks its privilege separation folder, /run/sshd, which only the
