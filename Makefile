@@ -1,4 +1,4 @@
-.PHONY: build man test test-unit bench bench-scale bench-view bench-session bench-mount fixtures format torture fuzz sanitize
+.PHONY: build man test test-unit bench bench-scale bench-view bench-session bench-mount bench-backup fixtures format torture fuzz sanitize
 
 build:
 	swift build -c release
@@ -50,6 +50,12 @@ bench-view:
 # each read; needs root), the mount's peak memory, and `ls -lR` of a 100,000-photo space's mount.
 bench-mount:
 	Benchmarks/mount
+
+# Backup and restore of about 1 GiB (photos and a video) over SFTP on loopback against `rclone
+# copy` and restic in the same run, and an incremental backup of one new photo in a
+# 10,000-photo space (run as root, to drop the page cache before each side).
+bench-backup:
+	Benchmarks/backup
 
 # Regenerates Fixtures/ (needs cjpeg from libjpeg-turbo-progs).
 fixtures:
