@@ -1,11 +1,15 @@
-/// The order a restore brings a vault's files back in: blobs first, then keys and the
-/// header, the journal last, so that a restore cut short never lists a photo it lacks.
+/// The order a restore brings a vault's files back in: blobs first, then the journal, then
+/// the keys, and `vault.json` last, so that a restore cut short is no vault at all (nothing
+/// opens it, and nothing tempts a repair of a half-restored space) rather than one that
+/// lists photos it lacks.
 enum RestoreGroup: CaseIterable {
-  case blobs, keys, journal
+  case blobs, journal, keys, header
 
   init(path: String) {
     let parts = path.split(separator: "/")
-    if parts.count == 3, parts[1] == Space.photoFolder || parts[1] == Space.thumbFolder {
+    if parts.count == 1 {
+      self = .header
+    } else if parts.count == 3, parts[1] == Space.photoFolder || parts[1] == Space.thumbFolder {
       self = .blobs
     } else if parts.count == 3, parts[1] == Space.journalFolder {
       self = .journal

@@ -1,10 +1,11 @@
 import Foundation
 
 /// `vault restore REMOTE --to DIR`: brings back the vault a remote's last complete backup
-/// holds, exactly the files its manifest lists: blobs first, then keys and the header, the
-/// journal last (a restore cut short lists no photo it lacks), then checks every file
-/// against the manifest (MD5 of the local bytes). Run again, it goes on where it stopped:
-/// rclone skips what is whole, and a torn file differs in size.
+/// holds, exactly the files its manifest lists (`RestoreGroup`): blobs first, then the
+/// journal and keys, `vault.json` last (a restore cut short is no vault at all, never one
+/// that lists photos it lacks), then checks every file against the manifest (MD5 of the
+/// local bytes). Run again, it goes on where it stopped: rclone skips what is whole, and a
+/// torn file differs in size.
 public final class VaultRestore {
   let remote: RemoteLocation
   let rclone: Rclone
