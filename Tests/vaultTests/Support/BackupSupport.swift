@@ -47,3 +47,9 @@ func fileStates(_ folder: String) -> [String: FileState] {
   }
   return states
 }
+
+/// The paths where two `snapshot`s differ (present in one only, or with other contents): a
+/// short failure message where the snapshots themselves would be pages long.
+func differences(_ left: [String: String], _ right: [String: String]) -> [String] {
+  Set(left.keys).union(right.keys).filter { left[$0] != right[$0] }.sorted()
+}
