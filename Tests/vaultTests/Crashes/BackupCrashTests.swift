@@ -114,7 +114,8 @@ final class BackupCrashTests: XCTestCase {
     let run = try vault.run(["backup", remote], environment: environment)
     XCTAssertEqual(run.status, 0, run.stderr)
     XCTAssertEqual(
-      try snapshot(remote + "/current"), try snapshot(vault.vault), "the remote is not the vault")
+      differences(try snapshot(remote + "/current"), try snapshot(vault.vault)), [],
+      "the remote is not the vault")
     let verify = try VaultRunner(vault: remote + "/current", workingDirectory: folder).run([
       "verify", "--quiet",
     ])
