@@ -45,6 +45,7 @@ public final class VaultBackup {
     let staging = try StagingFolder(purpose: "backup")
     let run = RemovalStamp(now).name + "-" + hexString(Sodium.randomBytes(4))
     var remoteFiles = try rclone.listFiles(in: remote.current, remote: remote) ?? [:]
+    for path in cache.filesToResend() { remoteFiles[path] = nil }
     var previous = try cache.load() ?? downloadManifest() ?? BackupManifest()
     var summary = BackupSummary()
     let capture = try sendBlobs(staging: staging, remoteFiles: &remoteFiles, summary: &summary, stage: stage)
@@ -57,6 +58,7 @@ public final class VaultBackup {
     previous = try manifest(of: capture, remoteFiles: remoteFiles, previous: previous)
     try writeManifest(previous, staging: staging.path, run: run)
     try cache.store(previous)
+    cache.resent()
     summary.filesOnRemote = previous.entries.count
     return summary
   }

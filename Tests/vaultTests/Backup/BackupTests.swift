@@ -113,6 +113,11 @@ final class BackupTests: XCTestCase {
         $0.hasPrefix("damaged on") || $0.hasPrefix("missing on")
       }.count, 3, downloaded.stdout)
     XCTAssertTrue(downloaded.stdout.contains("photo files authenticated)"), downloaded.stdout)
+    // The next backup sends again what the check named, the flipped one of the same size too.
+    XCTAssertTrue(try vaultRun(["backup", remote]).stdout.hasPrefix("backed up 3 files ("))
+    let again = try vaultRun(["backup", "--check", "--download", remote])
+    XCTAssertTrue(again.stdout.hasSuffix(": all whole\n"), again.stdout)
+    XCTAssertEqual(try snapshot(remote + "/current"), try snapshot(vault.vault))
   }
 
   func testRemovedFilesAreKeptAsideForTheGraceThenDeleted() throws {
