@@ -27,8 +27,7 @@ struct BlobSending {
   func send(_ blobs: [String: Int64], progress: (RcloneProgress) -> Void) throws -> Outcome {
     guard !blobs.isEmpty else { return Outcome() }
     let paths = blobs.keys.sorted()
-    let list = staging + "/blobs.list"
-    try writeFileAtomically(Array(paths.joined(separator: "\n").utf8) + [0x0A], to: list)
+    let list = try Rclone.writeFileList(paths, to: staging + "/blobs.list")
     let hashes = Mutex<[String: Result<(size: Int64, md5: String)?, Error>]>([:])
     let hashed = DispatchGroup()
     let vault = vault

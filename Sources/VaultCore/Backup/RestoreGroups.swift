@@ -18,6 +18,18 @@ enum RestoreGroup: CaseIterable {
     }
   }
 
+  /// The rclone copies a whole restore makes, in order: the blobs, then the journal and the
+  /// keys together (newest first, as a backup moves them in), then `vault.json`; each is one
+  /// connection to the remote.
+  static func phases(_ paths: some Sequence<String>) -> [(paths: [String], newestFirst: Bool)] {
+    let groups = Dictionary(uniqueKeysWithValues: split(paths))
+    let phases = [
+      (groups[.blobs] ?? [], false), ((groups[.journal] ?? []) + (groups[.keys] ?? []), true),
+      (groups[.header] ?? [], false),
+    ]
+    return phases.filter { !$0.0.isEmpty }.map { (paths: $0.0, newestFirst: $0.1) }
+  }
+
   /// `paths` by group, in restore order; groups with no path left out.
   static func split(_ paths: some Sequence<String>) -> [(RestoreGroup, [String])] {
     var groups: [RestoreGroup: [String]] = [:]

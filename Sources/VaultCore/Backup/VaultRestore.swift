@@ -38,8 +38,10 @@ public final class VaultRestore {
     try makeDirectories(target)
     var summary = RestoreSummary()
     let staging = try StagingFolder(purpose: "restore")
-    for (_, paths) in RestoreGroup.split(manifest.entries.keys) {
-      let progress = try fetch(paths, into: target, staging: staging) { stage(.transferring($0)) }
+    for (paths, newestFirst) in RestoreGroup.phases(manifest.entries.keys) {
+      let progress = try fetch(paths, into: target, staging: staging, newestFirst: newestFirst) {
+        stage(.transferring($0))
+      }
       summary.filesFetched += progress.transfers
       summary.bytesFetched += progress.bytes
     }
@@ -55,14 +57,17 @@ public final class VaultRestore {
     return summary
   }
 
-  /// Fetches `paths` of `current/` into `folder` with one rclone copy.
+  /// Fetches `paths` of `current/` into `folder` with one rclone copy (one file at a time,
+  /// the newest first, when `newestFirst`).
   func fetch(
-    _ paths: [String], into folder: String, staging: StagingFolder, progress: (RcloneProgress) -> Void
+    _ paths: [String], into folder: String, staging: StagingFolder, newestFirst: Bool = false,
+    progress: (RcloneProgress) -> Void
   ) throws -> RcloneProgress {
-    let list = staging.path + "/fetch.list"
-    try writeFileAtomically(Array(paths.joined(separator: "\n").utf8) + [0x0A], to: list)
+    let list = try Rclone.writeFileList(paths, to: staging.path + "/fetch.list")
+    let order = newestFirst ? Rclone.newestFirst : []
     return try rclone.transfer(
-      "copy", ["--files-from-raw", list, "--no-traverse"], [remote.current, folder], remote: remote.text,
+      "copy", ["--files-from-raw", list, "--no-traverse"] + order, [remote.current, folder],
+      remote: remote.text,
       progress: progress)
   }
 
