@@ -58,7 +58,8 @@ public final class VaultBackup {
     try sendSmallFiles(
       capture, staging: staging.path + "/capture", remoteFiles: remoteFiles, previous: previous,
       summary: &summary)
-    try moveAside(remoteFiles.keys.filter { !capture.paths.contains($0) }, summary: &summary)
+    let kept = capture.keptPaths()
+    try moveAside(remoteFiles.keys.filter { !kept.contains($0) }, summary: &summary)
     summary.foldersPurged = try purgeRemoved(tree.removedFolders + (summary.filesRemoved > 0 ? [stamp] : []))
     let manifest = try self.manifest(of: capture, remoteFiles: remoteFiles, previous: previous)
     try write(manifest, staging: staging.path)
