@@ -5,7 +5,8 @@ import Foundation
 /// files it lacks, even when killed at any moment (docs/FORMAT.md, "Backups"):
 /// 1. capture each space under its shared lock (`VaultCapture`);
 /// 2. send the blobs `current/` lacks (by name and size), hashing them as they go; a blob
-///    deleted for good meanwhile means the journal changed: capture again;
+///    deleted for good meanwhile means the journal changed: capture again (and so when a
+///    space's folder is renamed by a password change as it is captured);
 /// 3. send the journal and key files that differ into `incoming/`, then move them into
 ///    `current/`, newest first (a deletion arrives no later than what it deletes);
 /// 4. move what `current/` has and the vault no longer does aside into `removed/<stamp>`,
@@ -78,7 +79,13 @@ public final class VaultBackup {
     stage: (TransferStage) -> Void
   ) throws -> VaultCapture {
     for _ in 0..<Self.captureRounds {
-      let capture = try VaultCapture.take(of: vault, into: try staging.folder("capture"))
+      let capture: VaultCapture
+      do {
+        capture = try VaultCapture.take(of: vault, into: try staging.folder("capture"))
+      } catch VaultError.spaceMoved {
+        // A password change renamed a space (or a space went) while it was captured.
+        continue
+      }
       let missing = capture.blobs.filter { remoteFiles[$0.key]?.size != $0.value }
       let outcome = try BlobSending(rclone: rclone, remote: remote, vault: vault, staging: staging.path)
         .send(missing) { stage(.transferring($0)) }

@@ -181,6 +181,25 @@ final class BackupTests: XCTestCase {
     XCTAssertEqual(try copy.listJSON().count, 3)
   }
 
+  /// A backup that waits for a space's lock while a password change renames the space's
+  /// folder captures the folder under its new name.
+  func testASpaceRenamedWhileTheBackupWaitsForItIsCapturedUnderItsNewName() throws {
+    _ = try addPhotos(2, named: "p")
+    let space = try vault.spaceFolder()
+    let holder = try FolderLockHolder(space)
+    defer { holder.end() }
+    let running = try vault.start(
+      ["backup", remote], password: nil, environment: environment, errorsInOutput: true)
+    XCTAssertNotNil(
+      running.waitForLine { $0.hasPrefix("waiting for ") }, "the backup did not wait for the lock")
+    let renamed = vault.vault + "/" + String(repeating: "0", count: 32)
+    try FileManager.default.moveItem(atPath: space, toPath: renamed)
+    holder.end()
+    let run = try running.finish()
+    XCTAssertEqual(run.status, 0, run.stdout)
+    XCTAssertEqual(differences(try snapshot(remote + "/current"), try snapshot(vault.vault)), [])
+  }
+
   func testARemoteThatCannotBeReachedGivesOneLineNamingIt() throws {
     _ = try addPhotos(1, named: "u")
     let unreachable = try unreachableSFTPRemote(keysIn: folder)
