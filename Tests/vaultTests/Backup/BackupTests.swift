@@ -200,6 +200,28 @@ final class BackupTests: XCTestCase {
     XCTAssertEqual(differences(try snapshot(remote + "/current"), try snapshot(vault.vault)), [])
   }
 
+  /// An original offloaded to the remote (its stub in Offloaded/, no Photo/ file) stays in
+  /// the backup's current/, and in its manifest with the stub's size and MD5.
+  func testAnOffloadedOriginalStaysOnTheRemote() throws {
+    _ = try addPhotos(2, named: "o")
+    try vaultRun(["backup", remote])
+    let space = try vault.spaceFolder()
+    let tag = (space as NSString).lastPathComponent
+    let id = try XCTUnwrap(vault.listJSON().first?["id"] as? String)
+    let original = try fileBytes(space + "/Photo/" + id)
+    let manifest = try String(contentsOfFile: remote + "/manifest", encoding: .utf8)
+    let line = try XCTUnwrap(manifest.split(separator: "\n").first { $0.hasSuffix(" \(tag)/Photo/\(id)") })
+    try FileManager.default.createDirectory(atPath: space + "/Offloaded", withIntermediateDirectories: true)
+    try writeBytes(
+      Array("\(original.count) \(line.split(separator: " ")[1])\n".utf8), to: space + "/Offloaded/" + id)
+    try FileManager.default.removeItem(atPath: space + "/Photo/" + id)
+    XCTAssertTrue(try vaultRun(["backup", remote]).stdout.hasSuffix("it was up to date\n"))
+    XCTAssertEqual(try fileBytes(remote + "/current/\(tag)/Photo/\(id)"), original)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: remote + "/current/\(tag)/Offloaded"))
+    XCTAssertEqual(try String(contentsOfFile: remote + "/manifest", encoding: .utf8), manifest)
+    XCTAssertTrue(try vaultRun(["backup", "--check", remote]).stdout.hasSuffix("by MD5: all whole\n"))
+  }
+
   func testARemoteThatCannotBeReachedGivesOneLineNamingIt() throws {
     _ = try addPhotos(1, named: "u")
     let unreachable = try unreachableSFTPRemote(keysIn: folder)
