@@ -200,6 +200,20 @@ final class BackupTests: XCTestCase {
     XCTAssertEqual(differences(try snapshot(remote + "/current"), try snapshot(vault.vault)), [])
   }
 
+  /// Files the vault lost (a wiped disk, damage) go aside on the remote like removals, and
+  /// the summary says so rather than that the backup was up to date.
+  func testFilesLostLocallyAreKeptAside() throws {
+    _ = try addPhotos(2, named: "l")
+    try vaultRun(["backup", remote])
+    let space = try vault.spaceFolder()
+    let id = try XCTUnwrap(vault.listJSON().first?["id"] as? String)
+    try FileManager.default.removeItem(atPath: space + "/Photo/" + id)
+    let run = try vaultRun(["backup", remote])
+    XCTAssertTrue(run.stdout.hasPrefix("backed up 0 files (0 B) to '\(remote)' in "), run.stdout)
+    XCTAssertTrue(run.stdout.contains(" s; 1 removed file kept aside until "), run.stdout)
+    XCTAssertFalse(run.stdout.contains("up to date"), run.stdout)
+  }
+
   /// An original offloaded to the remote (its stub in Offloaded/, no Photo/ file) stays in
   /// the backup's current/, and in its manifest with the stub's size and MD5.
   func testAnOffloadedOriginalStaysOnTheRemote() throws {
