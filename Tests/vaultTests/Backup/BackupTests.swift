@@ -29,6 +29,15 @@ final class BackupTests: XCTestCase {
     return run
   }
 
+  /// Two photos added and backed up: the space's folder, its tag, and the first photo's id.
+  private func backedUpPhoto(named prefix: String) throws -> (space: String, tag: String, id: String) {
+    _ = try addPhotos(2, named: prefix)
+    try vaultRun(["backup", remote])
+    let space = try vault.spaceFolder()
+    let id = try XCTUnwrap(vault.listJSON().first?["id"] as? String)
+    return (space, (space as NSString).lastPathComponent, id)
+  }
+
   private func addPhotos(_ count: Int, named prefix: String) throws -> [String] {
     let photos = try writeNoisePhotos(count, into: folder + "/in", named: prefix, random: &random)
     try vaultRun(["add"] + photos, password: "correct horse")
@@ -218,11 +227,7 @@ final class BackupTests: XCTestCase {
   /// does not replace the backup's whole copy; the backup says so and fails, and restore
   /// --missing brings the backup's copy back.
   func testAVaultBlobChangedInSizeDoesNotReplaceTheBackupsCopy() throws {
-    _ = try addPhotos(2, named: "x")
-    try vaultRun(["backup", remote])
-    let space = try vault.spaceFolder()
-    let tag = (space as NSString).lastPathComponent
-    let id = try XCTUnwrap(vault.listJSON().first?["id"] as? String)
+    let (space, tag, id) = try backedUpPhoto(named: "x")
     let original = try fileBytes(space + "/Photo/" + id)
     try writeBytes(original + Array("encrypted by someone".utf8), to: space + "/Photo/" + id)
     let manifest = try fileBytes(remote + "/manifest")
@@ -261,11 +266,7 @@ final class BackupTests: XCTestCase {
   /// An original offloaded to the remote (its stub in Offloaded/, no Photo/ file) stays in
   /// the backup's current/, and in its manifest with the stub's size and MD5.
   func testAnOffloadedOriginalStaysOnTheRemote() throws {
-    _ = try addPhotos(2, named: "o")
-    try vaultRun(["backup", remote])
-    let space = try vault.spaceFolder()
-    let tag = (space as NSString).lastPathComponent
-    let id = try XCTUnwrap(vault.listJSON().first?["id"] as? String)
+    let (space, tag, id) = try backedUpPhoto(named: "o")
     let original = try fileBytes(space + "/Photo/" + id)
     let manifest = try String(contentsOfFile: remote + "/manifest", encoding: .utf8)
     let line = try XCTUnwrap(manifest.split(separator: "\n").first { $0.hasSuffix(" \(tag)/Photo/\(id)") })
