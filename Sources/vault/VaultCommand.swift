@@ -23,6 +23,7 @@ struct VaultCommand: ParsableCommand {
       ServeCommand.self,
       PasswdCommand.self, RecoveryKeyCommand.self, RecoverCommand.self,
       UnlockCommand.self, LockCommand.self, InfoCommand.self, MountCommand.self, UnmountCommand.self,
+      BackupCommand.self, RestoreCommand.self,
     ]
   )
 
@@ -84,6 +85,7 @@ struct VaultCommand: ParsableCommand {
       Diagnostics.emit(error.summary)
       return SignalHandling.interruptedExitCode
     } catch {
+      if let status = reportBackupFailure(error) { return status }
       let code = exitCode(for: error)
       var message = fullMessage(for: error)
       // The message quotes what was typed: an argument with a line break in it must not
@@ -109,6 +111,23 @@ struct VaultCommand: ParsableCommand {
       }
       return code.rawValue
     }
+  }
+}
+
+extension VaultCommand {
+  /// Says why a backup, check or restore failed (a remote's or the backup's own reason, one
+  /// line) and returns the exit status; nil for any other error.
+  static func reportBackupFailure(_ error: Error) -> Int32? {
+    switch error {
+    case let error as RemoteError:
+      Diagnostics.error(error.description)
+      if case .rcloneMissing = error { Diagnostics.hint("install rclone (Debian: apt install rclone)") }
+    case let error as BackupError:
+      Diagnostics.error(error.description)
+    default:
+      return nil
+    }
+    return 1
   }
 }
 
