@@ -6,11 +6,13 @@
 #include <spawn.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 
 int vault_disable_core_dumps(void) {
   struct rlimit none = {0, 0};
@@ -59,6 +61,62 @@ int vault_spawn_decoder(
   posix_spawn_file_actions_destroy(&actions);
   if (source != socket) close(source);
   return status;
+}
+
+int vault_spawn_tool(
+    const char *path, char *const arguments[], char *const environment[], int output, int errors, int *pid) {
+  int ready[2];
+  if (pipe2(ready, O_CLOEXEC) != 0) return errno;
+  pid_t parent = getpid();
+  pid_t child = fork();
+  if (child < 0) {
+    int saved = errno;
+    close(ready[0]);
+    close(ready[1]);
+    return saved;
+  }
+  if (child == 0) {
+    /* Only async-signal-safe calls from here: the parent has other threads. */
+    int status = 0;
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != parent) status = ESRCH;
+    /* The tool gets signals as any program does, whatever the starting thread blocked. */
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    int input = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (status == 0 && input < 0) status = errno;
+    if (status == 0 && (dup2(input, 0) < 0 || dup2(output, 1) < 0 || dup2(errors, 2) < 0)) status = errno;
+    /* The end that says why exec failed becomes 3 (exec closes it), everything above goes. */
+    int report = ready[1];
+    if (status == 0 && report != 3) {
+      if (dup3(report, 3, O_CLOEXEC) < 0) {
+        status = errno;
+      } else {
+        report = 3;
+      }
+    }
+    if (status == 0) {
+      closefrom(4);
+      execve(path, arguments, environment);
+      status = errno;
+    }
+    (void)!write(report, &status, sizeof status);
+    _exit(127);
+  }
+  close(ready[1]);
+  int status = 0;
+  long count;
+  do {
+    count = read(ready[0], &status, sizeof status);
+  } while (count < 0 && errno == EINTR);
+  close(ready[0]);
+  if (count == (long)sizeof status && status != 0) {
+    int reaped;
+    while (waitpid(child, &reaped, 0) < 0 && errno == EINTR) {}
+    return status;
+  }
+  *pid = child;
+  return 0;
 }
 
 int vault_make_socket_pair(int descriptors[2]) {

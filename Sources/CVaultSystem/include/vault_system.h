@@ -31,6 +31,15 @@ int vault_replace_descriptor(int source, int target);
 int vault_spawn_decoder(
     const char *path, char *const arguments[], char *const environment[], int socket, int *pid);
 
+/* Starts the tool at `path` (rclone) with `arguments` and `environment` (NULL-terminated):
+ * /dev/null is its 0, `output` its 1 and `errors` its 2, every other descriptor is closed,
+ * and it is killed (SIGKILL) when the thread that started it ends, so that a vault killed
+ * in the middle of a backup leaves no rclone running on (call it from a thread that lives
+ * as long as the process). posix_spawn cannot set the parent-death signal: this forks.
+ * Returns 0 with the pid in `*pid`, or the errno value of what failed (exec's too). */
+int vault_spawn_tool(
+    const char *path, char *const arguments[], char *const environment[], int output, int errors, int *pid);
+
 /* A SOCK_STREAM socket pair, closed on exec (SOCK_CLOEXEC needs _GNU_SOURCE). Returns 0 or
  * -1 (errno set). */
 int vault_make_socket_pair(int descriptors[2]);

@@ -34,8 +34,8 @@ final class DecoderWorker: @unchecked Sendable {
     // otherwise try to start a process of its own when it crashes.
     let environment = ["SWIFT_BACKTRACE=enable=no", "MALLOC_ARENA_MAX=1"]
     var child: Int32 = 0
-    let status = Self.withCStrings(arguments) { argv in
-      Self.withCStrings(environment) { envp in vault_spawn_decoder(path, argv, envp, sockets[1], &child) }
+    let status = withCStringArray(arguments) { argv in
+      withCStringArray(environment) { envp in vault_spawn_decoder(path, argv, envp, sockets[1], &child) }
     }
     close(sockets[1])
     guard status == 0 else {
@@ -259,14 +259,5 @@ final class DecoderWorker: @unchecked Sendable {
   /// Ends a helper that is no longer wanted.
   func retire() {
     if isAlive { _ = end(overran: false) }
-  }
-
-  private static func withCStrings<Result>(
-    _ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result
-  ) -> Result {
-    var pointers = strings.map { strdup($0) }
-    pointers.append(nil)
-    defer { for pointer in pointers { free(pointer) } }
-    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
   }
 }

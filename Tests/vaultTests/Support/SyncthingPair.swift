@@ -259,23 +259,3 @@ final class SyncthingPair {
     return text
   }
 }
-
-/// A TCP port of 127.0.0.1 that is free now: the kernel's choice for a socket bound to
-/// port 0, closed again (nothing else on this machine is expected to take it meanwhile).
-func freePort() throws -> Int {
-  let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  guard socket >= 0 else { throw TestFailure("socket: \(errno)") }
-  defer { close(socket) }
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_addr.s_addr = inet_addr("127.0.0.1")
-  address.sin_port = 0
-  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-  let bound = withUnsafeMutablePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-      bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-    }
-  }
-  guard bound else { throw TestFailure("bind: \(errno)") }
-  return Int(UInt16(bigEndian: address.sin_port))
-}
