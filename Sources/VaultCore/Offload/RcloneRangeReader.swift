@@ -1,0 +1,36 @@
+import Foundation
+
+/// Reads byte ranges of a remote's files with `rclone cat --offset O --count N`, into a
+/// buffer of exactly that bound. With `$VAULT_REMOTE_READ_LOG` set (tests), each read
+/// appends `<offset> <count> <bytes read> <path>` to that file, so that a test can count
+/// what a seek fetched.
+struct RcloneRangeReader: RemoteRangeReader {
+  let remote: String
+  let rclone: Rclone
+  private let log: String?
+
+  init(remote: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    self.remote = remote
+    rclone = Rclone(environment: environment)
+    log = environment["VAULT_REMOTE_READ_LOG"].flatMap { $0.isEmpty ? nil : $0 }
+  }
+
+  func read(_ path: String, offset: Int, count: Int) throws -> [UInt8] {
+    let bytes = try rclone.read(
+      ["--offset", String(offset), "--count", String(count)], location(path), remote: remote, limit: count)
+    if let log { Self.append("\(offset) \(count) \(bytes.count) \(path)\n", to: log) }
+    return bytes
+  }
+
+  /// `path` under the remote.
+  private func location(_ path: String) -> String {
+    remote.hasSuffix(":") || remote.hasSuffix("/") ? remote + path : remote + "/" + path
+  }
+
+  private static func append(_ line: String, to path: String) {
+    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return }
+    _ = Array(line.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    close(descriptor)
+  }
+}
