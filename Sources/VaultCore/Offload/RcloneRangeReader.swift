@@ -17,13 +17,14 @@ struct RcloneRangeReader: RemoteRangeReader {
 
   func read(_ path: String, offset: Int, count: Int) throws -> [UInt8] {
     let bytes = try rclone.read(
-      ["--offset", String(offset), "--count", String(count)], location(path), remote: remote, limit: count)
+      ["--offset", String(offset), "--count", String(count)], Self.location(path, on: remote), remote: remote,
+      limit: count)
     if let log { Self.append("\(offset) \(count) \(bytes.count) \(path)\n", to: log) }
     return bytes
   }
 
-  /// `path` under the remote.
-  private func location(_ path: String) -> String {
+  /// `path` under `remote`, as rclone takes it.
+  static func location(_ path: String, on remote: String) -> String {
     remote.hasSuffix(":") || remote.hasSuffix("/") ? remote + path : remote + "/" + path
   }
 
