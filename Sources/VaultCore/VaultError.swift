@@ -97,6 +97,9 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   case recoveryKeyOpensSeveralFolders([RecoverableFolder])
   /// The folder named for recovery is not one of the vault's that the recovery key opens.
   case noSuchRecoverableFolder(String)
+  /// Originals of the space are offloaded to `remote`, and another one was given: they
+  /// would no longer be found.
+  case offloadedElsewhere(remote: String)
 
   public var description: String {
     switch self {
@@ -183,6 +186,9 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
       return Self.severalFolders(folders.map { $0.described() })
     case .noSuchRecoverableFolder(let name):
       return "'\(name)' is not a folder of this vault that the recovery key opens; nothing was changed"
+    case .offloadedElsewhere(let remote):
+      return
+        "originals of this space are offloaded to '\(remote)'; bring them back before offloading elsewhere"
     }
   }
 

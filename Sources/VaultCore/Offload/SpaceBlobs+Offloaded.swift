@@ -8,26 +8,29 @@ extension SpaceBlobs {
   /// remote copy its stub names. Throws `damagedBlob` naming the photo when neither is there
   /// or the stub is not one vault writes.
   func originalBlob(_ record: PhotoRecord) throws -> any BlobSource {
-    let path = photoPath(record.id)
+    try originalBlob(id: record.id, what: describe(record))
+  }
+
+  /// The same for the original of `id`, which `what` names in errors.
+  func originalBlob(id: BlobID, what: String) throws -> any BlobSource {
+    let path = photoPath(id)
     do {
       return try LocalBlobFile(path: path)
     } catch VaultError.io(_, let reason) {
-      guard !fileExists(path), let stub = try stub(of: record) else {
-        throw VaultError.damagedBlob(
-          what: describe(record), reason: fileExists(path) ? reason : "its file is missing")
+      guard !fileExists(path), let stub = try stub(of: id, what: what) else {
+        throw VaultError.damagedBlob(what: what, reason: fileExists(path) ? reason : "its file is missing")
       }
-      return try remoteBlob(of: record.id, stub: stub, what: describe(record))
+      return try remoteBlob(of: id, stub: stub, what: what)
     }
   }
 
   /// The stub of an offloaded original, nil when it has none.
-  func stub(of record: PhotoRecord) throws -> OffloadStub? {
-    let path = stubPath(record.id)
+  func stub(of id: BlobID, what: String) throws -> OffloadStub? {
+    let path = stubPath(id)
     guard fileExists(path) else { return nil }
     guard let stub = OffloadStub(text: try readWholeFile(path, limit: OffloadStub.lengthLimit)) else {
       throw VaultError.damagedBlob(
-        what: describe(record),
-        reason: "its stub \(Space.offloadedFolder)/\(record.id) is not one vault writes")
+        what: what, reason: "its stub \(Space.offloadedFolder)/\(id) is not one vault writes")
     }
     return stub
   }

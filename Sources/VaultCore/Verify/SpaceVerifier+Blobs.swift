@@ -30,10 +30,12 @@ struct PhotoChecker: Sendable {
   func checkOriginal(
     id: BlobID, expected: PhotoRecord?, depth: VerifyDepth = .full, readingDetails: Bool = false
   ) -> SpaceVerifier.OriginalState {
-    guard fileExists(blobs.photoPath(id)) else { return .missing }
+    // An offloaded original is read from the remote, as deep as a local one.
+    guard blobs.place(of: id) != .missing else { return .missing }
     do {
       let reader = try OriginalBlobReader(
-        path: blobs.photoPath(id), id: id, master: blobs.master, what: "Photo/\(id)")
+        blob: blobs.originalBlob(id: id, what: "Photo/\(id)"), id: id, master: blobs.master,
+        what: "Photo/\(id)")
       if let expected,
         reader.record.contentHash != expected.contentHash || reader.record.bytes != expected.bytes
       {
