@@ -156,10 +156,12 @@ public enum PhotoListing {
   }
 
   /// What a grid cell's label says of a photo's kind: a video's duration ("0:12"), "live"
-  /// for a Live Photo, nothing for a still.
-  public static func kindMark(_ photo: PhotoModel) -> String? {
-    if photo.kind == .live { return "live" }
-    return photo.record.duration.map(clockDuration)
+  /// for a Live Photo, nothing for a still; then "remote" when its original is among
+  /// `remote` (offloaded).
+  public static func kindMark(_ photo: PhotoModel, remote: Set<BlobID> = []) -> String? {
+    let kind = photo.kind == .live ? "live" : photo.record.duration.map(clockDuration)
+    guard photo.place(remote: remote) == .remote else { return kind }
+    return kind.map { $0 + " remote" } ?? "remote"
   }
 
   /// A video's duration and codec ("0:12, h264"), from what its import recorded (its frame
