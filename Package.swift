@@ -115,9 +115,14 @@ let package = Package(
     // The helper's confinement in C: prctl and seccomp_rule_add are variadic, which Swift
     // cannot call.
     .target(name: "CVaultSandbox", dependencies: ["CSeccomp"]),
+    // Crypto for MD5 only: the hash backends give, which a backup records of every file it
+    // sends so that a remote can be checked without a download (libsodium has no MD5).
     .target(
       name: "VaultCore",
-      dependencies: ["CSodium", "CVaultImaging", "CVaultSystem", "CKeyutils"],
+      dependencies: [
+        "CSodium", "CVaultImaging", "CVaultSystem", "CKeyutils",
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     // What parses and decodes untrusted photos and videos: the codecs' wrappers, the

@@ -21,7 +21,17 @@ enum Diagnostics {
   /// Draws `[#####-----] done/total` on stderr when stderr is a terminal.
   static func progress(done: Int, total: Int, label: String) {
     guard Terminal.stderrIsTerminal, total > 0 else { return }
-    let line = ProgressLine.text(done: done, total: total, label: label, columns: Terminal.stderrColumns)
+    showProgress(ProgressLine.text(done: done, total: total, label: label, columns: Terminal.stderrColumns))
+  }
+
+  /// Draws a transfer's line (bytes, files, rate, time left) when stderr is a terminal.
+  static func progress(_ transfer: RcloneProgress, label: String) {
+    guard Terminal.stderrIsTerminal else { return }
+    showProgress(TransferLine.text(transfer, label: label, columns: Terminal.stderrColumns))
+  }
+
+  /// Draws `line` (made to fit the terminal) in place of the last progress line.
+  private static func showProgress(_ line: String) {
     FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
     progressShowing.store(true, ordering: .relaxed)
   }

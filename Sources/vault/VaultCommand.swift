@@ -24,6 +24,7 @@ struct VaultCommand: ParsableCommand {
       ServeCommand.self,
       PasswdCommand.self, RecoveryKeyCommand.self, RecoverCommand.self,
       UnlockCommand.self, LockCommand.self, InfoCommand.self, MountCommand.self, UnmountCommand.self,
+      BackupCommand.self, RestoreCommand.self,
     ]
   )
 
@@ -70,6 +71,13 @@ struct VaultCommand: ParsableCommand {
       case .noSpaceForPassword, .noSpaceForRecoveryKey, .spaceKeyMissing: return noSpaceExitCode
       default: return 1
       }
+    } catch let error as RemoteError {
+      Diagnostics.error(error.description)
+      if case .rcloneMissing = error { Diagnostics.hint("install rclone (Debian: apt install rclone)") }
+      return 1
+    } catch let error as BackupError {
+      Diagnostics.error(error.description)
+      return 1
     } catch let error as ServeError {
       Diagnostics.error(error.description)
       return 1

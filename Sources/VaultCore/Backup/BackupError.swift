@@ -1,0 +1,26 @@
+/// Why a backup, check or restore could not be done, beyond what the remote answered
+/// (`RemoteError`). One lowercase line each.
+public enum BackupError: Error, Equatable, CustomStringConvertible {
+  /// Another backup of this vault to the remote is running.
+  case busy(remote: String)
+  /// Blobs kept vanishing under the backup (photos deleted for good as it ran).
+  case vaultKeptChanging(rounds: Int)
+  /// The remote holds no manifest: no backup there was ever complete.
+  case noBackup(remote: String)
+  /// A restore's folder holds files that are not an earlier restore's of the remote.
+  case notARestoreFolder(path: String, file: String)
+
+  public var description: String {
+    switch self {
+    case .busy(let remote):
+      return "another backup of this vault to '\(remote)' is running"
+    case .vaultKeptChanging(let rounds):
+      return
+        "photos kept being deleted for good while the backup ran (\(rounds) tries); nothing is lost, run it again"
+    case .noBackup(let remote):
+      return "'\(remote)' holds no complete backup (no manifest)"
+    case .notARestoreFolder(let path, let file):
+      return "'\(path)' is not empty and not an earlier restore of this backup: it holds '\(file)'"
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+extension VaultRestore {
+  /// `vault restore REMOTE --missing`: brings back into the vault at `vault` only what it
+  /// lacks or has damaged (what `vault verify` named): a blob missing or whose MD5 differs
+  /// from the manifest, a key or header file missing, and the journal of a space that has
+  /// none. A journal file that differs is never replaced (the local one is newer). Files are
+  /// fetched into a `.tmp-restore-…` folder of the vault, checked against the manifest, and
+  /// renamed into place under the space's exclusive lock, blobs first, journal last.
+  public func restoreMissing(into vault: String, stage: (TransferStage) -> Void = { _ in }) throws
+    -> RestoreSummary
+  {
+    stage(.preparing)
+    guard Vault.exists(at: vault) else { throw VaultError.vaultNotFound(path: vault) }
+    let manifest = try manifest()
+    var summary = RestoreSummary()
+    let wanted = try missingFiles(of: vault, in: manifest, summary: &summary)
+    guard !wanted.isEmpty else { return summary }
+    let incoming = vault + "/" + TemporaryFile.prefix + "restore-" + hexString(Sodium.randomBytes(8))
+    guard mkdir(incoming, 0o700) == 0 else { throw VaultError.posix(incoming) }
+    defer { removeTree(incoming) }
+    let staging = try StagingFolder(purpose: "restore")
+    for (_, paths) in RestoreGroup.split(wanted) {
+      let progress = try fetch(paths, into: incoming, staging: staging) { stage(.transferring($0)) }
+      summary.filesFetched += progress.transfers
+      summary.bytesFetched += progress.bytes
+      stage(.finishing)
+      try install(paths, from: incoming, into: vault, manifest: manifest, summary: &summary)
+    }
+    return summary
+  }
+
+  /// The files of `manifest` the vault lacks or has damaged, by the rules above.
+  private func missingFiles(of vault: String, in manifest: BackupManifest, summary: inout RestoreSummary)
+    throws
+    -> [String]
+  {
+    var wanted: [String] = []
+    for (path, entry) in manifest.entries.sorted(by: { $0.key < $1.key }) {
+      let local = vault + "/" + path
+      summary.filesChecked += 1
+      switch RestoreGroup(path: path) {
+      case .blobs:
+        if try ManifestComparison.local(local, expected: entry) != .matches { wanted.append(path) }
+      case .keys:
+        if !fileExists(local) { wanted.append(path) }
+      case .journal:
+        if !Self.hasJournal(parentFolder(local)) {
+          wanted.append(path)
+        } else if fileExists(local), try ManifestComparison.local(local, expected: entry) != .matches {
+          summary.journalFilesKept += 1
+        }
+      }
+    }
+    return wanted
+  }
+
+  private static func hasJournal(_ folder: String) -> Bool {
+    ((try? listVaultFolder(folder)) ?? []).contains(where: SpaceJournal.isJournalFile)
+  }
+
+  /// Moves the fetched `paths` that match the manifest into place, each space's under its
+  /// exclusive lock; a key or journal file that has appeared meanwhile is left as it is.
+  private func install(
+    _ paths: [String], from incoming: String, into vault: String, manifest: BackupManifest,
+    summary: inout RestoreSummary
+  ) throws {
+    var bySpace: [String: [String]] = [:]
+    for path in paths {
+      let fetched = incoming + "/" + path
+      guard let expected = manifest.entries[path] else { continue }
+      if let reason = try ManifestComparison.local(fetched, expected: expected).reason {
+        summary.mismatches.append(RestoreMismatch(path: path, reason: "on the remote: " + reason))
+        continue
+      }
+      let parts = path.split(separator: "/")
+      bySpace[parts.count > 1 ? String(parts[0]) : "", default: []].append(path)
+    }
+    for (tag, files) in bySpace.sorted(by: { $0.key < $1.key }) {
+      let lock = tag.isEmpty ? nil : try lockSpace(vault + "/" + tag)
+      defer { withExtendedLifetime(lock) {} }
+      for path in files {
+        let target = vault + "/" + path
+        if RestoreGroup(path: path) != .blobs && fileExists(target) { continue }
+        try makeDirectories(parentFolder(target))
+        try Self.moveDurably(incoming + "/" + path, to: target)
+      }
+    }
+  }
+
+  /// The space folder's exclusive lock, the folder made first if it is gone.
+  private func lockSpace(_ folder: String) throws -> DirectoryLock {
+    try makeDirectories(folder)
+    return try DirectoryLock(path: folder, mode: .exclusive)
+  }
+
+  /// Syncs `source`, renames it to `target` and syncs `target`'s folder.
+  static func moveDurably(_ source: String, to target: String) throws {
+    let descriptor = open(source, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw VaultError.posix(source) }
+    let synced = fsync(descriptor) == 0
+    close(descriptor)
+    guard synced else { throw VaultError.posix(source) }
+    chmod(source, 0o600)
+    guard rename(source, target) == 0 else { throw VaultError.posix(target) }
+    try syncDirectory(parentFolder(target))
+  }
+}
