@@ -8,14 +8,7 @@ package final class LocalBlobFile: BlobSource {
 
   /// Opens the blob file at `path` (see `openVaultFile`); throws `.io` naming it.
   package init(path: String) throws {
-    descriptor = try openVaultFile(path)
-    var info = stat()
-    guard fstat(descriptor, &info) == 0 else {
-      let error = VaultError.posix(path)
-      close(descriptor)
-      throw error
-    }
-    length = Int(info.st_size)
+    (descriptor, length) = try openVaultFileAndSize(path)
   }
 
   /// Opens the blob file at `path`, where a failure is damage to the blob `what` names
