@@ -5,27 +5,24 @@ import Foundation
 /// appends `<offset> <count> <bytes read> <path>` to that file, so that a test can count
 /// what a seek fetched.
 struct RcloneRangeReader: RemoteRangeReader {
-  let remote: String
+  let location: RemoteLocation
   let rclone: Rclone
   private let log: String?
 
-  init(remote: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
-    self.remote = remote
+  var remote: String { location.text }
+
+  init(_ location: RemoteLocation, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    self.location = location
     rclone = Rclone(environment: environment)
     log = environment["VAULT_REMOTE_READ_LOG"].flatMap { $0.isEmpty ? nil : $0 }
   }
 
   func read(_ path: String, offset: Int, count: Int) throws -> [UInt8] {
     let bytes = try rclone.read(
-      ["--offset", String(offset), "--count", String(count)], Self.location(path, on: remote), remote: remote,
+      ["--offset", String(offset), "--count", String(count)], location.path(path), remote: remote,
       limit: count)
     if let log { Self.append("\(offset) \(count) \(bytes.count) \(path)\n", to: log) }
     return bytes
-  }
-
-  /// `path` under `remote`, as rclone takes it.
-  static func location(_ path: String, on remote: String) -> String {
-    remote.hasSuffix(":") || remote.hasSuffix("/") ? remote + path : remote + "/" + path
   }
 
   private static func append(_ line: String, to path: String) {

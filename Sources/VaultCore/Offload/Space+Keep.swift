@@ -40,9 +40,9 @@ extension Space {
     }
     let temporary = photoDirectory + "/" + TemporaryFile.prefix + hexString(Sodium.randomBytes(8))
     defer { unlink(temporary) }
+    let location = try RemoteLocation(remote)
     try Rclone().run(
-      "copyto", [], [RcloneRangeReader.location(blobs.remotePhotoPath(record.id), on: remote), temporary],
-      remote: remote)
+      "copyto", [], [location.path(blobs.remotePhotoPath(record.id)), temporary], remote: remote)
     try checkDownloaded(temporary, of: record)
     if rename(temporary, photoPath(record.id)) != 0 { throw VaultError.posix(photoPath(record.id)) }
     try syncDirectory(photoDirectory)

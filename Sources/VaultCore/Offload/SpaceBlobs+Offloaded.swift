@@ -36,9 +36,10 @@ extension SpaceBlobs {
   }
 
   /// Where the remote keeps the original of `id`: as `vault backup` lays the vault out.
-  func remotePhotoPath(_ id: BlobID) -> String {
-    "current/" + spaceTag + "/" + Space.photoFolder + "/" + id.hex
-  }
+  func remotePhotoPath(_ id: BlobID) -> String { remotePhotoFolder + "/" + id.hex }
+
+  /// The remote folder of the space's originals.
+  var remotePhotoFolder: String { RemoteLocation.currentFolder + "/" + spaceTag + "/" + Space.photoFolder }
 
   /// The space's folder name.
   var spaceTag: String { String(directory.split(separator: "/").last ?? "") }
@@ -48,6 +49,6 @@ extension SpaceBlobs {
       throw VaultError.damagedBlob(what: what, reason: "it is offloaded, but the space names no remote")
     }
     return RemoteBlobFile(
-      path: remotePhotoPath(id), length: stub.size, reader: RcloneRangeReader(remote: remote))
+      path: remotePhotoPath(id), length: stub.size, reader: RcloneRangeReader(try RemoteLocation(remote)))
   }
 }

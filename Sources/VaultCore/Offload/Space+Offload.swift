@@ -1,0 +1,69 @@
+import Foundation
+
+extension Space {
+  /// Offloads the originals of `records` to `remote` (docs/FORMAT.md, "Offloaded
+  /// originals"): sends those the remote lacks, as `vault backup` lays them out, checks
+  /// that the remote's copy is whole (its MD5 against the local bytes', downloaded where
+  /// the backend keeps no MD5), then records the remote, writes each stub and unlinks each
+  /// original. One that fails is named and keeps its original; the others go on.
+  public func offload(
+    _ records: [PhotoRecord], to remote: RemoteLocation, progress: (RcloneProgress) -> Void = { _ in }
+  ) throws -> OffloadOutcome {
+    precondition(access == .write)
+    try requireOffloadRemote(remote)
+    var outcome = OffloadOutcome()
+    var local: [PhotoRecord] = []
+    for record in records {
+      switch blobs.place(of: record.id) {
+      case .local: local.append(record)
+      case .remote: outcome.alreadyRemote.append(record)
+      case .missing:
+        outcome.failed.append(
+          (record, VaultError.damagedBlob(what: describe(record), reason: "its file is missing")))
+      }
+    }
+    guard !local.isEmpty else { return outcome }
+    let checked = try OffloadCopies(blobs: blobs, remote: remote).send(local, progress: progress)
+    outcome.sent = checked.sent
+    for record in local {
+      do {
+        guard let stub = try checked.stubs[record.id]?.get() else { continue }
+        try recordOffloadRemote(remote)
+        try removeOriginal(record, leaving: stub)
+        outcome.offloaded.append(record)
+      } catch {
+        outcome.failed.append((record, error))
+      }
+    }
+    return outcome
+  }
+
+  /// Refuses a remote other than the recorded one while originals are on that one: they
+  /// would no longer be found.
+  private func requireOffloadRemote(_ remote: RemoteLocation) throws {
+    guard let recorded = blobs.offloadRemote, recorded != remote.text, !blobs.remoteOriginals().isEmpty else {
+      return
+    }
+    throw VaultError.offloadedElsewhere(remote: recorded)
+  }
+
+  /// Records `remote` as the space's, unless it is already.
+  private func recordOffloadRemote(_ remote: RemoteLocation) throws {
+    guard blobs.offloadRemote != remote.text else { return }
+    let stamp = try requireJournal().state.nextStamp(now: Timestamp.now().nanosecondsSince1970)
+    try record([.offloadRemote(remote.text, stamp: stamp)])
+  }
+
+  /// Writes the stub (durably), then unlinks the original: at any moment between, the
+  /// original is there, and wins.
+  private func removeOriginal(_ record: PhotoRecord, leaving stub: OffloadStub) throws {
+    if mkdir(blobs.offloadedDirectory, 0o700) != 0 && errno != EEXIST {
+      throw VaultError.posix(blobs.offloadedDirectory)
+    }
+    let file = try TemporaryFile(in: blobs.offloadedDirectory)
+    try stub.text.withUnsafeBytes { try file.write($0) }
+    try file.replace(blobs.stubPath(record.id))
+    guard unlink(photoPath(record.id)) == 0 else { throw VaultError.posix(photoPath(record.id)) }
+    try syncDirectory(photoDirectory)
+  }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import XCTest
+
+/// `vault offload` and `vault keep` with the built binary over rclone's local backend: the
+/// originals leave the disk once the remote holds them whole, every command still reads
+/// them (list shows where, export gives them back bit for bit, verify checks them on the
+/// remote), keep brings them back; a remote that cannot be reached is one line.
+final class OffloadTests: XCTestCase {
+  var folder = ""
+  var vault: VaultRunner!
+  var remote = ""
+  /// The fixtures imported, by name.
+  let names = ["photo.jpg", "rgba.png", "gray.png"]
+  /// rclone without the user's config.
+  let environment = ["RCLONE_CONFIG": "/nonexistent"]
+
+  override func setUpWithError() throws {
+    try requireRclone()
+    folder = try makeTemporaryFolder(self)
+    vault = try VaultRunner.initialized(in: folder)
+    let added = try vault.run(["add"] + names.map { fixturesPath + "/" + $0 })
+    XCTAssertEqual(added.status, 0, added.stderr)
+    remote = folder + "/remote"
+  }
+
+  func run(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> VaultRun {
+    try vault.run(arguments, environment: environment)
+  }
+
+  /// The `where` of each listed photo, by name.
+  func places() throws -> [String: String] {
+    let run = try run(["list", "--json"])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    var result: [String: String] = [:]
+    for item in try VaultRunner.jsonObjects(run.stdout) {
+      result[item["name"] as! String] = item["where"] as? String
+    }
+    return result
+  }
+
+  /// Every original exports as its fixture was, bit for bit.
+  func assertExportsBitForBit(file: StaticString = #filePath, line: UInt = #line) throws {
+    let out = "out-\(UUID().uuidString)"
+    let exported = try run(["export", "--all", "--to", out])
+    XCTAssertEqual(exported.status, 0, exported.stderr, file: file, line: line)
+    for name in names {
+      XCTAssertEqual(
+        try fileBytes(folder + "/" + out + "/" + name), try fileBytes(fixturesPath + "/" + name), name,
+        file: file, line: line)
+    }
+  }
+
+  func originals() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: try vault.spaceFolder() + "/Photo").filter {
+      !$0.hasPrefix(".")
+    }
+  }
+
+  func testOffloadListExportVerifyAndKeep() throws {
+    let offloaded = try run(["offload", "--all", "--to", remote])
+    XCTAssertEqual(offloaded.status, 0, offloaded.stderr)
+    XCTAssertTrue(
+      offloaded.stdout.hasSuffix("offloaded 3 originals to '\(remote)' (3 sent)\n"), offloaded.stdout)
+    XCTAssertEqual(try originals(), [])
+    XCTAssertEqual(try places(), Dictionary(uniqueKeysWithValues: names.map { ($0, "remote") }))
+    XCTAssertTrue(try run(["list"]).stdout.contains(" remote "))
+    try assertExportsBitForBit()
+    let verify = try run(["verify"])
+    XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+    // Again: nothing left to send or remove.
+    let again = try run(["offload", "--all", "--to", remote])
+    XCTAssertEqual(again.status, 0, again.stderr)
+    XCTAssertTrue(
+      again.stdout.hasSuffix("offloaded 0 originals to '\(remote)' (0 sent); 3 originals there already\n"),
+      again.stdout)
+    // Another remote while these are on the first: refused, with the way out.
+    let elsewhere = try run(["offload", "--all", "--to", folder + "/other"])
+    XCTAssertEqual(elsewhere.status, 1)
+    XCTAssertTrue(elsewhere.stderr.contains("offloaded to '\(remote)'"), elsewhere.stderr)
+    XCTAssertTrue(elsewhere.stderr.contains("vault keep --all"), elsewhere.stderr)
+    let kept = try run(["keep", "--all"])
+    XCTAssertEqual(kept.status, 0, kept.stderr)
+    XCTAssertTrue(kept.stdout.hasSuffix("brought back 3 originals\n"), kept.stdout)
+    XCTAssertEqual(try originals().count, 3)
+    XCTAssertEqual(try places(), Dictionary(uniqueKeysWithValues: names.map { ($0, "local") }))
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: try vault.spaceFolder() + "/Offloaded/" + (try originals()[0])))
+    try assertExportsBitForBit()
+  }
+
+  /// A remote whose copy is gone: each read names it in one line, and the rest go on.
+  func testAMissingRemoteCopyIsOneLineAndTheOthersStillRead() throws {
+    let offloaded = try run(["offload", "1", "--to", remote])
+    XCTAssertEqual(offloaded.status, 0, offloaded.stderr)
+    try FileManager.default.removeItem(atPath: remote)
+    let exported = try run(["export", "--all", "--to", "out"])
+    XCTAssertEqual(exported.status, 1)
+    let errors = exported.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
+    XCTAssertEqual(errors.count, 2, exported.stderr)
+    XCTAssertTrue(errors[0].contains("'\(remote)'") && errors[0].contains("not found"), exported.stderr)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/out").count, 2)
+  }
+
+  /// An SFTP server that is not there: one line naming the remote, nothing changed.
+  func testAnUnreachableRemoteIsOneLineAndChangesNothing() throws {
+    let port = try freePort()
+    let unreachable = ":sftp,host=127.0.0.1,port=\(port),user=nobody:vault"
+    let before = try snapshot(vault.vault)
+    let run = try run(["offload", "--all", "--to", unreachable])
+    XCTAssertEqual(run.status, 1)
+    let lines = run.stderr.split(separator: "\n")
+    XCTAssertEqual(lines.count, 1, run.stderr)
+    XCTAssertTrue(lines[0].hasPrefix("error: cannot reach '\(unreachable)': "), run.stderr)
+    XCTAssertEqual(try snapshot(vault.vault), before)
+  }
+}
