@@ -3,7 +3,8 @@ import Foundation
 /// Reads byte ranges of a remote's files with `rclone cat --offset O --count N`, into a
 /// buffer of exactly that bound. With `$VAULT_REMOTE_READ_LOG` set (tests), each read
 /// appends `<offset> <count> <bytes read> <path>` to that file, so that a test can count
-/// what a seek fetched.
+/// what a seek fetched. A remote found unreachable is not tried again for a while
+/// (`UnreachableRemotes`).
 struct RcloneRangeReader: RemoteRangeReader {
   let location: RemoteLocation
   let rclone: Rclone
@@ -18,9 +19,16 @@ struct RcloneRangeReader: RemoteRangeReader {
   }
 
   func read(_ path: String, offset: Int, count: Int) throws -> [UInt8] {
-    let bytes = try rclone.read(
-      ["--offset", String(offset), "--count", String(count)], location.path(path), remote: remote,
-      limit: count)
+    if let error = UnreachableRemotes.shared.recent(remote) { throw error }
+    let bytes: [UInt8]
+    do {
+      bytes = try rclone.read(
+        ["--offset", String(offset), "--count", String(count)], location.path(path), remote: remote,
+        limit: count)
+    } catch {
+      UnreachableRemotes.shared.note(error, of: remote)
+      throw error
+    }
     if let log { Self.append("\(offset) \(count) \(bytes.count) \(path)\n", to: log) }
     return bytes
   }
