@@ -13,12 +13,15 @@ ensure_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
-# Installs the PyPI packages a test needs, if missing (each package's name is also the
-# module it provides). Usage: ensure_python_packages PACKAGE...
+# Installs the PyPI packages a test needs, if missing. Usage: ensure_python_packages
+# PACKAGE... where a PACKAGE is a name that is also the module it provides (selenium), or
+# MODULE:REQUIREMENT when they differ (moto.server:moto[server], whose module needs the
+# extras that a bare `import moto` does not).
 ensure_python_packages() {
-  local missing=()
+  local missing=() module
   for package in "$@"; do
-    python3 -c "import $package" 2>/dev/null || missing+=("$package")
+    module="${package%%:*}"
+    python3 -c "import $module" 2>/dev/null || missing+=("${package#*:}")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   python3 -m pip --version >/dev/null 2>&1 || ensure_packages python3-pip
@@ -29,8 +32,10 @@ ensure_python_packages() {
     python3 -m pip install --quiet --user --break-system-packages "${missing[@]}"
 }
 
-# What building vault needs (libseccomp-dev: the filter of the decoder helper, vault-decoder).
-BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-dev libchafa-dev libglib2.0-dev libqrencode-dev libkeyutils-dev libutf8proc-dev libgif-dev libwebp-dev libavif-dev libdav1d-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libfuse3-dev libseccomp-dev)
+# What building vault needs (libseccomp-dev: the filter of the decoder helper, vault-decoder),
+# and what it runs: rclone, the engine of `vault backup`, `restore` and `offload` (vault
+# starts /usr/bin/rclone; it links no cloud library), which scripts/bootstrap installs with these.
+BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-dev libchafa-dev libglib2.0-dev libqrencode-dev libkeyutils-dev libutf8proc-dev libgif-dev libwebp-dev libavif-dev libdav1d-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libfuse3-dev libseccomp-dev rclone)
 # What its tests need besides: chattr (a read-only folder even for root), the reference
 # thumbnailer the quality test compares with, tmux to run vault on a terminal, strace
 # to see which folders are flushed (and to kill vault at a chosen step), rsync and
@@ -47,5 +52,8 @@ BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-
 # ffmpegthumbnailer is the reference `make bench` times video thumbnails against; feh is
 # the GUI image viewer that opens a photo from a `vault mount` in the tests (fuse3's
 # fusermount3 mounts and unmounts it); fontconfig's fc-list and fonts-dejavu-core's
-# DejaVu Sans Mono to check that every glyph the viewer prints is in the default font.
-TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison syncthing zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick ffmpeg libavif-bin ffmpegthumbnailer fuse3 feh fontconfig fonts-dejavu-core)
+# DejaVu Sans Mono to check that every glyph the viewer prints is in the default font;
+# openssh-server for a real SFTP server on 127.0.0.1 (sshd with a generated key) that
+# `vault backup`, `restore` and `offload` reach through rclone's sftp backend (their S3
+# server is moto, from PyPI: Debian packages no S3 server, no MinIO).
+TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison syncthing zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick ffmpeg libavif-bin ffmpegthumbnailer fuse3 feh fontconfig fonts-dejavu-core openssh-server)
