@@ -100,6 +100,9 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   /// Originals of the space are offloaded to `remote`, and another one was given: they
   /// would no longer be found.
   case offloadedElsewhere(remote: String)
+  /// A remote could not give what a read asked of it (an offloaded original): `reason` is
+  /// `RemoteError`'s one line, which names the remote.
+  case remote(reason: String)
 
   public var description: String {
     switch self {
@@ -189,6 +192,8 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
     case .offloadedElsewhere(let remote):
       return
         "originals of this space are offloaded to '\(remote)'; bring them back before offloading elsewhere"
+    case .remote(let reason):
+      return reason
     }
   }
 

@@ -19,15 +19,18 @@ struct RcloneRangeReader: RemoteRangeReader {
   }
 
   func read(_ path: String, offset: Int, count: Int) throws -> [UInt8] {
-    if let error = UnreachableRemotes.shared.recent(remote) { throw error }
+    if let error = UnreachableRemotes.shared.recent(remote) {
+      throw VaultError.remote(reason: error.description)
+    }
     let bytes: [UInt8]
     do {
       bytes = try rclone.read(
         ["--offset", String(offset), "--count", String(count)], location.path(path), remote: remote,
         limit: count)
-    } catch {
+    } catch let error as RemoteError {
+      // A VaultError, so that every command words it as its own (export names the photo).
       UnreachableRemotes.shared.note(error, of: remote)
-      throw error
+      throw VaultError.remote(reason: error.description)
     }
     if let log { Self.append("\(offset) \(count) \(bytes.count) \(path)\n", to: log) }
     return bytes
