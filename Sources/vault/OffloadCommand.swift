@@ -68,7 +68,8 @@ struct OffloadCommand: ParsableCommand {
 
   func run() throws {
     let remote = try RemoteLocation(to)
-    let space = try options.unlock(.write)
+    // Opened to read: the space lets its lock go while the copies are sent (see `offload`).
+    let space = try options.unlock(.read)
     let browser = space.makeBrowser(scope: try chosenScope())
     browser.scopeDescription = scope.described
     let chosen = try browser.photos(

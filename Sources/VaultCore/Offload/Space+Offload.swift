@@ -6,11 +6,45 @@ extension Space {
   /// that the remote's copy is whole (its MD5 against the local bytes', downloaded where
   /// the backend keeps no MD5), then records the remote, writes each stub and unlinks each
   /// original. One that fails is named and keeps its original; the others go on.
+  ///
+  /// A space opened to read lets its lock go for the sending and checking, which take no
+  /// lock (a blob never changes once named), and changes the space through a short-lived
+  /// writer after: a long upload holds up no other command.
   public func offload(
     _ records: [PhotoRecord], to remote: RemoteLocation, progress: (RcloneProgress) -> Void = { _ in }
   ) throws -> OffloadOutcome {
-    precondition(access == .write)
     try requireOffloadRemote(remote)
+    var (outcome, local) = sorted(records)
+    guard !local.isEmpty else { return outcome }
+    if access == .read { releaseLock() }
+    let checked = try OffloadCopies(blobs: blobs, remote: remote).send(local, progress: progress)
+    outcome.sent = checked.sent
+    let copied = local.compactMap { record -> (PhotoRecord, OffloadStub)? in
+      do {
+        guard let stub = try checked.stubs[record.id]?.get() else { return nil }
+        return (record, stub)
+      } catch {
+        outcome.failed.append((record, error))
+        return nil
+      }
+    }
+    try writing { writer in
+      try writer.requireOffloadRemote(remote)
+      for (record, stub) in copied {
+        do {
+          try writer.offload(record, to: remote, leaving: stub)
+          outcome.offloaded.append(record)
+        } catch {
+          outcome.failed.append((record, error))
+        }
+      }
+    }
+    return outcome
+  }
+
+  /// The outcome so far of `records`: those already remote or missing; and those whose
+  /// original is on the disk.
+  private func sorted(_ records: [PhotoRecord]) -> (OffloadOutcome, [PhotoRecord]) {
     var outcome = OffloadOutcome()
     var local: [PhotoRecord] = []
     for record in records {
@@ -22,20 +56,17 @@ extension Space {
           (record, VaultError.damagedBlob(what: describe(record), reason: "its file is missing")))
       }
     }
-    guard !local.isEmpty else { return outcome }
-    let checked = try OffloadCopies(blobs: blobs, remote: remote).send(local, progress: progress)
-    outcome.sent = checked.sent
-    for record in local {
-      do {
-        guard let stub = try checked.stubs[record.id]?.get() else { continue }
-        try recordOffloadRemote(remote)
-        try removeOriginal(record, leaving: stub)
-        outcome.offloaded.append(record)
-      } catch {
-        outcome.failed.append((record, error))
-      }
+    return (outcome, local)
+  }
+
+  /// Records the remote, writes the stub and unlinks the original, unless the photo was
+  /// deleted for good (or its original taken away) while its copy was sent.
+  private func offload(_ record: PhotoRecord, to remote: RemoteLocation, leaving stub: OffloadStub) throws {
+    guard !wasDeleted(record.id), blobs.place(of: record.id) == .local else {
+      throw VaultError.damagedBlob(what: describe(record), reason: "it was deleted while its copy was sent")
     }
-    return outcome
+    try recordOffloadRemote(remote)
+    try removeOriginal(record, leaving: stub)
   }
 
   /// Refuses a remote other than the recorded one while originals are on that one: they

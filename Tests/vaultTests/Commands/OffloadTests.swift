@@ -88,6 +88,34 @@ final class OffloadTests: XCTestCase {
     try assertExportsBitForBit()
   }
 
+  /// While the copies are sent, the space is not held: another writer goes ahead (rclone's
+  /// copy waits here until it has); the offload completes after it.
+  func testAnUploadHoldsUpNoOtherCommand() throws {
+    let rclone = folder + "/rclone-waiting"
+    try """
+    #!/bin/sh
+    if [ "$1" = copy ]; then
+      touch '\(folder)/copying'
+      while [ ! -e '\(folder)/go' ]; do sleep 0.05; done
+    fi
+    exec /usr/bin/rclone "$@"
+    """.write(toFile: rclone, atomically: true, encoding: .utf8)
+    chmod(rclone, 0o755)
+    let running = try vault.start(
+      ["offload", "--all", "--to", remote], environment: environment.merging(["VAULT_RCLONE": rclone]) { $1 })
+    while !FileManager.default.fileExists(atPath: folder + "/copying") && running.process.isRunning {
+      usleep(20_000)
+    }
+    let selected = try vault.run(["select", "1"], environment: ["VAULT_LOCK_WAIT": "0"])
+    XCTAssertEqual(selected.status, 0, selected.stderr)
+    XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/go", contents: nil))
+    let ended = try running.finish()
+    XCTAssertEqual(ended.status, 0, ended.stderr)
+    XCTAssertEqual(try places(), Dictionary(uniqueKeysWithValues: names.map { ($0, "remote") }))
+    XCTAssertEqual(
+      try run(["list", "--json", "--selected"]).stdout.components(separatedBy: "\"id\"").count, 2)
+  }
+
   /// A remote whose copy is gone: each read names it in one line, and the rest go on.
   func testAMissingRemoteCopyIsOneLineAndTheOthersStillRead() throws {
     let offloaded = try run(["offload", "1", "--to", remote])
