@@ -24,7 +24,8 @@ public final class SpaceVerifier {
     decoders = DecoderPool(size: self.parallelism, limits: decoderLimits)
     checker = PhotoChecker(
       blobs: space.blobs, thumbnailer: thumbnailer, decoders: decoders,
-      detailsMemory: MemoryBudget(total: PhotoImporter.memoryBudget))
+      detailsMemory: MemoryBudget(total: PhotoImporter.memoryBudget),
+      remoteCopies: RemoteCopyListing(blobs: space.blobs))
   }
 
   /// See `PhotoChecker.checkOriginal`.

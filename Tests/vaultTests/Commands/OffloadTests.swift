@@ -116,6 +116,30 @@ final class OffloadTests: XCTestCase {
       try run(["list", "--json", "--selected"]).stdout.components(separatedBy: "\"id\"").count, 2)
   }
 
+  /// verify checks offloaded originals on the remote: --quick by the remote's listing
+  /// (size and MD5 against the stub), in full by reading them; a flipped byte, a copy cut
+  /// short and a missing copy are each named by photo.
+  func testVerifyNamesADamagedOrMissingRemoteCopy() throws {
+    XCTAssertEqual(try run(["offload", "--all", "--to", remote]).status, 0)
+    XCTAssertEqual(try run(["verify", "--quick"]).status, 0)
+    let copies = remote + "/current/" + ((try vault.spaceFolder()) as NSString).lastPathComponent + "/Photo/"
+    let ids = try FileManager.default.contentsOfDirectory(atPath: copies).sorted()
+    var flipped = try fileBytes(copies + ids[0])
+    flipped[flipped.count / 2] ^= 1
+    try writeBytes(flipped, to: copies + ids[0])
+    try writeBytes(Array(try fileBytes(copies + ids[1]).dropLast(10)), to: copies + ids[1])
+    try FileManager.default.removeItem(atPath: copies + ids[2])
+    for depth in [["--quick"], []] {
+      let verify = try run(["verify"] + depth)
+      XCTAssertEqual(verify.status, 1, "\(depth)")
+      let damaged = verify.stdout.split(separator: "\n").filter {
+        $0.contains("damaged") || $0.contains("missing")
+      }
+      XCTAssertEqual(damaged.count, 3, "\(depth): \(verify.stdout)")
+      for id in ids { XCTAssertTrue(verify.stdout.contains(id), "\(depth): \(id) in \(verify.stdout)") }
+    }
+  }
+
   /// A remote whose copy is gone: each read names it in one line, and the rest go on.
   func testAMissingRemoteCopyIsOneLineAndTheOthersStillRead() throws {
     let offloaded = try run(["offload", "1", "--to", remote])
