@@ -140,6 +140,22 @@ final class OffloadTests: XCTestCase {
     }
   }
 
+  /// An offloaded photo in Recently Deleted keeps its stub (it restores and reads); deleted
+  /// for good, its stub goes with its other files, and verify finds nothing left over.
+  func testDeletingAnOffloadedPhotoForGoodRemovesItsStub() throws {
+    XCTAssertEqual(try run(["offload", "--all", "--to", remote]).status, 0)
+    let stubs = try vault.spaceFolder() + "/Offloaded"
+    XCTAssertEqual(try run(["delete", "1", "--yes"]).status, 0)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: stubs).count, 3)
+    XCTAssertEqual(try run(["trash", "restore", "1"]).status, 0)
+    try assertExportsBitForBit()
+    let deleted = try run(["delete", "--now", "1", "--yes"])
+    XCTAssertEqual(deleted.status, 0, deleted.stderr)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: stubs).count, 2)
+    let verify = try run(["verify"])
+    XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+  }
+
   /// A remote whose copy is gone: each read names it in one line, and the rest go on.
   func testAMissingRemoteCopyIsOneLineAndTheOthersStillRead() throws {
     let offloaded = try run(["offload", "1", "--to", remote])
