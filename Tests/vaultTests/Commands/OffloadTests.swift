@@ -64,6 +64,7 @@ final class OffloadTests: XCTestCase {
     XCTAssertEqual(try originals(), [])
     XCTAssertEqual(try places(), Dictionary(uniqueKeysWithValues: names.map { ($0, "remote") }))
     XCTAssertTrue(try run(["list"]).stdout.contains(" remote "))
+    XCTAssertTrue(try run(["info"]).stdout.contains("offloaded:       3 originals on '\(remote)'"))
     try assertExportsBitForBit()
     let verify = try run(["verify"])
     XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
