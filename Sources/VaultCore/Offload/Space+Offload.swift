@@ -88,7 +88,10 @@ extension Space {
   /// Writes the stub (durably), then unlinks the original: at any moment between, the
   /// original is there, and wins.
   private func removeOriginal(_ record: PhotoRecord, leaving stub: OffloadStub) throws {
-    if mkdir(blobs.offloadedDirectory, 0o700) != 0 && errno != EEXIST {
+    if mkdir(blobs.offloadedDirectory, 0o700) == 0 {
+      // The new folder's name is durable before a stub in it counts on it.
+      try syncDirectory(directory)
+    } else if errno != EEXIST {
       throw VaultError.posix(blobs.offloadedDirectory)
     }
     let file = try TemporaryFile(in: blobs.offloadedDirectory)
