@@ -7,14 +7,10 @@ import XCTest
 final class OffloadRemoteServerTests: XCTestCase {
   var folder = ""
   var vault: VaultRunner!
-  let names = ["photo.jpg", "rgba.png", "gray.png"]
+  let names = VaultRunner.offloadFixtures
 
   override func setUpWithError() throws {
-    try requireRclone()
-    folder = try makeTemporaryFolder(self)
-    vault = try VaultRunner.initialized(in: folder)
-    let added = try vault.run(["add"] + names.map { fixturesPath + "/" + $0 })
-    XCTAssertEqual(added.status, 0, added.stderr)
+    (folder, vault) = try VaultRunner.withOffloadFixtures(for: self)
   }
 
   /// Offloads everything to `remote`, checks list, export and verify, then keeps it all.

@@ -10,16 +10,12 @@ final class OffloadTests: XCTestCase {
   var vault: VaultRunner!
   var remote = ""
   /// The fixtures imported, by name.
-  let names = ["photo.jpg", "rgba.png", "gray.png"]
+  let names = VaultRunner.offloadFixtures
   /// rclone without the user's config.
   let environment = ["RCLONE_CONFIG": "/nonexistent"]
 
   override func setUpWithError() throws {
-    try requireRclone()
-    folder = try makeTemporaryFolder(self)
-    vault = try VaultRunner.initialized(in: folder)
-    let added = try vault.run(["add"] + names.map { fixturesPath + "/" + $0 })
-    XCTAssertEqual(added.status, 0, added.stderr)
+    (folder, vault) = try VaultRunner.withOffloadFixtures(for: self)
     remote = folder + "/remote"
   }
 
