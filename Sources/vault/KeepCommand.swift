@@ -25,9 +25,9 @@ struct KeepCommand: ParsableCommand {
     let space = try options.unlock(.write)
     let browser = try scope.browser(for: space)
     let photos = try browser.photos(chosenBy: try choice.choice, action: "keeping").map(\.photo)
-    let outcome = space.keep(photos.flatMap(\.records)) { record in
-      if space.place(of: record.id) == .local { printLine("kept '\(record.name)'") }
-    }
+    let outcome = space.keep(photos.flatMap(\.records)) { Diagnostics.progress($0, label: "fetching") }
+    Diagnostics.clearProgress()
+    for record in outcome.kept { printLine("kept '\(record.name)'") }
     for (record, error) in outcome.failed {
       Diagnostics.error("'\(record.name)' not brought back: \(error)")
     }

@@ -78,7 +78,10 @@ struct OffloadCommand: ParsableCommand {
     SignalHandling.install()
     let outcome: OffloadOutcome
     do {
-      outcome = try space.offload(chosen.flatMap(\.records), to: remote)
+      outcome = try space.offload(chosen.flatMap(\.records), to: remote) {
+        Diagnostics.progress($0, label: "sending")
+      }
+      Diagnostics.clearProgress()
     } catch let error as VaultError {
       guard case .offloadedElsewhere = error else { throw error }
       throw CommandRefusal(error.description, hint: "bring them back with 'vault keep --all' first")

@@ -14,7 +14,8 @@ extension Space {
   /// and its content hash), synced and renamed into place, then its stub is unlinked. One
   /// that fails is named and the others go on; a command killed at any moment leaves each
   /// either remote or local (a `.tmp-` file is tidied by the next writer).
-  public func keep(_ records: [PhotoRecord], progress: (PhotoRecord) -> Void = { _ in }) -> KeepOutcome {
+  /// `progress` is told how each download goes.
+  public func keep(_ records: [PhotoRecord], progress: (RcloneProgress) -> Void = { _ in }) -> KeepOutcome {
     precondition(access == .write)
     var outcome = KeepOutcome()
     for record in records {
@@ -23,17 +24,16 @@ extension Space {
         continue
       }
       do {
-        try bringBack(record)
+        try bringBack(record, progress: progress)
         outcome.kept.append(record)
       } catch {
         outcome.failed.append((record, error))
       }
-      progress(record)
     }
     return outcome
   }
 
-  private func bringBack(_ record: PhotoRecord) throws {
+  private func bringBack(_ record: PhotoRecord, progress: (RcloneProgress) -> Void) throws {
     guard let remote = blobs.offloadRemote else {
       throw VaultError.damagedBlob(
         what: describe(record), reason: "it is offloaded, but the space names no remote")
