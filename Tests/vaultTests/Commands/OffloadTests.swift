@@ -153,6 +153,18 @@ final class OffloadTests: XCTestCase {
     XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
   }
 
+  /// verify --repair takes an offloaded original for present: it never calls it missing
+  /// (and never hints at deleting its photo).
+  func testRepairTakesOffloadedOriginalsForPresent() throws {
+    XCTAssertEqual(try run(["offload", "--all", "--to", remote]).status, 0)
+    let repair = try run(["verify", "--repair"])
+    XCTAssertEqual(repair.status, 0, repair.stderr)
+    XCTAssertFalse(
+      (repair.stdout + repair.stderr).contains("without its original"), repair.stdout + repair.stderr)
+    XCTAssertFalse((repair.stdout + repair.stderr).contains("delete"), repair.stdout + repair.stderr)
+    XCTAssertEqual(try places(), Dictionary(uniqueKeysWithValues: names.map { ($0, "remote") }))
+  }
+
   /// A remote whose copy is gone: each read names it in one line, and the rest go on.
   func testAMissingRemoteCopyIsOneLineAndTheOthersStillRead() throws {
     let offloaded = try run(["offload", "1", "--to", remote])
