@@ -165,6 +165,32 @@ final class OffloadTests: XCTestCase {
     XCTAssertEqual(try places(), Dictionary(uniqueKeysWithValues: names.map { ($0, "remote") }))
   }
 
+  /// A new password renames the space's folder, under whose name the remote keeps the
+  /// offloaded originals: passwd and recover refuse while any is offloaded, and change
+  /// nothing; after keep, passwd works.
+  func testPasswdAndRecoverRefuseWhileOriginalsAreOffloaded() throws {
+    let made = try run(["recovery-key"])
+    let key = try XCTUnwrap(
+      made.stdout.split(separator: "\n").first { $0.hasPrefix("recovery key: ") }?.dropFirst(14))
+    try "new horse battery\n".write(toFile: folder + "/new", atomically: true, encoding: .utf8)
+    try "\(key)\n".write(toFile: folder + "/key", atomically: true, encoding: .utf8)
+    XCTAssertEqual(try run(["offload", "1", "--to", remote]).status, 0)
+    let before = try snapshot(vault.vault)
+    for command in [
+      ["passwd", "--new-password-file", "new"],
+      ["recover", "--recovery-key-file", "key", "--new-password-file", "new"],
+    ] {
+      let refused = try vault.run(command, password: command[0] == "recover" ? nil : "correct horse")
+      XCTAssertEqual(refused.status, 1, command[0])
+      XCTAssertTrue(
+        refused.stderr.contains("1 original is offloaded") && refused.stderr.contains("vault keep --all"),
+        refused.stderr)
+      XCTAssertEqual(try snapshot(vault.vault), before, command[0])
+    }
+    XCTAssertEqual(try run(["keep", "--all"]).status, 0)
+    XCTAssertEqual(try run(["passwd", "--new-password-file", "new"]).status, 0)
+  }
+
   /// A remote whose copy is gone: each read names it in one line, and the rest go on.
   func testAMissingRemoteCopyIsOneLineAndTheOthersStillRead() throws {
     let offloaded = try run(["offload", "1", "--to", remote])
