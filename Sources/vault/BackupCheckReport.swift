@@ -12,7 +12,7 @@ struct BackupCheckReport {
   func run() throws {
     let space = try spaceIfCredentialGiven()
     let names = space.map { FileNaming(space: $0) }
-    let check = BackupCheck(remote: location)
+    let check = BackupCheck(remote: location, vault: options.resolvedVaultPath)
     let report = try check.run(
       download: download, authenticate: space.map { space in { space.authenticateCopy(of: $0, at: $1) } }
     ) {

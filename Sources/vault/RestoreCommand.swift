@@ -9,8 +9,9 @@ struct RestoreCommand: ParsableCommand {
     abstract: "Bring a vault back from a backup 'vault backup' made, checked against what it sent.",
     discussion: """
       Restores exactly the files the remote's last complete backup lists, through rclone: \
-      the photos' files first, then keys, the journal last (a restore cut short lists no \
-      photo it lacks), then checks every file's MD5 against what the backup sent. Run it \
+      the photos' files first, then the journal and keys, vault.json last (a restore cut \
+      short is no vault at all, never one that lists photos it lacks), then checks every \
+      file's MD5 against what the backup sent. Run it \
       again to go on after an interruption: what is already whole is not fetched again. \
       --to takes a folder that is absent, empty, or an earlier restore's of the same backup. \
       Needs no password.

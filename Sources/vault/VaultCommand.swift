@@ -71,13 +71,6 @@ struct VaultCommand: ParsableCommand {
       case .noSpaceForPassword, .noSpaceForRecoveryKey, .spaceKeyMissing: return noSpaceExitCode
       default: return 1
       }
-    } catch let error as RemoteError {
-      Diagnostics.error(error.description)
-      if case .rcloneMissing = error { Diagnostics.hint("install rclone (Debian: apt install rclone)") }
-      return 1
-    } catch let error as BackupError {
-      Diagnostics.error(error.description)
-      return 1
     } catch let error as ServeError {
       Diagnostics.error(error.description)
       return 1
@@ -93,6 +86,7 @@ struct VaultCommand: ParsableCommand {
       Diagnostics.emit(error.summary)
       return SignalHandling.interruptedExitCode
     } catch {
+      if let status = reportBackupFailure(error) { return status }
       let code = exitCode(for: error)
       var message = fullMessage(for: error)
       // The message quotes what was typed: an argument with a line break in it must not
@@ -118,6 +112,23 @@ struct VaultCommand: ParsableCommand {
       }
       return code.rawValue
     }
+  }
+}
+
+extension VaultCommand {
+  /// Says why a backup, check or restore failed (a remote's or the backup's own reason, one
+  /// line) and returns the exit status; nil for any other error.
+  static func reportBackupFailure(_ error: Error) -> Int32? {
+    switch error {
+    case let error as RemoteError:
+      Diagnostics.error(error.description)
+      if case .rcloneMissing = error { Diagnostics.hint("install rclone (Debian: apt install rclone)") }
+    case let error as BackupError:
+      Diagnostics.error(error.description)
+    default:
+      return nil
+    }
+    return 1
   }
 }
 

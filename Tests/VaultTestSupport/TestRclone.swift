@@ -17,3 +17,17 @@ public func rcloneTestEnvironment(_ extra: [String: String] = [:]) -> [String: S
   environment.merge(extra) { $1 }
   return environment
 }
+
+/// An SFTP connection string for rclone to a port of 127.0.0.1 that nothing listens on,
+/// with a key made in `folder` (so that rclone gets as far as connecting).
+public func unreachableSFTPRemote(keysIn folder: String) throws -> String {
+  try requireTool("/usr/bin/ssh-keygen")
+  let key = folder + "/unreachable-key"
+  let keygen = Process()
+  keygen.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
+  keygen.arguments = ["-q", "-t", "ed25519", "-N", "", "-f", key]
+  keygen.standardInput = FileHandle.nullDevice
+  try keygen.run()
+  keygen.waitUntilExit()
+  return ":sftp,host=127.0.0.1,port=\(try freePort()),user=nobody,key_file=\(key):backup"
+}

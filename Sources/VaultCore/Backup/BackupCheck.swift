@@ -4,15 +4,25 @@ import Foundation
 /// remote, whole? Compared with the manifest by the backend's own MD5 where it gives one
 /// (no download), else by size; with `download`, every file is fetched (in batches into a
 /// private folder, removed as it goes) and hashed, and the blobs of an opened space are
-/// authenticated too.
+/// authenticated too. What it finds is sent again by the vault's next backup.
 public final class BackupCheck {
   let remote: RemoteLocation
   let rclone: Rclone
   /// The most bytes of one batch fetched with `download`.
   static let batchBytes: Int64 = 256 << 20
 
-  public init(remote: RemoteLocation, environment: [String: String] = ProcessInfo.processInfo.environment) {
+  /// The vault whose next backup to this remote sends again what the check finds missing
+  /// or damaged (nil: none).
+  let vault: String?
+  let environment: [String: String]
+
+  public init(
+    remote: RemoteLocation, vault: String? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) {
     self.remote = remote
+    self.vault = vault
+    self.environment = environment
     self.rclone = Rclone(environment: environment)
   }
 
@@ -45,7 +55,17 @@ public final class BackupCheck {
     guard let manifest = try BackupManifest.download(from: remote, rclone: rclone) else {
       throw BackupError.noBackup(remote: remote.text)
     }
-    if download { return try checkDownloading(manifest, authenticate: authenticate, stage: stage) }
+    let report =
+      try download
+      ? checkDownloading(manifest, authenticate: authenticate, stage: stage) : checkListing(manifest)
+    if let vault, Vault.exists(at: vault), !report.findings.isEmpty {
+      let cache = ManifestCache(vault: vault, remote: remote, environment: environment)
+      try cache.resend(report.findings.map(\.path))
+    }
+    return report
+  }
+
+  private func checkListing(_ manifest: BackupManifest) throws -> Report {
     let listed = try rclone.listFiles(in: remote.current, remote: remote, hashes: true) ?? [:]
     var report = Report()
     for (path, expected) in manifest.entries.sorted(by: { $0.key < $1.key }) {

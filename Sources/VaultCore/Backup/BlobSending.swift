@@ -4,8 +4,9 @@ import Synchronization
 
 /// Sends the blobs a remote lacks with one `rclone copy --files-from-raw` from the vault
 /// folder, and hashes each (MD5) on another thread while rclone sends them: blobs never
-/// change once named, so the bytes hashed are the bytes sent. A blob gone by the time it
-/// is hashed (deleted for good meanwhile) is reported, not hashed.
+/// change once named, so the bytes hashed are the bytes sent. A blob that rclone did not
+/// report copied, or that was gone when it was to be hashed (deleted for good meanwhile),
+/// is reported as vanished.
 struct BlobSending {
   let rclone: Rclone
   let remote: RemoteLocation
@@ -26,8 +27,7 @@ struct BlobSending {
   func send(_ blobs: [String: Int64], progress: (RcloneProgress) -> Void) throws -> Outcome {
     guard !blobs.isEmpty else { return Outcome() }
     let paths = blobs.keys.sorted()
-    let list = staging + "/blobs.list"
-    try writeFileAtomically(Array(paths.joined(separator: "\n").utf8) + [0x0A], to: list)
+    let list = try Rclone.writeFileList(paths, to: staging + "/blobs.list")
     let hashes = Mutex<[String: Result<(size: Int64, md5: String)?, Error>]>([:])
     let hashed = DispatchGroup()
     let vault = vault
@@ -37,9 +37,9 @@ struct BlobSending {
         hashes.withLock { $0[path] = result }
       }
     }
-    let sent: RcloneProgress
+    let sent: (progress: RcloneProgress, files: [String])
     do {
-      sent = try rclone.transfer(
+      sent = try rclone.transferNamingFiles(
         "copy", ["--files-from-raw", list, "--no-check-dest", "--no-traverse"], [vault, remote.current],
         remote: remote.text, progress: progress)
     } catch {
@@ -47,9 +47,12 @@ struct BlobSending {
       throw error
     }
     hashed.wait()
-    var outcome = Outcome(progress: sent)
+    var outcome = Outcome(progress: sent.progress)
+    let copied = Set(sent.files)
     for (path, result) in hashes.withLock({ $0 }) {
-      guard let hash = try result.get(), hash.size == blobs[path] else {
+      // Only a blob rclone copied and that was hashed whole is sent: one that vanished
+      // before either read it is not on the remote, or its hash is not known.
+      guard copied.contains(path), let hash = try result.get(), hash.size == blobs[path] else {
         outcome.vanished.append(path)
         continue
       }

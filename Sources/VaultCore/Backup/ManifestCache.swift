@@ -32,6 +32,24 @@ struct ManifestCache {
     try writeFileAtomically(manifest.encoded(), to: path)
   }
 
+  /// Files a check found missing or damaged on the remote, which the next backup sends
+  /// again whatever the remote's listing says (a file damaged in place keeps its size).
+  func filesToResend() -> Set<String> {
+    guard let bytes = try? readWholeFile(path + ".resend", limit: 1 << 30) else { return [] }
+    return Set(bytes.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) })
+  }
+
+  func resend(_ paths: some Collection<String>) throws {
+    let all = filesToResend().union(paths)
+    try makeDirectories(parentFolder(path))
+    try writeFileAtomically(Array(all.sorted().joined(separator: "\n").utf8), to: path + ".resend")
+  }
+
+  /// After a complete backup: everything was sent again.
+  func resent() {
+    unlink(path + ".resend")
+  }
+
   /// Takes the lock that one backup of the vault to the remote holds; nil when another
   /// holds it.
   func lock() throws -> Int32? {

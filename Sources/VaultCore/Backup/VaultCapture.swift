@@ -20,8 +20,8 @@ struct VaultCapture {
   /// Where offloaded originals leave their stub (`<blob size> <md5 hex>\n`).
   static let offloadedFolder = "Offloaded"
 
-  /// Every path the capture keeps in `current/`.
-  var paths: Set<String> { Set(staged.keys).union(blobs.keys).union(offloaded.keys) }
+  /// Every path the capture keeps in `current/` (made at each call: keep it).
+  func keptPaths() -> Set<String> { Set(staged.keys).union(blobs.keys).union(offloaded.keys) }
 
   /// Captures the vault at `vault` into `staging` (an empty folder).
   static func take(of vault: String, into staging: String) throws -> VaultCapture {

@@ -42,7 +42,7 @@ extension VaultRestore {
       switch RestoreGroup(path: path) {
       case .blobs:
         if try ManifestComparison.local(local, expected: entry) != .matches { wanted.append(path) }
-      case .keys:
+      case .keys, .header:
         if !fileExists(local) { wanted.append(path) }
       case .journal:
         if !Self.hasJournal(parentFolder(local)) {

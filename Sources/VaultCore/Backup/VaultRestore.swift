@@ -1,10 +1,11 @@
 import Foundation
 
 /// `vault restore REMOTE --to DIR`: brings back the vault a remote's last complete backup
-/// holds, exactly the files its manifest lists: blobs first, then keys and the header, the
-/// journal last (a restore cut short lists no photo it lacks), then checks every file
-/// against the manifest (MD5 of the local bytes). Run again, it goes on where it stopped:
-/// rclone skips what is whole, and a torn file differs in size.
+/// holds, exactly the files its manifest lists (`RestoreGroup`): blobs first, then the
+/// journal and keys, `vault.json` last (a restore cut short is no vault at all, never one
+/// that lists photos it lacks), then checks every file against the manifest (MD5 of the
+/// local bytes). Run again, it goes on where it stopped: rclone skips what is whole, and a
+/// torn file differs in size.
 public final class VaultRestore {
   let remote: RemoteLocation
   let rclone: Rclone
@@ -37,8 +38,10 @@ public final class VaultRestore {
     try makeDirectories(target)
     var summary = RestoreSummary()
     let staging = try StagingFolder(purpose: "restore")
-    for (_, paths) in RestoreGroup.split(manifest.entries.keys) {
-      let progress = try fetch(paths, into: target, staging: staging) { stage(.transferring($0)) }
+    for (paths, newestFirst) in RestoreGroup.phases(manifest.entries.keys) {
+      let progress = try fetch(paths, into: target, staging: staging, newestFirst: newestFirst) {
+        stage(.transferring($0))
+      }
       summary.filesFetched += progress.transfers
       summary.bytesFetched += progress.bytes
     }
@@ -54,14 +57,17 @@ public final class VaultRestore {
     return summary
   }
 
-  /// Fetches `paths` of `current/` into `folder` with one rclone copy.
+  /// Fetches `paths` of `current/` into `folder` with one rclone copy (one file at a time,
+  /// the newest first, when `newestFirst`).
   func fetch(
-    _ paths: [String], into folder: String, staging: StagingFolder, progress: (RcloneProgress) -> Void
+    _ paths: [String], into folder: String, staging: StagingFolder, newestFirst: Bool = false,
+    progress: (RcloneProgress) -> Void
   ) throws -> RcloneProgress {
-    let list = staging.path + "/fetch.list"
-    try writeFileAtomically(Array(paths.joined(separator: "\n").utf8) + [0x0A], to: list)
+    let list = try Rclone.writeFileList(paths, to: staging.path + "/fetch.list")
+    let order = newestFirst ? Rclone.newestFirst : []
     return try rclone.transfer(
-      "copy", ["--files-from-raw", list, "--no-traverse"], [remote.current, folder], remote: remote.text,
+      "copy", ["--files-from-raw", list, "--no-traverse"] + order, [remote.current, folder],
+      remote: remote.text,
       progress: progress)
   }
 

@@ -62,10 +62,27 @@ public struct Rclone: Sendable {
     return outcome.progress ?? RcloneProgress()
   }
 
-  /// What one run gave: stdout and its last progress.
+  /// Runs a transfer as `transfer` does, and also says which files rclone reports it
+  /// copied or moved (by path relative to the source): a file listed in `--files-from-raw`
+  /// that is gone when rclone comes to it is skipped without a word, and is not among them.
+  public func transferNamingFiles(
+    _ verb: String, _ options: [String] = [], _ operands: [String], remote: String,
+    progress: (RcloneProgress) -> Void = { _ in }
+  ) throws -> (progress: RcloneProgress, files: [String]) {
+    let outcome = try execute(
+      verb, Self.progressOptions + options, operands, remote: remote, outputLimit: 1 << 20
+    ) {
+      progress($0)
+      return $0
+    }
+    return (outcome.progress ?? RcloneProgress(), outcome.transferred)
+  }
+
+  /// What one run gave: stdout, its last progress and the files it said it transferred.
   struct Outcome {
     var output: [UInt8]
     var progress: RcloneProgress?
+    var transferred: [String] = []
   }
 
   /// Runs rclone; `onProgress` is told each stats line, and returns it when it counts as a
@@ -98,7 +115,7 @@ public struct Rclone: Sendable {
     case .success(let ended): outcome = ended
     }
     try check(outcome, log: log, operands: operands, remote: remote, outputLimit: outputLimit)
-    return Outcome(output: outcome.output, progress: lastProgress)
+    return Outcome(output: outcome.output, progress: lastProgress, transferred: log.transferred)
   }
 
   private func check(

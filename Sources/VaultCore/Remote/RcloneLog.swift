@@ -9,6 +9,9 @@ struct RcloneLog {
   private(set) var lastLine: String?
   /// The last progress seen.
   private(set) var progress: RcloneProgress?
+  /// The files rclone said it copied or moved (`Copied (new)`, `Moved (server-side)`…), by
+  /// path relative to the source, as they came.
+  private(set) var transferred: [String] = []
 
   /// Reads one line; returns the progress it carries, if it is a stats line.
   mutating func take(_ line: String) -> RcloneProgress? {
@@ -31,6 +34,9 @@ struct RcloneLog {
     let object = (fields["object"] as? String) ?? ""
     let text = object.isEmpty ? message : object + ": " + message
     lastLine = text
+    if !object.isEmpty, message.hasPrefix("Copied") || message.hasPrefix("Moved") {
+      transferred.append(object)
+    }
     if let level = fields["level"] as? String, level == "error" || level == "critical" {
       lastError = Self.reason(text)
     }

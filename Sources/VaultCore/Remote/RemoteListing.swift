@@ -27,14 +27,8 @@ extension Rclone {
     return files
   }
 
-  /// The names of the folders right below `folder` of `remote`; empty when it is not there.
-  func listFolders(in folder: String, remote: RemoteLocation) throws -> [String] {
-    (try listing(["--dirs-only", "--no-mimetype", "--no-modtime"], folder, remote: remote) ?? []).compactMap {
-      $0["Path"] as? String
-    }
-  }
-
-  private func listing(_ options: [String], _ folder: String, remote: RemoteLocation) throws -> [[String:
+  /// `rclone lsjson OPTIONS FOLDER`'s entries; nil when the folder is not there.
+  func listing(_ options: [String], _ folder: String, remote: RemoteLocation) throws -> [[String:
     Any]]?
   {
     let output: [UInt8]

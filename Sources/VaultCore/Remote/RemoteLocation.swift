@@ -24,7 +24,7 @@ public struct RemoteLocation: Equatable, Sendable, CustomStringConvertible {
 
   /// A copy of the vault folder: `rclone copy REMOTE/current DIR` alone gives back a vault.
   public static let currentFolder = "current"
-  /// Journal and key files of one run on their way into `current`.
+  /// Journal and key files on their way into `current`, then the manifest.
   static let incomingFolder = "incoming"
   /// Files a backup took out of `current`, kept aside for the grace period.
   static let removedFolder = "removed"
@@ -35,6 +35,6 @@ public struct RemoteLocation: Equatable, Sendable, CustomStringConvertible {
   /// A file of the vault (`<tag>/Photo/<id>`) in `current`.
   public func current(_ relative: String) -> String { path(Self.currentFolder + "/" + relative) }
   var manifest: String { path(Self.manifestFile) }
-  func incoming(_ run: String) -> String { path(Self.incomingFolder + "/" + run) }
+  var incoming: String { path(Self.incomingFolder) }
   func removed(_ stamp: String) -> String { path(Self.removedFolder + "/" + stamp) }
 }

@@ -43,6 +43,17 @@ final class RcloneTests: XCTestCase {
     XCTAssertEqual(Set(paths), ["one", "a/two"])
   }
 
+  func testATransferNamesTheFilesItCopiedAndNotOnesThatAreGone() throws {
+    let source = try makeSource()
+    let list = folder + "/list"
+    try writeBytes(Array("one\ngone\na/two\n".utf8), to: list)
+    let (progress, files) = try rclone().transferNamingFiles(
+      "copy", ["--files-from-raw", list, "--no-check-dest"], [source, folder + "/remote"],
+      remote: folder + "/remote")
+    XCTAssertEqual(Set(files), ["one", "a/two"])
+    XCTAssertEqual(progress.transfers, 2)
+  }
+
   func testARangeIsReadIntoABoundedBuffer() throws {
     let source = try makeSource()
     let bytes = try rclone().read(
@@ -62,14 +73,7 @@ final class RcloneTests: XCTestCase {
   }
 
   func testARemoteThatCannotBeReachedGivesOneLineNamingIt() throws {
-    try requireTool("/usr/bin/ssh-keygen")
-    let key = folder + "/key"
-    let keygen = Process()
-    keygen.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
-    keygen.arguments = ["-q", "-t", "ed25519", "-N", "", "-f", key]
-    try keygen.run()
-    keygen.waitUntilExit()
-    let remote = ":sftp,host=127.0.0.1,port=\(try freePort()),user=nobody,key_file=\(key):backup"
+    let remote = try unreachableSFTPRemote(keysIn: folder)
     XCTAssertThrowsError(try rclone().run("lsjson", [], [remote], remote: remote)) { error in
       let text = "\(error)"
       XCTAssertTrue(text.hasPrefix("cannot reach '\(remote)': "), text)

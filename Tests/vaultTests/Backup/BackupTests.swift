@@ -1,0 +1,281 @@
+import Foundation
+import XCTest
+
+/// `vault backup`, `backup --check` and `restore` end to end, over rclone's local backend (a
+/// folder is a remote).
+final class BackupTests: XCTestCase {
+  private var folder = ""
+  private var vault: VaultRunner!
+  private var remote = ""
+  private var environment: [String: String] = [:]
+  private var random = SeededGenerator(seed: 34)
+
+  override func setUpWithError() throws {
+    try requireRclone()
+    folder = try makeTemporaryFolder(self)
+    vault = try VaultRunner.initialized(in: folder)
+    remote = folder + "/remote"
+    environment = backupEnvironment(folder)
+  }
+
+  @discardableResult
+  private func vaultRun(
+    _ arguments: [String], password: String? = nil, expecting status: Int32 = 0,
+    file: StaticString = #filePath,
+    line: UInt = #line
+  ) throws -> VaultRun {
+    let run = try vault.run(arguments, password: password, environment: environment)
+    XCTAssertEqual(run.status, status, run.stdout + run.stderr, file: file, line: line)
+    return run
+  }
+
+  private func addPhotos(_ count: Int, named prefix: String) throws -> [String] {
+    let photos = try writeNoisePhotos(count, into: folder + "/in", named: prefix, random: &random)
+    try vaultRun(["add"] + photos, password: "correct horse")
+    return photos
+  }
+
+  func testABackupOfEverySpaceRestoresBitForBit() throws {
+    _ = try addPhotos(4, named: "a")
+    XCTAssertEqual(try vault.run(["init"], password: "decoy").status, 0)
+    try vaultRun(["add", fixturesPath + "/photo.jpg"], password: "decoy")
+    let backup = try vaultRun(["backup", remote])
+    XCTAssertTrue(backup.stdout.hasPrefix("backed up 19 files ("), backup.stdout)
+    let restored = folder + "/restored"
+    let restore = try vaultRun(["restore", remote, "--to", restored])
+    XCTAssertTrue(restore.stdout.hasPrefix("restored 19 files ("), restore.stdout)
+    XCTAssertEqual(try snapshot(restored), try snapshot(vault.vault))
+    // The remote's current/ alone is a vault, and so is what rclone copies back.
+    XCTAssertEqual(try snapshot(remote + "/current"), try snapshot(vault.vault))
+    for password in ["correct horse", "decoy"] {
+      let verify = try vault.run(["verify", "--vault", restored], password: password)
+      XCTAssertEqual(verify.status, 0, verify.stdout)
+    }
+    // Again: an earlier restore's folder is taken, and nothing is fetched again.
+    let again = try vaultRun(["restore", remote, "--to", restored])
+    XCTAssertTrue(again.stdout.hasPrefix("restored 0 files (0 B)"), again.stdout)
+  }
+
+  func testAnIncrementalBackupSendsTheNewPhotoAndTheJournalChangeOnly() throws {
+    _ = try addPhotos(6, named: "first")
+    try vaultRun(["backup", remote])
+    let before = fileStates(remote + "/current")
+    _ = try addPhotos(1, named: "second")
+    let run = try vaultRun(["backup", remote])
+    let after = fileStates(remote + "/current")
+    let written = Set(after.keys.filter { after[$0] != before[$0] })
+    let space = (try vault.spaceFolder() as NSString).lastPathComponent
+    let new = try XCTUnwrap(
+      vault.listJSON().compactMap { $0["id"] as? String }.first { before[space + "/Photo/" + $0] == nil })
+    let journal = written.filter { $0.hasPrefix(space + "/Journal/") }
+    XCTAssertEqual(written.subtracting(journal), [space + "/Photo/" + new, space + "/Thumb/" + new])
+    XCTAssertEqual(journal.count, 1, "\(written)")
+    XCTAssertTrue(run.stdout.hasPrefix("backed up 3 files ("), run.stdout)
+  }
+
+  func testCheckNamesAFlippedByteATruncatedAndAMissingFile() throws {
+    _ = try addPhotos(3, named: "c")
+    try vaultRun(["backup", remote])
+    XCTAssertTrue(try vaultRun(["backup", "--check", remote]).stdout.hasSuffix(": all whole\n"))
+    let photos = try vault.listJSON()
+    let space = (try vault.spaceFolder() as NSString).lastPathComponent
+    let ids = photos.compactMap { $0["id"] as? String }
+    let names = photos.compactMap { $0["name"] as? String }
+    let current = remote + "/current/" + space
+    var flipped = try fileBytes(current + "/Photo/" + ids[0])
+    flipped[flipped.count / 2] ^= 0x01
+    try writeBytes(flipped, to: current + "/Photo/" + ids[0])
+    XCTAssertEqual(truncate(current + "/Photo/" + ids[1], 100), 0)
+    try FileManager.default.removeItem(atPath: current + "/Thumb/" + ids[2])
+
+    let byPhoto = try vaultRun(["backup", "--check", remote], password: "correct horse", expecting: 1)
+    XCTAssertEqual(
+      byPhoto.stdout.split(separator: "\n").dropLast().sorted(),
+      [
+        "damaged on '\(remote)': 1 '\(names[0])' (id \(ids[0])) original: its MD5 differs from the one the backup sent",
+        "damaged on '\(remote)': 2 '\(names[1])' (id \(ids[1])) original: 100 bytes, the backup sent \(try fileBytes(vault.vault + "/" + space + "/Photo/" + ids[1]).count)",
+        "missing on '\(remote)': 3 '\(names[2])' (id \(ids[2])) thumbnail",
+      ].sorted(), byPhoto.stdout)
+    XCTAssertTrue(byPhoto.stdout.hasSuffix("by MD5: 1 missing, 2 damaged\n"), byPhoto.stdout)
+    XCTAssertTrue(byPhoto.stderr.contains("error: the backup on '\(remote)' is not whole"), byPhoto.stderr)
+
+    let byPath = try vaultRun(["backup", "--check", remote], expecting: 1)
+    XCTAssertTrue(
+      byPath.stdout.contains("damaged on '\(remote)': \(space)/Photo/\(ids[0]): its MD5 differs"),
+      byPath.stdout)
+    XCTAssertTrue(byPath.stdout.contains("missing on '\(remote)': \(space)/Thumb/\(ids[2])\n"), byPath.stdout)
+
+    // Reading back finds the same, and authenticates the photos it can open.
+    let downloaded = try vaultRun(
+      ["backup", "--check", "--download", remote], password: "correct horse", expecting: 1)
+    XCTAssertEqual(
+      downloaded.stdout.split(separator: "\n").filter {
+        $0.hasPrefix("damaged on") || $0.hasPrefix("missing on")
+      }.count, 3, downloaded.stdout)
+    XCTAssertTrue(downloaded.stdout.contains("photo files authenticated)"), downloaded.stdout)
+    // The next backup sends again what the check named, the flipped one of the same size too.
+    XCTAssertTrue(try vaultRun(["backup", remote]).stdout.hasPrefix("backed up 3 files ("))
+    let again = try vaultRun(["backup", "--check", "--download", remote])
+    XCTAssertTrue(again.stdout.hasSuffix(": all whole\n"), again.stdout)
+    XCTAssertEqual(try snapshot(remote + "/current"), try snapshot(vault.vault))
+  }
+
+  func testRemovedFilesAreKeptAsideForTheGraceThenDeleted() throws {
+    _ = try addPhotos(3, named: "r")
+    try vaultRun(["backup", remote])
+    let id = try XCTUnwrap(vault.listJSON().first?["id"] as? String)
+    try vaultRun(["delete", "--now", "--yes", id], password: "correct horse")
+    let run = try vaultRun(["backup", remote])
+    XCTAssertTrue(run.stdout.contains("; 2 removed files kept aside until "), run.stdout)
+    let stamps = try FileManager.default.contentsOfDirectory(atPath: remote + "/removed")
+    XCTAssertEqual(stamps.count, 1)
+    let space = (try vault.spaceFolder() as NSString).lastPathComponent
+    XCTAssertEqual(
+      Set(fileStates(remote + "/removed/" + stamps[0]).keys),
+      [space + "/Photo/" + id, space + "/Thumb/" + id])
+    XCTAssertNil(fileStates(remote + "/current")[space + "/Photo/" + id])
+    // Within the grace, they stay; a folder 31 days old goes.
+    XCTAssertTrue(try vaultRun(["backup", remote]).stdout.hasSuffix("it was up to date\n"))
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: remote + "/removed"), stamps)
+    let old = Date().addingTimeInterval(-31 * 86_400)
+    var time = tm()
+    var seconds = time_t(old.timeIntervalSince1970)
+    gmtime_r(&seconds, &time)
+    let name = String(
+      format: "%04d%02d%02dT%02d%02d%02dZ", Int(time.tm_year) + 1900, Int(time.tm_mon) + 1, Int(time.tm_mday),
+      Int(time.tm_hour), Int(time.tm_min), Int(time.tm_sec))
+    try FileManager.default.moveItem(
+      atPath: remote + "/removed/" + stamps[0], toPath: remote + "/removed/" + name)
+    let purge = try vaultRun(["backup", remote])
+    XCTAssertTrue(purge.stdout.contains("deleted 1 folder of removed files past their grace"), purge.stdout)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: remote + "/removed"), [])
+    // --keep-removed 0: what goes is deleted at once.
+    let second = try XCTUnwrap(vault.listJSON().first?["id"] as? String)
+    try vaultRun(["delete", "--now", "--yes", second], password: "correct horse")
+    XCTAssertTrue(
+      try vaultRun(["backup", remote, "--keep-removed", "0"]).stdout.contains("deleted 1 folder"))
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: remote + "/removed"), [])
+  }
+
+  func testABlobDeletedForGoodDuringTheBackupIsNotListedOnTheRemote() throws {
+    _ = try addPhotos(4, named: "d")
+    let id = try XCTUnwrap(vault.listJSON().first?["id"] as? String)
+    // An rclone that, before its first copy of blobs, has the photo deleted for good: the
+    // captured journal lists it, and its blobs are gone before rclone or the hash reads them.
+    let fake = folder + "/rclone"
+    try """
+    #!/bin/sh
+    if [ "$1" = copy ] && [ ! -e '\(folder)/deleted' ]; then
+      touch '\(folder)/deleted'
+      VAULT_PASSWORD='correct horse' '\(vault.executable)' delete --vault '\(vault.vault)' --now --yes \(id) >/dev/null 2>&1
+    fi
+    exec /usr/bin/rclone "$@"
+    """.write(toFile: fake, atomically: true, encoding: .utf8)
+    chmod(fake, 0o755)
+    environment["VAULT_RCLONE"] = fake
+    try vaultRun(["backup", remote])
+    XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/deleted"))
+    let copy = VaultRunner(vault: remote + "/current", workingDirectory: folder)
+    let verify = try copy.run(["verify"])
+    XCTAssertEqual(verify.status, 0, verify.stdout)
+    XCTAssertEqual(try copy.listJSON().count, 3)
+  }
+
+  /// A backup that waits for a space's lock while a password change renames the space's
+  /// folder captures the folder under its new name.
+  func testASpaceRenamedWhileTheBackupWaitsForItIsCapturedUnderItsNewName() throws {
+    _ = try addPhotos(2, named: "p")
+    let space = try vault.spaceFolder()
+    let holder = try FolderLockHolder(space)
+    defer { holder.end() }
+    let running = try vault.start(
+      ["backup", remote], password: nil, environment: environment, errorsInOutput: true)
+    XCTAssertNotNil(
+      running.waitForLine { $0.hasPrefix("waiting for ") }, "the backup did not wait for the lock")
+    let renamed = vault.vault + "/" + String(repeating: "0", count: 32)
+    try FileManager.default.moveItem(atPath: space, toPath: renamed)
+    holder.end()
+    let run = try running.finish()
+    XCTAssertEqual(run.status, 0, run.stdout)
+    XCTAssertEqual(differences(try snapshot(remote + "/current"), try snapshot(vault.vault)), [])
+  }
+
+  /// Files the vault lost (a wiped disk, damage) go aside on the remote like removals, and
+  /// the summary says so rather than that the backup was up to date.
+  func testFilesLostLocallyAreKeptAside() throws {
+    _ = try addPhotos(2, named: "l")
+    try vaultRun(["backup", remote])
+    let space = try vault.spaceFolder()
+    let id = try XCTUnwrap(vault.listJSON().first?["id"] as? String)
+    try FileManager.default.removeItem(atPath: space + "/Photo/" + id)
+    let run = try vaultRun(["backup", remote])
+    XCTAssertTrue(run.stdout.hasPrefix("backed up 0 files (0 B) to '\(remote)' in "), run.stdout)
+    XCTAssertTrue(run.stdout.contains(" s; 1 removed file kept aside until "), run.stdout)
+    XCTAssertFalse(run.stdout.contains("up to date"), run.stdout)
+  }
+
+  /// An original offloaded to the remote (its stub in Offloaded/, no Photo/ file) stays in
+  /// the backup's current/, and in its manifest with the stub's size and MD5.
+  func testAnOffloadedOriginalStaysOnTheRemote() throws {
+    _ = try addPhotos(2, named: "o")
+    try vaultRun(["backup", remote])
+    let space = try vault.spaceFolder()
+    let tag = (space as NSString).lastPathComponent
+    let id = try XCTUnwrap(vault.listJSON().first?["id"] as? String)
+    let original = try fileBytes(space + "/Photo/" + id)
+    let manifest = try String(contentsOfFile: remote + "/manifest", encoding: .utf8)
+    let line = try XCTUnwrap(manifest.split(separator: "\n").first { $0.hasSuffix(" \(tag)/Photo/\(id)") })
+    try FileManager.default.createDirectory(atPath: space + "/Offloaded", withIntermediateDirectories: true)
+    try writeBytes(
+      Array("\(original.count) \(line.split(separator: " ")[1])\n".utf8), to: space + "/Offloaded/" + id)
+    try FileManager.default.removeItem(atPath: space + "/Photo/" + id)
+    XCTAssertTrue(try vaultRun(["backup", remote]).stdout.hasSuffix("it was up to date\n"))
+    XCTAssertEqual(try fileBytes(remote + "/current/\(tag)/Photo/\(id)"), original)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: remote + "/current/\(tag)/Offloaded"))
+    XCTAssertEqual(try String(contentsOfFile: remote + "/manifest", encoding: .utf8), manifest)
+    XCTAssertTrue(try vaultRun(["backup", "--check", remote]).stdout.hasSuffix("by MD5: all whole\n"))
+  }
+
+  func testARemoteThatCannotBeReachedGivesOneLineNamingIt() throws {
+    _ = try addPhotos(1, named: "u")
+    let unreachable = try unreachableSFTPRemote(keysIn: folder)
+    for arguments in [
+      ["backup", unreachable], ["backup", "--check", unreachable], ["restore", unreachable, "--to", "x"],
+    ] {
+      let run = try vaultRun(arguments, expecting: 1)
+      XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, run.stderr)
+      XCTAssertTrue(run.stderr.hasPrefix("error: cannot reach '\(unreachable)': "), run.stderr)
+    }
+  }
+
+  func testRestoreMissingBringsBackWhatVerifyNamed() throws {
+    _ = try addPhotos(3, named: "m")
+    try vaultRun(["backup", remote])
+    let whole = try snapshot(vault.vault)
+    let space = try vault.spaceFolder()
+    let ids = try vault.listJSON().compactMap { $0["id"] as? String }
+    try FileManager.default.removeItem(atPath: space + "/Thumb/" + ids[0])
+    var damaged = try fileBytes(space + "/Photo/" + ids[1])
+    damaged[damaged.count - 1] ^= 0xFF
+    try writeBytes(damaged, to: space + "/Photo/" + ids[1])
+    XCTAssertEqual(try vault.run(["verify"]).status, 1)
+    let run = try vaultRun(["restore", remote, "--missing"])
+    XCTAssertTrue(run.stdout.hasPrefix("restored 2 files ("), run.stdout)
+    XCTAssertEqual(try snapshot(vault.vault), whole)
+    XCTAssertEqual(try vault.run(["verify"]).status, 0)
+    XCTAssertTrue(try vaultRun(["restore", remote, "--missing"]).stdout.hasSuffix(": nothing was missing\n"))
+  }
+
+  func testRestoreRefusesAFolderHoldingOtherFiles() throws {
+    _ = try addPhotos(1, named: "f")
+    try vaultRun(["backup", remote])
+    let target = folder + "/other"
+    try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+    try writeBytes(Array("mine".utf8), to: target + "/notes.txt")
+    let run = try vaultRun(["restore", remote, "--to", target], expecting: 1)
+    XCTAssertEqual(
+      run.stderr,
+      "error: '\(target)' is not empty and not an earlier restore of this backup: it holds 'notes.txt'\n")
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: target), ["notes.txt"])
+  }
+}
