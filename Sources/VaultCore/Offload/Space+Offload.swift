@@ -15,9 +15,11 @@ extension Space {
   ) throws -> OffloadOutcome {
     try requireOffloadRemote(remote)
     var (outcome, local) = sorted(records)
-    guard !local.isEmpty else { return outcome }
     if access == .read { releaseLock() }
-    let checked = try OffloadCopies(blobs: blobs, remote: remote).send(local, progress: progress)
+    let checked =
+      local.isEmpty
+      ? OffloadCopies.Checked()
+      : try OffloadCopies(blobs: blobs, remote: remote).send(local, progress: progress)
     outcome.sent = checked.sent
     let copied = local.compactMap { record -> (PhotoRecord, OffloadStub)? in
       do {
@@ -28,6 +30,8 @@ extension Space {
         return nil
       }
     }
+    // Opened even with nothing to record: as every write command, it tidies after a killed
+    // one (an offload killed after its last original went leaves its writer's mark).
     try writing { writer in
       try writer.requireOffloadRemote(remote)
       for (record, stub) in copied {

@@ -191,6 +191,19 @@ final class OffloadTests: XCTestCase {
     XCTAssertEqual(try run(["passwd", "--new-password-file", "new"]).status, 0)
   }
 
+  /// An offload killed after its last original went leaves its writer's mark; the next
+  /// offload, with nothing left to send, still tidies after it, as every writer does.
+  func testAnOffloadWithNothingLeftStillTidiesAfterAKilledOne() throws {
+    XCTAssertEqual(try run(["offload", "--all", "--to", remote]).status, 0)
+    let mark = try vault.spaceFolder() + "/.tmp-writer-0011223344556677"
+    XCTAssertTrue(FileManager.default.createFile(atPath: mark, contents: nil))
+    let again = try run(["offload", "--all", "--to", remote])
+    XCTAssertEqual(again.status, 0, again.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: mark))
+    let verify = try run(["verify", "--quick"])
+    XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+  }
+
   /// A remote whose copy is gone: each read names it in one line, and the rest go on.
   func testAMissingRemoteCopyIsOneLineAndTheOthersStillRead() throws {
     let offloaded = try run(["offload", "1", "--to", remote])
