@@ -76,16 +76,10 @@ struct OffloadCommand: ParsableCommand {
       chosenBy: photos.isEmpty ? .all : .photos(try PhotoSelector.parse(photos)), action: "offloading"
     ).map(\.photo).filter { !videos || $0.kind == .video }
     SignalHandling.install()
-    let outcome: OffloadOutcome
-    do {
-      outcome = try space.offload(chosen.flatMap(\.records), to: remote) {
-        Diagnostics.progress($0, label: "sending")
-      }
-      Diagnostics.clearProgress()
-    } catch let error as VaultError {
-      guard case .offloadedElsewhere = error else { throw error }
-      throw CommandRefusal(error.description, hint: "bring them back with 'vault keep --all' first")
+    let outcome = try space.offload(chosen.flatMap(\.records), to: remote) {
+      Diagnostics.progress($0, label: "sending")
     }
+    Diagnostics.clearProgress()
     report(outcome)
     if !outcome.failed.isEmpty {
       throw BatchFailure(summary: "error: \(KeepCommand.files(outcome.failed.count)) could not be offloaded")

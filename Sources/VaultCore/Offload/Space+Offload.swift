@@ -21,15 +21,7 @@ extension Space {
       ? OffloadCopies.Checked()
       : try OffloadCopies(blobs: blobs, remote: remote).send(local, progress: progress)
     outcome.sent = checked.sent
-    let copied = local.compactMap { record -> (PhotoRecord, OffloadStub)? in
-      do {
-        guard let stub = try checked.stubs[record.id]?.get() else { return nil }
-        return (record, stub)
-      } catch {
-        outcome.failed.append((record, error))
-        return nil
-      }
-    }
+    let copied = stubs(of: local, in: checked, failures: &outcome)
     // Opened even with nothing to record: as every write command, it tidies after a killed
     // one (an offload killed after its last original went leaves its writer's mark).
     try writing { writer in
@@ -44,6 +36,24 @@ extension Space {
       }
     }
     return outcome
+  }
+
+  /// The originals of `local` whose copies checked, each with its stub; the others are
+  /// named in `failures` with why.
+  private func stubs(
+    of local: [PhotoRecord], in checked: OffloadCopies.Checked, failures: inout OffloadOutcome
+  )
+    -> [(PhotoRecord, OffloadStub)]
+  {
+    local.compactMap { record in
+      do {
+        guard let stub = try checked.stubs[record.id]?.get() else { return nil }
+        return (record, stub)
+      } catch {
+        failures.failed.append((record, error))
+        return nil
+      }
+    }
   }
 
   /// The outcome so far of `records`: those already remote or missing; and those whose
