@@ -74,6 +74,25 @@ struct BackupCommand: ParsableCommand {
     }
     Diagnostics.clearProgress()
     printLine(Self.describe(summary, remote: remote, seconds: Self.seconds(since: started)))
+    try Self.reportAltered(summary.filesAltered)
+  }
+
+  /// Names the vault's files that differ from the backup's whole copies (which were kept),
+  /// and fails the command so that a cron job's owner hears of it.
+  static func reportAltered(_ paths: [String]) throws {
+    guard !paths.isEmpty else { return }
+    for path in paths {
+      Diagnostics.warning(
+        "'\(path)' differs in size from the copy the backup holds, which was kept: the vault's copy is damaged "
+          + "or was changed")
+    }
+    Diagnostics.hint(
+      "'vault verify' checks the vault; 'vault restore REMOTE --missing' brings the backup's copies back")
+    throw BatchFailure(
+      summary: "error: "
+        + (paths.count == 1
+          ? "1 file of the vault differs from the backup's and was not sent"
+          : "\(paths.count) files of the vault differ from the backup's and were not sent"))
   }
 
   static func describe(_ summary: BackupSummary, remote: String, seconds: Int) -> String {

@@ -18,6 +18,10 @@ public struct BackupSummary: Sendable, Equatable {
   /// Files this backup moved aside to `removed/`, and until when they are kept there.
   public var filesRemoved = 0
   public var keptUntil: Date?
+  /// Blobs of the vault whose size differs from the whole copy the backup holds (blobs
+  /// never change once written: the vault's copy is damaged, or was changed by someone):
+  /// not sent, the backup's copy kept. By path relative to the vault folder.
+  public var filesAltered: [String] = []
   /// Folders of `removed/` purged because their grace period was over.
   public var foldersPurged = 0
   /// Files in `current/` once the backup was complete.

@@ -3,10 +3,11 @@ import Foundation
 // The steps of a backup after the blobs: the journal and keys, removals, the manifest.
 extension VaultBackup {
   /// Sends the journal, key and header files that differ from `current/`'s through
-  /// `incoming/`, and moves them in, newest first.
+  /// `incoming/`, and moves them in, newest first; the versions they replace (a segment
+  /// before it grew) go to `removed/<stamp>` like removals, so that a vault whose files were
+  /// encrypted or damaged cannot take the backup's with it.
   func sendSmallFiles(
-    _ capture: VaultCapture, staging: String, remoteFiles: [String: RemoteFile], previous: BackupManifest,
-    summary: inout BackupSummary
+    _ capture: VaultCapture, staging: String, remoteFiles: [String: RemoteFile], summary: inout BackupSummary
   ) throws {
     let changed = capture.staged.filter { path, entry in
       remoteFiles[path]?.size != entry.size || previous.entries[path]?.md5 != entry.md5
@@ -17,7 +18,7 @@ extension VaultBackup {
       "copy", ["--files-from-raw", list, "--no-traverse"], [staging, remote.incoming], remote: remote.text)
     try rclone.run(
       "move",
-      Rclone.newestFirst + ["--delete-empty-src-dirs"],
+      Rclone.newestFirst + ["--delete-empty-src-dirs", "--backup-dir", remote.removed(stamp)],
       [remote.incoming, remote.current], remote: remote.text)
     summary.filesSent += changed.count
     summary.bytesSent += changed.values.reduce(0) { $0 + $1.size }
@@ -40,8 +41,12 @@ extension VaultBackup {
     var purged = 0
     for name in Set(folders) {
       guard let stamp = RemovalStamp(name: name), stamp.expiry(afterDays: graceDays) <= now else { continue }
-      try rclone.run("purge", [], [remote.removed(name)], remote: remote.text)
-      purged += 1
+      do {
+        try rclone.run("purge", [], [remote.removed(name)], remote: remote.text)
+        purged += 1
+      } catch RemoteError.notFound {
+        // This run's, which it did not need.
+      }
     }
     return purged
   }
@@ -50,7 +55,7 @@ extension VaultBackup {
   /// bytes sent (this run's, the previous manifest's for a file sent before, or the local
   /// file's hashed now when neither knows it).
   func manifest(
-    of capture: VaultCapture, remoteFiles: [String: RemoteFile], previous: BackupManifest
+    of capture: VaultCapture, remoteFiles: [String: RemoteFile]
   ) throws -> BackupManifest {
     var manifest = BackupManifest()
     for (path, entry) in capture.staged { manifest.entries[path] = entry }
@@ -59,7 +64,9 @@ extension VaultBackup {
       manifest.entries[path] = BackupManifest.Entry(size: size, md5: entry.md5)
     }
     for (path, size) in capture.blobs {
-      if let sent = sentHashes[path] {
+      if let remote = remoteFiles[path], isAltered(path, size: size, remote: remote) {
+        manifest.entries[path] = previous.entries[path]
+      } else if let sent = sentHashes[path] {
         manifest.entries[path] = BackupManifest.Entry(size: size, md5: sent)
       } else if let known = previous.entries[path], known.size == size, known.md5 != nil {
         manifest.entries[path] = known

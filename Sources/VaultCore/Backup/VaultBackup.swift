@@ -25,6 +25,8 @@ public final class VaultBackup {
   public static let defaultGraceDays = 30
   /// MD5s of the blobs this run sent.
   var sentHashes: [String: String?] = [:]
+  /// The manifest of the last complete backup (empty when none is known).
+  var previous = BackupManifest()
 
   public init(
     vault: String, remote: RemoteLocation, graceDays: Int = defaultGraceDays,
@@ -48,7 +50,7 @@ public final class VaultBackup {
     let tree = try RemoteTree.list(remote, rclone: rclone)
     var remoteFiles = tree.current
     for path in cache.filesToResend() { remoteFiles[path] = nil }
-    let previous =
+    previous =
       try cache.load() ?? (tree.hasManifest ? BackupManifest.download(from: remote, rclone: rclone) : nil)
       ?? BackupManifest()
     // A killed run's files, torn perhaps: never moved in.
@@ -57,17 +59,26 @@ public final class VaultBackup {
     let capture = try sendBlobs(staging: staging, remoteFiles: &remoteFiles, summary: &summary, stage: stage)
     stage(.finishing)
     try sendSmallFiles(
-      capture, staging: staging.path + "/capture", remoteFiles: remoteFiles, previous: previous,
-      summary: &summary)
+      capture, staging: staging.path + "/capture", remoteFiles: remoteFiles, summary: &summary)
     let kept = capture.keptPaths()
     try moveAside(remoteFiles.keys.filter { !kept.contains($0) }, summary: &summary)
-    summary.foldersPurged = try purgeRemoved(tree.removedFolders + (summary.filesRemoved > 0 ? [stamp] : []))
-    let manifest = try self.manifest(of: capture, remoteFiles: remoteFiles, previous: previous)
+    summary.foldersPurged = try purgeRemoved(tree.removedFolders + [stamp])
+    let manifest = try self.manifest(of: capture, remoteFiles: remoteFiles)
     try write(manifest, staging: staging.path)
     try cache.store(manifest)
     cache.resent()
     summary.filesOnRemote = manifest.entries.count
     return summary
+  }
+
+  /// Whether the vault's blob at `path` (of `size` bytes) differs in size from the whole
+  /// copy the remote holds (`remote`, which the last manifest records as sent): a blob never
+  /// changes once named, so the vault's copy is damaged, or was changed (ransomware), and
+  /// must not replace the backup's. A remote copy the manifest does not record whole is a
+  /// transfer cut short, which the vault's replaces.
+  func isAltered(_ path: String, size: Int64, remote: RemoteFile?) -> Bool {
+    guard let remote, remote.size != size, let recorded = previous.entries[path] else { return false }
+    return recorded.size == remote.size
   }
 
   /// This run's stamp: the name of its folder in `removed/`.
@@ -86,7 +97,9 @@ public final class VaultBackup {
         // A password change renamed a space (or a space went) while it was captured.
         continue
       }
-      let missing = capture.blobs.filter { remoteFiles[$0.key]?.size != $0.value }
+      let altered = capture.blobs.filter { isAltered($0.key, size: $0.value, remote: remoteFiles[$0.key]) }
+      summary.filesAltered = altered.keys.sorted()
+      let missing = capture.blobs.filter { remoteFiles[$0.key]?.size != $0.value && altered[$0.key] == nil }
       let outcome = try BlobSending(rclone: rclone, remote: remote, vault: vault, staging: staging.path)
         .send(missing) { stage(.transferring($0)) }
       for (path, entry) in outcome.sent {

@@ -29,6 +29,15 @@ final class BackupTests: XCTestCase {
     return run
   }
 
+  /// Two photos added and backed up: the space's folder, its tag, and the first photo's id.
+  private func backedUpPhoto(named prefix: String) throws -> (space: String, tag: String, id: String) {
+    _ = try addPhotos(2, named: prefix)
+    try vaultRun(["backup", remote])
+    let space = try vault.spaceFolder()
+    let id = try XCTUnwrap(vault.listJSON().first?["id"] as? String)
+    return (space, (space as NSString).lastPathComponent, id)
+  }
+
   private func addPhotos(_ count: Int, named prefix: String) throws -> [String] {
     let photos = try writeNoisePhotos(count, into: folder + "/in", named: prefix, random: &random)
     try vaultRun(["add"] + photos, password: "correct horse")
@@ -214,14 +223,50 @@ final class BackupTests: XCTestCase {
     XCTAssertFalse(run.stdout.contains("up to date"), run.stdout)
   }
 
-  /// An original offloaded to the remote (its stub in Offloaded/, no Photo/ file) stays in
-  /// the backup's current/, and in its manifest with the stub's size and MD5.
-  func testAnOffloadedOriginalStaysOnTheRemote() throws {
-    _ = try addPhotos(2, named: "o")
+  /// A blob of the vault whose size changed (blobs never change: damage, or ransomware)
+  /// does not replace the backup's whole copy; the backup says so and fails, and restore
+  /// --missing brings the backup's copy back.
+  func testAVaultBlobChangedInSizeDoesNotReplaceTheBackupsCopy() throws {
+    let (space, tag, id) = try backedUpPhoto(named: "x")
+    let original = try fileBytes(space + "/Photo/" + id)
+    try writeBytes(original + Array("encrypted by someone".utf8), to: space + "/Photo/" + id)
+    let manifest = try fileBytes(remote + "/manifest")
+    let run = try vaultRun(["backup", remote], expecting: 1)
+    XCTAssertTrue(
+      run.stderr.contains("warning: '\(tag)/Photo/\(id)' differs in size from the copy the backup holds"),
+      run.stderr)
+    XCTAssertTrue(
+      run.stderr.contains("error: 1 file of the vault differs from the backup's and was not sent"))
+    XCTAssertTrue(
+      try fileBytes(remote + "/current/\(tag)/Photo/\(id)") == original, "the backup's copy replaced")
+    XCTAssertTrue(try fileBytes(remote + "/manifest") == manifest, "the manifest changed")
+    XCTAssertTrue(try vaultRun(["restore", remote, "--missing"]).stdout.hasPrefix("restored 1 file ("))
+    XCTAssertTrue(try fileBytes(space + "/Photo/" + id) == original, "not restored")
+    XCTAssertTrue(try vaultRun(["backup", remote]).stdout.hasSuffix("it was up to date\n"))
+  }
+
+  /// A journal file the backup replaces (here made longer by hand) is kept aside in
+  /// removed/ as it was, like a removed file.
+  func testAReplacedJournalFileIsKeptAside() throws {
+    _ = try addPhotos(1, named: "j")
     try vaultRun(["backup", remote])
     let space = try vault.spaceFolder()
     let tag = (space as NSString).lastPathComponent
-    let id = try XCTUnwrap(vault.listJSON().first?["id"] as? String)
+    let segment = try XCTUnwrap(
+      FileManager.default.contentsOfDirectory(atPath: space + "/Journal").first { $0.hasPrefix("j-") })
+    let before = try fileBytes(space + "/Journal/" + segment)
+    try writeBytes(before + [0xFF, 0xFE], to: space + "/Journal/" + segment)
+    try vaultRun(["backup", remote])
+    let stamps = try FileManager.default.contentsOfDirectory(atPath: remote + "/removed")
+    XCTAssertEqual(stamps.count, 1)
+    XCTAssertEqual(try fileBytes(remote + "/removed/\(stamps[0])/\(tag)/Journal/\(segment)"), before)
+    XCTAssertEqual(try fileBytes(remote + "/current/\(tag)/Journal/\(segment)"), before + [0xFF, 0xFE])
+  }
+
+  /// An original offloaded to the remote (its stub in Offloaded/, no Photo/ file) stays in
+  /// the backup's current/, and in its manifest with the stub's size and MD5.
+  func testAnOffloadedOriginalStaysOnTheRemote() throws {
+    let (space, tag, id) = try backedUpPhoto(named: "o")
     let original = try fileBytes(space + "/Photo/" + id)
     let manifest = try String(contentsOfFile: remote + "/manifest", encoding: .utf8)
     let line = try XCTUnwrap(manifest.split(separator: "\n").first { $0.hasSuffix(" \(tag)/Photo/\(id)") })
