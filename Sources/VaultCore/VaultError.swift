@@ -97,6 +97,15 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   case recoveryKeyOpensSeveralFolders([RecoverableFolder])
   /// The folder named for recovery is not one of the vault's that the recovery key opens.
   case noSuchRecoverableFolder(String)
+  /// Originals of the space are offloaded to `remote`, and another one was given: they
+  /// would no longer be found.
+  case offloadedElsewhere(remote: String)
+  /// A new password would rename the space's folder, which names the place of its
+  /// offloaded originals on the remote (`count` of them): they would no longer be found.
+  case offloadedOriginalsNameTheFolder(count: Int)
+  /// A remote could not give what a read asked of it (an offloaded original): `reason` is
+  /// `RemoteError`'s one line, which names the remote.
+  case remote(reason: String)
 
   public var description: String {
     switch self {
@@ -183,6 +192,14 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
       return Self.severalFolders(folders.map { $0.described() })
     case .noSuchRecoverableFolder(let name):
       return "'\(name)' is not a folder of this vault that the recovery key opens; nothing was changed"
+    case .offloadedElsewhere(let remote):
+      return
+        "originals of this space are offloaded to '\(remote)'; bring them back before offloading elsewhere"
+    case .remote(let reason):
+      return reason
+    case .offloadedOriginalsNameTheFolder(let count):
+      return
+        "\(count) original\(count == 1 ? " is" : "s are") offloaded, and the remote keeps \(count == 1 ? "it" : "them") under the space's folder name, which a new password changes; nothing was changed"
     }
   }
 

@@ -9,6 +9,9 @@ extension VaultError {
     case .vaultNotFound: return description + " (create one with 'vault init')"
     case .damagedIndex: return description + " (run 'vault verify --repair' to rebuild it)"
     case .nothingSelected: return description + " (e.g. vault select 2 5-7)"
+    case .offloadedElsewhere: return description + " (bring them back with 'vault keep --all' first)"
+    case .offloadedOriginalsNameTheFolder:
+      return description + " (bring them back with 'vault keep --all' first, then offload again)"
     default: return description
     }
   }

@@ -43,6 +43,13 @@ struct InfoCommand: ParsableCommand {
     printLine(
       "stored:          \(PhotoListing.byteCount(summary.storedBytes)) (originals and thumbnails, encrypted and padded)"
     )
+    // Not in `stored`: their originals are on the remote.
+    let offloaded = space.remoteOriginals().count
+    if offloaded > 0, let remote = space.offloadRemote {
+      printLine(
+        "offloaded:       \(offloaded) original\(offloaded == 1 ? "" : "s") on '\(remote)' ('vault keep' brings them back)"
+      )
+    }
     let albums = browser.albums.count
     printLine("albums:          \(albums == 0 ? "none" : String(albums))")
     // Their files still take room, apart from the bytes counted above.

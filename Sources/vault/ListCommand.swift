@@ -67,9 +67,10 @@ struct ListCommand: ParsableCommand {
     let space = try options.unlock(.read)
     let browser = try scope.browser(for: space, perRow: perRow ?? 1)
     let photos = browser.listed(selectedOnly: selected, from: from, count: count)
+    let remote = browser.dataSource.remoteOriginals()
 
     if json {
-      printRaw(try PhotoListing.json(photos))
+      printRaw(try PhotoListing.json(photos, remote: remote))
       return
     }
     if photos.isEmpty {
@@ -80,13 +81,13 @@ struct ListCommand: ParsableCommand {
     }
     let columns = Terminal.columns
     guard let perRow else {
-      for line in PhotoListing.table(photos, columns: columns) { printLine(line) }
+      for line in PhotoListing.table(photos, columns: columns, remote: remote) { printLine(line) }
       return
     }
     let layout = try GridLayout.forOption(columns: columns, perRow: perRow)
     let rows = browser.rows(of: photos)
     guard let graphics = try TerminalGraphics.forOption(mode) else {
-      for line in PhotoListing.grid(rows, layout: layout) { printLine(line) }
+      for line in PhotoListing.grid(rows, layout: layout, remote: remote) { printLine(line) }
       return
     }
     browser.printGrid(rows, layout: layout, graphics: graphics, write: printRaw) { error in

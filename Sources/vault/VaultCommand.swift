@@ -20,6 +20,7 @@ struct VaultCommand: ParsableCommand {
       SelectCommand.self,
       UnselectCommand.self,
       DeleteCommand.self, TrashCommand.self, ExportCommand.self, AlbumCommand.self, VerifyCommand.self,
+      OffloadCommand.self, KeepCommand.self,
       ServeCommand.self,
       PasswdCommand.self, RecoveryKeyCommand.self, RecoverCommand.self,
       UnlockCommand.self, LockCommand.self, InfoCommand.self, MountCommand.self, UnmountCommand.self,

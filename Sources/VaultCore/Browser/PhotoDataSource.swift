@@ -90,6 +90,9 @@ public struct PhotoDataSource {
   /// The name each file shows under in the mount and in an export (see `ShownNames`), by
   /// id. By default none is recorded: each file shows its own name, numbered where taken.
   public var shownNames: () -> [BlobID: String] = { [:] }
+  /// The files whose original is on the space's remote (`vault offload`), by id. By
+  /// default every original is on the disk.
+  public var remoteOriginals: () -> Set<BlobID> = { [] }
 
   public init(
     numberOfPhotos: @escaping () -> Int, photoAtIndex: @escaping (Int) -> PhotoModel,

@@ -14,7 +14,9 @@ package final class BlobReader {
   let version: UInt8
   /// How many plaintext bytes have been handed out so far.
   private(set) var position = 0
-  private let descriptor: Int32
+  private let source: any BlobSource
+  /// Where the next ciphertext byte is read from.
+  private var sourceOffset = 0
   private let state = SecretStreamState()
   private let additionalData: [UInt8]
   private let chunk = SecureBytes(count: BlobFormat.chunkSize)
@@ -24,43 +26,38 @@ package final class BlobReader {
   private var ciphertext = [UInt8](repeating: 0, count: BlobFormat.chunkSize + BlobFormat.chunkOverhead)
   private(set) var reachedEnd = false
 
-  package init(path: String, kind: BlobKind, key: SecureBytes, what: String) throws {
+  package convenience init(path: String, kind: BlobKind, key: SecureBytes, what: String) throws {
+    try self.init(source: LocalBlobFile.open(path, what: what), kind: kind, key: key, what: what)
+  }
+
+  /// Reads the blob `source` holds from its start.
+  package init(source: any BlobSource, kind: BlobKind, key: SecureBytes, what: String) throws {
     Sodium.ensureInitialized()
     self.what = what
-    do {
-      descriptor = try openVaultFile(path)
-    } catch VaultError.io(_, let reason) {
-      throw VaultError.damagedBlob(what: what, reason: fileExists(path) ? reason : "its file is missing")
-    }
+    self.source = source
     var prefix = [UInt8](repeating: 0, count: BlobFormat.prefixLength + BlobFormat.streamHeaderLength)
-    let count = readFully(descriptor, into: &prefix, count: prefix.count)
+    let count = try prefix.withUnsafeMutableBytes {
+      try source.read(at: 0, into: $0.baseAddress!, count: $0.count, what: what)
+    }
+    sourceOffset = count
     guard count == prefix.count else {
-      close(descriptor)
       throw VaultError.damagedBlob(what: what, reason: "truncated header")
     }
     guard Array(prefix[0..<4]) == BlobFormat.magic else {
-      close(descriptor)
       throw VaultError.damagedBlob(what: what, reason: "not a vault blob")
     }
     guard prefix[4] == BlobFormat.unpaddedVersion || prefix[4] == BlobFormat.paddedVersion else {
-      close(descriptor)
       throw VaultError.damagedBlob(what: what, reason: "unsupported blob version \(prefix[4])")
     }
     guard prefix[5] == kind.rawValue else {
-      close(descriptor)
       throw VaultError.damagedBlob(what: what, reason: "holds a blob of another kind")
     }
     version = prefix[4]
     additionalData = BlobFormat.prefix(kind: kind, version: version)
     let header = Array(prefix[BlobFormat.prefixLength...])
     guard crypto_secretstream_xchacha20poly1305_init_pull(state.pointer, header, key.bytes) == 0 else {
-      close(descriptor)
       throw VaultError.damagedBlob(what: what, reason: "bad stream header")
     }
-  }
-
-  deinit {
-    close(descriptor)
   }
 
   /// The next decrypted bytes (at most one chunk, and at most `maxCount`), or nil after
@@ -103,11 +100,7 @@ package final class BlobReader {
   }
 
   /// The bytes of the file not read yet: more than the plaintext they hold.
-  var remainingFileBytes: Int {
-    var info = stat()
-    guard fstat(descriptor, &info) == 0 else { return 0 }
-    return max(0, Int(info.st_size) - Int(lseek(descriptor, 0, SEEK_CUR)))
-  }
+  var remainingFileBytes: Int { max(0, source.length - sourceOffset) }
 
   /// The whole remaining plaintext, padding included (for format 1's small blobs:
   /// thumbnails, the index). The caller wipes the result; no other copy of it is left in
@@ -116,10 +109,7 @@ package final class BlobReader {
     var result = [UInt8]()
     // Room for the whole file at once (its plaintext is a little shorter): no copies to
     // wipe as it grows.
-    var info = stat()
-    if fstat(descriptor, &info) == 0, info.st_size > 0 {
-      result.reserveCapacity(min(Int(info.st_size), limit))
-    }
+    if source.length > 0 { result.reserveCapacity(min(source.length, limit)) }
     do {
       while let bytes = try nextBytes() {
         if result.count + bytes.count > limit {
@@ -202,10 +192,10 @@ package final class BlobReader {
   /// plaintext's length.
   private func readChunk(into destination: (Int) throws -> UnsafeMutablePointer<UInt8>) throws {
     let fullLength = BlobFormat.chunkSize + BlobFormat.chunkOverhead
-    let count = readFully(descriptor, into: &ciphertext, count: fullLength)
-    if count < 0 {
-      throw VaultError.damagedBlob(what: what, reason: String(cString: strerror(errno)))
+    let count = try ciphertext.withUnsafeMutableBytes {
+      try source.read(at: sourceOffset, into: $0.baseAddress!, count: fullLength, what: what)
     }
+    sourceOffset += count
     if count < BlobFormat.chunkOverhead {
       throw VaultError.damagedBlob(what: what, reason: "truncated: the final chunk is missing")
     }

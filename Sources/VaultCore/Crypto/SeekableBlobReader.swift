@@ -13,7 +13,7 @@ package final class SeekableBlobReader {
   let chunkCount: Int
   /// The bytes `SeekableBlobWriter.finish(trailer:)` was given; wiped when the reader goes.
   private(set) var trailer: [UInt8] = []
-  private let descriptor: Int32
+  private let source: any BlobSource
   private let cipher: ChunkCipher
   private let lastSealedLength: Int
   private let chunk = SecureBytes(count: SeekableBlobFormat.chunkSize)
@@ -21,59 +21,50 @@ package final class SeekableBlobReader {
   private var chunkInBuffer: Int?
   private var sealed = [UInt8](repeating: 0, count: SeekableBlobFormat.sealedChunkSize)
 
-  /// The reader of the blob at `path` if it says it is seekable (version 3), opening the
-  /// file once; nil for anything else (an unreadable file among it), left for `BlobReader`
-  /// to open and report.
+  /// The reader of the blob `source` holds if it says it is seekable (version 3); nil for
+  /// anything else (a blob too short to say among it), left for `BlobReader` to report.
   static func openIfSeekable(
-    path: String, kind: BlobKind, key: SecureBytes, what: String, trailerLimit: Int?
+    source: any BlobSource, kind: BlobKind, key: SecureBytes, what: String, trailerLimit: Int?
   ) throws -> SeekableBlobReader? {
-    guard let descriptor = try? openVaultFile(path) else { return nil }
     var prefix = [UInt8](repeating: 0, count: BlobFormat.prefixLength)
-    guard pread(descriptor, &prefix, prefix.count, 0) == prefix.count,
-      Array(prefix[0..<4]) == BlobFormat.magic, prefix[4] == SeekableBlobFormat.version
-    else {
-      close(descriptor)
-      return nil
+    let count = try prefix.withUnsafeMutableBytes {
+      try source.read(at: 0, into: $0.baseAddress!, count: $0.count, what: what)
     }
+    guard count == prefix.count,
+      Array(prefix[0..<4]) == BlobFormat.magic, prefix[4] == SeekableBlobFormat.version
+    else { return nil }
     return try SeekableBlobReader(
-      descriptor: descriptor, kind: kind, key: key, what: what, trailerLimit: trailerLimit)
+      source: source, kind: kind, key: key, what: what, trailerLimit: trailerLimit)
   }
 
   /// Opens the blob and reads its trailer (at most `trailerLimit` bytes).
   package convenience init(path: String, kind: BlobKind, key: SecureBytes, what: String, trailerLimit: Int)
     throws
   {
-    let descriptor: Int32
-    do {
-      descriptor = try openVaultFile(path)
-    } catch VaultError.io(_, let reason) {
-      throw VaultError.damagedBlob(what: what, reason: fileExists(path) ? reason : "its file is missing")
-    }
-    try self.init(descriptor: descriptor, kind: kind, key: key, what: what, trailerLimit: trailerLimit)
+    try self.init(
+      source: LocalBlobFile.open(path, what: what), kind: kind, key: key, what: what,
+      trailerLimit: trailerLimit)
   }
 
-  /// Reads the blob open at `descriptor`, which it owns from here (and closes, even when
-  /// this throws), and its trailer unless `trailerLimit` is nil (then `loadTrailer` reads
-  /// it later, and until then the blob's end is proven only by its last chunk).
-  private init(descriptor: Int32, kind: BlobKind, key: SecureBytes, what: String, trailerLimit: Int?) throws {
+  /// Reads the blob `source` holds, and its trailer unless `trailerLimit` is nil (then
+  /// `loadTrailer` reads it later, and until then the blob's end is proven only by its last
+  /// chunk).
+  private init(source: any BlobSource, kind: BlobKind, key: SecureBytes, what: String, trailerLimit: Int?)
+    throws
+  {
     self.what = what
-    self.descriptor = descriptor
-    let lengths: (plaintext: Int, chunks: Int)
-    do {
-      let header = try Self.readHeader(descriptor, kind: kind, what: what)
-      cipher = ChunkCipher(
-        key: key, noncePrefix: Array(header[BlobFormat.prefixLength...]),
-        additionalData: Array(header[0..<BlobFormat.prefixLength]))
-      lengths = try Self.lengths(descriptor, what: what)
-    } catch {
-      close(descriptor)
-      throw error
+    self.source = source
+    let header = try Self.readHeader(source, kind: kind, what: what)
+    cipher = ChunkCipher(
+      key: key, noncePrefix: Array(header[BlobFormat.prefixLength...]),
+      additionalData: Array(header[0..<BlobFormat.prefixLength]))
+    guard let lengths = SeekableBlobFormat.plaintextLength(fileLength: source.length) else {
+      throw VaultError.damagedBlob(what: what, reason: "truncated: its last chunk is cut short")
     }
     plaintextLength = lengths.plaintext
     chunkCount = lengths.chunks
     lastSealedLength =
       lengths.plaintext - (lengths.chunks - 1) * SeekableBlobFormat.chunkSize + SeekableBlobFormat.tagLength
-    // Initialized from here on: if this throws, deinit runs and closes the descriptor.
     // The first chunk authenticates at once, as a version-2 blob's does on opening: a
     // quick check (headers only) finds a changed header or start.
     _ = try decryptChunk(0)
@@ -85,30 +76,20 @@ package final class SeekableBlobReader {
     trailer = try readTrailer(limit: limit)
   }
 
-  /// The plaintext length and chunk count the file's size gives.
-  private static func lengths(_ descriptor: Int32, what: String) throws -> (plaintext: Int, chunks: Int) {
-    var info = stat()
-    guard fstat(descriptor, &info) == 0 else {
-      throw VaultError.damagedBlob(what: what, reason: String(cString: strerror(errno)))
-    }
-    guard let lengths = SeekableBlobFormat.plaintextLength(fileLength: Int(info.st_size)) else {
-      throw VaultError.damagedBlob(what: what, reason: "truncated: its last chunk is cut short")
-    }
-    return lengths
-  }
-
   deinit {
     trailer.wipe()
-    close(descriptor)
   }
 
   /// Where the trailer starts in the plaintext (the padding ends there).
   package var trailerOffset: Int { plaintextLength - SeekableBlobFormat.trailerLengthSize - trailer.count }
 
   /// The prefix and nonce prefix, once the magic, version and kind are checked.
-  private static func readHeader(_ descriptor: Int32, kind: BlobKind, what: String) throws -> [UInt8] {
+  private static func readHeader(_ source: any BlobSource, kind: BlobKind, what: String) throws -> [UInt8] {
     var header = [UInt8](repeating: 0, count: SeekableBlobFormat.headerLength)
-    guard pread(descriptor, &header, header.count, 0) == header.count else {
+    let count = try header.withUnsafeMutableBytes {
+      try source.read(at: 0, into: $0.baseAddress!, count: $0.count, what: what)
+    }
+    guard count == header.count else {
       throw VaultError.damagedBlob(what: what, reason: "truncated header")
     }
     guard Array(header[0..<4]) == BlobFormat.magic else {
@@ -232,7 +213,7 @@ package final class SeekableBlobReader {
 
   /// Reads chunk `index` into `sealed` and decrypts it into `plaintext` (a chunk's room,
   /// wiped again if it does not authenticate); its plaintext length. Touches nothing but its
-  /// arguments (and reads the file at its place), so another thread may call it too
+  /// arguments (and reads the source at its place), so another thread may call it too
   /// (`ChunkReadAhead`).
   func decrypt(_ index: Int, through sealed: inout [UInt8], into plaintext: UnsafeMutablePointer<UInt8>)
     throws
@@ -242,13 +223,11 @@ package final class SeekableBlobReader {
     let length = chunkLength(index)
     let sealedLength = length + SeekableBlobFormat.tagLength
     let offset = SeekableBlobFormat.headerLength + index * SeekableBlobFormat.sealedChunkSize
-    let count = sealed.withUnsafeMutableBytes {
-      pread(descriptor, $0.baseAddress, sealedLength, off_t(offset))
+    let count = try sealed.withUnsafeMutableBytes {
+      try source.read(at: offset, into: $0.baseAddress!, count: sealedLength, what: what)
     }
     guard count == sealedLength else {
-      let reason =
-        count < 0 ? String(cString: strerror(errno)) : "ends too early: it changed while it was read"
-      throw VaultError.damagedBlob(what: what, reason: reason)
+      throw VaultError.damagedBlob(what: what, reason: "ends too early: it changed while it was read")
     }
     let opened = sealed.withUnsafeBufferPointer {
       cipher.open($0.baseAddress!, count: sealedLength, index: index, last: last, into: plaintext)

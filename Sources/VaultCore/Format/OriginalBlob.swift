@@ -54,17 +54,28 @@ package final class OriginalBlobReader {
     case stream(BlobReader, contentStart: Int, reopen: () throws -> BlobReader)
   }
 
-  /// Opens the blob of photo `id`. With `indexed` (the index's record of it), a version-3
-  /// blob's trailer (in its last chunk, one more disk read) is not read now: `record` is
-  /// `indexed` until a read reaches the original's end, which checks the trailer first.
-  /// Every byte handed out still comes from a chunk authenticated at its place.
-  package init(path: String, id: BlobID, master: MasterKey, what: String, indexed: PhotoRecord? = nil) throws
+  /// Opens the blob of photo `id` at `path` (see `init(blob:…)`).
+  package convenience init(
+    path: String, id: BlobID, master: MasterKey, what: String, indexed: PhotoRecord? = nil
+  )
+    throws
   {
+    try self.init(
+      blob: LocalBlobFile.open(path, what: what), id: id, master: master, what: what, indexed: indexed)
+  }
+
+  /// Opens the blob of photo `id` that `blob` holds. With `indexed` (the index's record of
+  /// it), a version-3 blob's trailer (in its last chunk, one more read) is not read now:
+  /// `record` is `indexed` until a read reaches the original's end, which checks the trailer
+  /// first. Every byte handed out still comes from a chunk authenticated at its place.
+  package init(
+    blob: any BlobSource, id: BlobID, master: MasterKey, what: String, indexed: PhotoRecord? = nil
+  ) throws {
     self.master = master
     self.what = what
     let key = master.blobKey(kind: .original, id: id)
     if let reader = try SeekableBlobReader.openIfSeekable(
-      path: path, kind: .original, key: key, what: what,
+      source: blob, kind: .original, key: key, what: what,
       trailerLimit: indexed == nil ? OriginalBlob.recordSizeLimit : nil)
     {
       if let indexed {
@@ -77,7 +88,7 @@ package final class OriginalBlobReader {
       source = .seekable(reader)
     } else {
       let open = { () throws -> (BlobReader, PhotoRecord) in
-        let reader = try BlobReader(path: path, kind: .original, key: key, what: what)
+        let reader = try BlobReader(source: blob, kind: .original, key: key, what: what)
         return (reader, try Self.readRecordFirst(from: reader, id: id))
       }
       let (reader, record) = try open()

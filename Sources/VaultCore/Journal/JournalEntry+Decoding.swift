@@ -120,6 +120,8 @@ extension JournalEntry {
     case .shownName:
       let (id, name, stamp) = try decodeShownName(from: &input)
       return .shownName(id, name: name, stamp: try checked(stamp))
+    case .offloadRemote:
+      return try decodeOffloadRemote(from: &input, latestStamp: latestStamp)
     }
   }
 

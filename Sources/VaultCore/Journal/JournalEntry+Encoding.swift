@@ -73,6 +73,8 @@ extension JournalEntry {
     case .spaceSetting: return Self.spaceSettingLength
     case .shownName(_, let name, _):
       return Self.shownNameFixedLength + Self.shownNameBytes(name).count
+    case .offloadRemote(let remote, _):
+      return Self.offloadRemoteFixedLength + min(remote.utf8.count, Self.offloadRemoteLimit)
     }
   }
 
@@ -137,6 +139,8 @@ extension JournalEntry {
       Self.encodeSpaceSetting(setting, stamp: stamp, into: &output)
     case .shownName(let id, let name, let stamp):
       Self.encodeShownName(name, of: id, stamp: stamp, into: &output)
+    case .offloadRemote(let remote, let stamp):
+      Self.encodeOffloadRemote(remote, stamp: stamp, into: &output)
     }
   }
 

@@ -101,6 +101,8 @@ extension JournalEntry {
     case TypeCode.spaceSetting.rawValue: return spaceSettingLength
     case TypeCode.shownName.rawValue:
       return lengthField(shownNameFixedLength).map { shownNameFixedLength + $0 }
+    case TypeCode.offloadRemote.rawValue:
+      return lengthField(offloadRemoteFixedLength).map { offloadRemoteFixedLength + $0 }
     default: return nil  // the end mark, or damage the decoder will name
     }
   }

@@ -40,6 +40,10 @@ package enum JournalEntry: Equatable {
   /// fixed at `stamp` when it was imported, or when a deletion would have moved it. The
   /// latest stamp wins (at equal stamps, the name whose UTF-8 bytes sort last).
   case shownName(BlobID, name: String, stamp: Int64)
+  /// The remote the space's offloaded originals are read from (an rclone path, as the user
+  /// gave it to `offload`), set at `stamp`; the latest stamp wins (at equal stamps, the
+  /// remote whose UTF-8 bytes sort last).
+  case offloadRemote(String, stamp: Int64)
 
   enum TypeCode: UInt8 {
     /// Ends the entries of a record or snapshot; only zero bytes (padding) may follow.
@@ -55,6 +59,7 @@ package enum JournalEntry: Equatable {
     case trashed = 9
     case spaceSetting = 10
     case shownName = 11
+    case offloadRemote = 12
   }
 
   /// Whether the entry changes the list of photos or their selection (an album's change
@@ -62,7 +67,7 @@ package enum JournalEntry: Equatable {
   var changesPhotoList: Bool {
     switch self {
     case .added, .deleted, .selection, .details, .liveIdentifier, .trashed: return true
-    case .albumNamed, .albumDeleted, .albumMembership, .spaceSetting, .shownName: return false
+    case .albumNamed, .albumDeleted, .albumMembership, .spaceSetting, .shownName, .offloadRemote: return false
     }
   }
 

@@ -16,15 +16,8 @@ final class SegmentFile {
   private let descriptor: Int32
 
   init(path: String) throws {
-    descriptor = try openVaultFile(path)
-    var info = stat()
-    guard fstat(descriptor, &info) == 0 else {
-      let error = VaultError.posix(path)
-      close(descriptor)
-      throw error
-    }
+    (descriptor, size) = try openVaultFileAndSize(path)
     self.path = path
-    size = Int(info.st_size)
   }
 
   deinit {

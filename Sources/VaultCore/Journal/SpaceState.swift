@@ -56,6 +56,8 @@ package struct SpaceState {
   /// The name each file shows under (`ShownNames`), where one was recorded, listed or not
   /// (yet); the same latest-wins rule as an album's name.
   private(set) var recordedNames: [BlobID: AlbumState.Naming] = [:]
+  /// The remote of the offloaded originals and its stamp (see `SpaceState+Offload`).
+  var offloadRemoteSetting: AlbumState.Naming?
 
   package init() {}
 
@@ -157,6 +159,8 @@ package struct SpaceState {
       applyTrashMark(Selection(selected: trashed, stamp: stamp), of: id)
     case .spaceSetting(let setting, let stamp):
       applySetting(setting, stamp: stamp)
+    case .offloadRemote(let remote, let stamp):
+      applyOffloadRemote(remote, stamp: stamp)
     case .albumNamed(let album, let name, let stamp):
       lastStamp = max(lastStamp, stamp)
       albumState.name(album, AlbumState.Naming(name: name, stamp: stamp))
@@ -376,6 +380,7 @@ package struct SpaceState {
       result.append(.liveIdentifier(id, identifier: identifier))
     }
     result += compactedTrash()
+    result += compactedOffloadRemote()
     for (id, naming) in recordedNames.sorted(by: { $0.key < $1.key }) {
       result.append(.shownName(id, name: naming.name, stamp: naming.stamp))
     }

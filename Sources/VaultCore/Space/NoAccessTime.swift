@@ -22,6 +22,11 @@ private func openWithoutAccessTime(_ path: String, flags: Int32) -> Int32 {
 /// the command with it), never follows a link (O_NOFOLLOW: a link can point anywhere), and
 /// the file opened must be a regular file (fstat), or it is named in the error. Throws `.io`.
 func openVaultFile(_ path: String) throws -> Int32 {
+  try openVaultFileAndSize(path).descriptor
+}
+
+/// Opens a vault file as `openVaultFile` does; its descriptor, and its size then.
+func openVaultFileAndSize(_ path: String) throws -> (descriptor: Int32, size: Int) {
   let descriptor = openWithoutAccessTime(path, flags: O_NONBLOCK | O_NOFOLLOW | O_NOCTTY)
   guard descriptor >= 0 else {
     if errno == ELOOP { throw VaultError.io(path: path, reason: notRegularFile) }
@@ -32,7 +37,7 @@ func openVaultFile(_ path: String) throws -> Int32 {
     close(descriptor)
     throw VaultError.io(path: path, reason: notRegularFile)
   }
-  return descriptor
+  return (descriptor, Int(info.st_size))
 }
 
 /// Why `openVaultFile` refuses what it found at a vault file's name.

@@ -64,7 +64,7 @@ extension SpaceBlobs {
   /// opening, or with `checkedAtEnd` as `OriginalBlobReader` says).
   func openOriginal(_ record: PhotoRecord, checkedAtEnd: Bool = false) throws -> OriginalBlobReader {
     let reader = try OriginalBlobReader(
-      path: photoPath(record.id), id: record.id, master: master, what: describe(record),
+      blob: originalBlob(record), id: record.id, master: master, what: describe(record),
       indexed: checkedAtEnd ? record : nil)
     guard reader.record.id == record.id, reader.record.contentHash == record.contentHash,
       reader.record.bytes == record.bytes

@@ -25,6 +25,7 @@ extension Space {
     try syncDirectory(thumbDirectory)
     for id in ids { unlink(photoPath(id)) }
     try syncDirectory(photoDirectory)
+    try removeStubs(of: ids)
   }
 
   /// Whether the journal says this photo was deleted (its blobs are leftovers).
@@ -50,6 +51,7 @@ extension Space {
     for id in ids {
       unlink(thumbPath(id))
       unlink(photoPath(id))
+      unlink(blobs.stubPath(id))
     }
   }
 }

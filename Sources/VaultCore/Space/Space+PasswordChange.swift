@@ -53,6 +53,8 @@ extension Space {
   /// space must not be used afterwards: its folder has another name.
   func moveToPassword(_ newKeys: PasswordKeys, vaultPath: String) throws {
     precondition(access == .write, "a password change needs the space's exclusive lock")
+    // Again under the lock: an offload may have run since the caller looked.
+    try Self.refuseRenameWithOffloadedOriginals(directory)
     let target = vaultPath + "/" + newKeys.spaceTag
     let nextPath = directory + "/" + Self.nextKeyFile
     let file = try TemporaryFile(in: directory)

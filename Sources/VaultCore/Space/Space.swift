@@ -18,6 +18,8 @@ public final class Space {
   static let writerMarkPrefix = TemporaryFile.prefix + "writer-"
   static let photoFolder = "Photo"
   static let thumbFolder = "Thumb"
+  /// The stubs of originals offloaded to a remote (`OffloadStub`).
+  static let offloadedFolder = "Offloaded"
   /// The index is read whole; this bounds what a damaged or forged one can make us allocate.
   static let indexSizeLimit = 512 << 20
 
@@ -34,7 +36,7 @@ public final class Space {
   /// still names it (see `ensureInPlace`).
   let folder: FolderIdentity
   /// Its blobs and their key: what threads that read or write photos are handed.
-  let blobs: SpaceBlobs
+  private(set) var blobs: SpaceBlobs
   /// 1 for a space with a single `index`, 2 for one with a `Journal/`.
   public internal(set) var formatVersion: Int
   /// Format 2's index; nil in format 1 and while the journal is damaged.
@@ -155,14 +157,16 @@ public final class Space {
   /// The space's own folder is checked too (the vault's folder may be a link, to a disk
   /// of its own, say; a space folder in it never is).
   static func requireRealFolders(in directory: String) throws {
-    for name in ["", photoFolder, thumbFolder, journalFolder] {
+    for name in ["", photoFolder, thumbFolder, journalFolder, offloadedFolder] {
       let path = name.isEmpty ? directory : directory + "/" + name
       var info = stat()
       guard lstat(path, &info) == 0 else { continue }
       guard info.st_mode & S_IFMT == S_IFDIR else {
         throw VaultError.io(
           path: path,
-          reason: "not a folder (a space's folder and its Photo, Thumb and Journal are folders, never links)")
+          reason:
+            "not a folder (a space's folder and its Photo, Thumb, Journal and Offloaded are folders, never links)"
+        )
       }
     }
   }
@@ -323,6 +327,7 @@ public final class Space {
   /// derived from them and from the journal (its Live Photos, albums, imports).
   func publish(_ entries: PhotoEntries) {
     catalog = SpaceCatalog(entries: entries, state: journal?.state, folders: catalog.folders)
+    blobs.offloadRemote = journal?.state.offloadRemote
   }
 
   /// Publishes `entries`, the same photos with another selection: nothing is derived again.

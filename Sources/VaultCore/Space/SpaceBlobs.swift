@@ -10,11 +10,15 @@ struct SpaceBlobs: Sendable {
   /// The folder the space was opened on (see `ensureInPlace`).
   let folder: FolderIdentity
   let master: MasterKey
+  /// The remote offloaded originals are read from (the journal's latest `offloadRemote`).
+  var offloadRemote: String?
 
   var photoDirectory: String { directory + "/" + Space.photoFolder }
   var thumbDirectory: String { directory + "/" + Space.thumbFolder }
+  var offloadedDirectory: String { directory + "/" + Space.offloadedFolder }
   func photoPath(_ id: BlobID) -> String { photoDirectory + "/" + id.hex }
   func thumbPath(_ id: BlobID) -> String { thumbDirectory + "/" + id.hex }
+  func stubPath(_ id: BlobID) -> String { offloadedDirectory + "/" + id.hex }
 
   /// Describes a photo in error messages.
   func describe(_ record: PhotoRecord) -> String {

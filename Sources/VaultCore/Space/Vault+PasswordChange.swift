@@ -14,6 +14,7 @@ extension Vault {
     -> RecoveryKeyOutcome
   {
     let (currentKeys, spacePath) = try spaceKeys(for: current)
+    try Space.refuseRenameWithOffloadedOriginals(spacePath)
     let new = try newPassword()
     let newKeys = try passwordKeys(for: new)
     try refuseTakenPassword(new, keys: newKeys, movingFrom: spacePath)

@@ -16,6 +16,7 @@ extension Vault {
     let wrappingKey = key.wrappingKey()
     let space = try spaceRecovered(with: wrappingKey, folder: folder)
     let spacePath = space.directory
+    try Space.refuseRenameWithOffloadedOriginals(spacePath)
     let new = try newPassword()
     let newKeys = try passwordKeys(for: new)
     try refuseTakenPassword(new, keys: newKeys, movingFrom: spacePath)

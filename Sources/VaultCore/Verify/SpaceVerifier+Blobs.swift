@@ -20,6 +20,8 @@ struct PhotoChecker: Sendable {
   let decoders: DecoderPool
   /// Memory shared by the originals held whole at once while their details are read.
   let detailsMemory: MemoryBudget
+  /// The remote's copies of offloaded originals, for the quick check.
+  let remoteCopies: RemoteCopyListing
 
   /// At `.quick` depth an original whose header and record read is taken as intact. With
   /// `readingDetails` (at `.full` depth), the date taken and camera are read from the
@@ -30,10 +32,15 @@ struct PhotoChecker: Sendable {
   func checkOriginal(
     id: BlobID, expected: PhotoRecord?, depth: VerifyDepth = .full, readingDetails: Bool = false
   ) -> SpaceVerifier.OriginalState {
-    guard fileExists(blobs.photoPath(id)) else { return .missing }
+    // An offloaded original is read from the remote, as deep as a local one; a quick check
+    // compares its stub with the remote's listing.
+    let place = blobs.place(of: id)
+    guard place != .missing else { return .missing }
+    if place == .remote, depth == .quick, let expected { return checkRemoteCopy(of: expected) }
     do {
       let reader = try OriginalBlobReader(
-        path: blobs.photoPath(id), id: id, master: blobs.master, what: "Photo/\(id)")
+        blob: blobs.originalBlob(id: id, what: "Photo/\(id)"), id: id, master: blobs.master,
+        what: "Photo/\(id)")
       if let expected,
         reader.record.contentHash != expected.contentHash || reader.record.bytes != expected.bytes
       {
@@ -67,6 +74,20 @@ struct PhotoChecker: Sendable {
     } catch let error as VaultError {
       if case .damagedBlob(_, let reason) = error { return .damaged(reason) }
       return .damaged(error.description)
+    } catch {
+      return .damaged("\(error)")
+    }
+  }
+
+  /// Whether the remote's copy of an offloaded original is the one its stub describes (its
+  /// size and MD5, as the remote lists them).
+  private func checkRemoteCopy(of record: PhotoRecord) -> SpaceVerifier.OriginalState {
+    do {
+      guard let stub = try blobs.stub(of: record.id, what: blobs.describe(record)) else { return .missing }
+      if let problem = try remoteCopies.problem(with: stub, of: record.id) { return .damaged(problem) }
+      return .intact(record, details: nil)
+    } catch let VaultError.damagedBlob(_, reason) {
+      return .damaged(reason)
     } catch {
       return .damaged("\(error)")
     }

@@ -20,12 +20,13 @@ extension SpaceVerifier {
     let top = contents(of: space.directory, relativeTo: space.directory + "/")
     let photos = contents(of: space.photoDirectory, relativeTo: space.photoDirectory + "/")
     let thumbs = contents(of: space.thumbDirectory, relativeTo: space.thumbDirectory + "/")
+    let stubs = contents(of: space.blobs.offloadedDirectory, relativeTo: space.blobs.offloadedDirectory + "/")
     var changed = false
     let journal = journalContents(relativeTo: space.journalDirectory + "/")
     // This writer's own mark stays until it closes the space.
     let ownMark = space.writerMarkName.map { space.directory + "/" + $0 }
     for path in top.temporary.filter({ $0 != ownMark }) + journal.temporary + photos.temporary
-      + thumbs.temporary
+      + thumbs.temporary + stubs.temporary
     {
       removeTree(path)
       changed = true

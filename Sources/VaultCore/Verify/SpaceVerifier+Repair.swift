@@ -58,7 +58,8 @@ extension SpaceVerifier {
         summary.duplicatesDropped += 1
         continue
       }
-      if fileExists(space.photoPath(entry.record.id)) {
+      // An offloaded original is present: on the remote.
+      if space.place(of: entry.record.id) != .missing {
         entries.append(entry)
       } else if space.formatVersion == 2 {
         // A deletion in the journal is for good, on every synced copy: an original that a

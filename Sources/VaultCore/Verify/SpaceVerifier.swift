@@ -24,7 +24,8 @@ public final class SpaceVerifier {
     decoders = DecoderPool(size: self.parallelism, limits: decoderLimits)
     checker = PhotoChecker(
       blobs: space.blobs, thumbnailer: thumbnailer, decoders: decoders,
-      detailsMemory: MemoryBudget(total: PhotoImporter.memoryBudget))
+      detailsMemory: MemoryBudget(total: PhotoImporter.memoryBudget),
+      remoteCopies: RemoteCopyListing(blobs: space.blobs))
   }
 
   /// See `PhotoChecker.checkOriginal`.
@@ -260,15 +261,17 @@ public final class SpaceVerifier {
   {
     let known = Set([
       Space.keyFile, Space.indexFile, Space.photoFolder, Space.thumbFolder, Space.journalFolder,
+      Space.offloadedFolder,
       // A password change cut short, which the next writer settles.
       Space.nextKeyFile,
       Space.recoveryFile,
     ])
     let journal = journalContents(relativeTo: Space.journalFolder + "/")
+    let stubs = contents(of: space.blobs.offloadedDirectory, relativeTo: Space.offloadedFolder + "/")
     // This command's own mark is no leftover.
     let temporary =
       top.temporary.filter { $0 != space.writerMarkName } + journal.temporary + photos.temporary
-      + thumbs.temporary
+      + thumbs.temporary + stubs.temporary
       + leftoverSpaceFolders()
     let unexpected =
       top.unexpected.filter { !known.contains($0) } + journal.unexpected + photos.unexpected

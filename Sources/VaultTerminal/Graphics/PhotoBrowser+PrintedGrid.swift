@@ -15,6 +15,7 @@ extension PhotoBrowser {
     let margin = String(repeating: " ", count: layout.margin)
     let gutter = String(repeating: " ", count: layout.gutter)
     let style = graphics.selectedLabelStyle
+    let remote = dataSource.remoteOriginals()
     for row in rows {
       let image = gridRowImage(
         row, layout: layout, cellRows: cellRows, characterWidth: graphics.characterWidth,
@@ -27,7 +28,7 @@ extension PhotoBrowser {
         let text = DisplayWidth.pad(
           layout.label(
             number: item.index + 1, name: item.photo.record.name, selected: item.photo.isSelected,
-            mark: PhotoListing.kindMark(item.photo)),
+            mark: PhotoListing.kindMark(item.photo, remote: remote)),
           to: layout.cellWidth)
         return item.photo.isSelected ? style.start + text + style.end : text
       }

@@ -3,16 +3,20 @@ import VaultCore
 
 /// The text forms of `vault list`: a table, a grid of cells, and JSON for scripts.
 public enum PhotoListing {
-  /// One line a photo: number, selection mark, name, pixel size, bytes, date (`shownDate`).
+  /// One line a photo: number, selection mark, name, pixel size (and "remote" for one whose
+  /// original is among `remote`, offloaded), bytes, date (`shownDate`).
   /// Each column is as wide as its widest entry; names are cut only where the line would
   /// pass `columns` (never below 8 columns). Names are shown escaped (control characters).
-  public static func table(_ photos: [(index: Int, photo: PhotoModel)], columns: Int) -> [String] {
+  public static func table(
+    _ photos: [(index: Int, photo: PhotoModel)], columns: Int, remote: Set<BlobID> = []
+  ) -> [String] {
     // On a narrow terminal the time goes first, then the date, before names are cut below
     // `readableName` columns.
     let readableName = 16
     let formats: [(PhotoRecord) -> String] = [shownDate, shownDay, { _ in "" }]
     for (position, dateFormat) in formats.enumerated() {
-      let (lines, nameWidth, fullNameWidth) = table(photos, columns: columns, dateFormat: dateFormat)
+      let (lines, nameWidth, fullNameWidth) = table(
+        photos, columns: columns, remote: remote, dateFormat: dateFormat)
       let fits =
         lines.allSatisfy { DisplayWidth.of($0) < columns } && nameWidth >= min(fullNameWidth, readableName)
       if fits || position == formats.count - 1 { return lines }
@@ -21,13 +25,14 @@ public enum PhotoListing {
   }
 
   private static func table(
-    _ photos: [(index: Int, photo: PhotoModel)], columns: Int, dateFormat: (PhotoRecord) -> String
+    _ photos: [(index: Int, photo: PhotoModel)], columns: Int, remote: Set<BlobID>,
+    dateFormat: (PhotoRecord) -> String
   ) -> (lines: [String], nameWidth: Int, fullNameWidth: Int) {
     let rows = photos.map { item -> [String] in
       let record = item.photo.record
       return [
         String(item.index + 1), mark(item.photo.isSelected), TerminalSafeText.escaped(record.name),
-        pixelSize(item.photo), byteCount(record.bytes), dateFormat(record),
+        pixelSize(item.photo, remote: remote), byteCount(record.bytes), dateFormat(record),
       ]
     }
     var widths = (0..<6).map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
@@ -46,8 +51,11 @@ public enum PhotoListing {
   }
 
   /// Rows of cells laid out by `layout`; each cell shows the number and selection mark,
-  /// the name, the pixel size, the byte size and the day (`shownDay`), one to a line.
-  public static func grid(_ rows: [[(index: Int, photo: PhotoModel)]], layout: GridLayout) -> [String] {
+  /// the name, the pixel size (and "remote", as in `table`), the byte size and the day
+  /// (`shownDay`), one to a line.
+  public static func grid(
+    _ rows: [[(index: Int, photo: PhotoModel)]], layout: GridLayout, remote: Set<BlobID> = []
+  ) -> [String] {
     var lines: [String] = []
     for (rowNumber, row) in rows.enumerated() {
       if rowNumber > 0 { lines.append("") }
@@ -55,7 +63,7 @@ public enum PhotoListing {
         let record = item.photo.record
         return [
           "\(mark(item.photo.isSelected)) \(item.index + 1)", TerminalSafeText.escaped(record.name),
-          pixelSize(item.photo),
+          pixelSize(item.photo, remote: remote),
           byteCount(record.bytes), shownDay(record),
         ]
       }
@@ -76,8 +84,11 @@ public enum PhotoListing {
   /// name order); for a video, duration (seconds, a number) and codec; and when the photo's
   /// file gives them, taken (ISO 8601 as the camera's clock read, with its UTC offset when
   /// known: `CaptureTime.iso8601`), cameraMake and cameraModel; for a Live Photo (its still's
-  /// record), motion: its MOV's id, name, bytes and duration.
-  public static func json(_ photos: [(index: Int, photo: PhotoModel)]) throws -> String {
+  /// record), motion: its MOV's id, name, bytes and duration; where: "remote" when its
+  /// original (or its MOV's) is among `remote` (offloaded), else "local".
+  public static func json(_ photos: [(index: Int, photo: PhotoModel)], remote: Set<BlobID> = []) throws
+    -> String
+  {
     struct Item: Encodable {
       var index: Int
       var id: String
@@ -92,6 +103,7 @@ public enum PhotoListing {
       var modifiedAt: String
       var selected: Bool
       var albums: [String]
+      var `where`: String
       var taken: String?
       var cameraMake: String?
       var cameraModel: String?
@@ -113,7 +125,8 @@ public enum PhotoListing {
         bytes: record.bytes, width: record.width,
         height: record.height, format: record.format.rawValue, orientation: record.orientation,
         importedAt: iso8601(record.importedAt), modifiedAt: iso8601(record.modifiedAt),
-        selected: item.photo.isSelected, albums: item.photo.albums, taken: record.taken?.iso8601,
+        selected: item.photo.isSelected, albums: item.photo.albums,
+        where: item.photo.place(remote: remote).rawValue, taken: record.taken?.iso8601,
         cameraMake: record.cameraMake, cameraModel: record.cameraModel, duration: record.duration,
         codec: record.codec,
         motion: item.photo.motion.map {
@@ -128,9 +141,11 @@ public enum PhotoListing {
 
   static func mark(_ selected: Bool) -> String { selected ? "[x]" : "[ ]" }
 
-  /// The size in pixels, with "live" after a Live Photo's: "4032×3024 live".
-  static func pixelSize(_ photo: PhotoModel) -> String {
+  /// The size in pixels, with "live" after a Live Photo's and "remote" after an offloaded
+  /// one's: "4032×3024 live remote".
+  static func pixelSize(_ photo: PhotoModel, remote: Set<BlobID> = []) -> String {
     pixelSize(photo.record) + (photo.kind == .live ? " live" : "")
+      + (photo.place(remote: remote) == .remote ? " remote" : "")
   }
 
   /// The size in pixels, and a video's duration after it: "1920×1080 0:12".
@@ -141,10 +156,12 @@ public enum PhotoListing {
   }
 
   /// What a grid cell's label says of a photo's kind: a video's duration ("0:12"), "live"
-  /// for a Live Photo, nothing for a still.
-  public static func kindMark(_ photo: PhotoModel) -> String? {
-    if photo.kind == .live { return "live" }
-    return photo.record.duration.map(clockDuration)
+  /// for a Live Photo, nothing for a still; then "remote" when its original is among
+  /// `remote` (offloaded).
+  public static func kindMark(_ photo: PhotoModel, remote: Set<BlobID> = []) -> String? {
+    let kind = photo.kind == .live ? "live" : photo.record.duration.map(clockDuration)
+    guard photo.place(remote: remote) == .remote else { return kind }
+    return kind.map { $0 + " remote" } ?? "remote"
   }
 
   /// A video's duration and codec ("0:12, h264"), from what its import recorded (its frame

@@ -110,6 +110,7 @@ extension PhotoViewer {
     let photos = visible.map { (index: $0, photo: browser.photo(at: $0)!) }
     // Only the visible rows' thumbnails are decrypted (kitty keeps rows it was sent).
     let style = graphics.selectedLabelStyle
+    let remoteOriginals = browser.dataSource.remoteOriginals()
     for (rowNumber, row) in browser.rows(of: photos).enumerated() {
       let top = rowNumber * (cellRows + 2)
       guard top + cellRows < rows else { break }
@@ -138,7 +139,7 @@ extension PhotoViewer {
         var label = DisplayWidth.pad(
           layout.label(
             number: item.index + 1, name: item.photo.record.name, selected: item.photo.isSelected,
-            mark: PhotoListing.kindMark(item.photo)),
+            mark: PhotoListing.kindMark(item.photo, remote: remoteOriginals)),
           to: layout.cellWidth)
         if item.photo.isSelected { label = style.start + label + style.end }
         if item.index == cursor.index { label = "\u{1B}[7m" + label + "\u{1B}[27m" }

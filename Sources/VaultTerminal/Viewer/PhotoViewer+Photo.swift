@@ -197,6 +197,9 @@ extension PhotoViewer {
     lines += ["taken", "  " + (record.taken?.shownInFull ?? (unread ? "not read yet" : "unknown")), ""]
     if let camera = PhotoListing.camera(record) { lines += ["camera", "  " + camera, ""] }
     lines += ["file size", "  " + PhotoListing.byteCount(record.bytes), ""]
+    if photo.place(remote: browser.dataSource.remoteOriginals()) == .remote {
+      lines += ["original", "  offloaded: read from", "  the remote as needed", ""]
+    }
     lines += ["pixels", "  \(record.width)×\(record.height)", ""]
     lines += ["format", "  " + record.format.rawValue.uppercased(), ""]
     if record.format.isVideo { lines += ["video", "  " + PhotoListing.videoDetails(record), ""] }

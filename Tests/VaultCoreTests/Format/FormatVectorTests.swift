@@ -98,6 +98,8 @@ final class FormatVectorTests: XCTestCase {
     "seekable blob",
     // TrashJournalTests
     "trash entry",
+    // OffloadJournalTests
+    "offload entry",
     // SessionKeyPayloadTests
     "session key name", "session key",
     // RecoveryKeyTests

@@ -1,0 +1,33 @@
+/// Where a blob's ciphertext is read from: its file in the vault (`LocalBlobFile`) or its
+/// copy on a remote (`RemoteBlobFile`, an offloaded original). The blob readers read
+/// through it by place, so that both give the same checks and the same plaintext.
+/// Shared by the threads of one reader (`ChunkReadAhead`), so it must be thread-safe.
+package protocol BlobSource: AnyObject, Sendable {
+  /// The ciphertext's length in bytes.
+  var length: Int { get }
+
+  /// Copies up to `buffer.count` bytes from `offset` into `buffer`; the count copied,
+  /// short only at the end of the blob. Throws `BlobReadFailure` when the bytes cannot be
+  /// read (the reader names the blob), or an error of its own that names where it reads
+  /// from (a remote that cannot be reached).
+  func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// Why a blob's bytes could not be read, for the reader to word as damage to that blob.
+package struct BlobReadFailure: Error {
+  package let reason: String
+
+  package init(_ reason: String) { self.reason = reason }
+}
+
+extension BlobSource {
+  /// Reads `count` bytes from `offset` into `buffer` as `read(at:into:)` does, turning a
+  /// `BlobReadFailure` into the damage of the blob `what` names.
+  func read(at offset: Int, into buffer: UnsafeMutableRawPointer, count: Int, what: String) throws -> Int {
+    do {
+      return try read(at: offset, into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
+    } catch let failure as BlobReadFailure {
+      throw VaultError.damagedBlob(what: what, reason: failure.reason)
+    }
+  }
+}
