@@ -40,7 +40,8 @@ struct BlobSending {
     let sent: (progress: RcloneProgress, files: [String])
     do {
       sent = try rclone.transferNamingFiles(
-        "copy", ["--files-from-raw", list, "--no-check-dest", "--no-traverse"], [vault, remote.current],
+        "copy", ["--files-from-raw", list, "--no-check-dest", "--no-traverse"] + Rclone.vaultHashesItself,
+        [vault, remote.current],
         remote: remote.text, progress: progress)
     } catch {
       hashed.wait()

@@ -66,7 +66,8 @@ public final class VaultRestore {
     let list = try Rclone.writeFileList(paths, to: staging.path + "/fetch.list")
     let order = newestFirst ? Rclone.newestFirst : []
     return try rclone.transfer(
-      "copy", ["--files-from-raw", list, "--no-traverse"] + order, [remote.current, folder],
+      "copy", ["--files-from-raw", list, "--no-traverse"] + order + Rclone.vaultHashesItself,
+      [remote.current, folder],
       remote: remote.text,
       progress: progress)
   }

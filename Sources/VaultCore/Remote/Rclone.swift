@@ -13,6 +13,11 @@ public struct Rclone: Sendable {
     "--contimeout", "15s", "--timeout", "60s", "--retries", "1", "--low-level-retries", "3",
     "--ask-password=false",
   ]
+  /// Given to the transfers whose bytes vault hashes itself (a backup's blobs, MD5 recorded
+  /// in the manifest; a restore's files, each checked against the manifest after): rclone
+  /// then skips its own check after each file, which over SFTP is one `md5sum` run over ssh
+  /// per file (200 small files: 26 s against 1.7 s) and on the local backend a second read.
+  static let vaultHashesItself = ["--ignore-checksum"]
   /// What a transfer adds to report its progress on stderr, a JSON line a second.
   static let progressOptions = ["--use-json-log", "--stats", "1s", "--stats-log-level", "NOTICE", "-v"]
 
