@@ -83,11 +83,6 @@ package struct SpaceState {
     }
   }
 
-  /// The order just after `order` (saturating).
-  private static func after(_ order: Int64) -> Int64 {
-    order == .min || order == .max ? order : order + 1
-  }
-
   var photoCount: Int { index.count }
 
   /// Where the listed photo `id` is in `list`.
@@ -387,17 +382,5 @@ package struct SpaceState {
     for id in deleted.sorted() { result.append(.deleted(id)) }
     result += albumState.compacted(leavingOut: deleted)
     return result
-  }
-
-  /// The stamp of a selection or album changed now: the time, or just after the latest stamp seen if
-  /// the clock is behind it (a hybrid logical clock), so that the change is never lost.
-  func nextStamp(now: Int64) -> Int64 {
-    max(now, Self.after(lastStamp))
-  }
-
-  /// The order a photo added now takes: the time, or just after the last photo if the
-  /// clock is behind it.
-  func nextOrder(now: Int64) -> Int64 {
-    max(now, Self.after(lastOrder))
   }
 }
