@@ -20,7 +20,7 @@ struct RcloneRangeReader: RemoteRangeReader {
 
   func read(_ path: String, offset: Int, count: Int) throws -> [UInt8] {
     if let error = UnreachableRemotes.shared.recent(remote) {
-      throw VaultError.remote(reason: error.description)
+      throw VaultError.remote(error)
     }
     let bytes: [UInt8]
     do {
@@ -30,7 +30,7 @@ struct RcloneRangeReader: RemoteRangeReader {
     } catch let error as RemoteError {
       // A VaultError, so that every command words it as its own (export names the photo).
       UnreachableRemotes.shared.note(error, of: remote)
-      throw VaultError.remote(reason: error.description)
+      throw VaultError.remote(error)
     }
     if let log { Self.append("\(offset) \(count) \(bytes.count) \(path)\n", to: log) }
     return bytes

@@ -13,6 +13,15 @@ public enum RemoteError: Error, Equatable, CustomStringConvertible {
   /// rclone is not at `path`.
   case rcloneMissing(path: String)
 
+  /// Whether the error tells nothing about the file asked for: the remote could not be
+  /// asked (not reached, failing, no rclone), so the file may well be there intact.
+  public var leavesTheFileUnknown: Bool {
+    switch self {
+    case .unreachable, .failed, .rcloneMissing: return true
+    case .notFound, .tooLong: return false
+    }
+  }
+
   public var description: String {
     switch self {
     case .unreachable(let remote, let reason): return "cannot reach '\(remote)': \(reason)"
