@@ -229,4 +229,34 @@ final class OffloadTests: XCTestCase {
     XCTAssertTrue(lines[0].hasPrefix("error: cannot reach '\(unreachable)': "), run.stderr)
     XCTAssertEqual(try snapshot(vault.vault), before)
   }
+
+  /// A crafted stub whose size is beyond any blob a record allows: export names it as
+  /// damaged (it crashed on an overflow), the other photos export.
+  func testAStubOfAnImpossibleSizeIsDamageNotACrash() throws {
+    XCTAssertEqual(try run(["offload", "1", "--to", remote]).status, 0)
+    let stubs = try vault.spaceFolder() + "/Offloaded/"
+    let id = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: stubs).first)
+    let md5 = String(try String(contentsOfFile: stubs + id, encoding: .utf8).split(separator: " ")[1])
+    try "9223372036854775807 \(md5)".write(toFile: stubs + id, atomically: false, encoding: .utf8)
+    let exported = try run(["export", "--all", "--to", "out"])
+    XCTAssertEqual(exported.status, 1, exported.stderr)
+    let errors = exported.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
+    XCTAssertEqual(errors.count, 2, exported.stderr)
+    XCTAssertTrue(errors.first?.contains("Offloaded/\(id) is not one vault writes") == true, exported.stderr)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/out").count, 2)
+  }
+
+  /// A remote copy longer than its stub says (a server padding it) is refused by keep
+  /// before it is downloaded: the listing's size is compared with the stub first.
+  func testKeepRefusesACopyOfAnotherSizeBeforeDownloadingIt() throws {
+    XCTAssertEqual(try run(["offload", "1", "--to", remote]).status, 0)
+    let copies = remote + "/current/" + ((try vault.spaceFolder()) as NSString).lastPathComponent + "/Photo/"
+    let id = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: copies).first)
+    let size = try fileBytes(copies + id).count
+    try writeBytes(try fileBytes(copies + id) + [UInt8](repeating: 0, count: 1 << 20), to: copies + id)
+    let kept = try run(["keep", "1"])
+    XCTAssertEqual(kept.status, 1, kept.stderr)
+    XCTAssertTrue(kept.stderr.contains("holds \(size + (1 << 20)) bytes, its stub says \(size)"), kept.stderr)
+    XCTAssertEqual(try places()[names[0]], "remote")
+  }
 }
