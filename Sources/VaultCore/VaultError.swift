@@ -194,7 +194,7 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
       return "'\(name)' is not a folder of this vault that the recovery key opens; nothing was changed"
     case .offloadedElsewhere(let remote):
       return
-        "originals of this space are offloaded to '\(remote)'; bring them back before offloading elsewhere"
+        "originals of this space are offloaded to '\(RemoteRedaction.redacted(remote))'; bring them back before offloading elsewhere"
     case .remote(let error):
       return error.description
     case .offloadedOriginalsNameTheFolder(let count):

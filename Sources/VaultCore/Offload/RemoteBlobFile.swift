@@ -62,7 +62,7 @@ package final class RemoteBlobFile: BlobSource {
     let bytes = try reader.read(path, offset: start, count: count)
     guard bytes.count == count else {
       throw BlobReadFailure(
-        "its copy on '\(reader.remote)' ends at byte \(start + bytes.count), its stub says \(length)"
+        "its copy on '\(RemoteRedaction.redacted(reader.remote))' ends at byte \(start + bytes.count), its stub says \(length)"
       )
     }
     for other in number...last {

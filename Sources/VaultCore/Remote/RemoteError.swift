@@ -22,7 +22,10 @@ public enum RemoteError: Error, Equatable, CustomStringConvertible {
     }
   }
 
-  public var description: String {
+  /// One line, the remote's secrets (and any rclone's reason quotes) masked.
+  public var description: String { RemoteRedaction.redacted(unmasked) }
+
+  private var unmasked: String {
     switch self {
     case .unreachable(let remote, let reason): return "cannot reach '\(remote)': \(reason)"
     case .notFound(let remote, let path):

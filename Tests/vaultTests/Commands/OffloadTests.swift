@@ -259,4 +259,26 @@ final class OffloadTests: XCTestCase {
     XCTAssertTrue(kept.stderr.contains("holds \(size + (1 << 20)) bytes, its stub says \(size)"), kept.stderr)
     XCTAssertEqual(try places()[names[0]], "remote")
   }
+
+  /// The secrets of a connection string never show: not in a summary, `vault info` or an
+  /// error (rclone's own line included).
+  func testTheSecretsOfAConnectionStringAreMasked() throws {
+    let secret = ":local,pass=hunter2,token=\"a,b\":" + remote
+    let masked = ":local,pass=***,token=***:" + remote
+    let port = try freePort()
+    let unreachable = try run(
+      ["offload", "2", "--to", ":sftp,host=127.0.0.1,port=\(port),user=nobody,pass=hunter2:vault"])
+    XCTAssertEqual(unreachable.status, 1)
+    XCTAssertTrue(
+      unreachable.stderr.hasPrefix("error: ':sftp,host=127.0.0.1,port=\(port),user=nobody,pass=***:vault': "),
+      unreachable.stderr)
+    let offloaded = try run(["offload", "1", "--to", secret])
+    XCTAssertEqual(offloaded.status, 0, offloaded.stderr)
+    XCTAssertTrue(offloaded.stdout.contains("to '\(masked)'"), offloaded.stdout)
+    let info = try run(["info"])
+    XCTAssertTrue(info.stdout.contains("on '\(masked)'"), info.stdout)
+    for run in [offloaded, info, unreachable] {
+      XCTAssertFalse((run.stdout + run.stderr).contains("hunter2"), run.stdout + run.stderr)
+    }
+  }
 }
