@@ -53,7 +53,8 @@ extension Space {
     defer { unlink(temporary) }
     let location = try RemoteLocation(remote)
     try Rclone().run(
-      "copyto", [], [location.path(blobs.remotePhotoPath(record.id)), temporary], remote: remote)
+      "copyto", [], [location.path(blobs.remotePhotoPath(record.id)), Rclone.localOperand(temporary)],
+      remote: remote)
     try checkDownloaded(temporary, of: record)
     if rename(temporary, photoPath(record.id)) != 0 { throw VaultError.posix(photoPath(record.id)) }
     try syncDirectory(photoDirectory)

@@ -281,4 +281,20 @@ final class OffloadTests: XCTestCase {
       XCTAssertFalse((run.stdout + run.stderr).contains("hunter2"), run.stdout + run.stderr)
     }
   }
+
+  /// A relative local path with a ':' in it (the vault folder, restore's --to) is a path,
+  /// not a remote rclone would look up.
+  func testLocalPathsWithAColonAreNotTakenForRemotes() throws {
+    try FileManager.default.moveItem(atPath: folder + "/vault", toPath: folder + "/cam:2024")
+    let colon = VaultRunner(vault: "cam:2024", workingDirectory: folder)
+    for arguments in [
+      ["offload", "--all", "--to", remote], ["keep", "--all"], ["backup", folder + "/backup"],
+    ] {
+      let run = try colon.run(arguments, environment: environment)
+      XCTAssertEqual(run.status, 0, "\(arguments): \(run.stderr)")
+    }
+    let restored = try colon.run(["restore", folder + "/backup", "--to", "out:1"], environment: environment)
+    XCTAssertEqual(restored.status, 0, restored.stderr)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/out:1/vault.json"), restored.stdout)
+  }
 }
