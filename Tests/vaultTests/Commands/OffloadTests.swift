@@ -297,4 +297,28 @@ final class OffloadTests: XCTestCase {
     XCTAssertEqual(restored.status, 0, restored.stderr)
     XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/out:1/vault.json"), restored.stdout)
   }
+
+  /// A range read (view, export, the mount) gives up on a server that accepts and never
+  /// answers after one 20 s wait, not rclone's three of 60 s: its options override the
+  /// common ones, which come first.
+  func testRangeReadsWaitOnceAndBriefly() throws {
+    XCTAssertEqual(try run(["offload", "1", "--to", remote]).status, 0)
+    let rclone = folder + "/rclone-logging"
+    try """
+    #!/bin/sh
+    echo "$*" >> '\(folder)/rclone.log'
+    exec /usr/bin/rclone "$@"
+    """.write(toFile: rclone, atomically: true, encoding: .utf8)
+    chmod(rclone, 0o755)
+    let exported = try vault.run(
+      ["export", "1", "--to", "out"], environment: environment.merging(["VAULT_RCLONE": rclone]) { $1 })
+    XCTAssertEqual(exported.status, 0, exported.stderr)
+    let reads = try String(contentsOfFile: folder + "/rclone.log", encoding: .utf8).split(separator: "\n")
+      .filter { $0.hasPrefix("cat ") }
+    XCTAssertFalse(reads.isEmpty)
+    for read in reads {
+      XCTAssertTrue(
+        read.contains("--ask-password=false --timeout 20s --low-level-retries 1 --offset "), String(read))
+    }
+  }
 }
