@@ -99,6 +99,11 @@ struct VerifyCommand: ParsableCommand {
       if !repair, findings.contains(where: \.isRepairable) {
         Diagnostics.hint("'vault verify --repair' fixes what can be fixed without guessing")
       }
+      if findings.contains(where: \.isLostBlob) {
+        Diagnostics.hint(
+          "a backup brings back missing and damaged originals and thumbnails: 'vault restore REMOTE --missing'"
+        )
+      }
       // By id and name, never by number alone: numbers move when photos are added or dated,
       // and a hint that deletes must not land on another photo.
       for case .damagedOriginal(let number?, let name, let id, _) in findings {

@@ -46,6 +46,14 @@ public enum VerifyFinding: Equatable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// A photo's original or thumbnail missing or damaged: what a backup brings back.
+  public var isLostBlob: Bool {
+    switch self {
+    case .damagedOriginal(_?, _, _, _), .missingOriginal, .damagedThumbnail, .missingThumbnail: return true
+    default: return false
+    }
+  }
+
   /// An offloaded original whose remote could not be asked.
   public var isUnchecked: Bool {
     if case .uncheckedOriginal = self { return true }
