@@ -9,9 +9,22 @@ final class RestorePermissionsTests: XCTestCase {
     let environment = ["RCLONE_CONFIG": "/nonexistent"]
     let backedUp = try vault.run(["backup", folder + "/backup"], environment: environment)
     XCTAssertEqual(backedUp.status, 0, backedUp.stderr)
+    // rclone itself runs under umask 077: what it writes is private while it writes it
+    // (vault's chmod after a restore comes only once rclone is done).
+    let rclone = folder + "/rclone-umask"
+    try """
+    #!/bin/sh
+    umask >> '\(folder)/umask.log'
+    exec /usr/bin/rclone "$@"
+    """.write(toFile: rclone, atomically: true, encoding: .utf8)
+    chmod(rclone, 0o755)
     let restored = try vault.run(
-      ["restore", folder + "/backup", "--to", folder + "/out"], environment: environment)
+      ["restore", folder + "/backup", "--to", folder + "/out"],
+      environment: environment.merging(["VAULT_RCLONE": rclone]) { $1 })
     XCTAssertEqual(restored.status, 0, restored.stderr)
+    let masks = try String(contentsOfFile: folder + "/umask.log", encoding: .utf8).split(separator: "\n")
+    XCTAssertFalse(masks.isEmpty)
+    XCTAssertEqual(Set(masks), ["0077"])
     let out = folder + "/out"
     let paths = try [""] + FileManager.default.subpathsOfDirectory(atPath: out).map { "/" + $0 }
     XCTAssertGreaterThan(paths.count, 5)
