@@ -63,8 +63,9 @@ public enum RemoteRedaction {
     return index
   }
 
+  /// A `…_file` parameter names where a secret is (`key_file`), not the secret: it stays.
   private static func isSecret(_ name: String) -> Bool {
     let lowered = name.lowercased()
-    return secretWords.contains { lowered.contains($0) }
+    return !lowered.hasSuffix("_file") && secretWords.contains { lowered.contains($0) }
   }
 }

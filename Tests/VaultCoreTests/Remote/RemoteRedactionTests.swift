@@ -14,6 +14,7 @@ final class RemoteRedactionTests: XCTestCase {
         ":s3,access_key_id=***,secret_access_key=***:bucket"
       ),
       ("b2:bucket/vault", "b2:bucket/vault"),
+      (":sftp,key_file=/k,key_file_pass=P,key_pem=K:x", ":sftp,key_file=/k,key_file_pass=***,key_pem=***:x"),
       ("/mnt/usb/vault", "/mnt/usb/vault"),
       ("cannot reach ':sftp,password=p:x': dial tcp", "cannot reach ':sftp,password=***:x': dial tcp"),
     ]
