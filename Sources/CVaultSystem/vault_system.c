@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sys/prctl.h>
@@ -83,6 +84,8 @@ int vault_spawn_tool(
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
+    /* What the tool makes (a restore's folders and files) is the owner's only, as vault's own. */
+    umask(077);
     int input = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (status == 0 && input < 0) status = errno;
     if (status == 0 && (dup2(input, 0) < 0 || dup2(output, 1) < 0 || dup2(errors, 2) < 0)) status = errno;

@@ -103,9 +103,9 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
   /// A new password would rename the space's folder, which names the place of its
   /// offloaded originals on the remote (`count` of them): they would no longer be found.
   case offloadedOriginalsNameTheFolder(count: Int)
-  /// A remote could not give what a read asked of it (an offloaded original): `reason` is
-  /// `RemoteError`'s one line, which names the remote.
-  case remote(reason: String)
+  /// A remote could not give what a read asked of it (an offloaded original); the error's
+  /// one line names the remote.
+  case remote(RemoteError)
 
   public var description: String {
     switch self {
@@ -194,9 +194,9 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
       return "'\(name)' is not a folder of this vault that the recovery key opens; nothing was changed"
     case .offloadedElsewhere(let remote):
       return
-        "originals of this space are offloaded to '\(remote)'; bring them back before offloading elsewhere"
-    case .remote(let reason):
-      return reason
+        "originals of this space are offloaded to '\(RemoteRedaction.redacted(remote))'; bring them back before offloading elsewhere"
+    case .remote(let error):
+      return error.description
     case .offloadedOriginalsNameTheFolder(let count):
       return
         "\(count) original\(count == 1 ? " is" : "s are") offloaded, and the remote keeps \(count == 1 ? "it" : "them") under the space's folder name, which a new password changes; nothing was changed"

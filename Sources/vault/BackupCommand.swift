@@ -98,7 +98,7 @@ struct BackupCommand: ParsableCommand {
   static func describe(_ summary: BackupSummary, remote: String, seconds: Int) -> String {
     let files = summary.filesSent == 1 ? "1 file" : "\(summary.filesSent) files"
     var line =
-      "backed up \(files) (\(PhotoListing.byteCount(summary.bytesSent))) to '\(remote)' in \(seconds) s"
+      "backed up \(files) (\(PhotoListing.byteCount(summary.bytesSent))) to '\(RemoteRedaction.redacted(remote))' in \(seconds) s"
     if summary.filesSent == 0 && summary.filesRemoved == 0 { line += ": it was up to date" }
     if summary.filesRemoved > 0, let until = summary.keptUntil {
       let removed = summary.filesRemoved == 1 ? "1 removed file" : "\(summary.filesRemoved) removed files"

@@ -47,7 +47,7 @@ struct InfoCommand: ParsableCommand {
     let offloaded = space.remoteOriginals().count
     if offloaded > 0, let remote = space.offloadRemote {
       printLine(
-        "offloaded:       \(offloaded) original\(offloaded == 1 ? "" : "s") on '\(remote)' ('vault keep' brings them back)"
+        "offloaded:       \(offloaded) original\(offloaded == 1 ? "" : "s") on '\(RemoteRedaction.redacted(remote))' ('vault keep' brings them back)"
       )
     }
     let albums = browser.albums.count

@@ -101,7 +101,7 @@ struct OffloadCommand: ParsableCommand {
     for (record, error) in outcome.failed { Diagnostics.error("'\(record.name)' not offloaded: \(error)") }
     let already = outcome.alreadyRemote.count
     printLine(
-      "offloaded \(KeepCommand.files(outcome.offloaded.count)) to '\(to)'"
+      "offloaded \(KeepCommand.files(outcome.offloaded.count)) to '\(RemoteRedaction.redacted(to))'"
         + " (\(outcome.sent) sent)" + (already > 0 ? "; \(KeepCommand.files(already)) there already" : ""))
   }
 }

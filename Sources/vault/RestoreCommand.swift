@@ -57,7 +57,7 @@ struct RestoreCommand: ParsableCommand {
     for mismatch in summary.mismatches { printLine("does not match the backup: \(mismatch)") }
     let files = summary.filesFetched == 1 ? "1 file" : "\(summary.filesFetched) files"
     var line =
-      "restored \(files) (\(PhotoListing.byteCount(summary.bytesFetched))) from '\(remote)' to '\(target)' "
+      "restored \(files) (\(PhotoListing.byteCount(summary.bytesFetched))) from '\(RemoteRedaction.redacted(remote))' to '\(target)' "
       + "in \(BackupCommand.seconds(since: started)) s"
     if missing && summary.filesFetched == 0 && summary.mismatches.isEmpty { line += ": nothing was missing" }
     if summary.journalFilesKept > 0 {
@@ -69,7 +69,7 @@ struct RestoreCommand: ParsableCommand {
       throw BatchFailure(
         summary: "error: "
           + (summary.mismatches.count == 1 ? "1 file does" : "\(summary.mismatches.count) files do") + " "
-          + "not match what the backup sent; run the same command again, or 'vault backup --check --download \(remote)'"
+          + "not match what the backup sent; run the same command again, or 'vault backup --check --download \(RemoteRedaction.redacted(remote))'"
       )
     }
     if !missing { Diagnostics.hint("'vault verify --vault \(target)' checks every photo with its password") }

@@ -21,6 +21,10 @@ struct VerifyCommand: ParsableCommand {
       there and that their headers and first chunk authenticate (the original's record \
       matching the index), without reading whole originals: it skips the rest of each \
       original, so damage further inside a photo is found only without --quick.
+
+      Offloaded originals are checked on their remote. When it cannot be reached, verify \
+      says how many it could not check and exits non-zero: they are not known intact, nor \
+      damaged.
       """)
 
   @OptionGroup var options: VaultOptions
@@ -69,23 +73,36 @@ struct VerifyCommand: ParsableCommand {
     }
     let findings = verifier.verify(depth: quick ? .quick : .full, progress: progress)
     Diagnostics.clearProgress()
-    for finding in findings where !quiet || finding.isProblem {
+    for finding in findings where !finding.isUnchecked && (!quiet || finding.isProblem) {
       printLine(finding.description)
     }
-    let problems = findings.filter(\.isProblem).count
+    let uncheckedLines = Self.uncheckedLines(findings)
+    let uncheckedCount = findings.filter(\.isUnchecked).count
+    let problems = findings.filter(\.isProblem).count - uncheckedCount
     let browser = space.makeBrowser()
     let photos = browser.count
+    let notChecked =
+      uncheckedCount > 0
+      ? "\(uncheckedCount) offloaded original\(uncheckedCount == 1 ? "" : "s") not checked" : nil
     let status =
       problems > 0
-      ? "\(problems) problem\(problems == 1 ? "" : "s")"
-      : journalLost ? "the originals are intact, but the space was rebuilt without its journal" : "all intact"
+      ? "\(problems) problem\(problems == 1 ? "" : "s")" + (notChecked.map { ", \($0)" } ?? "")
+      : notChecked
+        ?? (journalLost
+          ? "the originals are intact, but the space was rebuilt without its journal" : "all intact")
     let trashed = space.catalog.trashItems.count
     printLine(
       "\(photos) photo\(photos == 1 ? "" : "s")\(trashed > 0 ? " and \(trashed) in Recently Deleted" : "") "
         + "checked\(quick ? " quickly (headers only)" : ""): " + status)
     if problems > 0 {
+      uncheckedLines.forEach(Diagnostics.emit)
       if !repair, findings.contains(where: \.isRepairable) {
         Diagnostics.hint("'vault verify --repair' fixes what can be fixed without guessing")
+      }
+      if findings.contains(where: \.isLostBlob) {
+        Diagnostics.hint(
+          "a backup brings back missing and damaged originals and thumbnails: 'vault restore REMOTE --missing'"
+        )
       }
       // By id and name, never by number alone: numbers move when photos are added or dated,
       // and a hint that deletes must not land on another photo.
@@ -94,8 +111,20 @@ struct VerifyCommand: ParsableCommand {
       }
       throw BatchFailure(summary: "error: the space is not intact")
     }
+    // Not known intact: not a success either.
+    if !uncheckedLines.isEmpty { throw BatchFailure(summary: uncheckedLines.joined(separator: "\n")) }
     if journalLost {
       throw BatchFailure(summary: "error: the space was rebuilt from its originals and is not as it was")
+    }
+  }
+
+  /// Offloaded originals a remote could not be asked about: one line a reason, not one a
+  /// photo, and never called damaged (their only copy may well be intact there).
+  private static func uncheckedLines(_ findings: [VerifyFinding]) -> [String] {
+    var unchecked: [String: Int] = [:]
+    for case .uncheckedOriginal(_, _, _, let reason) in findings { unchecked[reason, default: 0] += 1 }
+    return unchecked.sorted { $0.key < $1.key }.map { reason, count in
+      "error: could not check \(count) offloaded original\(count == 1 ? "" : "s"): \(reason)"
     }
   }
 

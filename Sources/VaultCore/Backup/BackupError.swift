@@ -13,12 +13,12 @@ public enum BackupError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .busy(let remote):
-      return "another backup of this vault to '\(remote)' is running"
+      return "another backup of this vault to '\(RemoteRedaction.redacted(remote))' is running"
     case .vaultKeptChanging(let rounds):
       return
         "photos kept being deleted for good while the backup ran (\(rounds) tries); nothing is lost, run it again"
     case .noBackup(let remote):
-      return "'\(remote)' holds no complete backup (no manifest)"
+      return "'\(RemoteRedaction.redacted(remote))' holds no complete backup (no manifest)"
     case .notARestoreFolder(let path, let file):
       return "'\(path)' is not empty and not an earlier restore of this backup: it holds '\(file)'"
     }

@@ -41,7 +41,7 @@ struct BlobSending {
     do {
       sent = try rclone.transferNamingFiles(
         "copy", ["--files-from-raw", list, "--no-check-dest", "--no-traverse"] + Rclone.vaultHashesItself,
-        [vault, remote.current],
+        [Rclone.localOperand(vault), remote.current],
         remote: remote.text, progress: progress)
     } catch {
       hashed.wait()

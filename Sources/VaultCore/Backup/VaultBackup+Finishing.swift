@@ -15,7 +15,8 @@ extension VaultBackup {
     guard !changed.isEmpty else { return }
     let list = try Rclone.writeFileList(changed.keys, to: staging + ".list")
     try rclone.run(
-      "copy", ["--files-from-raw", list, "--no-traverse"], [staging, remote.incoming], remote: remote.text)
+      "copy", ["--files-from-raw", list, "--no-traverse"], [Rclone.localOperand(staging), remote.incoming],
+      remote: remote.text)
     try rclone.run(
       "move",
       Rclone.newestFirst + ["--delete-empty-src-dirs", "--backup-dir", remote.removed(stamp)],
@@ -84,7 +85,7 @@ extension VaultBackup {
     let file = staging + "/" + RemoteLocation.manifestFile
     try writeFileAtomically(manifest.encoded(), to: file)
     let incoming = remote.incoming + "/" + RemoteLocation.manifestFile
-    try rclone.run("copyto", [], [file, incoming], remote: remote.text)
+    try rclone.run("copyto", [], [Rclone.localOperand(file), incoming], remote: remote.text)
     try rclone.run("moveto", [], [incoming, remote.manifest], remote: remote.text)
   }
 }

@@ -67,7 +67,7 @@ public final class VaultRestore {
     let order = newestFirst ? Rclone.newestFirst : []
     return try rclone.transfer(
       "copy", ["--files-from-raw", list, "--no-traverse"] + order + Rclone.vaultHashesItself,
-      [remote.current, folder],
+      [remote.current, Rclone.localOperand(folder)],
       remote: remote.text,
       progress: progress)
   }

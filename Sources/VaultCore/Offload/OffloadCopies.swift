@@ -75,7 +75,10 @@ struct OffloadCopies {
     guard md5 == local.md5 else {
       throw RemoteError.failed(remote: remote.text, reason: "\(path) differs from the original (MD5)")
     }
-    return OffloadStub(size: Int(local.size), md5: local.md5)!
+    guard let stub = OffloadStub(size: Int(local.size), md5: local.md5) else {
+      throw VaultError.damagedBlob(what: "Photo/\(id)", reason: "it is larger than any original vault writes")
+    }
+    return stub
   }
 
   /// The MD5 of a remote file, which rclone computes as it downloads it (`md5sum --download`).

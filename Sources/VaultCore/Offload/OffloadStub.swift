@@ -12,8 +12,15 @@ package struct OffloadStub: Equatable, Sendable {
   /// and a line feed).
   static let lengthLimit = 64
 
+  /// The largest blob a record allows (an original of `PhotoRecord.byteLimit` bytes, its
+  /// record and padding): a larger size is not one vault wrote, and would overflow the
+  /// arithmetic of the reads that trust it.
+  static let sizeLimit = BlobFormat.paddedBlobLength(
+    payloadLength: Int(PhotoRecord.byteLimit) + OriginalBlob.recordSizeLimit
+      + LengthPrefixedPayload.lengthSize)
+
   package init?(size: Int, md5: String) {
-    guard size >= 0, Self.isMD5(md5) else { return nil }
+    guard (0...Self.sizeLimit).contains(size), Self.isMD5(md5) else { return nil }
     self.size = size
     self.md5 = md5
   }

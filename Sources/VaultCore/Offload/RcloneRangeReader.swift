@@ -6,6 +6,11 @@ import Foundation
 /// what a seek fetched. A remote found unreachable is not tried again for a while
 /// (`UnreachableRemotes`).
 struct RcloneRangeReader: RemoteRangeReader {
+  /// A range read is waited for (view, export, the mount, keep): a server that accepts and
+  /// never answers fails it in 20 s, not rclone's 3 × 60 s; these follow, and so override,
+  /// `Rclone.commonOptions`.
+  static let interactiveOptions = ["--timeout", "20s", "--low-level-retries", "1"]
+
   let location: RemoteLocation
   let rclone: Rclone
   private let log: String?
@@ -20,17 +25,18 @@ struct RcloneRangeReader: RemoteRangeReader {
 
   func read(_ path: String, offset: Int, count: Int) throws -> [UInt8] {
     if let error = UnreachableRemotes.shared.recent(remote) {
-      throw VaultError.remote(reason: error.description)
+      throw VaultError.remote(error)
     }
     let bytes: [UInt8]
     do {
       bytes = try rclone.read(
-        ["--offset", String(offset), "--count", String(count)], location.path(path), remote: remote,
+        Self.interactiveOptions + ["--offset", String(offset), "--count", String(count)], location.path(path),
+        remote: remote,
         limit: count)
     } catch let error as RemoteError {
       // A VaultError, so that every command words it as its own (export names the photo).
       UnreachableRemotes.shared.note(error, of: remote)
-      throw VaultError.remote(reason: error.description)
+      throw VaultError.remote(error)
     }
     if let log { Self.append("\(offset) \(count) \(bytes.count) \(path)\n", to: log) }
     return bytes

@@ -23,7 +23,9 @@ package final class RemoteBlobFile: BlobSource {
   }
 
   package func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-    let end = min(length, offset + buffer.count)
+    // Overflow-safe whatever the caller asks: nothing is read past `length`.
+    guard offset >= 0, offset < length else { return 0 }
+    let end = offset + min(length - offset, buffer.count)
     var place = offset
     while place < end {
       let number = place / RemoteBlockCache.blockSize
@@ -50,17 +52,18 @@ package final class RemoteBlobFile: BlobSource {
   private func block(_ number: Int) throws -> [UInt8] {
     if let bytes = cache.block(key(number)) { return bytes }
     let size = RemoteBlockCache.blockSize
-    let blockCount = (length + size - 1) / size
+    let blockCount = length / size + (length % size == 0 ? 0 : 1)
     var last = number
     while last + 1 < min(blockCount, number + readAhead), cache.block(key(last + 1)) == nil {
       last += 1
     }
     let start = number * size
-    let count = min(length, (last + 1) * size) - start
+    let count = min(length - start, (last + 1 - number) * size)
     let bytes = try reader.read(path, offset: start, count: count)
     guard bytes.count == count else {
       throw BlobReadFailure(
-        "its copy on '\(reader.remote)' ends at byte \(start + bytes.count), its stub says \(length)")
+        "its copy on '\(RemoteRedaction.redacted(reader.remote))' ends at byte \(start + bytes.count), its stub says \(length)"
+      )
     }
     for other in number...last {
       let piece = Array(bytes[(other - number) * size..<min(count, (other - number + 1) * size)])

@@ -5,9 +5,14 @@ import Synchronization
 /// what `verify --quick` compares each stub with, without a download.
 final class RemoteCopyListing: Sendable {
   private let blobs: SpaceBlobs
+  /// Whether the listing has the copies' MD5s (on some backends a download of each).
+  private let hashes: Bool
   private let listing = Mutex<Result<[String: RemoteFile], any Error>?>(nil)
 
-  init(blobs: SpaceBlobs) { self.blobs = blobs }
+  init(blobs: SpaceBlobs, hashes: Bool = true) {
+    self.blobs = blobs
+    self.hashes = hashes
+  }
 
   /// Why the stub of `id` does not describe its copy on the remote (missing, another size,
   /// another MD5), or nil when it does. Throws when the remote cannot be listed.
@@ -28,7 +33,7 @@ final class RemoteCopyListing: Sendable {
       let result =
         listed
         ?? Result {
-          try Rclone().listFiles(in: location.path(blobs.remotePhotoFolder), remote: location, hashes: true)
+          try Rclone().listFiles(in: location.path(blobs.remotePhotoFolder), remote: location, hashes: hashes)
             ?? [:]
         }
       listed = result

@@ -18,13 +18,16 @@ extension Space {
   public func keep(_ records: [PhotoRecord], progress: (RcloneProgress) -> Void = { _ in }) -> KeepOutcome {
     precondition(access == .write)
     var outcome = KeepOutcome()
+    // Sizes only: a copy of another size is refused before it is downloaded (a server may
+    // serve a copy padded to any length).
+    let copies = RemoteCopyListing(blobs: blobs, hashes: false)
     for record in records {
       guard blobs.place(of: record.id) == .remote else {
         outcome.alreadyLocal.append(record)
         continue
       }
       do {
-        try bringBack(record, progress: progress)
+        try bringBack(record, listedIn: copies, progress: progress)
         outcome.kept.append(record)
       } catch {
         outcome.failed.append((record, error))
@@ -33,16 +36,25 @@ extension Space {
     return outcome
   }
 
-  private func bringBack(_ record: PhotoRecord, progress: (RcloneProgress) -> Void) throws {
+  private func bringBack(
+    _ record: PhotoRecord, listedIn copies: RemoteCopyListing, progress: (RcloneProgress) -> Void
+  ) throws {
     guard let remote = blobs.offloadRemote else {
       throw VaultError.damagedBlob(
         what: describe(record), reason: "it is offloaded, but the space names no remote")
+    }
+    guard let stub = try blobs.stub(of: record.id, what: describe(record)) else {
+      throw VaultError.damagedBlob(what: describe(record), reason: "its stub is gone")
+    }
+    if let problem = try copies.problem(with: stub, of: record.id) {
+      throw VaultError.damagedBlob(what: describe(record), reason: problem)
     }
     let temporary = photoDirectory + "/" + TemporaryFile.prefix + hexString(Sodium.randomBytes(8))
     defer { unlink(temporary) }
     let location = try RemoteLocation(remote)
     try Rclone().run(
-      "copyto", [], [location.path(blobs.remotePhotoPath(record.id)), temporary], remote: remote)
+      "copyto", [], [location.path(blobs.remotePhotoPath(record.id)), Rclone.localOperand(temporary)],
+      remote: remote)
     try checkDownloaded(temporary, of: record)
     if rename(temporary, photoPath(record.id)) != 0 { throw VaultError.posix(photoPath(record.id)) }
     try syncDirectory(photoDirectory)

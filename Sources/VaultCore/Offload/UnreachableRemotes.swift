@@ -6,9 +6,10 @@ import Synchronization
 /// not once a photo. Shared by the process's threads.
 final class UnreachableRemotes: Sendable {
   static let shared = UnreachableRemotes()
-  /// Seconds an answer is kept: long enough for a batch, short enough that a remote that
-  /// comes back is read again soon.
-  static let memory: UInt64 = 30
+  /// Seconds an answer is kept: long enough for a batch's photos read one after another,
+  /// short enough that the mount or the viewer reads a remote that came back within
+  /// seconds (30 s failed the mount half a minute after the remote was back).
+  static let memory: UInt64 = 5
 
   private let failures = Mutex<[String: (error: RemoteError, at: UInt64)]>([:])
 

@@ -13,7 +13,19 @@ public enum RemoteError: Error, Equatable, CustomStringConvertible {
   /// rclone is not at `path`.
   case rcloneMissing(path: String)
 
-  public var description: String {
+  /// Whether the error tells nothing about the file asked for: the remote could not be
+  /// asked (not reached, failing, no rclone), so the file may well be there intact.
+  public var leavesTheFileUnknown: Bool {
+    switch self {
+    case .unreachable, .failed, .rcloneMissing: return true
+    case .notFound, .tooLong: return false
+    }
+  }
+
+  /// One line, the remote's secrets (and any rclone's reason quotes) masked.
+  public var description: String { RemoteRedaction.redacted(unmasked) }
+
+  private var unmasked: String {
     switch self {
     case .unreachable(let remote, let reason): return "cannot reach '\(remote)': \(reason)"
     case .notFound(let remote, let path):

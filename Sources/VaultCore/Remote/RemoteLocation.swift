@@ -3,18 +3,19 @@
 /// keeps under it (docs/FORMAT.md, "Backups"): siblings, so that rclone's moves between them
 /// never overlap.
 public struct RemoteLocation: Equatable, Sendable, CustomStringConvertible {
-  /// As typed: what every message names.
+  /// As typed: what rclone is given. Messages show `description`, its secrets masked.
   public let text: String
 
   public init(_ text: String) throws {
     guard !text.isEmpty else { throw VaultError.invalidArgument("the remote is empty") }
     guard !text.contains("\n"), !text.contains("\0") else {
-      throw VaultError.invalidArgument("the remote '\(text)' has a line break in it")
+      throw VaultError.invalidArgument(
+        "the remote '\(RemoteRedaction.redacted(text))' has a line break in it")
     }
     self.text = text
   }
 
-  public var description: String { text }
+  public var description: String { RemoteRedaction.redacted(text) }
 
   /// `relative` under the remote.
   public func path(_ relative: String) -> String {

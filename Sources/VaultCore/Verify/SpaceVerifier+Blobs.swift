@@ -8,6 +8,9 @@ extension SpaceVerifier {
     case intact(PhotoRecord, details: PhotoDetails?)
     case damaged(String)
     case missing
+    /// An offloaded original whose remote could not be asked (`reason` names it): whether
+    /// it is intact is not known.
+    case unchecked(String)
   }
 }
 
@@ -71,6 +74,8 @@ struct PhotoChecker: Sendable {
       }
       // Read, in a decoder helper, once the whole original has authenticated.
       return .intact(reader.record, details: details(of: file.pinned, record: reader.record))
+    } catch VaultError.remote(let error) where error.leavesTheFileUnknown {
+      return .unchecked(error.description)
     } catch let error as VaultError {
       if case .damagedBlob(_, let reason) = error { return .damaged(reason) }
       return .damaged(error.description)
@@ -88,6 +93,8 @@ struct PhotoChecker: Sendable {
       return .intact(record, details: nil)
     } catch let VaultError.damagedBlob(_, reason) {
       return .damaged(reason)
+    } catch let error as RemoteError where error.leavesTheFileUnknown {
+      return .unchecked(error.description)
     } catch {
       return .damaged("\(error)")
     }

@@ -122,6 +122,8 @@ public final class SpaceVerifier {
         result.findings.append(.missingOriginal(number: number, name: name, id: id))
       case .damaged(let reason):
         result.findings.append(.damagedOriginal(number: number, name: name, id: id, reason: reason))
+      case .unchecked(let reason):
+        result.findings.append(.uncheckedOriginal(number: number, name: name, id: id, reason: reason))
       case .intact(_, let details):
         if let details { result.details = (record.id, details) }
       }
@@ -142,6 +144,8 @@ public final class SpaceVerifier {
         if let details { result.details = (id, details) }
       case .damaged(let reason):
         result.findings.append(.damagedOriginal(number: nil, name: nil, id: id.hex, reason: reason))
+      case .unchecked(let reason):
+        result.findings.append(.uncheckedOriginal(number: nil, name: nil, id: id.hex, reason: reason))
       case .missing: break
       }
     }

@@ -7,6 +7,9 @@ public enum VerifyFinding: Equatable, Sendable, CustomStringConvertible {
   /// An original that does not authenticate, or does not match its record or the index.
   /// `number` is nil for an original the index does not list.
   case damagedOriginal(number: Int?, name: String?, id: String, reason: String)
+  /// An offloaded original that could not be checked: its remote could not be asked
+  /// (`reason` names it). Not damage, but not known intact either.
+  case uncheckedOriginal(number: Int?, name: String?, id: String, reason: String)
   /// The index lists a photo whose original file is gone.
   case missingOriginal(number: Int, name: String, id: String)
   case damagedThumbnail(number: Int, name: String, id: String, reason: String)
@@ -38,9 +41,23 @@ public enum VerifyFinding: Equatable, Sendable, CustomStringConvertible {
 
   public var isRepairable: Bool {
     switch self {
-    case .intact, .damagedOriginal, .unexpectedFile: return false
+    case .intact, .damagedOriginal, .uncheckedOriginal, .unexpectedFile: return false
     default: return true
     }
+  }
+
+  /// A photo's original or thumbnail missing or damaged: what a backup brings back.
+  public var isLostBlob: Bool {
+    switch self {
+    case .damagedOriginal(_?, _, _, _), .missingOriginal, .damagedThumbnail, .missingThumbnail: return true
+    default: return false
+    }
+  }
+
+  /// An offloaded original whose remote could not be asked.
+  public var isUnchecked: Bool {
+    if case .uncheckedOriginal = self { return true }
+    return false
   }
 
   public var isProblem: Bool {
@@ -60,6 +77,9 @@ public enum VerifyFinding: Equatable, Sendable, CustomStringConvertible {
       return "damaged original: \(number) \(name ?? "?") (Photo/\(id)): \(reason)"
     case .damagedOriginal(nil, _, let id, let reason):
       return "damaged original not in the index: Photo/\(id): \(reason)"
+    case .uncheckedOriginal(let number, let name, let id, let reason):
+      return "not checked: \(number.map { "\($0) \(name ?? "?") (" } ?? "(not in the index, ")offloaded "
+        + "Photo/\(id)): \(reason)"
     case .missingOriginal(let number, let name, let id):
       return "missing original: \(number) \(name) (Photo/\(id) is gone)"
     case .damagedThumbnail(let number, let name, let id, let reason):

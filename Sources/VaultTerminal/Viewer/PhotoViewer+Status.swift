@@ -17,16 +17,12 @@ extension PhotoViewer {
         + (message == nil ? "  Enter: open  space: select  ?: keys  q: quit" : "")
     } else {
       let photo = browser.photo(at: page.index)!
-      var after = "  \(photo.record.width)×\(photo.record.height)"
-      // A Live Photo's says "live", its motion's duration and how to play it.
-      if let video = videoStatus(photo) { after += video }
-      if let taken = browser.withFoundDetails(photo.record).taken { after += "  " + taken.shownDate }
-      after += "  \(viewport?.zoomPercent ?? 100)%"
+      let failed = preloader.failure(photo.record.id) != nil
+      // A photo that could not be read shows its error, not a size and zoom of nothing shown.
+      var after = failed ? "" : pictureStatus(photo)
       if photo.isSelected { after += "  ✔" }
       // As drawn: an original decoded while this frame was drawn shows in the next one.
-      if drawnOriginal != photo.record.id && preloader.failure(photo.record.id) == nil {
-        after += "  loading…"
-      }
+      if drawnOriginal != photo.record.id && !failed { after += "  loading…" }
       let before = "\(page.index + 1) / \(count)  "
       // A long name is cut, not what follows it: the mark and the zoom must show.
       let room = max(8, columns - DisplayWidth.of(before) - DisplayWidth.of(after))
@@ -43,6 +39,15 @@ extension PhotoViewer {
     return Array("\u{1B}[\(row + 1);1H\u{1B}[2K\u{1B}[7m".utf8)
       + Array(DisplayWidth.pad(DisplayWidth.truncate(line, to: columns), to: columns).utf8)
       + Array("\u{1B}[27m".utf8)
+  }
+
+  /// The size, the kind of a video or Live Photo, the date taken and the zoom of a photo shown.
+  private func pictureStatus(_ photo: PhotoModel) -> String {
+    var status = "  \(photo.record.width)×\(photo.record.height)"
+    // A Live Photo's says "live", its motion's duration and how to play it.
+    if let video = videoStatus(photo) { status += video }
+    if let taken = browser.withFoundDetails(photo.record).taken { status += "  " + taken.shownDate }
+    return status + "  \(viewport?.zoomPercent ?? 100)%"
   }
 
   /// The question a prompt asks, with what was typed so far.

@@ -17,7 +17,8 @@ final class OffloadStubTests: XCTestCase {
     for text in [
       "2841233 \(md5)", "2841233  \(md5)\n", "02841233 \(md5)\n", "-1 \(md5)\n", "+5 \(md5)\n",
       "5 \(md5.uppercased())\n", "5 \(md5.dropLast())\n", "5 \(md5)0\n", " \(md5)\n", "5 \(md5)\n\n",
-      "99999999999999999999 \(md5)\n", "",
+      "99999999999999999999 \(md5)\n", "", "9223372036854775807 \(md5)\n",
+      "\(1 << 50) \(md5)\n",
     ] {
       XCTAssertNil(OffloadStub(text: Array(text.utf8)), text.debugDescription)
     }

@@ -17,5 +17,8 @@ final class UnreachableRemotesTests: XCTestCase {
     XCTAssertEqual(remotes.recent("box:", now: (10 + UnreachableRemotes.memory) * second - 1), unreachable)
     XCTAssertNil(remotes.recent("box:", now: (10 + UnreachableRemotes.memory) * second))
     XCTAssertNil(remotes.recent("box:", now: 11 * second), "tried again once forgotten")
+    // A remote back within seconds is read again within seconds (the mount failed for 30).
+    remotes.note(unreachable, of: "box:", now: 100 * second)
+    XCTAssertNil(remotes.recent("box:", now: 106 * second))
   }
 }

@@ -79,4 +79,29 @@ final class OffloadRemoteServerTests: XCTestCase {
     XCTAssertEqual(lines.count, 3, exported.stderr)
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/out").count, 1)
   }
+
+  /// The server goes away: verify (quick or full) cannot know whether the offloaded
+  /// originals are intact, says so in one line naming the remote, fails, and never calls
+  /// them damaged nor hints at deleting them (their only copy is on the remote).
+  func testVerifyWithTheServerGoneSaysWhatItCouldNotCheck() throws {
+    let server = try SFTPServer.start(for: self)
+    let remote = server.remote(folder + "/remote")
+    let offloaded = try vault.run(["offload", "1", "2", "--to", remote], environment: server.environment)
+    XCTAssertEqual(offloaded.status, 0, offloaded.stderr)
+    kill(server.processIdentifier, SIGKILL)
+    for depth in [["--quick"], []] {
+      let verify = try vault.run(["verify"] + depth, environment: server.environment)
+      XCTAssertEqual(verify.status, 1, "\(depth)")
+      let lines = verify.stderr.split(separator: "\n").map(String.init)
+      XCTAssertEqual(lines.count, 1, "\(depth): \(verify.stderr)")
+      XCTAssertTrue(
+        lines.first?.hasPrefix("error: could not check 2 offloaded originals: cannot reach '\(remote)': ")
+          == true,
+        "\(depth): \(verify.stderr)")
+      XCTAssertFalse(verify.stdout.contains("damaged"), "\(depth): \(verify.stdout)")
+      XCTAssertFalse(verify.stderr.contains("delete"), "\(depth): \(verify.stderr)")
+      XCTAssertTrue(
+        verify.stdout.hasSuffix(": 2 offloaded originals not checked\n"), "\(depth): \(verify.stdout)")
+    }
+  }
 }

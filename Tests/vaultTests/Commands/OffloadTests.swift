@@ -229,4 +229,96 @@ final class OffloadTests: XCTestCase {
     XCTAssertTrue(lines[0].hasPrefix("error: cannot reach '\(unreachable)': "), run.stderr)
     XCTAssertEqual(try snapshot(vault.vault), before)
   }
+
+  /// A crafted stub whose size is beyond any blob a record allows: export names it as
+  /// damaged (it crashed on an overflow), the other photos export.
+  func testAStubOfAnImpossibleSizeIsDamageNotACrash() throws {
+    XCTAssertEqual(try run(["offload", "1", "--to", remote]).status, 0)
+    let stubs = try vault.spaceFolder() + "/Offloaded/"
+    let id = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: stubs).first)
+    let md5 = String(try String(contentsOfFile: stubs + id, encoding: .utf8).split(separator: " ")[1])
+    try "9223372036854775807 \(md5)".write(toFile: stubs + id, atomically: false, encoding: .utf8)
+    let exported = try run(["export", "--all", "--to", "out"])
+    XCTAssertEqual(exported.status, 1, exported.stderr)
+    let errors = exported.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
+    XCTAssertEqual(errors.count, 2, exported.stderr)
+    XCTAssertTrue(errors.first?.contains("Offloaded/\(id) is not one vault writes") == true, exported.stderr)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/out").count, 2)
+  }
+
+  /// A remote copy longer than its stub says (a server padding it) is refused by keep
+  /// before it is downloaded: the listing's size is compared with the stub first.
+  func testKeepRefusesACopyOfAnotherSizeBeforeDownloadingIt() throws {
+    XCTAssertEqual(try run(["offload", "1", "--to", remote]).status, 0)
+    let copies = remote + "/current/" + ((try vault.spaceFolder()) as NSString).lastPathComponent + "/Photo/"
+    let id = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: copies).first)
+    let size = try fileBytes(copies + id).count
+    try writeBytes(try fileBytes(copies + id) + [UInt8](repeating: 0, count: 1 << 20), to: copies + id)
+    let kept = try run(["keep", "1"])
+    XCTAssertEqual(kept.status, 1, kept.stderr)
+    XCTAssertTrue(kept.stderr.contains("holds \(size + (1 << 20)) bytes, its stub says \(size)"), kept.stderr)
+    XCTAssertEqual(try places()[names[0]], "remote")
+  }
+
+  /// The secrets of a connection string never show: not in a summary, `vault info` or an
+  /// error (rclone's own line included).
+  func testTheSecretsOfAConnectionStringAreMasked() throws {
+    let secret = ":local,pass=hunter2,token=\"a,b\":" + remote
+    let masked = ":local,pass=***,token=***:" + remote
+    let port = try freePort()
+    let unreachable = try run(
+      ["offload", "2", "--to", ":sftp,host=127.0.0.1,port=\(port),user=nobody,pass=hunter2:vault"])
+    XCTAssertEqual(unreachable.status, 1)
+    XCTAssertTrue(
+      unreachable.stderr.hasPrefix("error: ':sftp,host=127.0.0.1,port=\(port),user=nobody,pass=***:vault': "),
+      unreachable.stderr)
+    let offloaded = try run(["offload", "1", "--to", secret])
+    XCTAssertEqual(offloaded.status, 0, offloaded.stderr)
+    XCTAssertTrue(offloaded.stdout.contains("to '\(masked)'"), offloaded.stdout)
+    let info = try run(["info"])
+    XCTAssertTrue(info.stdout.contains("on '\(masked)'"), info.stdout)
+    for run in [offloaded, info, unreachable] {
+      XCTAssertFalse((run.stdout + run.stderr).contains("hunter2"), run.stdout + run.stderr)
+    }
+  }
+
+  /// A relative local path with a ':' in it (the vault folder, restore's --to) is a path,
+  /// not a remote rclone would look up.
+  func testLocalPathsWithAColonAreNotTakenForRemotes() throws {
+    try FileManager.default.moveItem(atPath: folder + "/vault", toPath: folder + "/cam:2024")
+    let colon = VaultRunner(vault: "cam:2024", workingDirectory: folder)
+    for arguments in [
+      ["offload", "--all", "--to", remote], ["keep", "--all"], ["backup", folder + "/backup"],
+    ] {
+      let run = try colon.run(arguments, environment: environment)
+      XCTAssertEqual(run.status, 0, "\(arguments): \(run.stderr)")
+    }
+    let restored = try colon.run(["restore", folder + "/backup", "--to", "out:1"], environment: environment)
+    XCTAssertEqual(restored.status, 0, restored.stderr)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/out:1/vault.json"), restored.stdout)
+  }
+
+  /// A range read (view, export, the mount) gives up on a server that accepts and never
+  /// answers after one 20 s wait, not rclone's three of 60 s: its options override the
+  /// common ones, which come first.
+  func testRangeReadsWaitOnceAndBriefly() throws {
+    XCTAssertEqual(try run(["offload", "1", "--to", remote]).status, 0)
+    let rclone = folder + "/rclone-logging"
+    try """
+    #!/bin/sh
+    echo "$*" >> '\(folder)/rclone.log'
+    exec /usr/bin/rclone "$@"
+    """.write(toFile: rclone, atomically: true, encoding: .utf8)
+    chmod(rclone, 0o755)
+    let exported = try vault.run(
+      ["export", "1", "--to", "out"], environment: environment.merging(["VAULT_RCLONE": rclone]) { $1 })
+    XCTAssertEqual(exported.status, 0, exported.stderr)
+    let reads = try String(contentsOfFile: folder + "/rclone.log", encoding: .utf8).split(separator: "\n")
+      .filter { $0.hasPrefix("cat ") }
+    XCTAssertFalse(reads.isEmpty)
+    for read in reads {
+      XCTAssertTrue(
+        read.contains("--ask-password=false --timeout 20s --low-level-retries 1 --offset "), String(read))
+    }
+  }
 }

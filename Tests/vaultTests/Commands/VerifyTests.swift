@@ -163,4 +163,15 @@ final class VerifyTests: XCTestCase {
     XCTAssertEqual(run.stdout, "")
     XCTAssertEqual(try snapshot(vault.vault), before)
   }
+
+  /// A missing thumbnail or damaged original: the hints name a backup's way to bring them
+  /// back beside --repair.
+  func testTheHintsNameRestoreMissing() throws {
+    try addPhotos(2)
+    try FileManager.default.removeItem(atPath: try thumbnailPath(1))
+    let run = try vault.run(["verify"])
+    XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+    XCTAssertTrue(run.stderr.contains("'vault verify --repair'"), run.stderr)
+    XCTAssertTrue(run.stderr.contains("'vault restore REMOTE --missing'"), run.stderr)
+  }
 }

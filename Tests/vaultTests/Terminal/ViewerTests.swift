@@ -631,6 +631,24 @@ final class ViewerTests: XCTestCase {
     XCTAssertNotEqual(missing.status, 0)
     XCTAssertTrue(missing.stderr.contains("9"), missing.stderr)
   }
+
+  /// An offloaded photo whose copy cannot be read: the viewer shows the error for it, and
+  /// its status line only its number and name (not a size and zoom of nothing shown).
+  func testAnUnreadableOffloadedPhotoShowsNoSizeOrZoom() throws {
+    try requireRclone()
+    let remote = folder + "/remote"
+    let environment = ["RCLONE_CONFIG": "/nonexistent"]
+    XCTAssertEqual(try vault.run(["offload", "1", "--to", remote], environment: environment).status, 0)
+    try FileManager.default.removeItem(atPath: remote)
+    let session = try viewer("--mode symbols 1", environment: environment)
+    let screen = try session.wait(for: "not found")
+    let statusLine = try XCTUnwrap(
+      screen.split(separator: "\n").last { $0.contains("1 / 6  photo-1.jpg") }, screen)
+    XCTAssertFalse(statusLine.contains("640×480"), String(statusLine))
+    XCTAssertFalse(statusLine.contains("%"), String(statusLine))
+    try session.type("q")
+    XCTAssertTrue(try session.waitUntilFinished().contains("exit status 0"))
+  }
 }
 
 /// The processes running `vault view` (found by their command line and environment).
