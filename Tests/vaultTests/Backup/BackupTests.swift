@@ -311,6 +311,28 @@ final class BackupTests: XCTestCase {
     XCTAssertTrue(try vaultRun(["restore", remote, "--missing"]).stdout.hasSuffix(": nothing was missing\n"))
   }
 
+  /// The reviewer's repro: a manifest line whose path climbs out of `Photo/` moved the
+  /// space's key out of the vault. Now the manifest is refused and the vault left as it was.
+  func testRestoreMissingRefusesAManifestPathOutsideTheVault() throws {
+    let (space, tag, _) = try backedUpPhoto(named: "t")
+    let key = try fileBytes(space + "/key")
+    try FileManager.default.createDirectory(atPath: remote + "/" + tag, withIntermediateDirectories: true)
+    try writeBytes(key, to: remote + "/\(tag)/key")
+    let md5 = try XCTUnwrap(
+      String(contentsOfFile: remote + "/manifest", encoding: .utf8).split(separator: "\n")
+        .first { $0.hasSuffix(" \(tag)/key") }?.split(separator: " ")[1])
+    let manifest = try fileBytes(remote + "/manifest")
+    try writeBytes(
+      manifest + Array("\(key.count) \(md5) \(tag)/Photo/../../../\(tag)/key\n".utf8),
+      to: remote + "/manifest")
+    let line = manifest.filter { $0 == UInt8(ascii: "\n") }.count + 1
+    let whole = try snapshot(vault.vault)
+    let run = try vaultRun(["restore", remote, "--missing"], expecting: 1)
+    XCTAssertEqual(run.stderr, "error: '\(remote)/manifest': line \(line) names no file of a vault\n")
+    XCTAssertEqual(try snapshot(vault.vault), whole)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/" + tag))
+  }
+
   func testRestoreRefusesAFolderHoldingOtherFiles() throws {
     _ = try addPhotos(1, named: "f")
     try vaultRun(["backup", remote])
