@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 
+@testable import VaultCore
+
 /// `vault backup`, `backup --check` and `restore` end to end, over rclone's local backend (a
 /// folder is a remote).
 final class BackupTests: XCTestCase {
@@ -240,7 +242,9 @@ final class BackupTests: XCTestCase {
     XCTAssertTrue(
       try fileBytes(remote + "/current/\(tag)/Photo/\(id)") == original, "the backup's copy replaced")
     XCTAssertTrue(try fileBytes(remote + "/manifest") == manifest, "the manifest changed")
-    XCTAssertTrue(try vaultRun(["restore", remote, "--missing"]).stdout.hasPrefix("restored 1 file ("))
+    XCTAssertTrue(
+      try vaultRun(["restore", remote, "--missing"], password: "correct horse").stdout.hasPrefix(
+        "restored 1 file ("))
     XCTAssertTrue(try fileBytes(space + "/Photo/" + id) == original, "not restored")
     XCTAssertTrue(try vaultRun(["backup", remote]).stdout.hasSuffix("it was up to date\n"))
   }
@@ -304,11 +308,55 @@ final class BackupTests: XCTestCase {
     damaged[damaged.count - 1] ^= 0xFF
     try writeBytes(damaged, to: space + "/Photo/" + ids[1])
     XCTAssertEqual(try vault.run(["verify"]).status, 1)
-    let run = try vaultRun(["restore", remote, "--missing"])
+    let run = try vaultRun(["restore", remote, "--missing"], password: "correct horse")
     XCTAssertTrue(run.stdout.hasPrefix("restored 2 files ("), run.stdout)
     XCTAssertEqual(try snapshot(vault.vault), whole)
     XCTAssertEqual(try vault.run(["verify"]).status, 0)
     XCTAssertTrue(try vaultRun(["restore", remote, "--missing"]).stdout.hasSuffix(": nothing was missing\n"))
+  }
+
+  /// The reviewer's repro: a backup's copy zeroed, with its MD5 written into the manifest,
+  /// replaced the vault's healthy original. A file the vault has is never replaced on the
+  /// manifest's word: without a password it is named and kept; with one, kept since it
+  /// authenticates (and the backup's copy does not).
+  func testRestoreMissingNeverReplacesAHealthyFileWithTheBackupsCopy() throws {
+    let (space, tag, id) = try backedUpPhoto(named: "z")
+    let original = try fileBytes(space + "/Photo/" + id)
+    let zeroed = [UInt8](repeating: 0, count: original.count)
+    try writeBytes(zeroed, to: remote + "/current/\(tag)/Photo/\(id)")
+    let zeroedMD5 = try XCTUnwrap(FileMD5.of(remote + "/current/\(tag)/Photo/\(id)")).md5
+    let manifest = try String(contentsOfFile: remote + "/manifest", encoding: .utf8)
+    let lines = manifest.split(separator: "\n").map { line in
+      line.hasSuffix(" \(tag)/Photo/\(id)") ? "\(zeroed.count) \(zeroedMD5) \(tag)/Photo/\(id)" : String(line)
+    }
+    try writeBytes(Array((lines.joined(separator: "\n") + "\n").utf8), to: remote + "/manifest")
+    let whole = try snapshot(vault.vault)
+    let bare = try vaultRun(["restore", remote, "--missing"], expecting: 1)
+    XCTAssertTrue(
+      bare.stdout.contains("kept: \(tag)/Photo/\(id) differs from the backup's copy\n"), bare.stdout)
+    XCTAssertTrue(
+      bare.stderr.hasSuffix("error: 1 file differs from the backup's and was left as it is\n"), bare.stderr)
+    XCTAssertEqual(try snapshot(vault.vault), whole)
+    let keyed = try vaultRun(["restore", remote, "--missing"], password: "correct horse", expecting: 1)
+    XCTAssertTrue(
+      keyed.stdout.contains("kept: \(tag)/Photo/\(id) differs from the backup's copy\n"), keyed.stdout)
+    XCTAssertEqual(try snapshot(vault.vault), whole)
+    XCTAssertTrue(try fileBytes(space + "/Photo/" + id) == original, "the healthy original was replaced")
+  }
+
+  /// An original brought back from the backup while its Offloaded/ stub is there: the stub
+  /// goes, so that the vault does not call the original both local and offloaded.
+  func testRestoreMissingRemovesTheStubOfARestoredOriginal() throws {
+    let (space, _, id) = try backedUpPhoto(named: "s")
+    let original = try fileBytes(space + "/Photo/" + id)
+    try FileManager.default.createDirectory(atPath: space + "/Offloaded", withIntermediateDirectories: true)
+    let md5 = try XCTUnwrap(FileMD5.of(space + "/Photo/" + id)).md5
+    try writeBytes(Array("\(original.count) \(md5)\n".utf8), to: space + "/Offloaded/" + id)
+    try FileManager.default.removeItem(atPath: space + "/Photo/" + id)
+    XCTAssertTrue(try vaultRun(["restore", remote, "--missing"]).stdout.hasPrefix("restored 1 file ("))
+    XCTAssertTrue(try fileBytes(space + "/Photo/" + id) == original, "not restored")
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: space + "/Offloaded/" + id), "the stub is still there")
   }
 
   /// The reviewer's repro: a manifest line whose path climbs out of `Photo/` moved the
