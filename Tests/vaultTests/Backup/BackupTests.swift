@@ -267,6 +267,37 @@ final class BackupTests: XCTestCase {
     XCTAssertEqual(try fileBytes(remote + "/current/\(tag)/Journal/\(segment)"), before + [0xFF, 0xFE])
   }
 
+  /// The reviewer's ransomware repro: every file of the vault replaced by random bytes of
+  /// the same size, then a backup (refused while vault.json is junk; then run with it
+  /// whole). Each of the backup's files is still on the remote as it was: in current/ (a
+  /// blob of the same size is not sent again) or kept aside in removed/<stamp> (the files
+  /// the backup replaced).
+  func testAVaultWhoseEveryFileWasReplacedLeavesTheBackupsVersionsOnTheRemote() throws {
+    _ = try addPhotos(2, named: "r")
+    try vaultRun(["backup", remote])
+    let manifest = try String(contentsOfFile: remote + "/manifest", encoding: .utf8)
+    let paths = manifest.split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 2)[2]) }
+    var originals: [String: [UInt8]] = [:]
+    for path in paths {
+      let bytes = try fileBytes(vault.vault + "/" + path)
+      originals[path] = bytes
+      try writeBytes(
+        bytes.map { _ in UInt8.random(in: 0...255, using: &random) }, to: vault.vault + "/" + path)
+    }
+    let refused = try vaultRun(["backup", remote], expecting: 1)
+    XCTAssertTrue(refused.stderr.contains("vault.json' is not a usable vault header"), refused.stderr)
+    // With the header left whole, the backup runs and replaces the journal and keys.
+    try writeBytes(try XCTUnwrap(originals["vault.json"]), to: vault.vault + "/vault.json")
+    let run = try vault.run(["backup", remote], password: nil, environment: environment)
+    let stamps = (try? FileManager.default.contentsOfDirectory(atPath: remote + "/removed")) ?? []
+    for (path, original) in originals {
+      let copies = [remote + "/current/" + path] + stamps.map { remote + "/removed/\($0)/" + path }
+      XCTAssertTrue(
+        copies.contains { (try? fileBytes($0)) == original },
+        "\(path): the backup's version is gone\n" + run.stderr)
+    }
+  }
+
   /// An original offloaded to the remote (its stub in Offloaded/, no Photo/ file) stays in
   /// the backup's current/, and in its manifest with the stub's size and MD5.
   func testAnOffloadedOriginalStaysOnTheRemote() throws {
