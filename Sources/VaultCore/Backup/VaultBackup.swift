@@ -48,6 +48,7 @@ public final class VaultBackup {
     stage(.preparing)
     let staging = try StagingFolder(purpose: "backup")
     let tree = try RemoteTree.list(remote, rclone: rclone)
+    if tree.current[VaultHeader.fileName] != nil { try requireSameVault() }
     var remoteFiles = tree.current
     for path in cache.filesToResend() { remoteFiles[path] = nil }
     previous =
@@ -80,6 +81,24 @@ public final class VaultBackup {
     guard let remote, remote.size != size, let recorded = previous.entries[path] else { return false }
     return recorded.size == remote.size
   }
+
+  /// Refuses a remote whose `current/vault.json` is not this vault's: a backup there
+  /// would move the other vault's files aside (and purge them after the grace). The header
+  /// is written once, when a vault is made, with a random salt.
+  private func requireSameVault() throws {
+    let header = VaultHeader.fileName
+    let local = try readWholeFile(vault + "/" + header, limit: Self.headerLimit)
+    let theirs: [UInt8]
+    do {
+      theirs = try rclone.read([], remote.current(header), remote: remote.text, limit: Self.headerLimit)
+    } catch RemoteError.notFound {
+      return
+    }
+    guard theirs == local else { throw BackupError.anotherVaultsBackup(remote: remote.text) }
+  }
+
+  /// Far above a `vault.json`'s size (some 250 bytes).
+  static let headerLimit = 64 << 10
 
   /// This run's stamp: the name of its folder in `removed/`.
   var stamp: String { RemovalStamp(now).name }

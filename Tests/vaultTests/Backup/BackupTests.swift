@@ -316,6 +316,26 @@ final class BackupTests: XCTestCase {
     XCTAssertTrue(try vaultRun(["backup", "--check", remote]).stdout.hasSuffix("by MD5: all whole\n"))
   }
 
+  /// Another vault backed up to a remote holding this one's backup would move every file
+  /// of it aside (to be purged after the grace): refused, naming the remote, the remote as
+  /// it was.
+  func testABackupOfAnotherVaultToAnExistingRemoteIsRefused() throws {
+    _ = try addPhotos(1, named: "a")
+    try vaultRun(["backup", remote])
+    let before = try snapshot(remote)
+    let otherFolder = folder + "/other"
+    try FileManager.default.createDirectory(atPath: otherFolder, withIntermediateDirectories: true)
+    let other = try VaultRunner.initialized(in: otherFolder)
+    let run = try other.run(["backup", remote], password: nil, environment: environment)
+    XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+    XCTAssertEqual(
+      run.stderr,
+      "error: '\(remote)' holds the backup of another vault (its vault.json differs from this vault's)\n"
+        + "hint: back this vault up to a new remote path\n")
+    XCTAssertEqual(try snapshot(remote), before)
+    XCTAssertTrue(try vaultRun(["backup", remote]).stdout.hasSuffix("it was up to date\n"))
+  }
+
   func testARemoteThatCannotBeReachedGivesOneLineNamingIt() throws {
     _ = try addPhotos(1, named: "u")
     let unreachable = try unreachableSFTPRemote(keysIn: folder)
