@@ -9,9 +9,9 @@ import Foundation
 ///    space's folder is renamed by a password change as it is captured);
 /// 3. send the journal and key files that differ into `incoming/`, then move them into
 ///    `current/`, newest first (a deletion arrives no later than what it deletes);
-/// 4. move what `current/` has and the vault no longer does aside into `removed/<stamp>`,
-///    and purge the folders there whose grace is over;
-/// 5. write the manifest last, through `incoming/`.
+/// 4. write the manifest, through `incoming/`;
+/// 5. move what `current/` has and the vault no longer does aside into `removed/<stamp>`,
+///    and purge the folders there whose grace is over.
 public final class VaultBackup {
   let vault: String
   let remote: RemoteLocation
@@ -61,13 +61,16 @@ public final class VaultBackup {
     stage(.finishing)
     try sendSmallFiles(
       capture, staging: staging.path + "/capture", remoteFiles: remoteFiles, summary: &summary)
-    let kept = capture.keptPaths()
-    try moveAside(remoteFiles.keys.filter { !kept.contains($0) }, summary: &summary)
-    summary.foldersPurged = try purgeRemoved(tree.removedFolders + [stamp])
+    // The manifest goes first: one written after the moves would, were the run killed
+    // between, leave the last one naming files already moved aside. Files of current/ it
+    // does not list are moved aside by the next run.
     let manifest = try self.manifest(of: capture, remoteFiles: remoteFiles)
     try write(manifest, staging: staging.path)
     try cache.store(manifest)
     cache.resent()
+    let kept = capture.keptPaths()
+    try moveAside(remoteFiles.keys.filter { !kept.contains($0) }, summary: &summary)
+    summary.foldersPurged = try purgeRemoved(tree.removedFolders + [stamp])
     summary.filesOnRemote = manifest.entries.count
     return summary
   }

@@ -225,6 +225,31 @@ final class BackupTests: XCTestCase {
     XCTAssertFalse(run.stdout.contains("up to date"), run.stdout)
   }
 
+  /// The manifest is written before files are moved aside: a backup killed right after the
+  /// move (an rclone that moves, then dies) left a manifest naming files already in removed/.
+  func testABackupKilledAfterMovingFilesAsideLeavesAManifestOfCurrent() throws {
+    _ = try addPhotos(2, named: "k")
+    try vaultRun(["backup", remote])
+    let space = try vault.spaceFolder()
+    let id = try XCTUnwrap(vault.listJSON().first?["id"] as? String)
+    try FileManager.default.removeItem(atPath: space + "/Photo/" + id)
+    let fake = folder + "/rclone"
+    try """
+    #!/bin/sh
+    /usr/bin/rclone "$@" || exit $?
+    case "$1 $*" in move*/removed/*) kill -9 $PPID; exit 1 ;; esac
+    """.write(toFile: fake, atomically: true, encoding: .utf8)
+    chmod(fake, 0o755)
+    environment["VAULT_RCLONE"] = fake
+    _ = try vault.run(["backup", remote], password: nil, environment: environment)
+    let manifest = try String(contentsOfFile: remote + "/manifest", encoding: .utf8)
+    for line in manifest.split(separator: "\n") {
+      let path = String(line.split(separator: " ", maxSplits: 2)[2])
+      XCTAssertTrue(
+        FileManager.default.fileExists(atPath: remote + "/current/" + path), "\(path) is not in current/")
+    }
+  }
+
   /// A blob of the vault whose size changed (blobs never change: damage, or ransomware)
   /// does not replace the backup's whole copy; the backup says so and fails, and restore
   /// --missing brings the backup's copy back.
