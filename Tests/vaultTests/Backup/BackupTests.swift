@@ -361,6 +361,17 @@ final class BackupTests: XCTestCase {
     XCTAssertTrue(try vaultRun(["backup", remote]).stdout.hasSuffix("it was up to date\n"))
   }
 
+  /// A manifest emptied on the remote listed nothing to check, and --check said "all
+  /// whole": a backup listing no file is never whole.
+  func testCheckOfAManifestListingNoFileFails() throws {
+    _ = try addPhotos(1, named: "e")
+    try vaultRun(["backup", remote])
+    try writeBytes([], to: remote + "/manifest")
+    let run = try vaultRun(["backup", "--check", remote], expecting: 1)
+    XCTAssertEqual(
+      run.stderr, "error: the manifest on '\(remote)' lists no file: the backup there is not whole\n")
+  }
+
   func testARemoteThatCannotBeReachedGivesOneLineNamingIt() throws {
     _ = try addPhotos(1, named: "u")
     let unreachable = try unreachableSFTPRemote(keysIn: folder)
