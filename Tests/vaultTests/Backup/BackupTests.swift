@@ -372,6 +372,19 @@ final class BackupTests: XCTestCase {
       run.stderr, "error: the manifest on '\(remote)' lists no file: the backup there is not whole\n")
   }
 
+  /// A manifest is read into memory: one past 64 MiB (here the backup's own lines, repeated)
+  /// is an error naming it, not memory without bound.
+  func testAManifestPast64MiBIsRefused() throws {
+    _ = try addPhotos(1, named: "b")
+    try vaultRun(["backup", remote])
+    let manifest = try fileBytes(remote + "/manifest")
+    let copies = (64 << 20) / manifest.count + 1
+    try writeBytes(Array([[UInt8]](repeating: manifest, count: copies).joined()), to: remote + "/manifest")
+    let run = try vaultRun(["backup", "--check", remote], expecting: 1)
+    XCTAssertEqual(
+      run.stderr, "error: '\(remote)': manifest gave more than the 67108864 bytes asked for\n")
+  }
+
   func testARemoteThatCannotBeReachedGivesOneLineNamingIt() throws {
     _ = try addPhotos(1, named: "u")
     let unreachable = try unreachableSFTPRemote(keysIn: folder)
