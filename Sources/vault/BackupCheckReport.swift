@@ -10,7 +10,7 @@ struct BackupCheckReport {
   let download: Bool
 
   func run() throws {
-    let space = try spaceIfCredentialGiven()
+    let space = try options.spaceIfCredentialGiven()
     let names = space.map { FileNaming(space: $0) }
     let check = BackupCheck(remote: location, vault: options.resolvedVaultPath)
     let report = try check.run(
@@ -50,17 +50,6 @@ struct BackupCheckReport {
     return line + ": "
       + [missing > 0 ? "\(missing) missing" : nil, damaged > 0 ? "\(damaged) damaged" : nil]
       .compactMap { $0 }.joined(separator: ", ")
-  }
-
-  /// The space of the password given (--password-file, $VAULT_PASSWORD) or of the session
-  /// key; nil when neither is: a check never asks for a password.
-  private func spaceIfCredentialGiven() throws -> Space? {
-    let given = options.passwordFile != nil || PasswordInput.hasEnvironmentPassword
-    guard given || Vault.exists(at: options.resolvedVaultPath) else { return nil }
-    let vault = try options.openVault()
-    if !given, case .none = SessionKeyring.lookUp(for: vault, refresh: false) { return nil }
-    var credential = try options.credential(for: vault)
-    return try options.unlock(vault, with: &credential, access: .read)
   }
 }
 

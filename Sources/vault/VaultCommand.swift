@@ -125,6 +125,7 @@ extension VaultCommand {
       if case .rcloneMissing = error { Diagnostics.hint("install rclone (Debian: apt install rclone)") }
     case let error as BackupError:
       Diagnostics.error(error.description)
+      if case .anotherVaultsBackup = error { Diagnostics.hint("back this vault up to a new remote path") }
     default:
       return nil
     }

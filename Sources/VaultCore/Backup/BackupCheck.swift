@@ -55,6 +55,8 @@ public final class BackupCheck {
     guard let manifest = try BackupManifest.download(from: remote, rclone: rclone) else {
       throw BackupError.noBackup(remote: remote.text)
     }
+    // A backup always holds vault.json: a manifest listing nothing is never a whole backup.
+    guard !manifest.entries.isEmpty else { throw BackupError.emptyManifest(remote: remote.text) }
     let report =
       try download
       ? checkDownloading(manifest, authenticate: authenticate, stage: stage) : checkListing(manifest)

@@ -9,6 +9,11 @@ public enum BackupError: Error, Equatable, CustomStringConvertible {
   case noBackup(remote: String)
   /// A restore's folder holds files that are not an earlier restore's of the remote.
   case notARestoreFolder(path: String, file: String)
+  /// The remote's manifest lists no file (a backup always holds `vault.json`).
+  case emptyManifest(remote: String)
+  /// The remote holds another vault's backup (its `vault.json`, written once when a vault
+  /// is made, differs from this vault's).
+  case anotherVaultsBackup(remote: String)
 
   public var description: String {
     switch self {
@@ -21,6 +26,10 @@ public enum BackupError: Error, Equatable, CustomStringConvertible {
       return "'\(RemoteRedaction.redacted(remote))' holds no complete backup (no manifest)"
     case .notARestoreFolder(let path, let file):
       return "'\(path)' is not empty and not an earlier restore of this backup: it holds '\(file)'"
+    case .emptyManifest(let remote):
+      return "the manifest on '\(remote)' lists no file: the backup there is not whole"
+    case .anotherVaultsBackup(let remote):
+      return "'\(remote)' holds the backup of another vault (its vault.json differs from this vault's)"
     }
   }
 }

@@ -30,7 +30,11 @@ public struct BackupManifest: Equatable, Sendable {
       else {
         throw VaultError.io(path: source, reason: "line \(number + 1) is not '<size> <md5> <path>'")
       }
-      entries[String(decoding: fields[2], as: UTF8.self)] = Entry(size: size, md5: md5)
+      let path = String(decoding: fields[2], as: UTF8.self)
+      guard VaultLayoutPath.isValid(path) else {
+        throw VaultError.io(path: source, reason: "line \(number + 1) names no file of a vault")
+      }
+      entries[path] = Entry(size: size, md5: md5)
     }
   }
 

@@ -23,7 +23,7 @@ struct ManifestCache {
 
   /// The cached manifest; nil when there is none or it does not read.
   func load() -> BackupManifest? {
-    guard let bytes = try? readWholeFile(path, limit: 1 << 30) else { return nil }
+    guard let bytes = try? readWholeFile(path, limit: BackupManifest.readLimit) else { return nil }
     return try? BackupManifest(text: bytes, source: path)
   }
 

@@ -9,6 +9,10 @@ public struct RestoreSummary: Sendable, Equatable {
   public var mismatches: [RestoreMismatch] = []
   /// Journal files the local vault has that differ from the backup's, left alone (`--missing`).
   public var journalFilesKept = 0
+  /// Blobs the vault has that differ from the backup's and were left as they are
+  /// (`--missing`): no key to tell which copy is damaged, or the vault's authenticates, or
+  /// the backup's does not.
+  public var differingBlobsKept: [String] = []
 }
 
 /// A restored file that does not match what the backup sent.

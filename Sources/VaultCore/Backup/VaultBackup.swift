@@ -9,9 +9,9 @@ import Foundation
 ///    space's folder is renamed by a password change as it is captured);
 /// 3. send the journal and key files that differ into `incoming/`, then move them into
 ///    `current/`, newest first (a deletion arrives no later than what it deletes);
-/// 4. move what `current/` has and the vault no longer does aside into `removed/<stamp>`,
-///    and purge the folders there whose grace is over;
-/// 5. write the manifest last, through `incoming/`.
+/// 4. write the manifest, through `incoming/`;
+/// 5. move what `current/` has and the vault no longer does aside into `removed/<stamp>`,
+///    and purge the folders there whose grace is over.
 public final class VaultBackup {
   let vault: String
   let remote: RemoteLocation
@@ -48,6 +48,7 @@ public final class VaultBackup {
     stage(.preparing)
     let staging = try StagingFolder(purpose: "backup")
     let tree = try RemoteTree.list(remote, rclone: rclone)
+    if tree.current[VaultHeader.fileName] != nil { try requireSameVault() }
     var remoteFiles = tree.current
     for path in cache.filesToResend() { remoteFiles[path] = nil }
     previous =
@@ -60,13 +61,16 @@ public final class VaultBackup {
     stage(.finishing)
     try sendSmallFiles(
       capture, staging: staging.path + "/capture", remoteFiles: remoteFiles, summary: &summary)
-    let kept = capture.keptPaths()
-    try moveAside(remoteFiles.keys.filter { !kept.contains($0) }, summary: &summary)
-    summary.foldersPurged = try purgeRemoved(tree.removedFolders + [stamp])
+    // The manifest goes first: one written after the moves would, were the run killed
+    // between, leave the last one naming files already moved aside. Files of current/ it
+    // does not list are moved aside by the next run.
     let manifest = try self.manifest(of: capture, remoteFiles: remoteFiles)
     try write(manifest, staging: staging.path)
     try cache.store(manifest)
     cache.resent()
+    let kept = capture.keptPaths()
+    try moveAside(remoteFiles.keys.filter { !kept.contains($0) }, summary: &summary)
+    summary.foldersPurged = try purgeRemoved(tree.removedFolders + [stamp])
     summary.filesOnRemote = manifest.entries.count
     return summary
   }
@@ -80,6 +84,24 @@ public final class VaultBackup {
     guard let remote, remote.size != size, let recorded = previous.entries[path] else { return false }
     return recorded.size == remote.size
   }
+
+  /// Refuses a remote whose `current/vault.json` is not this vault's: a backup there
+  /// would move the other vault's files aside (and purge them after the grace). The header
+  /// is written once, when a vault is made, with a random salt.
+  private func requireSameVault() throws {
+    let header = VaultHeader.fileName
+    let local = try readWholeFile(vault + "/" + header, limit: Self.headerLimit)
+    let theirs: [UInt8]
+    do {
+      theirs = try rclone.read([], remote.current(header), remote: remote.text, limit: Self.headerLimit)
+    } catch RemoteError.notFound {
+      return
+    }
+    guard theirs == local else { throw BackupError.anotherVaultsBackup(remote: remote.text) }
+  }
+
+  /// Far above a `vault.json`'s size (some 250 bytes).
+  static let headerLimit = 64 << 10
 
   /// This run's stamp: the name of its folder in `removed/`.
   var stamp: String { RemovalStamp(now).name }

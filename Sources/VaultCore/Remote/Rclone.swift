@@ -39,10 +39,10 @@ public struct Rclone: Sendable {
   /// Runs `rclone VERB <common options> OPTIONS -- OPERANDS` and returns what it wrote on
   /// stdout; `remote` (as the user typed it) names the remote in errors.
   @discardableResult
-  public func run(_ verb: String, _ options: [String] = [], _ operands: [String], remote: String) throws
-    -> [UInt8]
-  {
-    try execute(verb, options, operands, remote: remote, outputLimit: Int.max) { _ in nil }.output
+  public func run(
+    _ verb: String, _ options: [String] = [], _ operands: [String], remote: String, outputLimit: Int = Int.max
+  ) throws -> [UInt8] {
+    try execute(verb, options, operands, remote: remote, outputLimit: outputLimit) { _ in nil }.output
   }
 
   /// Reads a file's bytes (`rclone cat`, with `--offset O --count N` for a range) into a

@@ -27,13 +27,17 @@ extension Rclone {
     return files
   }
 
+  /// The most `rclone lsjson` may print (some 200 bytes a file with its hash: over a million
+  /// files); more is an error, not memory without bound.
+  static let listingLimit = 256 << 20
+
   /// `rclone lsjson OPTIONS FOLDER`'s entries; nil when the folder is not there.
   func listing(_ options: [String], _ folder: String, remote: RemoteLocation) throws -> [[String:
     Any]]?
   {
     let output: [UInt8]
     do {
-      output = try run("lsjson", options, [folder], remote: remote.text)
+      output = try run("lsjson", options, [folder], remote: remote.text, outputLimit: Self.listingLimit)
     } catch RemoteError.notFound {
       return nil
     }

@@ -15,12 +15,13 @@ final class BackupManifestTests: XCTestCase {
       for _ in 0..<Int(random.next() % 20) {
         let tag = hexString((0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) })
         let id = hexString((0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) })
-        let folder = ["Photo", "Thumb", "Journal"][Int(random.next() % 3)]
+        let folder = ["Photo", "Thumb", "Offloaded", "Journal/s-", "Journal/j-"][Int(random.next() % 5)]
         let md5 =
           random.next() % 5 == 0
           ? nil : hexString((0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) })
-        manifest.entries["\(tag)/\(folder)/\(id)"] = BackupManifest.Entry(
-          size: Int64(random.next() % (1 << 40)), md5: md5)
+        manifest.entries["\(tag)/\(folder)\(folder.hasPrefix("Journal") ? "" : "/")\(id)"] =
+          BackupManifest.Entry(
+            size: Int64(random.next() % (1 << 40)), md5: md5)
       }
       let text = manifest.encoded()
       XCTAssertEqual(try BackupManifest(text: text, source: "m"), manifest, "seed \(seed), round \(round)")
@@ -36,6 +37,53 @@ final class BackupManifestTests: XCTestCase {
       XCTAssertThrowsError(try BackupManifest(text: Array(text.utf8), source: "REMOTE/manifest")) {
         XCTAssertEqual("\($0)", "'REMOTE/manifest': line 1 is not '<size> <md5> <path>'", text)
       }
+    }
+  }
+
+  /// A restore writes where the manifest says: a path outside the vault's layout (the
+  /// reviewer's `T/Photo/../../../T/key` moved a key out of the vault) rejects the manifest.
+  func testAManifestNamingAPathOutsideTheVaultLayoutIsRejected() {
+    var random = SeededGenerator(seed: seed)
+    let hex = { (random: inout SeededGenerator) in
+      hexString((0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+    }
+    let tag = hex(&random)
+    let valid = [
+      "vault.json", "\(tag)/key", "\(tag)/recovery", "\(tag)/Journal/s-\(hex(&random))",
+      "\(tag)/Journal/j-\(hex(&random))", "\(tag)/Photo/\(hex(&random))", "\(tag)/Thumb/\(hex(&random))",
+      "\(tag)/Offloaded/\(hex(&random))",
+    ]
+    for path in valid {
+      XCTAssertNoThrow(try BackupManifest(text: Array("1 - \(path)\n".utf8), source: "m"), path)
+    }
+    let insertions = ["..", ".", "", "x", "\u{1}", "\n", "Photo", tag]
+    for round in 0..<300 {
+      var parts = valid[Int(random.next() % UInt64(valid.count))].split(
+        separator: "/", omittingEmptySubsequences: false
+      ).map(String.init)
+      switch random.next() % 4 {
+      case 0:
+        parts.insert(
+          insertions[Int(random.next() % UInt64(insertions.count))],
+          at: Int(random.next() % UInt64(parts.count + 1)))
+      case 1:
+        parts[Int(random.next() % UInt64(parts.count))] += ["..", ".", "x", "\u{1}"][Int(random.next() % 4)]
+      case 2: parts.insert("", at: 0)
+      default: parts[Int(random.next() % UInt64(parts.count))] = ".."
+      }
+      let path = parts.joined(separator: "/")
+      XCTAssertThrowsError(
+        try BackupManifest(text: Array("1 - \(valid[0])\n77 - \(path)\n".utf8), source: "REMOTE/manifest"),
+        "seed \(seed), round \(round): \(path.debugDescription)"
+      ) {
+        XCTAssertTrue("\($0)".hasPrefix("'REMOTE/manifest': line 2 "), "\($0)")
+      }
+    }
+    XCTAssertThrowsError(
+      try BackupManifest(
+        text: Array("77 - \(tag)/Photo/../../../\(tag)/key\n".utf8), source: "REMOTE/manifest")
+    ) {
+      XCTAssertEqual("\($0)", "'REMOTE/manifest': line 1 names no file of a vault")
     }
   }
 

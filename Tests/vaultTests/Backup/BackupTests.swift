@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 
+@testable import VaultCore
+
 /// `vault backup`, `backup --check` and `restore` end to end, over rclone's local backend (a
 /// folder is a remote).
 final class BackupTests: XCTestCase {
@@ -223,6 +225,31 @@ final class BackupTests: XCTestCase {
     XCTAssertFalse(run.stdout.contains("up to date"), run.stdout)
   }
 
+  /// The manifest is written before files are moved aside: a backup killed right after the
+  /// move (an rclone that moves, then dies) left a manifest naming files already in removed/.
+  func testABackupKilledAfterMovingFilesAsideLeavesAManifestOfCurrent() throws {
+    _ = try addPhotos(2, named: "k")
+    try vaultRun(["backup", remote])
+    let space = try vault.spaceFolder()
+    let id = try XCTUnwrap(vault.listJSON().first?["id"] as? String)
+    try FileManager.default.removeItem(atPath: space + "/Photo/" + id)
+    let fake = folder + "/rclone"
+    try """
+    #!/bin/sh
+    /usr/bin/rclone "$@" || exit $?
+    case "$1 $*" in move*/removed/*) kill -9 $PPID; exit 1 ;; esac
+    """.write(toFile: fake, atomically: true, encoding: .utf8)
+    chmod(fake, 0o755)
+    environment["VAULT_RCLONE"] = fake
+    _ = try vault.run(["backup", remote], password: nil, environment: environment)
+    let manifest = try String(contentsOfFile: remote + "/manifest", encoding: .utf8)
+    for line in manifest.split(separator: "\n") {
+      let path = String(line.split(separator: " ", maxSplits: 2)[2])
+      XCTAssertTrue(
+        FileManager.default.fileExists(atPath: remote + "/current/" + path), "\(path) is not in current/")
+    }
+  }
+
   /// A blob of the vault whose size changed (blobs never change: damage, or ransomware)
   /// does not replace the backup's whole copy; the backup says so and fails, and restore
   /// --missing brings the backup's copy back.
@@ -240,7 +267,9 @@ final class BackupTests: XCTestCase {
     XCTAssertTrue(
       try fileBytes(remote + "/current/\(tag)/Photo/\(id)") == original, "the backup's copy replaced")
     XCTAssertTrue(try fileBytes(remote + "/manifest") == manifest, "the manifest changed")
-    XCTAssertTrue(try vaultRun(["restore", remote, "--missing"]).stdout.hasPrefix("restored 1 file ("))
+    XCTAssertTrue(
+      try vaultRun(["restore", remote, "--missing"], password: "correct horse").stdout.hasPrefix(
+        "restored 1 file ("))
     XCTAssertTrue(try fileBytes(space + "/Photo/" + id) == original, "not restored")
     XCTAssertTrue(try vaultRun(["backup", remote]).stdout.hasSuffix("it was up to date\n"))
   }
@@ -263,6 +292,37 @@ final class BackupTests: XCTestCase {
     XCTAssertEqual(try fileBytes(remote + "/current/\(tag)/Journal/\(segment)"), before + [0xFF, 0xFE])
   }
 
+  /// The reviewer's ransomware repro: every file of the vault replaced by random bytes of
+  /// the same size, then a backup (refused while vault.json is junk; then run with it
+  /// whole). Each of the backup's files is still on the remote as it was: in current/ (a
+  /// blob of the same size is not sent again) or kept aside in removed/<stamp> (the files
+  /// the backup replaced).
+  func testAVaultWhoseEveryFileWasReplacedLeavesTheBackupsVersionsOnTheRemote() throws {
+    _ = try addPhotos(2, named: "r")
+    try vaultRun(["backup", remote])
+    let manifest = try String(contentsOfFile: remote + "/manifest", encoding: .utf8)
+    let paths = manifest.split(separator: "\n").map { String($0.split(separator: " ", maxSplits: 2)[2]) }
+    var originals: [String: [UInt8]] = [:]
+    for path in paths {
+      let bytes = try fileBytes(vault.vault + "/" + path)
+      originals[path] = bytes
+      try writeBytes(
+        bytes.map { _ in UInt8.random(in: 0...255, using: &random) }, to: vault.vault + "/" + path)
+    }
+    let refused = try vaultRun(["backup", remote], expecting: 1)
+    XCTAssertTrue(refused.stderr.contains("vault.json' is not a usable vault header"), refused.stderr)
+    // With the header left whole, the backup runs and replaces the journal and keys.
+    try writeBytes(try XCTUnwrap(originals["vault.json"]), to: vault.vault + "/vault.json")
+    let run = try vault.run(["backup", remote], password: nil, environment: environment)
+    let stamps = (try? FileManager.default.contentsOfDirectory(atPath: remote + "/removed")) ?? []
+    for (path, original) in originals {
+      let copies = [remote + "/current/" + path] + stamps.map { remote + "/removed/\($0)/" + path }
+      XCTAssertTrue(
+        copies.contains { (try? fileBytes($0)) == original },
+        "\(path): the backup's version is gone\n" + run.stderr)
+    }
+  }
+
   /// An original offloaded to the remote (its stub in Offloaded/, no Photo/ file) stays in
   /// the backup's current/, and in its manifest with the stub's size and MD5.
   func testAnOffloadedOriginalStaysOnTheRemote() throws {
@@ -279,6 +339,50 @@ final class BackupTests: XCTestCase {
     XCTAssertFalse(FileManager.default.fileExists(atPath: remote + "/current/\(tag)/Offloaded"))
     XCTAssertEqual(try String(contentsOfFile: remote + "/manifest", encoding: .utf8), manifest)
     XCTAssertTrue(try vaultRun(["backup", "--check", remote]).stdout.hasSuffix("by MD5: all whole\n"))
+  }
+
+  /// Another vault backed up to a remote holding this one's backup would move every file
+  /// of it aside (to be purged after the grace): refused, naming the remote, the remote as
+  /// it was.
+  func testABackupOfAnotherVaultToAnExistingRemoteIsRefused() throws {
+    _ = try addPhotos(1, named: "a")
+    try vaultRun(["backup", remote])
+    let before = try snapshot(remote)
+    let otherFolder = folder + "/other"
+    try FileManager.default.createDirectory(atPath: otherFolder, withIntermediateDirectories: true)
+    let other = try VaultRunner.initialized(in: otherFolder)
+    let run = try other.run(["backup", remote], password: nil, environment: environment)
+    XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+    XCTAssertEqual(
+      run.stderr,
+      "error: '\(remote)' holds the backup of another vault (its vault.json differs from this vault's)\n"
+        + "hint: back this vault up to a new remote path\n")
+    XCTAssertEqual(try snapshot(remote), before)
+    XCTAssertTrue(try vaultRun(["backup", remote]).stdout.hasSuffix("it was up to date\n"))
+  }
+
+  /// A manifest emptied on the remote listed nothing to check, and --check said "all
+  /// whole": a backup listing no file is never whole.
+  func testCheckOfAManifestListingNoFileFails() throws {
+    _ = try addPhotos(1, named: "e")
+    try vaultRun(["backup", remote])
+    try writeBytes([], to: remote + "/manifest")
+    let run = try vaultRun(["backup", "--check", remote], expecting: 1)
+    XCTAssertEqual(
+      run.stderr, "error: the manifest on '\(remote)' lists no file: the backup there is not whole\n")
+  }
+
+  /// A manifest is read into memory: one past 64 MiB (here the backup's own lines, repeated)
+  /// is an error naming it, not memory without bound.
+  func testAManifestPast64MiBIsRefused() throws {
+    _ = try addPhotos(1, named: "b")
+    try vaultRun(["backup", remote])
+    let manifest = try fileBytes(remote + "/manifest")
+    let copies = (64 << 20) / manifest.count + 1
+    try writeBytes(Array([[UInt8]](repeating: manifest, count: copies).joined()), to: remote + "/manifest")
+    let run = try vaultRun(["backup", "--check", remote], expecting: 1)
+    XCTAssertEqual(
+      run.stderr, "error: '\(remote)': manifest gave more than the 67108864 bytes asked for\n")
   }
 
   func testARemoteThatCannotBeReachedGivesOneLineNamingIt() throws {
@@ -304,11 +408,77 @@ final class BackupTests: XCTestCase {
     damaged[damaged.count - 1] ^= 0xFF
     try writeBytes(damaged, to: space + "/Photo/" + ids[1])
     XCTAssertEqual(try vault.run(["verify"]).status, 1)
-    let run = try vaultRun(["restore", remote, "--missing"])
+    let run = try vaultRun(["restore", remote, "--missing"], password: "correct horse")
     XCTAssertTrue(run.stdout.hasPrefix("restored 2 files ("), run.stdout)
     XCTAssertEqual(try snapshot(vault.vault), whole)
     XCTAssertEqual(try vault.run(["verify"]).status, 0)
     XCTAssertTrue(try vaultRun(["restore", remote, "--missing"]).stdout.hasSuffix(": nothing was missing\n"))
+  }
+
+  /// The reviewer's repro: a backup's copy zeroed, with its MD5 written into the manifest,
+  /// replaced the vault's healthy original. A file the vault has is never replaced on the
+  /// manifest's word: without a password it is named and kept; with one, kept since it
+  /// authenticates (and the backup's copy does not).
+  func testRestoreMissingNeverReplacesAHealthyFileWithTheBackupsCopy() throws {
+    let (space, tag, id) = try backedUpPhoto(named: "z")
+    let original = try fileBytes(space + "/Photo/" + id)
+    let zeroed = [UInt8](repeating: 0, count: original.count)
+    try writeBytes(zeroed, to: remote + "/current/\(tag)/Photo/\(id)")
+    let zeroedMD5 = try XCTUnwrap(FileMD5.of(remote + "/current/\(tag)/Photo/\(id)")).md5
+    let manifest = try String(contentsOfFile: remote + "/manifest", encoding: .utf8)
+    let lines = manifest.split(separator: "\n").map { line in
+      line.hasSuffix(" \(tag)/Photo/\(id)") ? "\(zeroed.count) \(zeroedMD5) \(tag)/Photo/\(id)" : String(line)
+    }
+    try writeBytes(Array((lines.joined(separator: "\n") + "\n").utf8), to: remote + "/manifest")
+    let whole = try snapshot(vault.vault)
+    let bare = try vaultRun(["restore", remote, "--missing"], expecting: 1)
+    XCTAssertTrue(
+      bare.stdout.contains("kept: \(tag)/Photo/\(id) differs from the backup's copy\n"), bare.stdout)
+    XCTAssertTrue(
+      bare.stderr.hasSuffix("error: 1 file differs from the backup's and was left as it is\n"), bare.stderr)
+    XCTAssertEqual(try snapshot(vault.vault), whole)
+    let keyed = try vaultRun(["restore", remote, "--missing"], password: "correct horse", expecting: 1)
+    XCTAssertTrue(
+      keyed.stdout.contains("kept: \(tag)/Photo/\(id) differs from the backup's copy\n"), keyed.stdout)
+    XCTAssertEqual(try snapshot(vault.vault), whole)
+    XCTAssertTrue(try fileBytes(space + "/Photo/" + id) == original, "the healthy original was replaced")
+  }
+
+  /// An original brought back from the backup while its Offloaded/ stub is there: the stub
+  /// goes, so that the vault does not call the original both local and offloaded.
+  func testRestoreMissingRemovesTheStubOfARestoredOriginal() throws {
+    let (space, _, id) = try backedUpPhoto(named: "s")
+    let original = try fileBytes(space + "/Photo/" + id)
+    try FileManager.default.createDirectory(atPath: space + "/Offloaded", withIntermediateDirectories: true)
+    let md5 = try XCTUnwrap(FileMD5.of(space + "/Photo/" + id)).md5
+    try writeBytes(Array("\(original.count) \(md5)\n".utf8), to: space + "/Offloaded/" + id)
+    try FileManager.default.removeItem(atPath: space + "/Photo/" + id)
+    XCTAssertTrue(try vaultRun(["restore", remote, "--missing"]).stdout.hasPrefix("restored 1 file ("))
+    XCTAssertTrue(try fileBytes(space + "/Photo/" + id) == original, "not restored")
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: space + "/Offloaded/" + id), "the stub is still there")
+  }
+
+  /// The reviewer's repro: a manifest line whose path climbs out of `Photo/` moved the
+  /// space's key out of the vault. Now the manifest is refused and the vault left as it was.
+  func testRestoreMissingRefusesAManifestPathOutsideTheVault() throws {
+    let (space, tag, _) = try backedUpPhoto(named: "t")
+    let key = try fileBytes(space + "/key")
+    try FileManager.default.createDirectory(atPath: remote + "/" + tag, withIntermediateDirectories: true)
+    try writeBytes(key, to: remote + "/\(tag)/key")
+    let md5 = try XCTUnwrap(
+      String(contentsOfFile: remote + "/manifest", encoding: .utf8).split(separator: "\n")
+        .first { $0.hasSuffix(" \(tag)/key") }?.split(separator: " ")[1])
+    let manifest = try fileBytes(remote + "/manifest")
+    try writeBytes(
+      manifest + Array("\(key.count) \(md5) \(tag)/Photo/../../../\(tag)/key\n".utf8),
+      to: remote + "/manifest")
+    let line = manifest.filter { $0 == UInt8(ascii: "\n") }.count + 1
+    let whole = try snapshot(vault.vault)
+    let run = try vaultRun(["restore", remote, "--missing"], expecting: 1)
+    XCTAssertEqual(run.stderr, "error: '\(remote)/manifest': line \(line) names no file of a vault\n")
+    XCTAssertEqual(try snapshot(vault.vault), whole)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/" + tag))
   }
 
   func testRestoreRefusesAFolderHoldingOtherFiles() throws {
