@@ -49,7 +49,10 @@ extension VaultRestore {
       switch RestoreGroup(path: path) {
       case .blobs:
         guard fileExists(local) else {
-          wanted.append(path)
+          // An offloaded original is where `vault offload` left it, not missing: `vault keep`
+          // brings it back.
+          let isOffloaded = Self.offloadedStub(of: path, in: vault).map(fileExists) ?? false
+          if !isOffloaded { wanted.append(path) }
           continue
         }
         guard try ManifestComparison.local(local, expected: entry) != .matches else { continue }
@@ -127,14 +130,20 @@ extension VaultRestore {
   /// After an original (`<tag>/Photo/<id>`) came back, its `Offloaded/<id>` stub says
   /// nothing true any more: it goes.
   private static func removeOffloadedStub(of path: String, in vault: String) throws {
-    let parts = path.split(separator: "/").map(String.init)
-    guard parts.count == 3, parts[1] == Space.photoFolder else { return }
-    let folder = vault + "/" + parts[0] + "/" + Space.offloadedFolder
-    guard unlink(folder + "/" + parts[2]) == 0 else {
+    guard let stub = offloadedStub(of: path, in: vault) else { return }
+    guard unlink(stub) == 0 else {
       if errno == ENOENT { return }
-      throw VaultError.posix(folder + "/" + parts[2])
+      throw VaultError.posix(stub)
     }
-    try syncDirectory(folder)
+    try syncDirectory(parentFolder(stub))
+  }
+
+  /// The path of the `Offloaded/<id>` stub of the original at `path` (`<tag>/Photo/<id>`);
+  /// nil for any other file.
+  private static func offloadedStub(of path: String, in vault: String) -> String? {
+    let parts = path.split(separator: "/").map(String.init)
+    guard parts.count == 3, parts[1] == Space.photoFolder else { return nil }
+    return vault + "/" + parts[0] + "/" + Space.offloadedFolder + "/" + parts[2]
   }
 
   /// The space folder's exclusive lock, the folder made first if it is gone.
