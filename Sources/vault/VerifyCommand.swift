@@ -54,23 +54,7 @@ struct VerifyCommand: ParsableCommand {
     let progress: (Int, Int) -> Void = { done, total in
       Diagnostics.progress(done: done, total: total, label: "checking")
     }
-    var journalLost = false
-    if repair {
-      SignalHandling.install()
-      let summary = try verifier.repair(progress: progress, interruption: SignalHandling.interruption)
-      Diagnostics.clearProgress()
-      report(summary, in: space.makeBrowser())
-      journalLost = summary.journalLost
-      switch summary.interruption {
-      case .checking(let done, let total)?:
-        throw CommandInterrupted(
-          summary: "interrupted: \(done) of \(total) photos checked, nothing repaired; "
-            + "run the same command again to continue")
-      case .remakingThumbnails(let done, let total)?:
-        throw CommandInterrupted(done: done, of: total, "thumbnails remade")
-      case nil: break
-      }
-    }
+    let journalLost = repair ? try runRepair(verifier, of: space, progress: progress) : false
     let findings = verifier.verify(depth: quick ? .quick : .full, progress: progress)
     Diagnostics.clearProgress()
     for finding in findings where !finding.isUnchecked && (!quiet || finding.isProblem) {
@@ -115,6 +99,26 @@ struct VerifyCommand: ParsableCommand {
     if !uncheckedLines.isEmpty { throw BatchFailure(summary: uncheckedLines.joined(separator: "\n")) }
     if journalLost {
       throw BatchFailure(summary: "error: the space was rebuilt from its originals and is not as it was")
+    }
+  }
+
+  /// `--repair`: repairs what can be repaired and reports it; whether the space's journal
+  /// was lost (rebuilt from the originals). Throws when interrupted.
+  private func runRepair(
+    _ verifier: SpaceVerifier, of space: Space, progress: (Int, Int) -> Void
+  ) throws -> Bool {
+    SignalHandling.install()
+    let summary = try verifier.repair(progress: progress, interruption: SignalHandling.interruption)
+    Diagnostics.clearProgress()
+    report(summary, in: space.makeBrowser())
+    switch summary.interruption {
+    case .checking(let done, let total)?:
+      throw CommandInterrupted(
+        summary: "interrupted: \(done) of \(total) photos checked, nothing repaired; "
+          + "run the same command again to continue")
+    case .remakingThumbnails(let done, let total)?:
+      throw CommandInterrupted(done: done, of: total, "thumbnails remade")
+    case nil: return summary.journalLost
     }
   }
 
