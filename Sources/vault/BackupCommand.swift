@@ -74,7 +74,18 @@ struct BackupCommand: ParsableCommand {
     }
     Diagnostics.clearProgress()
     printLine(Self.describe(summary, remote: remote, seconds: Self.seconds(since: started)))
+    Self.reportOffloadedElsewhere(summary.offloadedElsewhere)
     try Self.reportAltered(summary.filesAltered)
+  }
+
+  /// Says that originals offloaded to another remote are not in this backup (a cron job's
+  /// log should not read as if the backup held every photo).
+  static func reportOffloadedElsewhere(_ count: Int) {
+    guard count > 0 else { return }
+    let originals = count == 1 ? "1 offloaded original is" : "\(count) offloaded originals are"
+    Diagnostics.warning(
+      "\(originals) not in this backup: they are on the remote they were offloaded to, not on this one")
+    Diagnostics.hint("'vault keep --all' brings them back to the vault, and the next backup sends them")
   }
 
   /// Names the vault's files that differ from the backup's whole copies (which were kept),

@@ -24,6 +24,10 @@ public struct BackupSummary: Sendable, Equatable {
   public var filesAltered: [String] = []
   /// Folders of `removed/` purged because their grace period was over.
   public var foldersPurged = 0
+  /// Originals offloaded to another remote (their stub here, no copy on this one): not in
+  /// this backup, so left out of its manifest (a check or restore of it would else call
+  /// them missing).
+  public var offloadedElsewhere = 0
   /// Files in `current/` once the backup was complete.
   public var filesOnRemote = 0
 }

@@ -60,7 +60,8 @@ extension VaultBackup {
   ) throws -> BackupManifest {
     var manifest = BackupManifest()
     for (path, entry) in capture.staged { manifest.entries[path] = entry }
-    for (path, entry) in capture.offloaded {
+    // An original offloaded to another remote is not in this backup.
+    for (path, entry) in capture.offloaded where remoteFiles[path] != nil {
       let size = entry.size >= 0 ? entry.size : remoteFiles[path]?.size ?? 0
       manifest.entries[path] = BackupManifest.Entry(size: size, md5: entry.md5)
     }

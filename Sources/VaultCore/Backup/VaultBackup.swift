@@ -65,6 +65,7 @@ public final class VaultBackup {
     // between, leave the last one naming files already moved aside. Files of current/ it
     // does not list are moved aside by the next run.
     let manifest = try self.manifest(of: capture, remoteFiles: remoteFiles)
+    summary.offloadedElsewhere = capture.offloaded.keys.filter { remoteFiles[$0] == nil }.count
     try write(manifest, staging: staging.path)
     try cache.store(manifest)
     cache.resent()

@@ -461,6 +461,31 @@ final class BackupTests: XCTestCase {
     XCTAssertTrue(FileManager.default.fileExists(atPath: space + "/Offloaded/" + id), "the stub is gone")
   }
 
+  /// The tryout's: a backup to a remote other than the one an original was offloaded to
+  /// said nothing, listed the original in its manifest, and its --check then named it
+  /// missing (and a restore failed) however often it ran again.
+  func testABackupToAnotherRemoteSaysOffloadedOriginalsAreNotInIt() throws {
+    let (space, _, id) = try backedUpPhoto(named: "o")
+    let original = try fileBytes(space + "/Photo/" + id)
+    try FileManager.default.createDirectory(atPath: space + "/Offloaded", withIntermediateDirectories: true)
+    let md5 = try XCTUnwrap(FileMD5.of(space + "/Photo/" + id)).md5
+    try writeBytes(Array("\(original.count) \(md5)\n".utf8), to: space + "/Offloaded/" + id)
+    try FileManager.default.removeItem(atPath: space + "/Photo/" + id)
+    let second = folder + "/second"
+    let backup = try vaultRun(["backup", second])
+    XCTAssertTrue(
+      backup.stderr.hasPrefix(
+        "warning: 1 offloaded original is not in this backup: they are on the remote they were offloaded to"),
+      backup.stderr)
+    let check = try vaultRun(["backup", "--check", second])
+    XCTAssertTrue(check.stdout.hasSuffix(": all whole\n"), check.stdout)
+    XCTAssertFalse(
+      try String(contentsOfFile: second + "/manifest", encoding: .utf8).contains("Photo/" + id), "listed")
+    // The remote it was offloaded to keeps it in its manifest, and says nothing.
+    XCTAssertEqual(try vaultRun(["backup", remote]).stderr, "")
+    XCTAssertTrue(try String(contentsOfFile: remote + "/manifest", encoding: .utf8).contains("Photo/" + id))
+  }
+
   /// The reviewer's repro: a manifest line whose path climbs out of `Photo/` moved the
   /// space's key out of the vault. Now the manifest is refused and the vault left as it was.
   func testRestoreMissingRefusesAManifestPathOutsideTheVault() throws {
