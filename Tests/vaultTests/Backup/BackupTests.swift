@@ -40,6 +40,16 @@ final class BackupTests: XCTestCase {
     return (space, (space as NSString).lastPathComponent, id)
   }
 
+  /// Leaves the original `id` of `space` as `vault offload` does once the remote holds it:
+  /// its stub written (size and MD5), its Photo/ file gone.
+  private func offloadByHand(_ id: String, in space: String) throws {
+    let original = try fileBytes(space + "/Photo/" + id)
+    try FileManager.default.createDirectory(atPath: space + "/Offloaded", withIntermediateDirectories: true)
+    let md5 = try XCTUnwrap(FileMD5.of(space + "/Photo/" + id)).md5
+    try writeBytes(Array("\(original.count) \(md5)\n".utf8), to: space + "/Offloaded/" + id)
+    try FileManager.default.removeItem(atPath: space + "/Photo/" + id)
+  }
+
   private func addPhotos(_ count: Int, named prefix: String) throws -> [String] {
     let photos = try writeNoisePhotos(count, into: folder + "/in", named: prefix, random: &random)
     try vaultRun(["add"] + photos, password: "correct horse")
@@ -444,18 +454,12 @@ final class BackupTests: XCTestCase {
     XCTAssertTrue(try fileBytes(space + "/Photo/" + id) == original, "the healthy original was replaced")
   }
 
-  /// An original brought back from the backup while its Offloaded/ stub is there: the stub
-  /// goes, so that the vault does not call the original both local and offloaded.
   /// An offloaded original (its stub there, its Photo/ file gone) is not missing: restore
   /// --missing leaves it on the remote (it fetched every offloaded original back, undoing
   /// the offload, before).
   func testRestoreMissingLeavesOffloadedOriginalsOffloaded() throws {
     let (space, _, id) = try backedUpPhoto(named: "s")
-    let original = try fileBytes(space + "/Photo/" + id)
-    try FileManager.default.createDirectory(atPath: space + "/Offloaded", withIntermediateDirectories: true)
-    let md5 = try XCTUnwrap(FileMD5.of(space + "/Photo/" + id)).md5
-    try writeBytes(Array("\(original.count) \(md5)\n".utf8), to: space + "/Offloaded/" + id)
-    try FileManager.default.removeItem(atPath: space + "/Photo/" + id)
+    try offloadByHand(id, in: space)
     try vaultRun(["restore", remote, "--missing"])
     XCTAssertFalse(FileManager.default.fileExists(atPath: space + "/Photo/" + id), "fetched back")
     XCTAssertTrue(FileManager.default.fileExists(atPath: space + "/Offloaded/" + id), "the stub is gone")
@@ -466,11 +470,7 @@ final class BackupTests: XCTestCase {
   /// missing (and a restore failed) however often it ran again.
   func testABackupToAnotherRemoteSaysOffloadedOriginalsAreNotInIt() throws {
     let (space, _, id) = try backedUpPhoto(named: "o")
-    let original = try fileBytes(space + "/Photo/" + id)
-    try FileManager.default.createDirectory(atPath: space + "/Offloaded", withIntermediateDirectories: true)
-    let md5 = try XCTUnwrap(FileMD5.of(space + "/Photo/" + id)).md5
-    try writeBytes(Array("\(original.count) \(md5)\n".utf8), to: space + "/Offloaded/" + id)
-    try FileManager.default.removeItem(atPath: space + "/Photo/" + id)
+    try offloadByHand(id, in: space)
     let second = folder + "/second"
     let backup = try vaultRun(["backup", second])
     XCTAssertTrue(
