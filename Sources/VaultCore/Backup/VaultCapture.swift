@@ -17,8 +17,6 @@ struct VaultCapture {
 
   /// The small files a space folder has besides its folders.
   static let spaceFiles = [Space.keyFile, Space.recoveryFile, Space.indexFile]
-  /// Where offloaded originals leave their stub (`<blob size> <md5 hex>\n`).
-  static let offloadedFolder = "Offloaded"
 
   /// Every path the capture keeps in `current/` (made at each call: keep it).
   func keptPaths() -> Set<String> { Set(staged.keys).union(blobs.keys).union(offloaded.keys) }
@@ -49,10 +47,10 @@ struct VaultCapture {
         if let size = Self.regularFileSize(vault + "/" + path) { blobs[path] = size }
       }
     }
-    for name in try names(in: folder + "/" + Self.offloadedFolder) where BlobID(hex: name) != nil {
+    for name in try names(in: folder + "/" + Space.offloadedFolder) where BlobID(hex: name) != nil {
       let original = tag + "/" + Space.photoFolder + "/" + name
       guard blobs[original] == nil else { continue }
-      offloaded[original] = Self.stub(folder + "/" + Self.offloadedFolder + "/" + name)
+      offloaded[original] = Self.stub(folder + "/" + Space.offloadedFolder + "/" + name)
     }
   }
 
@@ -76,13 +74,12 @@ struct VaultCapture {
     return Int64(info.st_size)
   }
 
-  /// What an offload stub records of the remote's copy; the size alone is unknown then.
+  /// What an offload stub records of the remote's copy (read as `OffloadStub` reads it);
+  /// the size alone is unknown when the stub is unreadable.
   private static func stub(_ path: String) -> BackupManifest.Entry {
-    let text = (try? readWholeFile(path, limit: 256)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-    let fields = text.split(whereSeparator: \.isWhitespace)
-    guard fields.count == 2, let size = Int64(fields[0]), fields[1].count == 32 else {
-      return BackupManifest.Entry(size: -1, md5: nil)
-    }
-    return BackupManifest.Entry(size: size, md5: String(fields[1]).lowercased())
+    guard let text = try? readWholeFile(path, limit: OffloadStub.lengthLimit),
+      let stub = OffloadStub(text: text)
+    else { return BackupManifest.Entry(size: -1, md5: nil) }
+    return BackupManifest.Entry(size: Int64(stub.size), md5: stub.md5)
   }
 }

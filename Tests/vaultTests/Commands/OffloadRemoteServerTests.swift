@@ -60,16 +60,22 @@ final class OffloadRemoteServerTests: XCTestCase {
     try assertRoundTrip(server, remote: server.remote("vault"))
   }
 
-  /// The server goes away: export names each offloaded photo in one line naming the
-  /// remote, the others export, and vault does not wait out the connection timeout for
-  /// each photo.
-  func testAServerThatStopsAnsweringIsOneLineAPhoto() throws {
+  /// Offloads photos 1 and 2 over SFTP, then kills sshd (its keys and rclone's settings
+  /// still there: the port refuses).
+  private func offloadTwoToAServerThenStopIt() throws -> (SFTPServer, String) {
     let server = try SFTPServer.start(for: self)
     let remote = server.remote(folder + "/remote")
     let offloaded = try vault.run(["offload", "1", "2", "--to", remote], environment: server.environment)
     XCTAssertEqual(offloaded.status, 0, offloaded.stderr)
-    // sshd gone, its keys and rclone's settings still there: the port refuses.
     kill(server.processIdentifier, SIGKILL)
+    return (server, remote)
+  }
+
+  /// The server goes away: export names each offloaded photo in one line naming the
+  /// remote, the others export, and vault does not wait out the connection timeout for
+  /// each photo.
+  func testAServerThatStopsAnsweringIsOneLineAPhoto() throws {
+    let (server, remote) = try offloadTwoToAServerThenStopIt()
     let exported = try vault.run(["export", "--all", "--to", "out"], environment: server.environment)
     XCTAssertEqual(exported.status, 1)
     let lines = exported.stderr.split(separator: "\n").map(String.init)
@@ -84,11 +90,7 @@ final class OffloadRemoteServerTests: XCTestCase {
   /// originals are intact, says so in one line naming the remote, fails, and never calls
   /// them damaged nor hints at deleting them (their only copy is on the remote).
   func testVerifyWithTheServerGoneSaysWhatItCouldNotCheck() throws {
-    let server = try SFTPServer.start(for: self)
-    let remote = server.remote(folder + "/remote")
-    let offloaded = try vault.run(["offload", "1", "2", "--to", remote], environment: server.environment)
-    XCTAssertEqual(offloaded.status, 0, offloaded.stderr)
-    kill(server.processIdentifier, SIGKILL)
+    let (server, remote) = try offloadTwoToAServerThenStopIt()
     for depth in [["--quick"], []] {
       let verify = try vault.run(["verify"] + depth, environment: server.environment)
       XCTAssertEqual(verify.status, 1, "\(depth)")

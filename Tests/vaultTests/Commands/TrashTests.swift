@@ -165,7 +165,7 @@ final class TrashTests: XCTestCase {
     let space = try vault.spaceFolder()
     let (gray, photo) = (try id(of: "gray.png"), try id(of: "photo.jpg"))
     try run(["trash", "retention", "7"])
-    let day: Int64 = 86_400_000_000_000
+    let day = TrashRetention.dayNanoseconds
     let now = Timestamp.now().nanosecondsSince1970
     try forge([
       .trashed(try XCTUnwrap(BlobID(hex: gray)), trashed: true, stamp: now - (15 + 7) * day),
@@ -197,7 +197,7 @@ final class TrashTests: XCTestCase {
   func testRestoreRetentionAndEmptyExpireNothingFirst() throws {
     try addThree()
     let (gray, photo) = (try id(of: "gray.png"), try id(of: "photo.jpg"))
-    let day: Int64 = 86_400_000_000_000
+    let day = TrashRetention.dayNanoseconds
     let now = Timestamp.now().nanosecondsSince1970
     try forge([
       .trashed(try XCTUnwrap(BlobID(hex: gray)), trashed: true, stamp: now - 60 * day),
@@ -242,7 +242,7 @@ final class TrashTests: XCTestCase {
   func testExpiryWaitsWhileTheClockIsBehindTheSpacesLatestStamp() throws {
     try addThree()
     let (gray, palette) = (try id(of: "gray.png"), try id(of: "palette.png"))
-    let day: Int64 = 86_400_000_000_000
+    let day = TrashRetention.dayNanoseconds
     let now = Timestamp.now().nanosecondsSince1970
     try forge([
       .trashed(try XCTUnwrap(BlobID(hex: gray)), trashed: true, stamp: now - 60 * day),
@@ -258,13 +258,7 @@ final class TrashTests: XCTestCase {
   /// they deleted for good is named once the viewer's screen is gone.
   func testTheViewerNamesWhatItsChangesExpired() throws {
     try addThree()
-    let gray = try id(of: "gray.png")
-    let day: Int64 = 86_400_000_000_000
-    try forge([
-      .trashed(
-        try XCTUnwrap(BlobID(hex: gray)), trashed: true,
-        stamp: Timestamp.now().nanosecondsSince1970 - 60 * day)
-    ])
+    try forgeTrashed("gray.png", daysAgo: 60)
     let session = try TmuxSession(
       "\(VaultRunner.binary) view --mode symbols 2> view-stderr.txt; echo \"exit status $?\"", in: folder,
       environment: [
@@ -286,13 +280,7 @@ final class TrashTests: XCTestCase {
   /// what expiry deleted: it expires nothing, and the next command names the item.
   func testAPasswordChangeDeletesNothingUnnamed() throws {
     try addThree()
-    let gray = try id(of: "gray.png")
-    let day: Int64 = 86_400_000_000_000
-    try forge([
-      .trashed(
-        try XCTUnwrap(BlobID(hex: gray)), trashed: true,
-        stamp: Timestamp.now().nanosecondsSince1970 - 60 * day)
-    ])
+    try forgeTrashed("gray.png", daysAgo: 60)
     let newPassword = folder + "/new-password"
     try writeBytes(Array("battery staple\n".utf8), to: newPassword)
     try run(["passwd", "--new-password-file", newPassword])
@@ -301,6 +289,12 @@ final class TrashTests: XCTestCase {
     let select = try vault.run(["select", "1"], password: "battery staple")
     XCTAssertTrue(
       select.stderr.contains("'gray.png' was in Recently Deleted longer than 30 days"), select.stderr)
+  }
+
+  /// Puts `name` in Recently Deleted as if `days` days ago.
+  func forgeTrashed(_ name: String, daysAgo days: Int64) throws {
+    let stamp = Timestamp.now().nanosecondsSince1970 - days * TrashRetention.dayNanoseconds
+    try forge([.trashed(try XCTUnwrap(BlobID(hex: try id(of: name))), trashed: true, stamp: stamp)])
   }
 
   func forge(_ entries: [JournalEntry]) throws {
