@@ -1,18 +1,13 @@
 #define FUSE_USE_VERSION 35
-#include <fuse.h>
+#include <fuse_lowlevel.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-// fuse_new and fuse_loop_mt are macros over versioned symbols, which Swift cannot call.
-static inline struct fuse *vault_fuse_new(struct fuse_args *args, const struct fuse_operations *operations,
-                                          void *user_data) {
-  return fuse_new(args, operations, sizeof(*operations), user_data);
-}
-
-static inline int vault_fuse_loop_mt(struct fuse *fuse, unsigned int max_idle_threads) {
+// fuse_session_loop_mt is a macro over versioned symbols, which Swift cannot call.
+static inline int vault_fuse_session_loop_mt(struct fuse_session *session, unsigned int max_idle_threads) {
   struct fuse_loop_config config = {.clone_fd = 0, .max_idle_threads = max_idle_threads};
-  return fuse_loop_mt(fuse, &config);
+  return fuse_session_loop_mt(session, &config);
 }
 
 // libfuse prints its errors on stderr; vault says what went wrong in one line of its own,

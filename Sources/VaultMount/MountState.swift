@@ -82,14 +82,14 @@ final class MountState: Sendable {
 /// kernel's read-ahead, several reads at once, decrypts on several cores, while the
 /// decrypted chunks of all open files together stay bounded.
 final class OpenOriginal: Sendable {
-  let record: PhotoRecord
+  let file: MountTree.File
   private let pool: ReaderPool
   private let openReader: @Sendable () throws -> OriginalRangeReader
 
   init(
-    record: PhotoRecord, pool: ReaderPool, openReader: @escaping @Sendable () throws -> OriginalRangeReader
+    file: MountTree.File, pool: ReaderPool, openReader: @escaping @Sendable () throws -> OriginalRangeReader
   ) {
-    self.record = record
+    self.file = file
     self.pool = pool
     self.openReader = openReader
   }

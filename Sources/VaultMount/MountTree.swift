@@ -17,14 +17,30 @@ struct MountTree: Sendable {
   struct Folder {
     var names: [String] = []
     var nodes: [Node] = []
+    /// Where each name is in `names`, for a look-up by name.
+    var positions: [String: Int] = [:]
+    let path: String
+    let inode: UInt64
+    /// The folder holding this one (the root holds itself).
+    let parent: Int
+  }
+
+  /// An original a file shows, with its inode number and the number of folders showing it
+  /// (its link count: the same photo in `Photos/`, an album and its month is one inode).
+  struct File {
+    let record: PhotoRecord
+    let inode: UInt64
+    var links: Int
   }
 
   /// Folders by number; 0 is the root.
-  private(set) var folders: [Folder] = [Folder()]
+  private(set) var folders: [Folder]
   /// The originals the files show, by number; a photo shown in several folders has one.
-  private(set) var files: [PhotoRecord] = []
-  /// Every path ("/Photos/IMG_1.jpg"), and "/" for the root.
-  private(set) var nodes: [String: Node] = ["/": .folder(0)]
+  private(set) var files: [File] = []
+  /// What each inode number shows now.
+  private(set) var nodesByInode: [UInt64: Node] = [:]
+  /// The numbers of this tree's nodes, and of those of the trees before it.
+  private(set) var inodes: InodeNumbers
   private var fileNumbers: [BlobID: Int] = [:]
 
   /// The names the files show under (see `ShownNames`): the same in every folder, Recently
@@ -34,13 +50,17 @@ struct MountTree: Sendable {
   /// The tree of `photos` (in the browser's order), and of `trashed`, the items of Recently
   /// Deleted, each file under its name in `shownNames` (numbered in the browser's order when
   /// it has none there).
+  /// Its nodes keep the numbers `inodes` gave them (those of the tree it replaces).
   init(
     photos: [PhotoModel], trashed: [PhotoModel] = [], shownNames: [BlobID: String] = [:],
-    zone: TimeZone = .current
+    zone: TimeZone = .current, inodes: InodeNumbers = InodeNumbers()
   ) {
     self.shownNames = shownNames
-    nodes.reserveCapacity(photos.count * 3)
-    fileNumbers.reserveCapacity(photos.count)
+    self.inodes = inodes
+    folders = [Folder(path: "/", inode: InodeNumbers.root, parent: 0)]
+    nodesByInode = [InodeNumbers.root: .folder(0)]
+    nodesByInode.reserveCapacity(photos.count + trashed.count + 64)
+    fileNumbers.reserveCapacity(photos.count + trashed.count)
     let root = 0
     addFiles(
       PhotoExporter.originals(of: photos), to: addFolder("Photos", in: root, path: "/"), path: "/Photos")
@@ -93,10 +113,11 @@ struct MountTree: Sendable {
 
   private mutating func addFolder(_ name: String, in parent: Int, path: String) -> Int {
     let number = folders.count
-    folders.append(Folder())
-    folders[parent].names.append(name)
-    folders[parent].nodes.append(.folder(number))
-    nodes[(path == "/" ? "/" : path + "/") + name] = .folder(number)
+    let folderPath = (path == "/" ? "/" : path + "/") + name
+    let inode = inodes.folder(folderPath)
+    folders.append(Folder(path: folderPath, inode: inode, parent: parent))
+    add(name, .folder(number), to: parent)
+    nodesByInode[inode] = .folder(number)
     return number
   }
 
@@ -104,29 +125,70 @@ struct MountTree: Sendable {
     let names = PhotoExporter.namesInEmptyFolder(records, shown: shownNames)
     folders[folder].names.reserveCapacity(records.count)
     folders[folder].nodes.reserveCapacity(records.count)
+    folders[folder].positions.reserveCapacity(records.count)
     for (record, name) in zip(records, names) {
-      let number =
-        fileNumbers[record.id]
-        ?? {
-          files.append(record)
-          fileNumbers[record.id] = files.count - 1
-          return files.count - 1
-        }()
-      folders[folder].names.append(name)
-      folders[folder].nodes.append(.file(number))
-      nodes[path + "/" + name] = .file(number)
+      let number: Int
+      if let known = fileNumbers[record.id] {
+        number = known
+        files[number].links += 1
+      } else {
+        number = files.count
+        let inode = inodes.file(record.id)
+        files.append(File(record: record, inode: inode, links: 1))
+        fileNumbers[record.id] = number
+        nodesByInode[inode] = .file(number)
+      }
+      add(name, .file(number), to: folder)
     }
   }
 
-  /// The paths that show something else in `newer` (another photo, or nothing): the
-  /// kernel's cache of them is dropped when the tree is swapped.
-  func pathsChanged(in newer: MountTree) -> [String] {
-    nodes.compactMap { path, node in
-      guard case .file(let number) = node else { return nil }
-      guard case .file(let other) = newer.nodes[path], newer.files[other].id == files[number].id else {
-        return path
-      }
-      return nil
+  /// Names are told apart by their bytes (as `namesInEmptyFolder` makes them), and a
+  /// String key by canonical equivalence: of two names equal that way, the key finds the
+  /// first, and `child` looks further for the other.
+  private mutating func add(_ name: String, _ node: Node, to folder: Int) {
+    let position = folders[folder].names.count
+    folders[folder].names.append(name)
+    folders[folder].nodes.append(node)
+    if folders[folder].positions[name] == nil { folders[folder].positions[name] = position }
+  }
+
+  /// The node named `name` (its bytes) in folder `folder`.
+  func child(_ name: String, of folder: Int) -> Node? {
+    let shown = folders[folder]
+    guard let position = shown.positions[name] else { return nil }
+    if shown.names[position].utf8.elementsEqual(name.utf8) { return shown.nodes[position] }
+    return shown.names.firstIndex { $0.utf8.elementsEqual(name.utf8) }.map { shown.nodes[$0] }
+  }
+
+  /// The node at `path` ("/Photos/IMG_1.jpg"; "/" is the root).
+  func node(at path: String) -> Node? {
+    var node = Node.folder(0)
+    for name in path.split(separator: "/", omittingEmptySubsequences: true) {
+      guard case .folder(let folder) = node, let next = child(String(name), of: folder) else { return nil }
+      node = next
     }
+    return node
+  }
+
+  func inode(of node: Node) -> UInt64 {
+    switch node {
+    case .folder(let number): folders[number].inode
+    case .file(let number): files[number].inode
+    }
+  }
+
+  /// The names (a folder's inode and a name in it) that show something else in `newer`
+  /// (another photo, or nothing): the kernel's cache of them is dropped when the tree is
+  /// swapped. A folder gone in `newer` is one name in its parent, whatever it held.
+  func entriesChanged(in newer: MountTree) -> [(folder: UInt64, name: String)] {
+    var changed: [(folder: UInt64, name: String)] = []
+    for folder in folders {
+      guard case .folder(let newerFolder)? = newer.nodesByInode[folder.inode] else { continue }
+      for (name, node) in zip(folder.names, folder.nodes) {
+        let now = newer.child(name, of: newerFolder).map { newer.inode(of: $0) }
+        if now != inode(of: node) { changed.append((folder.inode, name)) }
+      }
+    }
+    return changed
   }
 }

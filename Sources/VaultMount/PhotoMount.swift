@@ -2,8 +2,8 @@ import CFuse
 import Foundation
 import VaultCore
 
-/// A space shown as a read-only file system (see `MountTree`) through libfuse3's
-/// multithreaded loop. The space is opened to read and holds no lock: other commands
+/// A space shown as a read-only file system (see `MountTree`) through libfuse3's low-level
+/// API (`MountOperations`) and its multithreaded loop. The space is opened to read and holds no lock: other commands
 /// change it meanwhile, and a `MountWatcher` brings the tree up to date.
 public final class PhotoMount {
   public let mountPoint: String
@@ -11,7 +11,7 @@ public final class PhotoMount {
   private let browser: PhotoBrowser
   /// Only for the watcher, which watches its folders; the photos are read through `browser`.
   private let space: Space
-  private var fuse: OpaquePointer?
+  private var session: OpaquePointer?
   private var watcher: MountWatcher?
 
   /// Builds the tree of `space`'s photos, to be mounted on `mountPoint`.
@@ -34,10 +34,15 @@ public final class PhotoMount {
   }
 
   static func tree(of browser: PhotoBrowser) -> MountTree {
+    tree(of: browser, inodes: InodeNumbers())
+  }
+
+  /// The tree of the browser's photos, numbered on `inodes` (those of the tree it replaces).
+  static func tree(of browser: PhotoBrowser, inodes: InodeNumbers) -> MountTree {
     let source = browser.dataSource
     return MountTree(
       photos: (0..<browser.count).map { source.photoAtIndex($0) }, trashed: source.trashedPhotos(),
-      shownNames: source.shownNames())
+      shownNames: source.shownNames(), inodes: inodes)
   }
 
   /// Mounts (read-only, for this user only: no `allow_other`); Ctrl-C, SIGTERM and SIGHUP
@@ -47,23 +52,25 @@ public final class PhotoMount {
     let options = ["vault", "-o", "ro,default_permissions,fsname=vault,subtype=vault"]
     var pointers = options.map { strdup($0) }
     defer { for pointer in pointers { free(pointer) } }
-    let fuse = pointers.withUnsafeMutableBufferPointer { argv -> OpaquePointer? in
+    let session = pointers.withUnsafeMutableBufferPointer { argv -> OpaquePointer? in
       var arguments = fuse_args(argc: Int32(argv.count), argv: argv.baseAddress, allocated: 0)
       var operations = MountOperations.table()
-      let made = vault_fuse_new(&arguments, &operations, Unmanaged.passUnretained(state).toOpaque())
+      let made = fuse_session_new(
+        &arguments, &operations, MemoryLayout<fuse_lowlevel_ops>.size,
+        Unmanaged.passUnretained(state).toOpaque())
       fuse_opt_free_args(&arguments)
       return made
     }
-    guard let fuse else { throw failure("libfuse refused its options") }
-    guard fuse_mount(fuse, mountPoint) == 0 else {
-      fuse_destroy(fuse)
+    guard let session else { throw failure("libfuse refused its options") }
+    guard fuse_session_mount(session, mountPoint) == 0 else {
+      fuse_session_destroy(session)
       throw failure("could not mount")
     }
-    self.fuse = fuse
-    guard fuse_set_signal_handlers(fuse_get_session(fuse)) == 0 else {
-      fuse_unmount(fuse)
-      fuse_destroy(fuse)
-      self.fuse = nil
+    self.session = session
+    guard fuse_set_signal_handlers(session) == 0 else {
+      fuse_session_unmount(session)
+      fuse_session_destroy(session)
+      self.session = nil
       throw failure("could not set up its signal handlers")
     }
   }
@@ -76,18 +83,18 @@ public final class PhotoMount {
   /// Serves the mount until it is unmounted (`fusermount3 -u`) or a signal ends it; then
   /// unmounts, lets go of every open file (wiping what they decrypted) and returns.
   public func run() {
-    guard let fuse else { return }
-    let reloading = MountReload(browser: browser, state: state, fuse: fuse)
+    guard let session else { return }
+    let reloading = MountReload(browser: browser, state: state, session: session)
     let watcher = MountWatcher(space: space) { reloading.reload() }
     self.watcher = watcher
     watcher.start()
-    _ = vault_fuse_loop_mt(fuse, 16)
+    _ = vault_fuse_session_loop_mt(session, 16)
     watcher.stop()
-    fuse_remove_signal_handlers(fuse_get_session(fuse))
-    fuse_unmount(fuse)
+    fuse_remove_signal_handlers(session)
+    fuse_session_unmount(session)
     state.dropAll()
-    fuse_destroy(fuse)
-    self.fuse = nil
+    fuse_session_destroy(session)
+    self.session = nil
   }
 }
 
@@ -97,20 +104,20 @@ public final class PhotoMount {
 /// `@unchecked Sendable` because it is handed to that thread, which alone uses the browser
 /// from then on (`PhotoMount` reads it only before, for the first tree): a browser is not
 /// thread-safe, and a hand-over is what the compiler cannot follow. libfuse lets any thread
-/// invalidate paths with the `fuse` pointer.
+/// invalidate names with the session.
 private final class MountReload: @unchecked Sendable {
   private let browser: PhotoBrowser
   private let state: MountState
-  private let fuse: OpaquePointer
+  private let session: OpaquePointer
 
-  init(browser: PhotoBrowser, state: MountState, fuse: OpaquePointer) {
+  init(browser: PhotoBrowser, state: MountState, session: OpaquePointer) {
     self.browser = browser
     self.state = state
-    self.fuse = fuse
+    self.session = session
   }
 
-  /// Reads the space again and puts the new tree in place; the kernel forgets the paths
-  /// that now show another photo, or none. A space that no longer reads whole (its journal
+  /// Reads the space again and puts the new tree in place, numbered as the one it replaces;
+  /// the kernel forgets the names that now show another photo, or none. A space that no longer reads whole (its journal
   /// gone while a sync engine moves files, or damaged) keeps the tree it had, with a
   /// warning, rather than show an empty space: what the mount lists stays what was there
   /// until the space reads whole again.
@@ -126,8 +133,10 @@ private final class MountReload: @unchecked Sendable {
       )
       return
     }
-    let newer = PhotoMount.tree(of: browser)
+    let newer = PhotoMount.tree(of: browser, inodes: state.tree.inodes)
     let older = state.swapTree(newer)
-    for path in older.pathsChanged(in: newer) { fuse_invalidate_path(fuse, path) }
+    for (folder, name) in older.entriesChanged(in: newer) {
+      _ = fuse_lowlevel_notify_inval_entry(session, folder, name, strlen(name))
+    }
   }
 }

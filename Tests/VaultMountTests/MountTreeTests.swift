@@ -1,4 +1,5 @@
 import Foundation
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
@@ -27,7 +28,7 @@ final class MountTreeTests: XCTestCase {
   func names(_ tree: MountTree, _ path: String, file: StaticString = #filePath, line: UInt = #line)
     -> [String]
   {
-    guard case .folder(let number)? = tree.nodes[path] else {
+    guard case .folder(let number)? = tree.node(at: path) else {
       XCTFail("no folder \(path)", file: file, line: line)
       return []
     }
@@ -35,8 +36,8 @@ final class MountTreeTests: XCTestCase {
   }
 
   func record(_ tree: MountTree, _ path: String) -> PhotoRecord? {
-    guard case .file(let number)? = tree.nodes[path] else { return nil }
-    return tree.files[number]
+    guard case .file(let number)? = tree.node(at: path) else { return nil }
+    return tree.files[number].record
   }
 
   func testEveryFolderShowsItsPhotosUnderTheirExportNames() {
@@ -80,18 +81,70 @@ final class MountTreeTests: XCTestCase {
     }
   }
 
-  func testChangedPathsAreThoseThatShowAnotherPhotoOrNothing() {
+  /// The names that changed, as paths ("/Photos/IMG.jpg").
+  func changed(_ older: MountTree, _ newer: MountTree) -> Set<String> {
+    Set(
+      older.entriesChanged(in: newer).map { folder, name in
+        guard case .folder(let number)? = older.nodesByInode[folder] else { return "?" + name }
+        return (older.folders[number].path == "/" ? "" : older.folders[number].path) + "/" + name
+      })
+  }
+
+  func testChangedNamesAreThoseThatShowAnotherPhotoOrNothing() {
     let first = photo("IMG.jpg", 1, albums: ["Trip"])
     let second = photo("IMG.jpg", 2)
     let older = MountTree(photos: [first, second], zone: utc)
-    // The first is deleted: the second takes its name, and "IMG (1).jpg" shows nothing.
-    let newer = MountTree(photos: [second], zone: utc)
+    // The first is deleted: the second takes its name, "IMG (1).jpg" shows nothing, and the
+    // album's folder is gone (one name in Albums/, whatever it held).
+    let newer = MountTree(photos: [second], zone: utc, inodes: older.inodes)
     XCTAssertEqual(
-      Set(older.pathsChanged(in: newer)),
+      changed(older, newer),
       [
-        "/Photos/IMG.jpg", "/Photos/IMG (1).jpg", "/Albums/Trip/IMG.jpg", "/Dates/2024/06/IMG.jpg",
+        "/Photos/IMG.jpg", "/Photos/IMG (1).jpg", "/Albums/Trip", "/Dates/2024/06/IMG.jpg",
         "/Dates/2024/06/IMG (1).jpg",
       ])
-    XCTAssertEqual(older.pathsChanged(in: MountTree(photos: [first, second], zone: utc)), [])
+    XCTAssertEqual(changed(older, MountTree(photos: [first, second], zone: utc, inodes: older.inodes)), [])
+  }
+
+  /// A photo is one inode wherever it shows (its link count the folders showing it), and
+  /// keeps it, as a folder keeps its own, in a tree built on the numbers of the one before;
+  /// inode numbers are never given twice.
+  func testInodesStayWithTheirPhotosAndFoldersFromTreeToTree() {
+    let first = photo("IMG.jpg", 1, selected: true, albums: ["Trip"])
+    let second = photo("IMG.jpg", 2)
+    let older = MountTree(photos: [first, second], zone: utc)
+    let newer = MountTree(photos: [second, photo("new.jpg", 3)], zone: utc, inodes: older.inodes)
+    func inode(_ tree: MountTree, _ path: String) -> UInt64? {
+      tree.node(at: path).map { tree.inode(of: $0) }
+    }
+    XCTAssertEqual(inode(older, "/"), 1)
+    XCTAssertEqual(inode(older, "/Photos/IMG.jpg"), inode(older, "/Albums/Trip/IMG.jpg"))
+    XCTAssertEqual(inode(older, "/Photos/IMG.jpg"), inode(older, "/Selected/IMG.jpg"))
+    guard case .file(let number)? = older.node(at: "/Photos/IMG.jpg") else { return XCTFail("no file") }
+    XCTAssertEqual(older.files[number].links, 4, "Photos, Albums/Trip, its month and Selected")
+    XCTAssertEqual(inode(newer, "/Photos/IMG.jpg"), inode(older, "/Photos/IMG (1).jpg"))
+    XCTAssertEqual(inode(newer, "/Dates/2024/06"), inode(older, "/Dates/2024/06"))
+    let olderInodes = Set(older.nodesByInode.keys)
+    let added = Set(newer.nodesByInode.keys).subtracting(olderInodes)
+    XCTAssertEqual(added.count, 1, "only new.jpg is new")
+    XCTAssertTrue(added.allSatisfy { $0 > olderInodes.max()! })
+    XCTAssertEqual(older.nodesByInode.count, older.files.count + older.folders.count)
+  }
+
+  /// Every name a folder lists is found by its bytes, names that Swift's String equality
+  /// holds equal (NFC and NFD spellings, random in number and order) included.
+  func testEveryListedNameIsFoundByItsBytes() {
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var random = SeededGenerator(seed: seed)
+    let spellings = ["Caf\u{E9}.jpg", "Cafe\u{301}.jpg", "caf\u{E9}.jpg", "IMG.jpg"]
+    let photos = (0..<Int.random(in: 2...12, using: &random)).map { index in
+      photo(spellings.randomElement(using: &random)!, index + 1, albums: ["Caf\u{E9}", "Cafe\u{301}"])
+    }
+    let tree = MountTree(photos: photos, zone: utc)
+    for (number, folder) in tree.folders.enumerated() {
+      for (name, node) in zip(folder.names, folder.nodes) {
+        XCTAssertEqual(tree.child(name, of: number), node, "\(folder.path)/\(name), seed \(seed)")
+      }
+    }
   }
 }
