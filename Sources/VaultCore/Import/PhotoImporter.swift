@@ -73,7 +73,7 @@ public final class PhotoImporter: Sendable {
     interruption: Interruption? = nil, unlocking unlock: () throws -> Space,
     report: (ImportEvent, Int) -> Void
   ) throws -> ImportSummary {
-    let unlocked = UnlockedSpace()
+    let unlocked = UnlockedSpace(parallelism: parallelism)
     let pipeline = PreparationPipeline<String, PreparedImport>(
       items: files, limit: min(parallelism * 2, Self.maxInFlight), interruption: interruption,
       prepare: { [self] path in
@@ -134,8 +134,10 @@ public final class PhotoImporter: Sendable {
 
   /// Reads one file and writes its encrypted blobs under temporary names, unless it is a
   /// duplicate of a photo already in the space. Before the space is unlocked it has the
-  /// file read first (that needs no key); after, it hashes first, so a duplicate costs one
-  /// read and no decoding.
+  /// file read first (that needs no key), one file fewer at once than there are helpers
+  /// (`UnlockedSpace.startDecodingWhileLocked`): the key derivation takes a core and its
+  /// memory meanwhile, and a third process on two cores would only add its memory to the
+  /// import's peak. After, it hashes first, so a duplicate costs one read and no decoding.
   ///
   /// The file is opened once, and everything comes from that descriptor. A file of up to
   /// `inMemoryFileLimit` is read once into memory, and hashed, sent to a decoder helper
@@ -148,6 +150,9 @@ public final class PhotoImporter: Sendable {
     let signature = try source.readPrefix(ImageFormat.signatureLength)
     if source.size == 0 { throw VaultError.io(path: path, reason: "empty file") }
     let format = try ImageFormat.recognise(signature, path: path)
+    // Asked before the bytes are read, so that a file waiting for its turn holds none.
+    var decodingWhileLocked = unlocked.startDecodingWhileLocked()
+    defer { if decodingWhileLocked { unlocked.endDecodingWhileLocked() } }
     // The bytes held wait until the photos in flight leave room for them in the import's
     // memory budget; decoding takes the helpers' memory, under their own limit.
     let keepsBytes = source.size <= Self.inMemoryFileLimit
@@ -160,7 +165,11 @@ public final class PhotoImporter: Sendable {
         input, format: format, name: path, size: source.size, decoders: decoders, thumbnailer: thumbnailer)
     }
     var decoded: DecodedImport?
-    if !unlocked.isOpen { decoded = try read() }
+    if decodingWhileLocked {
+      decoded = try read()
+      unlocked.endDecodingWhileLocked()
+      decodingWhileLocked = false
+    }
     guard let blobs = unlocked.wait() else { return .spaceNotOpened }
     let hashKey = blobs.master.contentHashKey()
     let contentHash: String
