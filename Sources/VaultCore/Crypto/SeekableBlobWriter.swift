@@ -31,8 +31,19 @@ package final class SeekableBlobWriter {
 
   func write(_ bytes: UnsafeRawBufferPointer) throws {
     precondition(!finished)
-    try append(count: bytes.count) { destination, offset, take in
-      destination.copyMemory(from: bytes.baseAddress! + offset, byteCount: take)
+    let chunk = SeekableBlobFormat.chunkSize
+    var offset = 0
+    // Whole chunks with more bytes after them (so not the last) are sealed straight from
+    // the caller's bytes: copying each into `pending` and wiping it after was two more
+    // passes over every byte of an import.
+    if pendingCount == 0, let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) {
+      while bytes.count - offset > chunk {
+        try seal(base + offset, count: chunk, last: false)
+        offset += chunk
+      }
+    }
+    try append(count: bytes.count - offset) { destination, start, take in
+      destination.copyMemory(from: bytes.baseAddress! + offset + start, byteCount: take)
     }
     payloadLength += bytes.count
   }
@@ -101,15 +112,20 @@ package final class SeekableBlobWriter {
     }
   }
 
+  /// Seals the pending chunk, and wipes it.
   private func seal(last: Bool) throws {
-    let length = pendingCount + SeekableBlobFormat.tagLength
-    sealed.withUnsafeMutableBufferPointer { buffer in
-      cipher.seal(
-        pending.bytes, count: pendingCount, index: chunkIndex, last: last, into: buffer.baseAddress!)
-    }
-    try sealed.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
+    try seal(pending.bytes, count: pendingCount, last: last)
     sodium_memzero(pending.pointer, pendingCount)
     pendingCount = 0
+  }
+
+  /// Seals `count` bytes at `plaintext` as the next chunk and writes it.
+  private func seal(_ plaintext: UnsafePointer<UInt8>, count: Int, last: Bool) throws {
+    let length = count + SeekableBlobFormat.tagLength
+    sealed.withUnsafeMutableBufferPointer { buffer in
+      cipher.seal(plaintext, count: count, index: chunkIndex, last: last, into: buffer.baseAddress!)
+    }
+    try sealed.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
     chunkIndex += 1
   }
 }

@@ -16,8 +16,8 @@ public final class PhotoImporter: Sendable {
   /// with the rest of the process, an import stays under 512 MiB besides the key
   /// derivation); each decoder helper has a limit of its own.
   public static let memoryBudget = 384 << 20
-  /// Files up to this size are read once into memory and hashed, decoded and encrypted
-  /// from those bytes; larger ones are read twice through their descriptor.
+  /// Files up to this size are read once into memory and hashed and encrypted from those
+  /// bytes; larger ones are read twice through their descriptor.
   static let inMemoryFileLimit = 64 << 20
   /// The most photos prepared at once, however many cores.
   static let maxInFlight = 32
@@ -73,7 +73,7 @@ public final class PhotoImporter: Sendable {
     interruption: Interruption? = nil, unlocking unlock: () throws -> Space,
     report: (ImportEvent, Int) -> Void
   ) throws -> ImportSummary {
-    let unlocked = UnlockedSpace()
+    let unlocked = UnlockedSpace(parallelism: parallelism)
     let pipeline = PreparationPipeline<String, PreparedImport>(
       items: files, limit: min(parallelism * 2, Self.maxInFlight), interruption: interruption,
       prepare: { [self] path in
@@ -134,33 +134,45 @@ public final class PhotoImporter: Sendable {
 
   /// Reads one file and writes its encrypted blobs under temporary names, unless it is a
   /// duplicate of a photo already in the space. Before the space is unlocked it has the
-  /// file read first (that needs no key); after, it hashes first, so a duplicate costs one
-  /// read and no decoding.
+  /// file read first (that needs no key), one file fewer at once than there are helpers
+  /// (`UnlockedSpace.startDecodingWhileLocked`): the key derivation takes a core and its
+  /// memory meanwhile, and a third process on two cores would only add its memory to the
+  /// import's peak. After, it hashes first, so a duplicate costs one read and no decoding.
   ///
-  /// The file is opened once, and everything comes from that descriptor. A file of up to
-  /// `inMemoryFileLimit` is read once into memory, and hashed, sent to a decoder helper
-  /// and encrypted from those very bytes. A larger one is not held whole: it is read once
-  /// to hash it (so that a duplicate costs a read, not the writing of a blob to be thrown
-  /// away), read by range as the helper asks, and read again to encrypt it, hashed again
-  /// only to prove that what is stored is what the record describes.
+  /// The file is opened once, and everything comes from that descriptor. The decoder
+  /// helper gets the descriptor and reads what it needs (a JPEG streamed once, a video's
+  /// header and one keyframe, not all of it), so that no file goes through the socket or
+  /// sits in a helper's memory whole; once it answered, the file must not have changed
+  /// since it was opened (`SourceFile.checkUnchanged`). A file of up to `inMemoryFileLimit`
+  /// is read once into memory, and hashed and encrypted from those very bytes. A larger
+  /// one is not held whole: it is read once to hash it (so that a duplicate costs a read,
+  /// not the writing of a blob to be thrown away), and read again to encrypt it, hashed
+  /// again only to prove that what is stored is what the record describes.
   private func prepare(_ path: String, unlocked: UnlockedSpace) throws -> PreparedImport {
     let source = try SourceFile(path: path)
     let signature = try source.readPrefix(ImageFormat.signatureLength)
     if source.size == 0 { throw VaultError.io(path: path, reason: "empty file") }
     let format = try ImageFormat.recognise(signature, path: path)
+    // Asked before the bytes are read, so that a file waiting for its turn holds none.
+    var decodingWhileLocked = unlocked.startDecodingWhileLocked()
+    defer { if decodingWhileLocked { unlocked.endDecodingWhileLocked() } }
     // The bytes held wait until the photos in flight leave room for them in the import's
     // memory budget; decoding takes the helpers' memory, under their own limit.
     let keepsBytes = source.size <= Self.inMemoryFileLimit
     let reserved = memory.reserve((keepsBytes ? Int(source.size) : 0) + Self.photoMemory)
     defer { memory.release(reserved) }
     let bytes = keepsBytes ? try source.readAll() : nil
-    let input = bytes.map { DecoderInput.bytes($0) } ?? .file(source)
     func read() throws -> DecodedImport {
       try DecodedImport.read(
-        input, format: format, name: path, size: source.size, decoders: decoders, thumbnailer: thumbnailer)
+        .file(source), format: format, name: path, size: source.size, decoders: decoders,
+        thumbnailer: thumbnailer)
     }
     var decoded: DecodedImport?
-    if !unlocked.isOpen { decoded = try read() }
+    if decodingWhileLocked {
+      decoded = try read()
+      unlocked.endDecodingWhileLocked()
+      decodingWhileLocked = false
+    }
     guard let blobs = unlocked.wait() else { return .spaceNotOpened }
     let hashKey = blobs.master.contentHashKey()
     let contentHash: String
@@ -173,6 +185,8 @@ public final class PhotoImporter: Sendable {
     }
     if unlocked.holds(contentHash) { return .duplicate(contentHash: contentHash) }
     let photo = try decoded ?? read()
+    // The helper read the file itself: it is the file stored only if nothing wrote to it.
+    try source.checkUnchanged()
     let record = photo.record(
       id: .random(), name: (path as NSString).lastPathComponent, bytes: source.size, format: format,
       modifiedAt: source.modifiedAt, contentHash: contentHash)

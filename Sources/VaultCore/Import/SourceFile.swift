@@ -7,6 +7,8 @@ package final class SourceFile {
   package let path: String
   package let size: Int64
   package let modifiedAt: Timestamp
+  /// When its inode last changed (ctime): every write sets it, and no call sets it back.
+  private let changedAt: Timestamp
   package let descriptor: Int32
 
   /// Opens `path` without blocking (a FIFO with no writer would block a plain open
@@ -28,7 +30,7 @@ package final class SourceFile {
     // O_NONBLOCK means nothing to a regular file's reads; cleared all the same.
     _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
     size = Int64(info.st_size)
-    modifiedAt = Timestamp(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int32(info.st_mtim.tv_nsec))
+    (modifiedAt, changedAt) = Self.times(info)
   }
 
   /// The file whose descriptor vault handed a decoder helper (which cannot open one):
@@ -42,11 +44,31 @@ package final class SourceFile {
       throw VaultError.io(path: path, reason: "not a regular file")
     }
     size = Int64(info.st_size)
-    modifiedAt = Timestamp(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int32(info.st_mtim.tv_nsec))
+    (modifiedAt, changedAt) = Self.times(info)
   }
 
   deinit {
     close(descriptor)
+  }
+
+  private static func times(_ info: stat) -> (modified: Timestamp, changed: Timestamp) {
+    (
+      Timestamp(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int32(info.st_mtim.tv_nsec)),
+      Timestamp(seconds: Int64(info.st_ctim.tv_sec), nanoseconds: Int32(info.st_ctim.tv_nsec))
+    )
+  }
+
+  /// Throws when the file was written since it was opened: its size, the time of its last
+  /// modification or that of its inode's last change is not what it was. What was read
+  /// through the descriptor before (the bytes stored, and those a decoder helper read for
+  /// the thumbnail) is then one version of the file.
+  package func checkUnchanged() throws {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { throw VaultError.posix(path) }
+    let (modified, changed) = Self.times(info)
+    guard Int64(info.st_size) == size, modified == modifiedAt, changed == changedAt else {
+      throw VaultError.io(path: path, reason: "file changed while it was being imported")
+    }
   }
 
   package func readPrefix(_ count: Int) throws -> [UInt8] {

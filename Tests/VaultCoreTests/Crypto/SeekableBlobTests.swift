@@ -1,4 +1,5 @@
 import Foundation
+import VaultTestSupport
 import XCTest
 
 @testable import VaultCore
@@ -312,6 +313,40 @@ final class SeekableBlobTests: XCTestCase {
     watcher.stop()
     done.wait()
     XCTAssertEqual(watcher.closedUnderneath, 0, "another thread's descriptor was closed")
+  }
+
+  /// The blob's bytes do not depend on how the payload is sliced: pieces larger than a
+  /// chunk, whose whole chunks are sealed straight from the caller's bytes, give the same
+  /// blob as pieces that all go through the writer's own buffer.
+  func testAPayloadSlicedAnyWayMakesTheSameBlob() throws {
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var generator = SeededGenerator(seed: seed)
+    let chunk = SeekableBlobFormat.chunkSize
+    let prefix = [UInt8](repeating: 7, count: SeekableBlobFormat.noncePrefixLength)
+    func blob(_ payload: [UInt8], pieces: (Int) -> Int) throws -> [UInt8] {
+      let file = try TemporaryFile(in: folder)
+      let writer = try SeekableBlobWriter(kind: .original, key: key, output: file, noncePrefix: prefix)
+      var offset = 0
+      while offset < payload.count {
+        let end = min(payload.count, offset + max(1, pieces(payload.count - offset)))
+        try writer.write(Array(payload[offset..<end]))
+        offset = end
+      }
+      try writer.finish(trailer: trailer)
+      let path = folder + "/" + BlobID.random().hex
+      try file.replace(path)
+      return try fileBytes(path)
+    }
+    for _ in 0..<20 {
+      let count =
+        Int.random(in: 0...4, using: &generator) * chunk + Int.random(in: -2...2, using: &generator)
+      let payload = (0..<max(0, count)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+      let small = try blob(payload) { _ in 4093 }
+      let large = try blob(payload) {
+        [Int.random(in: 1...(5 * chunk), using: &generator), $0].randomElement(using: &generator)!
+      }
+      XCTAssertEqual(small, large, "seed \(seed), payload of \(payload.count) bytes")
+    }
   }
 }
 

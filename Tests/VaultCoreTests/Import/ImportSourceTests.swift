@@ -112,6 +112,28 @@ final class ImportSourceTests: XCTestCase {
     XCTAssertEqual(duplicates, files.count)
   }
 
+  /// The decoder helper reads the file through its descriptor while this process holds the
+  /// bytes it stores: a write in between would store one version with the thumbnail of
+  /// another, so the file must be as it was opened once the helper answered.
+  func testAFileWrittenWhileItIsImportedIsRefused() throws {
+    let path = folder + "/photo.jpg"
+    try FileManager.default.copyItem(atPath: fixturesPath + "/photo.jpg", toPath: path)
+    // Last modified long ago: a write now is seen, however coarse the clock.
+    var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+    XCTAssertEqual(utimensat(AT_FDCWD, path, &times, 0), 0)
+    let source = try SourceFile(path: path)
+    XCTAssertNoThrow(try source.checkUnchanged())
+    let writer = open(path, O_WRONLY)
+    XCTAssertGreaterThanOrEqual(writer, 0)
+    var byte: UInt8 = 0
+    XCTAssertEqual(pwrite(writer, &byte, 1, 100), 1)
+    close(writer)
+    XCTAssertThrowsError(try source.checkUnchanged()) { error in
+      XCTAssertEqual(
+        error as? VaultError, .io(path: path, reason: "file changed while it was being imported"))
+    }
+  }
+
   func testAPictureThatWouldNeedTooMuchMemoryIsRefusedFromItsHeader() throws {
     try writeBytes(try progressiveJPEG(width: 14000, height: 14000), to: folder + "/bomb.jpg")
     XCTAssertThrowsError(try Thumbnailer().makeThumbnail(path: folder + "/bomb.jpg", format: .jpeg)) {
