@@ -1,6 +1,6 @@
 import CVaultImaging
 
-/// Encodes pictures as PNG through libpng, quickly rather than small (the Sub filter, zlib's
+/// Encodes pictures as PNG through libpng, quickly rather than small (the Average filter, zlib's
 /// fastest level): for kitty, which takes PNG (`f=100`) and so is sent half the bytes of a
 /// photo's raw pixels.
 public enum PNGEncoder {
