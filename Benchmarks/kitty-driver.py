@@ -126,6 +126,16 @@ class KittyViewer:
                 break
             self.pump(0.05)
         self.drain(0.2)
+        # Every status report asked for is answered before the next viewer starts: a late
+        # answer would be taken for one of its own frames.
+        deadline = time.monotonic() + 30
+        while self.reports_seen < len(self.shown) and time.monotonic() < deadline:
+            ready, _, _ = select.select([self.relay], [], [], 0.5)
+            if ready:
+                self.from_kitty += self.relay.recv(1 << 16)
+                while REPORT in self.from_kitty:
+                    self.from_kitty = self.from_kitty.split(REPORT, 1)[1]
+                    self.reports_seen += 1
         os.close(self.master)
         return os.waitstatus_to_exitcode(status)
 
