@@ -120,12 +120,15 @@ final class KittyUploadsAhead: Sendable {
   /// The upload of a picture: as PNG, 40% of the bytes of its raw pixels (what a page costs
   /// in kitty, and over ssh); raw if libpng fails.
   static func compressedUpload(id: UInt32, _ picture: Picture) -> [UInt8] {
-    let (pixels, size, channels): ([UInt8], PixelSize, Int)
+    let (pixels, size, channels, filter): ([UInt8], PixelSize, Int, PNGEncoder.Filter)
     switch picture {
-    case .photo(let image), .shrunk(let image): (pixels, size, channels) = (image.pixels, picture.size, 3)
-    case .gridRow(let row): (pixels, size, channels) = (row.pixels, picture.size, 4)
+    case .photo(let image), .shrunk(let image):
+      (pixels, size, channels, filter) = (image.pixels, picture.size, 3, .average)
+    case .gridRow(let row): (pixels, size, channels, filter) = (row.pixels, picture.size, 4, .sub)
     }
-    guard var png = PNGEncoder.encode(pixels, width: size.width, height: size.height, channels: channels)
+    guard
+      var png = PNGEncoder.encode(
+        pixels, width: size.width, height: size.height, channels: channels, filter: filter)
     else {
       return rawUpload(id: id, picture)
     }
