@@ -92,10 +92,12 @@ void vault_average_columns(const float *sums, const int64_t *starts, const float
 
 /* PNG writing, for kitty (f=100): what `vault_png_encode` may write at most for a picture
  * of that size, and the encoding of 8-bit RGB (channels 3) or RGBA (4) pixels, rows
- * packed, into `output`: its length, or -1 when it failed or did not fit. libpng's own
- * buffers are freed unwiped; `output` is the caller's to wipe. */
+ * packed, with one filter on every row (`vault_png_filter`), into
+ * `output`: its length, or -1 when it failed or did not fit. libpng's own buffers are
+ * freed unwiped; `output` is the caller's to wipe. */
+typedef enum { VAULT_PNG_FILTER_SUB = 1, VAULT_PNG_FILTER_AVERAGE = 3 } vault_png_filter;
 size_t vault_png_encoded_capacity(uint32_t width, uint32_t height, int channels);
-long vault_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+long vault_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels, vault_png_filter filter,
                       uint8_t *output, size_t capacity);
 
 #endif

@@ -29,9 +29,9 @@ enum KittyGraphics {
     transmit(id: id, pixels: rgba.pixels, width: rgba.width, height: rgba.height, format: 32)
   }
 
-  /// The same for a PNG of `width`×`height` pixels (`f=100`): half the bytes of a photo's
-  /// raw pixels, for pictures sent ahead, where the time to compress them waits for nobody.
-  /// (kitty reads the size from the PNG; `s` and `v` say it to whoever reads the command.)
+  /// The same for a PNG of `width`×`height` pixels (`f=100`): 40% of the bytes of a photo's
+  /// raw pixels. (kitty reads the size from the PNG; `s` and `v` say it to whoever reads
+  /// the command.)
   static func transmit(id: UInt32, png: [UInt8], width: Int, height: Int) -> [UInt8] {
     transmit(id: id, data: png, keys: "f=100,s=\(width),v=\(height)")
   }

@@ -58,7 +58,8 @@ extension PhotoViewer {
         return
       }
       emit(text("\(failure)", row: area.rows / 2, column: 1))
-    } else if standInIsDue(record.id), let image = standInThumbnail(photo, atLeast: placement) {
+    } else if waitForOriginal.isOver(for: record.id), let image = standInThumbnail(photo, atLeast: placement)
+    {
       let size = PixelSize(width: image.width, height: image.height)
       emit(
         drawing.draw(
@@ -73,8 +74,8 @@ extension PhotoViewer {
 
   /// What kitty is sent ahead, and keeps, so that paging to a neighbour or back, and the
   /// first zoom step, cost a placement: the neighbours as they show when fitted (paging
-  /// first), and the current photo's whole original when it shows fitted. Only once the
-  /// current photo's original is on screen. The uploads are made in the background (a
+  /// first), and the current photo's whole original when it shows fitted and has stayed on
+  /// screen for `waitBeforeZoomAhead`. Only once the current photo's original is on screen. The uploads are made in the background (a
   /// photo's Base64 takes tens of milliseconds: no key waits for it) and written by a later
   /// frame once made; not while a key is waiting: megabytes of pixels would hold up what
   /// the user waits for.
@@ -96,7 +97,8 @@ extension PhotoViewer {
       }
     }
     if let decoded = preloader.decoded(current.record.id),
-      fittedPicture(current.record.id, decoded, in: viewport) != nil
+      fittedPicture(current.record.id, decoded, in: viewport) != nil,
+      waitBeforeZoomAhead.isOver(for: current.record.id)
     {
       ahead.append(
         (.original(current.record.id, denominator: decoded.scaleDenominator), { .photo(decoded.image) }))
@@ -130,16 +132,6 @@ extension PhotoViewer {
       PixelSize(width: width, height: height),
       { .shrunk(image.aspectFilled(width: width, height: height)) }
     )
-  }
-
-  /// Whether the page has waited `standInDelay` for the original of `id`; the first time it
-  /// is asked, the viewer is woken when that time is up.
-  func standInIsDue(_ id: BlobID) -> Bool {
-    let now = FullScreenTerminal.now()
-    if let waiting = waitingForOriginal, waiting.id == id { return now >= waiting.since + Self.standInDelay }
-    waitingForOriginal = (id, now)
-    DispatchQueue.global().asyncAfter(deadline: .now() + Self.standInDelay) { FullScreenTerminal.wake() }
-    return false
   }
 
   /// The current photo's thumbnail, decoded once (as finely as the cells it fills need)

@@ -38,13 +38,15 @@ public final class PhotoViewer {
   var message: String?
   /// The photo whose thumbnail stands in while its original decodes.
   var standIn: (id: BlobID, image: RGBImage)?
-  /// The photo whose original the page has waited for, and since when (monotonic seconds):
-  /// its thumbnail stands in only after `standInDelay`.
-  var waitingForOriginal: (id: BlobID, since: Double)?
-  /// How long a page waits for its original before its thumbnail stands in. Most originals
-  /// decode sooner; a thumbnail drawn meanwhile is a picture the terminal must take before
-  /// the original (kitty: a megabyte, a tenth of a second), which only delays it.
-  static let standInDelay = 0.1
+  /// How long the page has waited for its photo's original: its thumbnail stands in only
+  /// after a tenth of a second. Most originals decode sooner; a thumbnail drawn meanwhile is
+  /// a picture the terminal must take before the original (kitty: a megabyte, a tenth of a
+  /// second), which only delays it.
+  var waitForOriginal = PageWait(seconds: 0.1)
+  /// How long the page has shown its photo's original: kitty is sent the whole decoded
+  /// original (for the first zoom step) only after half a second. Someone paging through
+  /// does not zoom, and it doubled the bytes each page cost.
+  var waitBeforeZoomAhead = PageWait(seconds: 0.5)
   /// The photo whose original this frame drew (nil: its thumbnail stands in, or the grid):
   /// the status line says `loading…` until then, and nothing is sent ahead before it.
   var drawnOriginal: BlobID?

@@ -14,16 +14,20 @@ final class PNGEncoderTests: XCTestCase {
 
   func testPixelsComeBackTheSame() throws {
     var generator = SystemRandomNumberGenerator()
-    for (width, height, channels) in [(1, 1, 3), (37, 11, 3), (64, 48, 4), (5, 300, 4)] {
+    let shapes = [(1, 1, 3), (37, 11, 3), (64, 48, 4), (5, 300, 4)]
+    for ((width, height, channels), filter) in shapes.flatMap({ shape in
+      [PNGEncoder.Filter.sub, .average].map { (shape, $0) }
+    }) {
       let pixels = (0..<(width * height * channels)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-      let png = try XCTUnwrap(PNGEncoder.encode(pixels, width: width, height: height, channels: channels))
+      let png = try XCTUnwrap(
+        PNGEncoder.encode(pixels, width: width, height: height, channels: channels, filter: filter))
       let decoded = try decodedRGBA(png)
       XCTAssertEqual(decoded.width, width)
       XCTAssertEqual(decoded.height, height)
       let expected =
         channels == 4
         ? pixels : stride(from: 0, to: pixels.count, by: 3).flatMap { Array(pixels[$0..<($0 + 3)]) + [255] }
-      XCTAssertEqual(decoded.pixels, expected, "\(width)×\(height)×\(channels)")
+      XCTAssertEqual(decoded.pixels, expected, "\(width)×\(height)×\(channels), \(filter)")
     }
   }
 

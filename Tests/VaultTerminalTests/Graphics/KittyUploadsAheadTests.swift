@@ -45,6 +45,19 @@ final class KittyUploadsAheadTests: XCTestCase {
     XCTAssertTrue(drawn.contains("\u{1B}_Ga=p,"), drawn)
   }
 
+  /// A picture drawn before it was sent ahead (the first photo, a zoomed one) is uploaded in
+  /// the frame as PNG too: a fraction of its raw pixels' bytes, which kitty reads slowly.
+  func testAPictureDrawnAtOnceIsUploadedAsPNG() throws {
+    let kitty = KittyPictureDrawing()
+    _ = kitty.beginFrame()
+    let upload = drawn(kitty)
+    XCTAssertTrue(upload.hasPrefix("\u{1B}_Ga=t,t=d,f=100,s=4,v=3,"), upload)
+    let payload = try XCTUnwrap(upload.split(separator: ";").dropFirst().first?.prefix { $0 != "\u{1B}" })
+    let png = try XCTUnwrap(Data(base64Encoded: String(payload)))
+    XCTAssertEqual(Array(png.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    XCTAssertTrue(upload.contains("\u{1B}_Ga=p,"), upload)
+  }
+
   /// An upload made ahead and no longer wanted at the end of a frame is dropped: drawn
   /// later, the picture is uploaded then.
   func testAnUploadNoLongerWantedIsDropped() {
