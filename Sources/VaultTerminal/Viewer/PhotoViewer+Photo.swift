@@ -10,10 +10,9 @@ extension PhotoViewer {
     return (max(1, columns - panel), max(1, rows - 1), panel)
   }
 
-  func photoScreen(columns: Int, rows: Int, keep: inout Set<PictureKey>) {
-    guard let photo = browser.photo(at: page.index) else { return }
-    let record = photo.record
-    let area = photoArea(columns: columns, rows: rows)
+  /// The viewport of `record` in `area`: a new one for another photo, resized when the
+  /// area or the cell size changed, kept otherwise (with its zoom and pan).
+  func fitViewport(to record: PhotoRecord, area: (columns: Int, rows: Int, panel: Int)) -> Viewport? {
     let shown = PixelSize(width: record.width, height: record.height)
     if viewportPhoto != record.id || viewport == nil {
       viewport = Viewport(image: shown, columns: area.columns, rows: area.rows, cell: cell)
@@ -24,7 +23,14 @@ extension PhotoViewer {
     {
       viewport?.resize(columns: area.columns, rows: area.rows, cell: cell)
     }
-    guard let viewport else { return }
+    return viewport
+  }
+
+  func photoScreen(columns: Int, rows: Int, keep: inout Set<PictureKey>) {
+    guard let photo = browser.photo(at: page.index) else { return }
+    let record = photo.record
+    let area = photoArea(columns: columns, rows: rows)
+    guard let viewport = fitViewport(to: record, area: area) else { return }
     requestOriginals(around: page.index, viewport: viewport)
     let placement = viewport.placement
     animateIfMoving(record)
