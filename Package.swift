@@ -13,9 +13,6 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-    .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
-    .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
-    .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     // Already in the graph through Hummingbird; named for the products VaultServe imports.
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -115,14 +112,17 @@ let package = Package(
     // The helper's confinement in C: prctl and seccomp_rule_add are variadic, which Swift
     // cannot call.
     .target(name: "CVaultSandbox", dependencies: ["CSeccomp"]),
-    // Crypto for MD5 only: the hash backends give, which a backup records of every file it
+    // glib for MD5 only: the hash backends give, which a backup records of every file it
     // sends so that a remote can be checked without a download (libsodium has no MD5).
+    // glib is in both processes already (under chafa; under FFmpeg and libheif).
+    .systemLibrary(
+      name: "CGLib",
+      pkgConfig: "glib-2.0",
+      providers: [.apt(["libglib2.0-dev"])]
+    ),
     .target(
       name: "VaultCore",
-      dependencies: [
-        "CSodium", "CVaultImaging", "CVaultSystem", "CKeyutils",
-        .product(name: "Crypto", package: "swift-crypto"),
-      ],
+      dependencies: ["CSodium", "CVaultImaging", "CVaultSystem", "CKeyutils", "CGLib"],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     // What parses and decodes untrusted photos and videos: the codecs' wrappers, the
@@ -154,9 +154,7 @@ let package = Package(
         "CQREncode",
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HummingbirdHTTP2", package: "hummingbird"),
-        .product(name: "X509", package: "swift-certificates"),
-        .product(name: "SwiftASN1", package: "swift-asn1"),
-        .product(name: "Crypto", package: "swift-crypto"),
+        // Its BoringSSL also makes the server's key and certificate (SelfSignedCertificate).
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
@@ -203,7 +201,6 @@ let package = Package(
         .product(name: "NIOTLS", package: "swift-nio"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
-        .product(name: "X509", package: "swift-certificates"),
       ],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),

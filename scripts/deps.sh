@@ -55,5 +55,6 @@ BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-
 # DejaVu Sans Mono to check that every glyph the viewer prints is in the default font;
 # openssh-server for a real SFTP server on 127.0.0.1 (sshd with a generated key) that
 # `vault backup`, `restore` and `offload` reach through rclone's sftp backend (their S3
-# server is moto, from PyPI: Debian packages no S3 server, no MinIO).
-TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison syncthing zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick ffmpeg libavif-bin ffmpegthumbnailer fuse3 feh fontconfig fonts-dejavu-core openssh-server)
+# server is moto, from PyPI: Debian packages no S3 server, no MinIO); openssl to read the
+# certificate `vault serve` makes with a parser other than the BoringSSL that made it.
+TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison syncthing zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick ffmpeg libavif-bin ffmpegthumbnailer fuse3 feh fontconfig fonts-dejavu-core openssh-server openssl)

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import VaultCore
 
@@ -31,6 +30,6 @@ struct ServedPage: Sendable {
   /// `sha256-<base64>` of the text as UTF-8: what a browser computes over an inline
   /// element's content.
   static func hashSource(_ text: String) -> String {
-    "sha256-" + Base64.encoded(Array(SHA256.hash(data: Array(text.utf8))))
+    "sha256-" + Base64.encoded(SHA256.hash(Array(text.utf8)))
   }
 }

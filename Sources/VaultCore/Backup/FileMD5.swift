@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The MD5 of a vault file's bytes (a ciphertext): what backends keep of a file, so that
@@ -11,9 +10,9 @@ enum FileMD5 {
   static func of(_ path: String) throws -> (size: Int64, md5: String)? {
     guard let descriptor = try openIfPresent(path) else { return nil }
     defer { close(descriptor) }
-    var hasher = Insecure.MD5()
-    let size = try readChunks(descriptor, path: path) { hasher.update(bufferPointer: $0) }
-    return (size, hex(hasher.finalize()))
+    let hasher = MD5Hasher()
+    let size = try readChunks(descriptor, path: path) { hasher.update($0) }
+    return (size, hasher.hexDigest())
   }
 
   /// Copies the file at `source` to a new file at `target` (mode 0600) with the source's
@@ -25,16 +24,16 @@ enum FileMD5 {
     let output = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard output >= 0 else { throw VaultError.posix(target) }
     defer { close(output) }
-    var hasher = Insecure.MD5()
+    let hasher = MD5Hasher()
     let size = try readChunks(input, path: source) { chunk in
-      hasher.update(bufferPointer: chunk)
+      hasher.update(chunk)
       try writeAll(output, chunk, path: target)
     }
     var status = stat()
     guard fstat(input, &status) == 0 else { throw VaultError.posix(source) }
     var times = [status.st_atim, status.st_mtim]
     guard futimens(output, &times) == 0 else { throw VaultError.posix(target) }
-    return (size, hex(hasher.finalize()))
+    return (size, hasher.hexDigest())
   }
 
   /// `openVaultFile`, or nil when nothing is at `path`.
@@ -71,9 +70,5 @@ enum FileMD5 {
       guard count > 0 else { throw VaultError.posix(path) }
       written += count
     }
-  }
-
-  static func hex(_ digest: Insecure.MD5.Digest) -> String {
-    hexString(Array(digest))
   }
 }

@@ -264,10 +264,15 @@ final class HardeningTests: XCTestCase {
       environment: ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse"])
     try session.wait(for: "[y/N]")
     // vault waits at its prompt, long after reading the password: look at its environment.
+    // Only this test's vault counts (by its VAULT_DIR): other tests may run a delete meanwhile.
     let processes = try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { Int($0) != nil }
     let running = processes.filter { pid in
       let arguments = (try? fileBytes("/proc/\(pid)/cmdline")) ?? []
+      let environment = (try? fileBytes("/proc/\(pid)/environ")) ?? []
       return String(decoding: arguments, as: UTF8.self).hasPrefix(VaultRunner.binary + "\0delete")
+        && environment.split(separator: 0).contains {
+          String(decoding: $0, as: UTF8.self) == "VAULT_DIR=" + vault.vault
+        }
     }
     XCTAssertEqual(running.count, 1, "\(running)")
     for pid in running {
