@@ -27,9 +27,10 @@ final class CatalogTables: Sendable {
 
   /// Nothing is derived from an empty list, nor what has nothing to derive from (a space
   /// without Live Photo identifiers, or without albums): opening a big space costs only the
-  /// pass over its content hashes that finds imports of one photo.
-  init(entries: PhotoEntries, state: SpaceState?) {
-    let imports = DuplicateImports(entries)
+  /// pass over its content hashes that finds imports of one photo, which the tables of a
+  /// list with photos appended (`previous`'s list, an import) take over instead.
+  init(entries: PhotoEntries, state: SpaceState?, appendedTo previous: CatalogTables? = nil) {
+    let imports = previous?.imports.appending(entries) ?? DuplicateImports(entries)
     let trashed = state?.trashed ?? [:]
     // Trashed halves pair among themselves only: a still whose MOV alone was deleted is a
     // photo of its own, and a Live Photo in the trash is one item there too.

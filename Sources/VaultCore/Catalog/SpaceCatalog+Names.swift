@@ -26,9 +26,12 @@ extension SpaceCatalog {
 
   /// The catalog of `entries`, this catalog's list with the photos `changes` add appended
   /// (an import's write, `Space.record`), and `state`, the journal's after them: derived
-  /// anew, but for the shown names, which this catalog hands on.
+  /// anew, but for the shown names, which this catalog hands on, and the imports of one
+  /// photo, which the next catalog takes over.
   func appending(_ entries: PhotoEntries, by changes: [JournalEntry], state: SpaceState?) -> SpaceCatalog {
-    let next = SpaceCatalog(entries: entries, state: state, folders: folders)
+    let next = SpaceCatalog(
+      entries: entries, tables: CatalogTables(entries: entries, state: state, appendedTo: tables),
+      folders: folders)
     let appended = entries.photoIDs[self.entries.count...]
     let added = Set(appended)
     var renamed: [BlobID] = []
