@@ -22,14 +22,15 @@ final class CatalogTables: Sendable {
   let recordedNames: [BlobID: AlbumState.Naming]
   /// The names every listed file and every file in Recently Deleted shows under
   /// (`ShownNames`), made when first asked for: a command that never shows a file by name
-  /// never pays for them.
-  private let names = Mutex<[BlobID: String]?>(nil)
+  /// never pays for them. An import moves them on to the next tables (`handNames`).
+  private let names = Mutex<ShownNameTable?>(nil)
 
   /// Nothing is derived from an empty list, nor what has nothing to derive from (a space
   /// without Live Photo identifiers, or without albums): opening a big space costs only the
-  /// pass over its content hashes that finds imports of one photo.
-  init(entries: PhotoEntries, state: SpaceState?) {
-    let imports = DuplicateImports(entries)
+  /// pass over its content hashes that finds imports of one photo, which the tables of a
+  /// list with photos appended (`previous`'s list, an import) take over instead.
+  init(entries: PhotoEntries, state: SpaceState?, appendedTo previous: CatalogTables? = nil) {
+    let imports = previous?.imports.appending(entries) ?? DuplicateImports(entries)
     let trashed = state?.trashed ?? [:]
     // Trashed halves pair among themselves only: a still whose MOV alone was deleted is a
     // photo of its own, and a Live Photo in the trash is one item there too.
@@ -63,13 +64,33 @@ final class CatalogTables: Sendable {
   /// The names of the files of `entries` (this list, with any selection). A file in
   /// Recently Deleted is still in `entries` and keeps its name: only a deletion for good
   /// frees it.
-  func shownNames(of entries: PhotoEntries) -> [BlobID: String] {
+  func shownNames(of entries: PhotoEntries) -> ShownNameTable {
     names.withLock { names in
       if let names { return names }
-      let made = ShownNames.resolve(entries, recorded: recordedNames) { imports.keptImport[$0] == nil }
+      let made = ShownNameTable(entries: entries, recorded: recordedNames, isShown: isShown)
       names = made
       return made
     }
+  }
+
+  /// Whether the file `id` shows under a name: every file but the hidden imports.
+  private func isShown(_ id: BlobID) -> Bool { imports.keptImport[id] == nil }
+
+  /// Moves the names, if made, on to `next`, the tables of this list with `appended` added
+  /// at its end and `renamed` recording their names anew (an import's write), when that
+  /// keeps them exact (`ShownNameTable.append`); these tables make them again if asked.
+  /// Moved, not copied: an import's cost per photo stays that of its own photos.
+  func handNames(to next: CatalogTables, appended: some Sequence<BlobID>, renamed: some Sequence<BlobID>) {
+    guard
+      var table = names.withLock({ names in
+        let table = names
+        names = nil
+        return table
+      })
+    else { return }
+    guard table.append(appended, renamed: renamed, recorded: next.recordedNames, isShown: next.isShown)
+    else { return }
+    next.names.withLock { $0 = table }
   }
 
   /// The albums with each hidden import (see `DuplicateImports`) counted as the photo it is

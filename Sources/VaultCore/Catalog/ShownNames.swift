@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The name each file of a space shows under, in the mount's folders and in an export
 /// (docs/FORMAT.md, "Shown names"): one name per file, unique in the whole space, so that
 /// every folder showing a subset of the files shows each under the same name, and a name
@@ -12,9 +14,11 @@
 enum ShownNames {
   /// The names of the files of `entries` (in list order) that `isShown` takes, given the
   /// names recorded for them.
+  /// Returns them with the set of names they take. Counted in `resolutions`.
   static func resolve(
     _ entries: PhotoEntries, recorded: [BlobID: AlbumState.Naming], isShown: (BlobID) -> Bool
-  ) -> [BlobID: String] {
+  ) -> (names: [BlobID: String], taken: Set<String>) {
+    resolutions.add(1, ordering: .relaxed)
     var names: [BlobID: String] = [:]
     names.reserveCapacity(entries.count)
     var taken = Set<String>()
@@ -31,14 +35,21 @@ enum ShownNames {
       guard names[id] == nil, isShown(id) else { continue }
       names[id] = firstFree(PhotoExporter.safeName(entries.record(at: position).name), in: &taken)
     }
-    return names
+    return (names, taken)
   }
 
-  /// `name`, or the first of its numbered forms not in `taken`, which it joins.
-  static func firstFree(_ name: String, in taken: inout Set<String>) -> String {
+  /// How many times the names of a whole list were resolved: a test's way to see that a
+  /// write does not resolve them again (a pass over every file of the space).
+  static let resolutions = Atomic<Int>(0)
+
+  /// `name`, or the first of its numbered forms neither in `taken`, which it joins, nor in
+  /// `shown`.
+  static func firstFree(_ name: String, in taken: inout Set<String>, besides shown: Set<String> = [])
+    -> String
+  {
     for attempt in 0... {
       let candidate = PathComponent.numbered(name, attempt)
-      if taken.insert(candidate).inserted { return candidate }
+      if !shown.contains(candidate), taken.insert(candidate).inserted { return candidate }
     }
     fatalError("unreachable")
   }

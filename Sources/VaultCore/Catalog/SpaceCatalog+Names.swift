@@ -4,15 +4,16 @@ extension SpaceCatalog {
   /// imported on several copies, which show as the one they are imports of), and of every
   /// file in Recently Deleted, which holds its name until it is deleted for good.
   public func shownNames() -> [BlobID: String] {
-    tables.shownNames(of: entries)
+    tables.shownNames(of: entries).names
   }
 
   /// The names `records`, imported now, take: each its own name made safe, or the first of
   /// its numbered forms that no file of the space shows and no record before it took.
   func namesForImport(of records: [PhotoRecord]) -> [String] {
     guard !records.isEmpty else { return [] }
-    var taken = Set(shownNames().values)
-    return records.map { ShownNames.firstFree(PhotoExporter.safeName($0.name), in: &taken) }
+    let shown = tables.shownNames(of: entries).taken
+    var taken = Set<String>()
+    return records.map { ShownNames.firstFree(PhotoExporter.safeName($0.name), in: &taken, besides: shown) }
   }
 
   /// The names files show that the journal does not record for them (files imported
@@ -20,6 +21,22 @@ extension SpaceCatalog {
   /// apart), but for `leavingOut`: what every write records, so that no later change (a
   /// deletion that frees a name, a merge) moves them.
   func unrecordedNames(leavingOut ids: Set<BlobID>) -> [BlobID: String] {
-    shownNames().filter { id, name in tables.recordedNames[id]?.name != name && !ids.contains(id) }
+    tables.shownNames(of: entries).unrecorded.filter { id, _ in !ids.contains(id) }
+  }
+
+  /// The catalog of `entries`, this catalog's list with the photos `changes` add appended
+  /// (an import's write, `Space.record`), and `state`, the journal's after them: derived
+  /// anew, but for the shown names, which this catalog hands on, and the imports of one
+  /// photo, which the next catalog takes over.
+  func appending(_ entries: PhotoEntries, by changes: [JournalEntry], state: SpaceState?) -> SpaceCatalog {
+    let next = SpaceCatalog(
+      entries: entries, tables: CatalogTables(entries: entries, state: state, appendedTo: tables),
+      folders: folders)
+    let appended = entries.photoIDs[self.entries.count...]
+    let added = Set(appended)
+    var renamed: [BlobID] = []
+    for case .shownName(let id, _, _) in changes where !added.contains(id) { renamed.append(id) }
+    tables.handNames(to: next.tables, appended: appended, renamed: renamed)
+    return next
   }
 }

@@ -21,7 +21,7 @@ public struct SpaceCatalog: Sendable {
     self.init(entries: entries, tables: CatalogTables(entries: entries, state: state), folders: folders)
   }
 
-  private init(entries: PhotoEntries, tables: CatalogTables, folders: BlobFolders) {
+  init(entries: PhotoEntries, tables: CatalogTables, folders: BlobFolders) {
     self.entries = entries
     self.tables = tables
     self.folders = folders

@@ -16,6 +16,8 @@ struct DuplicateImports: Sendable {
   /// `init(_:)`): kept to find a photo by its content hash.
   private var slots: [Int32] = []
   private var words: [UInt64] = []
+  /// How many photos of the list it was made of it holds.
+  private var count = 0
 
   var isEmpty: Bool { keptImport.isEmpty }
 
@@ -28,26 +30,39 @@ struct DuplicateImports: Sendable {
   init(_ entries: PhotoEntries) {
     var capacity = 16
     while capacity < entries.count * 2 { capacity *= 2 }
-    let mask = capacity - 1
     slots = [Int32](repeating: -1, count: capacity)
     words = [UInt64](repeating: 0, count: capacity)
-    for position in entries.indices {
-      let word = entries.hashWord(at: position)
-      var slot = Int(truncatingIfNeeded: word) & mask
-      while slots[slot] >= 0 {
-        let kept = Int(slots[slot])
-        if words[slot] == word && entries.hash(at: kept) == entries.hash(at: position) {
-          keptImport[entries.id(at: position)] = entries.id(at: kept)
-          otherImports[entries.id(at: kept), default: []].append(entries.id(at: position))
-          break
-        }
-        slot = (slot + 1) & mask
+    for position in entries.indices { insert(position, of: entries) }
+  }
+
+  /// The imports of one photo among `entries`, a list this one's was made of with photos
+  /// appended: the appended ones are added to its table, which is made again only when it
+  /// is half full, so that an import's cost per photo does not grow with the space.
+  func appending(_ entries: PhotoEntries) -> DuplicateImports {
+    guard count <= entries.count, entries.count * 2 <= slots.count else { return DuplicateImports(entries) }
+    var imports = self
+    for position in count..<entries.count { imports.insert(position, of: entries) }
+    return imports
+  }
+
+  /// Adds the photo at `position` in `entries`, after those before it: the first of its
+  /// content hash goes in the table, a later one is an import of it.
+  private mutating func insert(_ position: Int, of entries: PhotoEntries) {
+    let mask = slots.count - 1
+    let word = entries.hashWord(at: position)
+    var slot = Int(truncatingIfNeeded: word) & mask
+    count = position + 1
+    while slots[slot] >= 0 {
+      let kept = Int(slots[slot])
+      if words[slot] == word && entries.hash(at: kept) == entries.hash(at: position) {
+        keptImport[entries.id(at: position)] = entries.id(at: kept)
+        otherImports[entries.id(at: kept), default: []].append(entries.id(at: position))
+        return
       }
-      if slots[slot] < 0 {
-        slots[slot] = Int32(position)
-        words[slot] = word
-      }
+      slot = (slot + 1) & mask
     }
+    slots[slot] = Int32(position)
+    words[slot] = word
   }
 
   /// The position in `entries` (the list it was made of) of the first import of the

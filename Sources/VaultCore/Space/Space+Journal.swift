@@ -114,11 +114,12 @@ extension Space {
       for case .added(let record, _) in changes {
         updated.append(IndexEntry(record: journal.state.photo(record.id)?.record ?? record, selected: false))
       }
-    } else if changes.contains(where: \.changesPhotoList) {
-      updated = journal.state.entries()
+      publish(updated, appendedBy: changes)
+    } else {
+      if changes.contains(where: \.changesPhotoList) { updated = journal.state.entries() }
+      // Albums and Live Photo identifiers change what is derived even when the list does not.
+      publish(updated)
     }
-    // Albums and Live Photo identifiers change what is derived even when the list does not.
-    publish(updated)
     compactJournalIfDue()
   }
 

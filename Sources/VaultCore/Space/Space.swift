@@ -325,8 +325,14 @@ public final class Space {
 
   /// Publishes the catalog of `entries`, the space's photos after a change, with what is
   /// derived from them and from the journal (its Live Photos, albums, imports).
-  func publish(_ entries: PhotoEntries) {
-    catalog = SpaceCatalog(entries: entries, state: journal?.state, folders: catalog.folders)
+  /// With `changes` (which only appended photos to the list: an import), the shown names
+  /// are handed on rather than resolved again.
+  func publish(_ entries: PhotoEntries, appendedBy changes: [JournalEntry]? = nil) {
+    if let changes {
+      catalog = catalog.appending(entries, by: changes, state: journal?.state)
+    } else {
+      catalog = SpaceCatalog(entries: entries, state: journal?.state, folders: catalog.folders)
+    }
     blobs.offloadRemote = journal?.state.offloadRemote
   }
 

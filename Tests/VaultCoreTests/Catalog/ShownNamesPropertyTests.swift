@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VaultTestSupport
 import XCTest
 
@@ -91,6 +92,98 @@ final class ShownNamesPropertyTests: XCTestCase {
         check(&copies[side], seed: seed)
       }
     }
+  }
+
+  /// An import's write hands the shown names on to the next catalog (`SpaceCatalog.appending`)
+  /// instead of resolving them again: over random imports (colliding names, some with no name
+  /// recorded as an older version made them, some of a photo already listed, which are
+  /// hidden) and deletions, the catalog so made shows the names, leaves unrecorded the names,
+  /// and gives an import the names that a catalog made afresh of the same journal does.
+  func testNamesHandedOnByAnImportAreTheNamesResolvedAfresh() {
+    for seed in UInt64(0)..<200 {
+      var random = SeededGenerator(seed: seed)
+      var state = SpaceState()
+      var current = catalog(state)
+      for step in Int64(1)...Int64.random(in: 1...60, using: &random) {
+        _ = current.shownNames()
+        if Int.random(in: 0..<6, using: &random) == 0,
+          let id = current.entries.photoIDs.randomElement(using: &random)
+        {
+          for entry in [.deleted(id)]
+            + namesKept(by: current, leavingOut: [id], stamp: state.nextStamp(now: step))
+          {
+            state.apply(entry)
+          }
+          current = catalog(state)
+          continue
+        }
+        var records: [PhotoRecord] = []
+        for _ in 0..<Int.random(in: 1...3, using: &random) {
+          var record = randomRecord(using: &random)
+          if Int.random(in: 0..<5, using: &random) == 0,
+            let listed = current.entries.photoIDs.randomElement(using: &random)
+          {
+            record = PhotoRecord(
+              id: .random(), name: record.name, bytes: 10, format: .jpeg, width: 4, height: 3, orientation: 1,
+              modifiedAt: Timestamp(seconds: 1), importedAt: record.importedAt,
+              contentHash: current.entries[current.entries.photoIDs.firstIndex(of: listed)!].record
+                .contentHash)
+          }
+          records.append(record)
+        }
+        let stamp = state.nextStamp(now: step)
+        var order = state.nextOrder(now: step)
+        var changes: [JournalEntry] = []
+        let recording = Int.random(in: 0..<4, using: &random) > 0
+        for (record, name) in zip(records, current.namesForImport(of: records)) {
+          changes.append(.added(record, order: order))
+          if recording { changes.append(.shownName(record.id, name: name, stamp: stamp)) }
+          order += 1
+        }
+        changes += namesKept(by: current, leavingOut: [], stamp: stamp)
+        for change in changes { state.apply(change) }
+        var entries = current.entries
+        for record in records { entries.append(IndexEntry(record: record, selected: false)) }
+        XCTAssertEqual(entries.photoIDs, state.entries().photoIDs, "seed \(seed): an import appends")
+        current = current.appending(entries, by: changes, state: state)
+        let afresh = catalog(state)
+        XCTAssertEqual(current.shownNames(), afresh.shownNames(), "seed \(seed): names handed on differ")
+        XCTAssertEqual(
+          current.unrecordedNames(leavingOut: []), afresh.unrecordedNames(leavingOut: []),
+          "seed \(seed): unrecorded names handed on differ")
+        let next = (0..<3).map { _ in randomRecord(using: &random) }
+        XCTAssertEqual(
+          current.namesForImport(of: next), afresh.namesForImport(of: next),
+          "seed \(seed): names for an import differ")
+      }
+    }
+  }
+
+  /// The entries a write records for the names `catalog` shows that are not recorded, as
+  /// `Space.namesKept` writes them.
+  func namesKept(by catalog: SpaceCatalog, leavingOut ids: Set<BlobID>, stamp: Int64) -> [JournalEntry] {
+    catalog.unrecordedNames(leavingOut: ids).sorted { $0.key < $1.key }.map {
+      .shownName($0.key, name: $0.value, stamp: stamp)
+    }
+  }
+
+  /// Imports into a space resolve its names once, when the first import asks for them, not
+  /// at every write: the cost of a photo does not grow with the space.
+  func testImportsIntoASpaceResolveItsNamesOnce() throws {
+    let folder = try makeTemporaryFolder(self)
+    let vault = try makeVault(in: folder)
+    try vault.createSpace(password: password("names"))
+    let space = try vault.unlock(password: password("names"), access: .write)
+    var random = SeededGenerator(seed: 35)
+    let before = ShownNames.resolutions.load(ordering: .relaxed)
+    try space.appendImported((0..<20).map { _ in randomRecord(using: &random) })
+    for _ in 0..<10 {
+      try space.appendImported((0..<3).map { _ in randomRecord(using: &random) })
+    }
+    XCTAssertEqual(
+      ShownNames.resolutions.load(ordering: .relaxed) - before, 1, "names resolved at every write")
+    XCTAssertEqual(space.catalog.shownNames(), catalog(try XCTUnwrap(space.journal?.state)).shownNames())
+    XCTAssertEqual(Set(space.catalog.shownNames().values).count, 50)
   }
 
   /// Every file shows a name no other file shows, and the name it first showed here.

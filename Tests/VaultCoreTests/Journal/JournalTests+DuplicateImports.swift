@@ -64,6 +64,43 @@ extension JournalTests {
     XCTAssertEqual(imports.all(of: records[1].id), [records[1].id])
   }
 
+  /// An import's catalog takes over the imports of one photo found in the list before it
+  /// (`DuplicateImports.appending`): over random lists of a few hashes (some alike in their
+  /// first bytes) appended in random chunks, past the table's growth, what it finds is what
+  /// a pass over the whole list finds.
+  func testImportsOfOnePhotoTakenOverByAnAppendAreThoseFoundAfresh() {
+    for seed in UInt64(0)..<100 {
+      var random = SeededGenerator(seed: seed)
+      let prefix = String(repeating: "cd", count: 8)
+      let hashes = (0..<Int.random(in: 1...12, using: &random)).map { _ in
+        let tail = hexString((0..<24).map { _ in UInt8.random(in: 0...255, using: &random) })
+        return Bool.random(using: &random)
+          ? prefix + tail : hexString((0..<8).map { _ in UInt8.random(in: 0...255, using: &random) }) + tail
+      }
+      var entries = PhotoEntries()
+      var imports = DuplicateImports(entries)
+      while entries.count < 60 {
+        for _ in 0..<Int.random(in: 1...9, using: &random) {
+          let record = PhotoRecord(
+            id: .random(), name: "p", bytes: 10, format: .jpeg, width: 4, height: 3, orientation: 1,
+            modifiedAt: Timestamp(seconds: 1), importedAt: Timestamp(seconds: 2),
+            contentHash: hashes.randomElement(using: &random)!)
+          entries.append(IndexEntry(record: record, selected: false))
+        }
+        imports = imports.appending(entries)
+        let afresh = DuplicateImports(entries)
+        XCTAssertEqual(imports.keptImport, afresh.keptImport, "seed \(seed)")
+        XCTAssertEqual(imports.otherImports, afresh.otherImports, "seed \(seed)")
+        for hash in hashes {
+          XCTAssertEqual(
+            imports.position(of: ContentHash(hash), in: entries),
+            afresh.position(of: ContentHash(hash), in: entries),
+            "seed \(seed)")
+        }
+      }
+    }
+  }
+
   /// The listed items of `state` as the browser shows them: the id and selection of each
   /// photo that is not a hidden import.
   static func listedItems(_ state: SpaceState) -> [String] {
