@@ -141,19 +141,27 @@ package final class SeekableBlobReader {
 
   /// As `forEachPiece`, with the chunks decrypted a few ahead on a thread of their own
   /// (`ChunkReadAhead`), so that what `body` does with one piece overlaps decrypting the
-  /// next: for a long range read whole, a big original's export or check.
-  func forEachPieceReadingAhead(of range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> Void) throws
-  {
+  /// next: for a long range read whole, a big original's export or check. `alongside`, if
+  /// given, gets the same pieces in order on a third thread (hashing while `body` writes);
+  /// it has had them all when this returns.
+  func forEachPieceReadingAhead(
+    of range: Range<Int>, alongside: ((UnsafeRawBufferPointer) -> Void)? = nil,
+    _ body: (UnsafeRawBufferPointer) throws -> Void
+  ) throws {
     precondition(range.lowerBound >= 0 && range.upperBound <= plaintextLength, "a range inside the plaintext")
     guard !range.isEmpty else { return }
     let size = SeekableBlobFormat.chunkSize
     let chunks = range.lowerBound / size..<(range.upperBound - 1) / size + 1
-    try ChunkReadAhead(self, chunks: chunks).forEachChunk { index, plaintext in
+    // The part of chunk `index` (whose plaintext is `plaintext`) inside the range.
+    let piece = { (index: Int, plaintext: UnsafeMutableBufferPointer<UInt8>) -> UnsafeRawBufferPointer in
       let chunkStart = index * size
       let start = max(range.lowerBound, chunkStart)
       let end = min(range.upperBound, chunkStart + plaintext.count)
-      try body(
-        UnsafeRawBufferPointer(start: plaintext.baseAddress! + (start - chunkStart), count: end - start))
+      return UnsafeRawBufferPointer(start: plaintext.baseAddress! + (start - chunkStart), count: end - start)
+    }
+    let follower = alongside.map { alongside in { index, plaintext in alongside(piece(index, plaintext)) } }
+    try ChunkReadAhead(self, chunks: chunks, follower: follower).forEachChunk { index, plaintext in
+      try body(piece(index, plaintext))
     }
   }
 

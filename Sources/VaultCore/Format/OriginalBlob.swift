@@ -144,16 +144,15 @@ package final class OriginalBlobReader {
     switch source {
     case .seekable(let reader):
       let count = Int(record.bytes)
-      let consumePiece = { (piece: UnsafeRawBufferPointer) throws in
-        hasher.update(piece)
-        try consume(piece)
-      }
-      // A big original (a video) is decrypted ahead on another thread while its pieces are
-      // hashed and written; a photo's few chunks are not worth a thread.
+      // A big original (a video) is decrypted ahead on one thread and hashed on another
+      // while its pieces are written here; a photo's few chunks are not worth threads.
       if count >= Self.readAheadLength {
-        try reader.forEachPieceReadingAhead(of: 0..<count, consumePiece)
+        try reader.forEachPieceReadingAhead(of: 0..<count, alongside: hasher.update, consume)
       } else {
-        try reader.forEachPiece(of: 0..<count, consumePiece)
+        try reader.forEachPiece(of: 0..<count) { piece in
+          hasher.update(piece)
+          try consume(piece)
+        }
       }
       try reader.checkPadding(payloadLength: count)
     case .stream(let reader, _, _):

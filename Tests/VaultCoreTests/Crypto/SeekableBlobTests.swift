@@ -157,6 +157,61 @@ final class SeekableBlobTests: XCTestCase {
     XCTAssertEqual(before, Array(bytes[0..<6 * 65536]), "the intact chunks before it")
   }
 
+  /// What the caller and the follower of `forEachPieceReadingAhead` got for `range`, each
+  /// joined; the caller stops (throws) after `limit` pieces.
+  func readAheadFollowed(_ reader: SeekableBlobReader, _ range: Range<Int>, stoppingAfter limit: Int = .max)
+    -> (caller: [UInt8], follower: [UInt8], error: Error?)
+  {
+    var caller: [UInt8] = []
+    var follower: [UInt8] = []
+    var pieces = 0
+    do {
+      try reader.forEachPieceReadingAhead(of: range, alongside: { follower += $0 }) { piece in
+        caller += piece
+        pieces += 1
+        if pieces == limit { throw VaultError.io(path: "out", reason: "disk full") }
+      }
+      return (caller, follower, nil)
+    } catch {
+      return (caller, follower, error)
+    }
+  }
+
+  /// The follower (the content hash of an export) gets every piece the caller gets, in
+  /// order, on a thread of its own, all of them before the read returns; a damaged chunk
+  /// reaches neither (the follower stops at the intact ones before it); a caller that stops
+  /// early stops the follower too, and nothing is left running. Random ranges, seed 35.
+  func testAheadReadFollowerGetsThePiecesInOrderAndNoDamagedOne() throws {
+    var random = SeededGenerator(seed: 35)
+    let bytes = payload(40 * 65536 + 77, seed: 35)
+    let path = try writeBlob(bytes)
+    let reader = try open(path)
+    for _ in 0..<30 {
+      let start = Int.random(in: 0..<bytes.count, using: &random)
+      let range = start..<Int.random(in: start...bytes.count, using: &random)
+      let read = readAheadFollowed(reader, range)
+      XCTAssertNil(read.error, "seed 35, range \(range)")
+      XCTAssertEqual(read.caller, Array(bytes[range]), "seed 35, range \(range): the caller")
+      XCTAssertEqual(read.follower, Array(bytes[range]), "seed 35, range \(range): the follower")
+      let limit = Int.random(in: 1...41, using: &random)
+      let stopped = readAheadFollowed(reader, range, stoppingAfter: limit)
+      let pieces = range.isEmpty ? 0 : (range.upperBound - 1) / 65536 - range.lowerBound / 65536 + 1
+      XCTAssertEqual(
+        stopped.error != nil, limit <= pieces, "seed 35, range \(range), stopping after \(limit)")
+      XCTAssertEqual(stopped.follower, Array(bytes[range].prefix(stopped.follower.count)), "seed 35")
+    }
+    var damaged = try fileBytes(path)
+    damaged[SeekableBlobFormat.headerLength + 30 * SeekableBlobFormat.sealedChunkSize + 10] ^= 1
+    try writeBytes(damaged, to: path)
+    let read = readAheadFollowed(try open(path), 0..<bytes.count)
+    XCTAssertEqual(
+      read.error as? VaultError,
+      .damagedBlob(what: what, reason: "chunk 30 does not authenticate (changed, truncated or swapped)"))
+    XCTAssertEqual(read.caller, Array(bytes[0..<30 * 65536]))
+    XCTAssertEqual(read.follower, Array(bytes[0..<read.follower.count]))
+    XCTAssertLessThanOrEqual(read.follower.count, 30 * 65536, "never a byte of the damaged chunk")
+  }
+
   func assertDamaged(
     _ expression: @autoclosure () throws -> Any, _ reason: String, file: StaticString = #filePath,
     line: UInt = #line
