@@ -32,6 +32,15 @@ public enum TestVideos {
     ])
   }
 
+  /// A 2-second 320×240 H.264 MP4 whose container holds `creationTime` (ISO 8601, UTC),
+  /// as every phone writes it (`creation_time` in the `mvhd` box).
+  public static func datedMP4(_ path: String, creationTime: String) throws {
+    try run([
+      "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=2", "-c:v", "libx264", "-pix_fmt",
+      "yuv420p", "-metadata", "creation_time=" + creationTime, path,
+    ])
+  }
+
   /// A 1-second H.264 MP4 of `width`×`height` pixels (even numbers, as yuv420p wants).
   public static func sizedMP4(_ path: String, width: Int, height: Int) throws {
     try run([

@@ -11,6 +11,10 @@ public enum DecoderService {
   public static func prepare() {
     HEIFDecoder.initializeLibrary()
     FFmpegLog.silence
+    // glibc reads the time zone (/etc/localtime, or TZ's file) at the first conversion of a
+    // time, gmtime_r included, as FFmpeg makes of a container's creation_time; inside the
+    // sandbox that open is forbidden and killed the helper: read it now, once.
+    tzset()
   }
 
   /// Serves requests on `descriptor` until it closes; `fault` performs the test-only

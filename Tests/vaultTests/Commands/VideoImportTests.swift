@@ -121,6 +121,19 @@ final class VideoImportTests: XCTestCase {
     try vault.assertExportsBitForBit(["cut.mp4"], from: videos, uprightThumbnails: [])
   }
 
+  /// A phone's video: its container's `creation_time` made FFmpeg ask glibc for the time
+  /// zone, which opened /etc/localtime inside the sandbox, and the helper was killed
+  /// ("the decoder made a forbidden system call") — every dated MP4 was refused.
+  func testAVideoWithItsContainersCreationTimeImportsDatedByIt() throws {
+    try TestVideos.datedMP4(videos + "/dated.mp4", creationTime: "2025-07-04T12:00:00Z")
+    let run = try vault.run(["add", videos + "/dated.mp4"])
+    XCTAssertEqual(run.status, 0, run.stderr)
+    let listed = try XCTUnwrap(try vault.listJSON().first)
+    XCTAssertEqual(listed["kind"] as? String, "video")
+    XCTAssertTrue((listed["taken"] as? String)?.hasPrefix("2025-07-04T12:00:00") == true, "\(listed)")
+    try vault.assertExportsBitForBit(["dated.mp4"], from: videos, uprightThumbnails: [])
+  }
+
   /// MPEG-4 Part 2 (`ffmpeg -c:v mpeg4`) was refused ("its header gives its pictures no
   /// size"): the size is read from the stream.
   func testAnMPEG4PartTwoVideoImports() throws {
