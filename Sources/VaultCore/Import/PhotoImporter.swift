@@ -139,15 +139,14 @@ public final class PhotoImporter: Sendable {
   /// memory meanwhile, and a third process on two cores would only add its memory to the
   /// import's peak. After, it hashes first, so a duplicate costs one read and no decoding.
   ///
-  /// The file is opened once, and everything comes from that descriptor. The decoder
-  /// helper gets the descriptor and reads what it needs (a JPEG streamed once, a video's
-  /// header and one keyframe, not all of it), so that no file goes through the socket or
-  /// sits in a helper's memory whole; once it answered, the file must not have changed
-  /// since it was opened (`SourceFile.checkUnchanged`). A file of up to `inMemoryFileLimit`
-  /// is read once into memory, and hashed and encrypted from those very bytes. A larger
-  /// one is not held whole: it is read once to hash it (so that a duplicate costs a read,
-  /// not the writing of a blob to be thrown away), and read again to encrypt it, hashed
-  /// again only to prove that what is stored is what the record describes.
+  /// The file is opened once, and everything comes from that descriptor. A file of up to
+  /// `inMemoryFileLimit` is read once into memory, and hashed, sent to a decoder helper and
+  /// encrypted from those very bytes. A larger one is not held whole: the helper gets the
+  /// descriptor and reads what it needs (a JPEG streamed once, a video's header and one
+  /// keyframe); it is read once to hash it (so that a duplicate costs a read, not the
+  /// writing of a blob to be thrown away), read again to encrypt it, hashed again to prove
+  /// that what is stored is what the record describes, and refused if its size or times
+  /// show a write since it was opened (`SourceFile.checkUnchanged`).
   private func prepare(_ path: String, unlocked: UnlockedSpace) throws -> PreparedImport {
     let source = try SourceFile(path: path)
     let signature = try source.readPrefix(ImageFormat.signatureLength)
@@ -162,10 +161,14 @@ public final class PhotoImporter: Sendable {
     let reserved = memory.reserve((keepsBytes ? Int(source.size) : 0) + Self.photoMemory)
     defer { memory.release(reserved) }
     let bytes = keepsBytes ? try source.readAll() : nil
+    // The helper decodes the very bytes hashed and stored when they are held: a file read a
+    // second time through its descriptor can give other bytes (a write through a shared
+    // mapping changes no time stamp; a FUSE or network file system may answer each reader
+    // differently), and the thumbnail and record would be of another picture.
+    let input = bytes.map { DecoderInput.bytes($0) } ?? .file(source)
     func read() throws -> DecodedImport {
       try DecodedImport.read(
-        .file(source), format: format, name: path, size: source.size, decoders: decoders,
-        thumbnailer: thumbnailer)
+        input, format: format, name: path, size: source.size, decoders: decoders, thumbnailer: thumbnailer)
     }
     var decoded: DecodedImport?
     if decodingWhileLocked {
@@ -185,7 +188,7 @@ public final class PhotoImporter: Sendable {
     }
     if unlocked.holds(contentHash) { return .duplicate(contentHash: contentHash) }
     let photo = try decoded ?? read()
-    // The helper read the file itself: it is the file stored only if nothing wrote to it.
+    // A file over `inMemoryFileLimit` the helper read itself: refused if a write shows.
     try source.checkUnchanged()
     let record = photo.record(
       id: .random(), name: (path as NSString).lastPathComponent, bytes: source.size, format: format,
