@@ -9,8 +9,9 @@ struct MountCommand: ParsableCommand {
     abstract: "Show the space's photos as a read-only folder that any program can open.",
     discussion: """
       FOLDER must be an empty folder of yours. It shows Photos/ (every photo, named as \
-      export names them), Albums/<album>/, Dates/<year>/<month>/ and Selected/; a Live \
-      Photo shows its still and its MOV. Files are read-only, for you only, with each \
+      export names them), Albums/<album>/, Dates/<year>/<month>/, Selected/ and \
+      Recently Deleted/; a Live Photo shows its still and its MOV; a photo shown in \
+      several folders is one file (one inode, hard links). Files are read-only, for you only, with each \
       original's size and modification time; reads decrypt only the pieces asked for, in \
       memory, never on disk. Other vault commands keep working meanwhile, and their changes \
       show within a few seconds. Stays in the foreground until Ctrl-C, SIGTERM or \
