@@ -166,7 +166,8 @@ final class SeekableBlobTests: XCTestCase {
     var follower: [UInt8] = []
     var pieces = 0
     do {
-      try reader.forEachPieceReadingAhead(of: range, alongside: { follower += $0 }) { piece in
+      let follow: (UnsafeRawBufferPointer) -> Void = { follower += $0 }
+      try reader.forEachPieceReadingAhead(of: range, alongside: follow) { piece in
         caller += piece
         pieces += 1
         if pieces == limit { throw VaultError.io(path: "out", reason: "disk full") }
