@@ -18,20 +18,9 @@ import subprocess
 import sys
 import time
 
-
-def parents():
-    """Maps every pid now running to its parent's pid."""
-    result = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b") ", 1)[1].split()
-            result[int(entry)] = int(fields[1])
-        except (OSError, IndexError):
-            pass
-    return result
+# The walk of /proc the hostile tests' memory ceiling makes (Tests/hostile/process_tree.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "hostile"))
+import process_tree  # noqa: E402
 
 
 def executable(pid):
@@ -45,15 +34,7 @@ def tree(root):
     """The pids of `root` and of every process descended from it, but a child still
     running its parent's executable: one that posix_spawn made and that has not reached
     its exec yet shares its parent's memory, which would count twice."""
-    children = {}
-    for pid, parent in parents().items():
-        children.setdefault(parent, []).append(pid)
-    found, waiting = [], [root]
-    while waiting:
-        pid = waiting.pop()
-        found.append(pid)
-        waiting.extend(child for child in children.get(pid, []) if executable(child) != executable(pid))
-    return found
+    return process_tree.tree(root, follows=lambda child, parent: executable(child) != executable(parent))
 
 
 def resident(pid):

@@ -26,8 +26,8 @@ def parents():
     return found
 
 
-def tree(root):
-    """`root` and every process descended from it."""
+def tree(root, follows=lambda child, parent: True):
+    """`root` and every process descended from it through children `follows` accepts."""
     children = {}
     for pid, parent in parents().items():
         children.setdefault(parent, []).append(pid)
@@ -35,7 +35,7 @@ def tree(root):
     while waiting:
         pid = waiting.pop()
         found.append(pid)
-        waiting += children.get(pid, [])
+        waiting += [child for child in children.get(pid, []) if follows(child, pid)]
     return found
 
 
