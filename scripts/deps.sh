@@ -32,10 +32,11 @@ ensure_python_packages() {
     python3 -m pip install --quiet --user --break-system-packages "${missing[@]}"
 }
 
-# What building vault needs (libseccomp-dev: the filter of the decoder helper, vault-decoder),
+# What building vault needs (libseccomp-dev: the filter of the decoder helper, vault-decoder;
+# zlib1g-dev: the PNG sent to kitty is deflated with zlib directly, in bands on every core),
 # and what it runs: rclone, the engine of `vault backup`, `restore` and `offload` (vault
 # starts /usr/bin/rclone; it links no cloud library), which scripts/bootstrap installs with these.
-BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-dev libchafa-dev libglib2.0-dev libqrencode-dev libkeyutils-dev libutf8proc-dev libgif-dev libwebp-dev libavif-dev libdav1d-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libfuse3-dev libseccomp-dev rclone)
+BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev libheif-dev libchafa-dev libglib2.0-dev libqrencode-dev libkeyutils-dev libutf8proc-dev libgif-dev libwebp-dev libavif-dev libdav1d-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libfuse3-dev libseccomp-dev rclone)
 # What its tests need besides: chattr (a read-only folder even for root), the reference
 # thumbnailer the quality test compares with, tmux to run vault on a terminal, strace
 # to see which folders are flushed (and to kill vault at a chosen step), rsync and
