@@ -88,6 +88,23 @@ package final class ReadAheadBlobFile: BlobSource {
     return total
   }
 
+  /// The bytes in place when they lie in one window (read now if it is not there yet).
+  package func withBytesInPlace<Result>(
+    at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Result
+  ) throws -> Result? {
+    let index = offset / buffers.size
+    guard count > 0, offset + count <= min(length, (index + 1) * buffers.size),
+      let window = try use(index)
+    else { return nil }
+    defer {
+      letGo(window)
+      readAhead(after: index)
+    }
+    let start = offset - index * buffers.size
+    guard window.count - start >= count else { return nil }
+    return try body(UnsafeRawBufferPointer(start: window.bytes + start, count: count))
+  }
+
   /// Window `index`, read now unless it is there or being read (then waited for); nil when
   /// no buffer is free for it. The caller lets it go (`letGo`).
   private func use(_ index: Int) throws -> Window? {
