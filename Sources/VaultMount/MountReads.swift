@@ -33,8 +33,12 @@ enum MountReads {
     guard case .file(let number) = node else { return MountOperations.fail(request, EISDIR) }
     let file = tree.files[number]
     do {
-      let originalRanges = state.originalRanges
-      let open = OpenOriginal(file: file, pool: state.readers) { try originalRanges(file.record) }
+      // One blob for all the readers of this file: they share what it reads ahead.
+      let originals = state.originals
+      let blob = try originals.blob(of: file.record)
+      let open = OpenOriginal(file: file, pool: state.readers) {
+        try originals.ranges(of: file.record, in: blob)
+      }
       try open.openFirstReader()
       info.pointee.fh = state.keep(open)
       info.pointee.keep_cache = 1

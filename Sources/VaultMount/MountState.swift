@@ -5,10 +5,8 @@ import VaultCore
 /// What the file system's callbacks share, on FUSE's threads: the tree (swapped whole when
 /// the space changes) and the open files.
 final class MountState: Sendable {
-  /// Opens a photo's original for reading ranges, its record checked when a read reaches its
-  /// end: the browser's data source's, which reads only the blob and the key (safe on
-  /// FUSE's threads).
-  let originalRanges: @Sendable (PhotoRecord) throws -> OriginalRangeReader
+  /// Opens photos' originals: each open file's blob, and readers of ranges over it.
+  let originals: OriginalOpener
   let owner = (uid: getuid(), gid: getgid())
   /// The folders' modification time: when the mount started.
   let folderTime: timespec
@@ -26,8 +24,8 @@ final class MountState: Sendable {
     var last: UInt64 = 0
   }
 
-  init(originalRanges: @escaping @Sendable (PhotoRecord) throws -> OriginalRangeReader, tree: MountTree) {
-    self.originalRanges = originalRanges
+  init(originals: OriginalOpener, tree: MountTree) {
+    self.originals = originals
     currentTree = Mutex(tree)
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)

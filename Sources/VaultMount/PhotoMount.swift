@@ -9,7 +9,8 @@ public final class PhotoMount {
   public let mountPoint: String
   private let state: MountState
   private let browser: PhotoBrowser
-  /// Only for the watcher, which watches its folders; the photos are read through `browser`.
+  /// Only for the watcher, which watches its folders, and for opening originals
+  /// (`OriginalOpener`); the photos are listed through `browser`.
   private let space: Space
   private var session: OpaquePointer?
   private var watcher: MountWatcher?
@@ -20,10 +21,7 @@ public final class PhotoMount {
     self.space = space
     let browser = space.makeBrowser()
     self.browser = browser
-    // A space's data source reads ranges; on FUSE's threads, as its loader reads only the
-    // blob and the key.
-    let ranges = browser.dataSource.originalRanges!
-    state = MountState(originalRanges: { try ranges($0, true) }, tree: Self.tree(of: browser))
+    state = MountState(originals: space.originalOpener, tree: Self.tree(of: browser))
   }
 
   /// Told of what goes wrong while mounted (a photo that does not read, a reload that

@@ -11,6 +11,13 @@ package protocol BlobSource: AnyObject, Sendable {
   /// read (the reader names the blob), or an error of its own that names where it reads
   /// from (a remote that cannot be reached).
   func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+
+  /// Hands `body` the `count` bytes from `offset` where the source holds them in memory
+  /// already, so that they need no copy, and returns what it returns; nil, without calling
+  /// it, where it does not (then `read` them). Throws as `read` does.
+  func withBytesInPlace<Result>(
+    at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Result
+  ) throws -> Result?
 }
 
 /// Why a blob's bytes could not be read, for the reader to word as damage to that blob.
@@ -21,6 +28,23 @@ package struct BlobReadFailure: Error {
 }
 
 extension BlobSource {
+  /// Most sources hold nothing in memory.
+  package func withBytesInPlace<Result>(
+    at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Result
+  ) throws -> Result? { nil }
+
+  /// `withBytesInPlace`, turning a `BlobReadFailure` into the damage of the blob `what`
+  /// names.
+  func withBytesInPlace<Result>(
+    at offset: Int, count: Int, what: String, _ body: (UnsafeRawBufferPointer) throws -> Result
+  ) throws -> Result? {
+    do {
+      return try withBytesInPlace(at: offset, count: count, body)
+    } catch let failure as BlobReadFailure {
+      throw VaultError.damagedBlob(what: what, reason: failure.reason)
+    }
+  }
+
   /// Reads `count` bytes from `offset` into `buffer` as `read(at:into:)` does, turning a
   /// `BlobReadFailure` into the damage of the blob `what` names.
   func read(at offset: Int, into buffer: UnsafeMutableRawPointer, count: Int, what: String) throws -> Int {

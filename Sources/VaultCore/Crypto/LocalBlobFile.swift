@@ -23,6 +23,14 @@ package final class LocalBlobFile: BlobSource {
 
   deinit { close(descriptor) }
 
+  /// Whether `other` (a descriptor) is open on the very file this one reads.
+  func isSameFile(as other: Int32) -> Bool {
+    var mine = stat()
+    var theirs = stat()
+    guard fstat(descriptor, &mine) == 0, fstat(other, &theirs) == 0 else { return false }
+    return mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino
+  }
+
   package func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     var total = 0
     while total < buffer.count {

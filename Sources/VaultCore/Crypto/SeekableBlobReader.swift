@@ -165,12 +165,23 @@ package final class SeekableBlobReader {
     }
   }
 
-  /// Copies the plaintext at `offset` into `buffer`, filling it.
+  /// Decrypts the plaintext at `offset` into `buffer`, filling it: each chunk it covers
+  /// whole straight into it, the others through `chunk`.
   func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws {
+    let size = SeekableBlobFormat.chunkSize
     var filled = 0
-    try forEachPiece(of: offset..<offset + buffer.count) { piece in
-      (buffer.baseAddress! + filled).copyMemory(from: piece.baseAddress!, byteCount: piece.count)
-      filled += piece.count
+    while filled < buffer.count {
+      let place = offset + filled
+      let index = place / size
+      let target = buffer.baseAddress! + filled
+      if place == index * size, buffer.count - filled >= chunkLength(index), chunkInBuffer != index {
+        filled += try decrypt(index, through: &sealed, into: target.assumingMemoryBound(to: UInt8.self))
+        continue
+      }
+      try forEachPiece(of: place..<min(offset + buffer.count, (index + 1) * size)) { piece in
+        target.copyMemory(from: piece.baseAddress!, byteCount: piece.count)
+        filled += piece.count
+      }
     }
   }
 
@@ -219,8 +230,8 @@ package final class SeekableBlobReader {
       - SeekableBlobFormat.tagLength
   }
 
-  /// Reads chunk `index` into `sealed` and decrypts it into `plaintext` (a chunk's room,
-  /// wiped again if it does not authenticate); its plaintext length. Touches nothing but its
+  /// Decrypts chunk `index` into `plaintext` (a chunk's room, wiped again if it does not
+  /// authenticate), where the source holds it or read into `sealed`; its plaintext length. Touches nothing but its
   /// arguments (and reads the source at its place), so another thread may call it too
   /// (`ChunkReadAhead`).
   func decrypt(_ index: Int, through sealed: inout [UInt8], into plaintext: UnsafeMutablePointer<UInt8>)
@@ -231,16 +242,24 @@ package final class SeekableBlobReader {
     let length = chunkLength(index)
     let sealedLength = length + SeekableBlobFormat.tagLength
     let offset = SeekableBlobFormat.headerLength + index * SeekableBlobFormat.sealedChunkSize
-    let count = try sealed.withUnsafeMutableBytes {
-      try source.read(at: offset, into: $0.baseAddress!, count: sealedLength, what: what)
+    let open = { (sealedBytes: UnsafeRawBufferPointer) in
+      self.cipher.open(
+        sealedBytes.assumingMemoryBound(to: UInt8.self).baseAddress!, count: sealedLength, index: index,
+        last: last, into: plaintext)
     }
-    guard count == sealedLength else {
-      throw VaultError.damagedBlob(what: what, reason: "ends too early: it changed while it was read")
+    // Decrypted where the source holds the chunk, if it does (`ReadAheadBlobFile`), else
+    // read into `sealed` first.
+    var opened = try source.withBytesInPlace(at: offset, count: sealedLength, what: what, open)
+    if opened == nil {
+      let count = try sealed.withUnsafeMutableBytes {
+        try source.read(at: offset, into: $0.baseAddress!, count: sealedLength, what: what)
+      }
+      guard count == sealedLength else {
+        throw VaultError.damagedBlob(what: what, reason: "ends too early: it changed while it was read")
+      }
+      opened = sealed.withUnsafeBytes(open)
     }
-    let opened = sealed.withUnsafeBufferPointer {
-      cipher.open($0.baseAddress!, count: sealedLength, index: index, last: last, into: plaintext)
-    }
-    guard opened else {
+    guard opened == true else {
       sodium_memzero(plaintext, length)
       let reason =
         last

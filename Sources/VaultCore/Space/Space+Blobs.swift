@@ -54,17 +54,32 @@ extension SpaceBlobs {
   /// Opens a photo's original for reading ranges of it, once its record matches `record`;
   /// with `recordCheckedAtEnd`, a version-3 blob's record is checked when a read first
   /// reaches the original's end, not on opening (one disk read less for `vault mount`).
-  func originalRanges(of record: PhotoRecord, recordCheckedAtEnd: Bool = false) throws
-    -> OriginalRangeReader
-  {
-    try readingInPlace { OriginalRangeReader(try openOriginal(record, checkedAtEnd: recordCheckedAtEnd)) }
+  /// `blob`, if given, is where its blob is read from (`originalBlobReadingAhead`).
+  func originalRanges(
+    of record: PhotoRecord, recordCheckedAtEnd: Bool = false, in blob: (any BlobSource)? = nil
+  ) throws -> OriginalRangeReader {
+    try readingInPlace {
+      OriginalRangeReader(try openOriginal(record, checkedAtEnd: recordCheckedAtEnd, in: blob))
+    }
   }
 
-  /// Opens a photo's original for reading: its record is checked against `record` (on
-  /// opening, or with `checkedAtEnd` as `OriginalBlobReader` says).
-  func openOriginal(_ record: PhotoRecord, checkedAtEnd: Bool = false) throws -> OriginalBlobReader {
+  /// The blob of a photo's original, for several readers at once that read it whole (the
+  /// mount's readers of one open file): a local blob read in big windows, ahead of them
+  /// (`ReadAheadBlobFile`); an offloaded one as it is.
+  func originalBlobReadingAhead(_ record: PhotoRecord) throws -> any BlobSource {
+    let blob = try readingInPlace { try originalBlob(record) }
+    guard let local = blob as? LocalBlobFile else { return blob }
+    return ReadAheadBlobFile(local, path: photoPath(record.id))
+  }
+
+  /// Opens a photo's original for reading (from `blob` if given, else from its file): its
+  /// record is checked against `record` (on opening, or with `checkedAtEnd` as
+  /// `OriginalBlobReader` says).
+  func openOriginal(_ record: PhotoRecord, checkedAtEnd: Bool = false, in blob: (any BlobSource)? = nil)
+    throws -> OriginalBlobReader
+  {
     let reader = try OriginalBlobReader(
-      blob: originalBlob(record), id: record.id, master: master, what: describe(record),
+      blob: blob ?? originalBlob(record), id: record.id, master: master, what: describe(record),
       indexed: checkedAtEnd ? record : nil)
     guard reader.record.id == record.id, reader.record.contentHash == record.contentHash,
       reader.record.bytes == record.bytes
@@ -100,4 +115,7 @@ extension Space {
   func openOriginal(_ record: PhotoRecord, checkedAtEnd: Bool = false) throws -> OriginalBlobReader {
     try blobs.openOriginal(record, checkedAtEnd: checkedAtEnd)
   }
+
+  /// How `vault mount` opens originals, on FUSE's threads.
+  package var originalOpener: OriginalOpener { OriginalOpener(blobs: blobs) }
 }
