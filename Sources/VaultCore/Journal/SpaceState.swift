@@ -55,7 +55,7 @@ package struct SpaceState {
   var retentionSetting: (retention: TrashRetention, stamp: Int64)?
   /// The name each file shows under (`ShownNames`), where one was recorded, listed or not
   /// (yet); the same latest-wins rule as an album's name.
-  private(set) var recordedNames: [BlobID: AlbumState.Naming] = [:]
+  private(set) var recordedNames = RecordedNames()
   /// The remote of the offloaded originals and its stamp (see `SpaceState+Offload`).
   var offloadRemoteSetting: AlbumState.Naming?
 
@@ -376,7 +376,7 @@ package struct SpaceState {
     }
     result += compactedTrash()
     result += compactedOffloadRemote()
-    for (id, naming) in recordedNames.sorted(by: { $0.key < $1.key }) {
+    for (id, naming) in recordedNames.merged().sorted(by: { $0.key < $1.key }) {
       result.append(.shownName(id, name: naming.name, stamp: naming.stamp))
     }
     for id in deleted.sorted() { result.append(.deleted(id)) }

@@ -71,7 +71,7 @@ final class ShownNamesPropertyTests: XCTestCase {
           }
         default:
           let before = copies.map { catalog($0.state).shownNames() }
-          let recorded = copies.map { $0.state.recordedNames.mapValues(\.name) }
+          let recorded = copies.map { $0.state.recordedNames.merged().mapValues(\.name) }
           let (first, second) = (copies[0].journal, copies[1].journal)
           copies[0].merge(second)
           copies[1].merge(first)
