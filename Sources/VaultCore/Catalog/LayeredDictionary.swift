@@ -61,6 +61,18 @@ struct LayeredDictionary<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   /// small dictionary is copied whole.
   private static var foldedAtLeast: Int { 256 }
 
+  /// Makes room for `count` keys at once (a big space's names, read together at its open),
+  /// so that the dictionary is not rehashed at every doubling.
+  mutating func reserveCapacity(_ count: Int) {
+    if isKnownUniquelyReferenced(&base) {
+      foldRecent()
+    } else {
+      base = Base(merged())
+      recent = [:]
+    }
+    base.values.reserveCapacity(count)
+  }
+
   /// Every key with its value.
   func merged() -> [Key: Value] {
     guard !recent.isEmpty else { return base.values }

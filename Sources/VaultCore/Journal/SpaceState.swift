@@ -160,11 +160,7 @@ package struct SpaceState {
       lastStamp = max(lastStamp, stamp)
       albumState.name(album, AlbumState.Naming(name: name, stamp: stamp))
     case .shownName(let id, let name, let stamp):
-      lastStamp = max(lastStamp, stamp)
-      if !deleted.isEmpty && deleted.contains(id) { return }
-      let naming = AlbumState.Naming(name: name, stamp: stamp)
-      if let existing = recordedNames[id], !naming.supersedes(existing) { return }
-      recordedNames[id] = naming
+      applyShownName(AlbumState.Naming(name: name, stamp: stamp), of: id)
     case .albumDeleted(let album):
       albumState.delete(album)
     case .albumMembership(let album, let photo, let member, let stamp):
@@ -350,6 +346,19 @@ package struct SpaceState {
     detailStamps.reserveCapacity(count)
     let ids = list.photoIDs
     index.reserveCapacity(count) { ids[$0] }
+  }
+
+  /// A `shownName` entry: the name `naming` recorded for the file `id`.
+  mutating func applyShownName(_ naming: AlbumState.Naming, of id: BlobID) {
+    lastStamp = max(lastStamp, naming.stamp)
+    if !deleted.isEmpty && deleted.contains(id) { return }
+    if let existing = recordedNames[id], !naming.supersedes(existing) { return }
+    recordedNames[id] = naming
+  }
+
+  /// Makes room for the recorded names of `count` files at once.
+  mutating func reserveCapacityForNames(_ count: Int) {
+    recordedNames.reserveCapacity(count)
   }
 
   /// The fewest entries that rebuild this state: what a snapshot holds.
