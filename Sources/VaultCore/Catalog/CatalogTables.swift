@@ -19,7 +19,7 @@ final class CatalogTables: Sendable {
   /// Recently Deleted: what is in it (see `TrashTables`).
   let trash: TrashTables
   /// The names recorded for files (`JournalEntry.shownName`).
-  let recordedNames: [BlobID: AlbumState.Naming]
+  let recordedNames: RecordedNames
   /// The names every listed file and every file in Recently Deleted shows under
   /// (`ShownNames`), made when first asked for: a command that never shows a file by name
   /// never pays for them. An import moves them on to the next tables (`handNames`).
@@ -37,7 +37,7 @@ final class CatalogTables: Sendable {
     let pairs = Self.pairs(state: state, imports: imports) { trashed[$0] == nil }
     self.imports = imports
     self.pairs = pairs
-    recordedNames = state?.recordedNames ?? [:]
+    recordedNames = state?.recordedNames ?? RecordedNames()
     trash = TrashTables(
       entries: entries, trashed: trashed, imports: imports,
       pairs: trashed.isEmpty

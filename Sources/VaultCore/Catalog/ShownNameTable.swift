@@ -13,7 +13,7 @@ struct ShownNameTable: Sendable {
   private(set) var unrecorded: [BlobID: String]
 
   /// The names of the files of `entries` that `isShown` takes, resolved.
-  init(entries: PhotoEntries, recorded: [BlobID: AlbumState.Naming], isShown: (BlobID) -> Bool) {
+  init(entries: PhotoEntries, recorded: RecordedNames, isShown: (BlobID) -> Bool) {
     (names, taken) = ShownNames.resolve(entries, recorded: recorded, isShown: isShown)
     unrecorded = names.filter { id, name in recorded[id]?.name != name }
   }
@@ -27,7 +27,7 @@ struct ShownNameTable: Sendable {
   /// Otherwise false, and the table is left unfinished: the new list's names are resolved.
   mutating func append(
     _ appended: some Sequence<BlobID>, renamed: some Sequence<BlobID>,
-    recorded: [BlobID: AlbumState.Naming], isShown: (BlobID) -> Bool
+    recorded: RecordedNames, isShown: (BlobID) -> Bool
   ) -> Bool {
     for id in renamed {
       guard let shown = names[id], let naming = recorded[id], PhotoExporter.safeName(naming.name) == shown

@@ -16,7 +16,7 @@ enum ShownNames {
   /// names recorded for them.
   /// Returns them with the set of names they take. Counted in `resolutions`.
   static func resolve(
-    _ entries: PhotoEntries, recorded: [BlobID: AlbumState.Naming], isShown: (BlobID) -> Bool
+    _ entries: PhotoEntries, recorded: RecordedNames, isShown: (BlobID) -> Bool
   ) -> (names: [BlobID: String], taken: Set<String>) {
     resolutions.add(1, ordering: .relaxed)
     var names: [BlobID: String] = [:]
@@ -54,3 +54,7 @@ enum ShownNames {
     fatalError("unreachable")
   }
 }
+
+/// The names recorded for files (`JournalEntry.shownName`), by file: changed by the
+/// journal's state a few at a time, and kept by every catalog (see `LayeredDictionary`).
+typealias RecordedNames = LayeredDictionary<BlobID, AlbumState.Naming>

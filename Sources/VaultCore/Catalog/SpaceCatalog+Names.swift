@@ -24,15 +24,23 @@ extension SpaceCatalog {
     tables.shownNames(of: entries).unrecorded.filter { id, _ in !ids.contains(id) }
   }
 
-  /// The catalog of `entries`, this catalog's list with the photos `changes` add appended
-  /// (an import's write, `Space.record`), and `state`, the journal's after them: derived
-  /// anew, but for the shown names, which this catalog hands on, and the imports of one
-  /// photo, which the next catalog takes over.
-  func appending(_ entries: PhotoEntries, by changes: [JournalEntry], state: SpaceState?) -> SpaceCatalog {
+  /// The catalog of `previous`'s list with `photos` appended, the photos `changes` add (an
+  /// import's write, `Space.record`), and `state`, the journal's after them: derived anew,
+  /// but for the shown names, which `previous` hands on, and the imports of one photo,
+  /// which the next catalog takes over. The list is taken from `previous`, not copied: when
+  /// no one else holds `previous` (a browser may), the photos are appended in place.
+  static func appending(
+    _ photos: [IndexEntry], to previous: consuming SpaceCatalog, by changes: [JournalEntry],
+    state: SpaceState?
+  ) -> SpaceCatalog {
+    let (tables, folders) = (previous.tables, previous.folders)
+    var entries = (consume previous).entries
+    let count = entries.count
+    for photo in photos { entries.append(photo) }
     let next = SpaceCatalog(
       entries: entries, tables: CatalogTables(entries: entries, state: state, appendedTo: tables),
       folders: folders)
-    let appended = entries.photoIDs[self.entries.count...]
+    let appended = entries.photoIDs[count...]
     let added = Set(appended)
     var renamed: [BlobID] = []
     for case .shownName(let id, _, _) in changes where !added.contains(id) { renamed.append(id) }

@@ -92,10 +92,7 @@ public final class PhotoImporter: Sendable {
     var summary = ImportSummary()
     func flush() throws {
       // Workers look for their files' contents in the list a commit changes.
-      try unlocked.committing {
-        try batch.commit()
-        return space.catalog
-      }
+      try unlocked.committing({ try batch.commit() }, publishing: { space.catalog })
       try batch.report(into: &summary, report: report)
     }
     for (position, path) in files.enumerated() {

@@ -71,9 +71,16 @@ final class UnlockedSpace: Sendable {
     state.withLock { $0.catalog?.photoID(withContentHash: ContentHash(contentHash)) != nil }
   }
 
-  /// Runs `commit`, which changes the space's list and returns its new catalog, while no
-  /// worker asks what it holds: a worker asks before the commit or after, never halfway.
-  func committing(_ commit: () throws -> SpaceCatalog) rethrows {
-    try state.withLock { $0.catalog = try commit() }
+  /// Runs `commit`, which changes the space's list, then holds `catalog`, the space's
+  /// catalog after it (or as it was, if it failed), while no worker asks what it holds: a
+  /// worker asks before the commit or after, never halfway. The catalog before is let go of
+  /// first: the space hands its list on to the next one, which appends to it in place only
+  /// if no one else holds it (`Space.publish(appending:by:)`).
+  func committing(_ commit: () throws -> Void, publishing catalog: () -> SpaceCatalog) rethrows {
+    try state.withLock { state in
+      state.catalog = nil
+      defer { state.catalog = catalog() }
+      try commit()
+    }
   }
 }

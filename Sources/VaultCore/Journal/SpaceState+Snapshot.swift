@@ -35,6 +35,7 @@ extension SpaceState {
     /// The photos the state listed before, and those it has room for.
     private let listedBefore: Int
     private var reserved = 0
+    private var reservedNames = false
 
     package init(applyingTo state: SpaceState) {
       self.state = state
@@ -49,6 +50,10 @@ extension SpaceState {
         switch item {
         case .added(let id, let order, let at): window.append(SnapshotPhotoItem(.added, id, order, at))
         case .details(let id, let stamp, let at): window.append(SnapshotPhotoItem(.details, id, stamp, at))
+        case .shownName(let id, let name, let stamp):
+          flush(snapshot)
+          reserveForNames()
+          state.applyShownName(AlbumState.Naming(name: name, stamp: stamp), of: id)
         case .other(let entry):
           // In the snapshot's order.
           flush(snapshot)
@@ -69,6 +74,16 @@ extension SpaceState {
       guard listedBefore + held > reserved else { return }
       reserved = listedBefore + min(snapshot.capacity, 4 * snapshot.count) / JournalEntry.addedFixedLength
       state.reserveCapacity(reserved)
+    }
+
+    /// Room for a name for every photo listed, at the snapshot's first name: a snapshot
+    /// lists its names together, after its photos (`compacted`), and most photos have one.
+    /// Made once: 100,000 names inserted one by one rehashed them at every doubling, a
+    /// third of the cost of opening a big space.
+    private mutating func reserveForNames() {
+      guard !reservedNames else { return }
+      reservedNames = true
+      state.reserveCapacityForNames(state.photoCount)
     }
 
     /// Applies the items read so far; the index's slots for their photos are read together

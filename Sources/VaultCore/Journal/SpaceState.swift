@@ -55,7 +55,7 @@ package struct SpaceState {
   var retentionSetting: (retention: TrashRetention, stamp: Int64)?
   /// The name each file shows under (`ShownNames`), where one was recorded, listed or not
   /// (yet); the same latest-wins rule as an album's name.
-  private(set) var recordedNames: [BlobID: AlbumState.Naming] = [:]
+  private(set) var recordedNames = RecordedNames()
   /// The remote of the offloaded originals and its stamp (see `SpaceState+Offload`).
   var offloadRemoteSetting: AlbumState.Naming?
 
@@ -160,11 +160,7 @@ package struct SpaceState {
       lastStamp = max(lastStamp, stamp)
       albumState.name(album, AlbumState.Naming(name: name, stamp: stamp))
     case .shownName(let id, let name, let stamp):
-      lastStamp = max(lastStamp, stamp)
-      if !deleted.isEmpty && deleted.contains(id) { return }
-      let naming = AlbumState.Naming(name: name, stamp: stamp)
-      if let existing = recordedNames[id], !naming.supersedes(existing) { return }
-      recordedNames[id] = naming
+      applyShownName(AlbumState.Naming(name: name, stamp: stamp), of: id)
     case .albumDeleted(let album):
       albumState.delete(album)
     case .albumMembership(let album, let photo, let member, let stamp):
@@ -352,6 +348,19 @@ package struct SpaceState {
     index.reserveCapacity(count) { ids[$0] }
   }
 
+  /// A `shownName` entry: the name `naming` recorded for the file `id`.
+  mutating func applyShownName(_ naming: AlbumState.Naming, of id: BlobID) {
+    lastStamp = max(lastStamp, naming.stamp)
+    if !deleted.isEmpty && deleted.contains(id) { return }
+    if let existing = recordedNames[id], !naming.supersedes(existing) { return }
+    recordedNames[id] = naming
+  }
+
+  /// Makes room for the recorded names of `count` files at once.
+  mutating func reserveCapacityForNames(_ count: Int) {
+    recordedNames.reserveCapacity(count)
+  }
+
   /// The fewest entries that rebuild this state: what a snapshot holds.
   package func compacted() -> [JournalEntry] {
     var result: [JournalEntry] = []
@@ -376,7 +385,7 @@ package struct SpaceState {
     }
     result += compactedTrash()
     result += compactedOffloadRemote()
-    for (id, naming) in recordedNames.sorted(by: { $0.key < $1.key }) {
+    for (id, naming) in recordedNames.merged().sorted(by: { $0.key < $1.key }) {
       result.append(.shownName(id, name: naming.name, stamp: naming.stamp))
     }
     for id in deleted.sorted() { result.append(.deleted(id)) }

@@ -109,16 +109,15 @@ extension Space {
       default: return false
       }
     }
-    var updated = entries
     if appendsOnly {
+      var appended: [IndexEntry] = []
       for case .added(let record, _) in changes {
-        updated.append(IndexEntry(record: journal.state.photo(record.id)?.record ?? record, selected: false))
+        appended.append(IndexEntry(record: journal.state.photo(record.id)?.record ?? record, selected: false))
       }
-      publish(updated, appendedBy: changes)
+      publish(appending: appended, by: changes)
     } else {
-      if changes.contains(where: \.changesPhotoList) { updated = journal.state.entries() }
       // Albums and Live Photo identifiers change what is derived even when the list does not.
-      publish(updated)
+      publish(changes.contains(where: \.changesPhotoList) ? journal.state.entries() : entries)
     }
     compactJournalIfDue()
   }

@@ -325,14 +325,19 @@ public final class Space {
 
   /// Publishes the catalog of `entries`, the space's photos after a change, with what is
   /// derived from them and from the journal (its Live Photos, albums, imports).
-  /// With `changes` (which only appended photos to the list: an import), the shown names
-  /// are handed on rather than resolved again.
-  func publish(_ entries: PhotoEntries, appendedBy changes: [JournalEntry]? = nil) {
-    if let changes {
-      catalog = catalog.appending(entries, by: changes, state: journal?.state)
-    } else {
-      catalog = SpaceCatalog(entries: entries, state: journal?.state, folders: catalog.folders)
-    }
+  func publish(_ entries: PhotoEntries) {
+    catalog = SpaceCatalog(entries: entries, state: journal?.state, folders: catalog.folders)
+    blobs.offloadRemote = journal?.state.offloadRemote
+  }
+
+  /// Publishes the catalog of the space's photos with `photos` appended by `changes`, which
+  /// only append (an import's write): the shown names are handed on rather than resolved
+  /// again, and the list is handed on too, let go of here first so that appending to it
+  /// copies none of the photos before (`SpaceCatalog.appending`).
+  func publish(appending photos: [IndexEntry], by changes: [JournalEntry]) {
+    let previous = catalog
+    catalog = previous.withSelection(of: [])
+    catalog = SpaceCatalog.appending(photos, to: consume previous, by: changes, state: journal?.state)
     blobs.offloadRemote = journal?.state.offloadRemote
   }
 
