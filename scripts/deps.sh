@@ -32,10 +32,11 @@ ensure_python_packages() {
     python3 -m pip install --quiet --user --break-system-packages "${missing[@]}"
 }
 
-# What building vault needs (libseccomp-dev: the filter of the decoder helper, vault-decoder),
-# and what it runs: rclone, the engine of `vault backup`, `restore` and `offload` (vault
-# starts /usr/bin/rclone; it links no cloud library), which scripts/bootstrap installs with these.
-BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-dev libchafa-dev libglib2.0-dev libqrencode-dev libkeyutils-dev libutf8proc-dev libgif-dev libwebp-dev libavif-dev libdav1d-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libfuse3-dev libseccomp-dev rclone)
+# What building vault needs (libseccomp-dev: the filter of the decoder helper, vault-decoder;
+# make: `make build` and `make install`), and what it runs: rclone, the engine
+# of `vault backup`, `restore` and `offload` (vault starts /usr/bin/rclone; it links no
+# cloud library), which scripts/bootstrap installs with these.
+BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-dev libchafa-dev libglib2.0-dev libqrencode-dev libkeyutils-dev libutf8proc-dev libgif-dev libwebp-dev libavif-dev libdav1d-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libfuse3-dev libseccomp-dev make rclone)
 # What its tests need besides: chattr (a read-only folder even for root), the reference
 # thumbnailer the quality test compares with, tmux to run vault on a terminal, strace
 # to see which folders are flushed (and to kill vault at a chosen step), rsync and
@@ -56,5 +57,6 @@ BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev libheif-
 # openssh-server for a real SFTP server on 127.0.0.1 (sshd with a generated key) that
 # `vault backup`, `restore` and `offload` reach through rclone's sftp backend (their S3
 # server is moto, from PyPI: Debian packages no S3 server, no MinIO); openssl to read the
-# certificate `vault serve` makes with a parser other than the BoringSSL that made it.
-TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison syncthing zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick ffmpeg libavif-bin ffmpegthumbnailer fuse3 feh fontconfig fonts-dejavu-core openssh-server openssl)
+# certificate `vault serve` makes with a parser other than the BoringSSL that made it;
+# man-db's man to render the installed man page (Tests/install).
+TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison syncthing zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick ffmpeg libavif-bin ffmpegthumbnailer fuse3 feh fontconfig fonts-dejavu-core openssh-server openssl man-db)
