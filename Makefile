@@ -1,9 +1,9 @@
-.PHONY: build install uninstall man test test-unit bench bench-scale bench-view bench-session bench-mount bench-backup fixtures format torture fuzz sanitize
+.PHONY: build install uninstall deb man test test-unit bench bench-scale bench-view bench-session bench-mount bench-backup fixtures format torture fuzz sanitize
 
 # Swift's runtime (the standard library, Dispatch, Foundation) is linked into both programs:
-# the binaries need no toolchain, only its Debian libraries. Product by
-# product: the whole package would also build VaultTestSupport, whose XCTest has no static
-# library.
+# the binaries need no toolchain, only the Debian libraries of RUNTIME_PACKAGES (scripts/
+# deps.sh). Product by product: the whole package would also build VaultTestSupport, whose
+# XCTest has no static library.
 build:
 	swift build -c release --static-swift-stdlib --product vault
 	swift build -c release --static-swift-stdlib --product vault-decoder
@@ -39,6 +39,10 @@ uninstall:
 	rm -f $(bindir)/vault $(helperdir)/vault-decoder $(man1dir)/vault.1 \
 	  $(bashdir)/vault $(zshdir)/_vault $(fishdir)/vault.fish
 	-rmdir $(helperdir)
+
+# vault_VERSION_ARCH.deb, from `make build`'s binaries installed under /usr (scripts/deb).
+deb: build
+	scripts/deb
 
 # docs/man/vault.1 from the help of the debug build (ManPageTests fails when it is stale).
 man:

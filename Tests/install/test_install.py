@@ -1,11 +1,19 @@
 #!/usr/bin/env python3
 """vault installed as a user gets it (issue 36): `make install` into a temporary DESTDIR,
 then the installed vault, its decoder helper (found in libexec/vault, not beside it), its
-bash completion and its man page.
+bash completion and its man page; under CI, the .deb of `make deb` installed with apt-get,
+used, and removed with nothing of it left behind.
 
 Run from the repository: `python3 -m unittest discover -s Tests/install -p 'test_*.py' -v`
 (scripts/test does). The build installed is the folder of $VAULT_BINARY, else .build/debug.
-Needs bash and man (man-db); with CI=true a missing one fails the tests."""
+Needs bash and man (man-db); with CI=true a missing one fails the tests.
+
+The .deb test installs into this machine's /usr, so it runs only with CI=true or
+VAULT_TEST_DEB=1, as root (or with sudo that needs no password), and refuses to start
+when a vault is installed there already (a package, or /usr/bin/vault): it never
+replaces a developer's own. It builds the release and the package with `make deb` unless
+VAULT_DEB names a package already built, and removes the package (and any library apt-get
+brought for it) whatever happens."""
 import filecmp
 import os
 import shutil
