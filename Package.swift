@@ -99,7 +99,9 @@ let package = Package(
     // (under libavif) from printing lines of its own on a damaged AVIF.
     .target(
       name: "CVaultImaging",
-      dependencies: ["CJPEG", "CPNG"]
+      dependencies: ["CJPEG", "CPNG"],
+      // zlib (libpng's own) deflates the PNG written for kitty, in bands on every core.
+      linkerSettings: [.linkedLibrary("z")]
     ),
     // prctl is variadic and cannot be called from Swift.
     .target(name: "CVaultSystem"),

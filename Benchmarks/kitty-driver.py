@@ -15,6 +15,7 @@ Measured, each against `vault list --count 1` on the same vault in the same run
   - bytes vault writes a page while paging through every photo, against the pixels of the
     screen (target <= 2 bytes a screen pixel).
 A screenshot of the display with the first photo is kept as bench-output/kitty-view.png.
+With BASELINE=<binary>, that build is measured in the same rounds, the sides alternating.
 Usage: kitty-driver.py SOCKET VAULT_BINARY COUNT RUNS   (VAULT_DIR, VAULT_PASSWORD, DISPLAY set)"""
 import importlib.util
 import os
@@ -140,40 +141,26 @@ class KittyViewer:
         return os.waitstatus_to_exitcode(status)
 
 
-def main():
-    path, vault, count, runs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(path)
-    listener.listen(1)
-    listener.settimeout(60)
-    relay, _ = listener.accept()
-    window_size = relay.recv(8)
-    rows, columns, width, height = (int.from_bytes(window_size[i:i + 2], "little") for i in (0, 2, 4, 6))
-    print("kitty window: %d x %d cells, %d x %d pixels" % (columns, rows, width, height))
-    environment = dict(os.environ, TERM="xterm-kitty", COLORTERM="truecolor")
-    base, first, following = [], [], []
-    for run in range(runs):
-        base.append(view_driver.baseline(vault, environment)[0])
-        viewer = KittyViewer(relay, window_size, vault, ["1"], environment)
-        shown, seen = viewer.wait_for(r"^ *1 / %d " % count)
-        first.append(shown - viewer.start)
-        for number in range(2, 5):
-            viewer.drain(1.5)  # the neighbour is decoded and sent ahead meanwhile
-            if run == 0 and number == 2:
-                # Taken once kitty has painted (it takes frames first and paints them later).
-                subprocess.run(["import", "-window", "root", "bench-output/kitty-view.png"], check=False)
-            sent, seen = viewer.send(b"n")
-            shown, seen = viewer.wait_for(r"^ *%d / %d " % (number, count), after=seen)
-            following.append(shown - sent)
-        if viewer.quit() != 0:
-            sys.exit("error: vault view failed in kitty")
-        base.append(view_driver.baseline(vault, environment)[0])
-    kdf = statistics.median(base)
-    print("vault list --count 1 (start, key derivation, open): %s" % view_driver.milliseconds(base))
-    print("first photo fitted on screen in kitty: %s, %s after the key derivation (target <= 150 ms)"
-          % (view_driver.milliseconds(first), view_driver.milliseconds([value - kdf for value in first])))
-    print("next photo when sent ahead, in kitty: %s (target <= 50 ms)" % view_driver.milliseconds(following))
+def first_photos(relay, window_size, vault, count, environment, first, following, screenshot):
+    """One round of `vault view 1`: the first photo's time from the start (into `first`), then
+    three pages sent ahead (into `following`); a screenshot of the first photo if asked."""
+    viewer = KittyViewer(relay, window_size, vault, ["1"], environment)
+    shown, seen = viewer.wait_for(r"^ *1 / %d " % count)
+    first.append(shown - viewer.start)
+    for number in range(2, 5):
+        viewer.drain(1.5)  # the neighbour is decoded and sent ahead meanwhile
+        if screenshot and number == 2:
+            # Taken once kitty has painted (it takes frames first and paints them later).
+            subprocess.run(["import", "-window", "root", "bench-output/kitty-view.png"], check=False)
+        sent, seen = viewer.send(b"n")
+        shown, seen = viewer.wait_for(r"^ *%d / %d " % (number, count), after=seen)
+        following.append(shown - sent)
+    if viewer.quit() != 0:
+        sys.exit("error: vault view failed in kitty")
 
+
+def paging(relay, window_size, vault, count, environment):
+    """Pages through every photo: (milliseconds a page, bytes written a page)."""
     viewer = KittyViewer(relay, window_size, vault, ["1"], environment)
     _, seen = viewer.wait_for(r"^ *1 / %d " % count)
     viewer.drain(1.0)
@@ -184,10 +171,42 @@ def main():
     pages, written = count - 1, viewer.written - start_bytes
     seconds = time.monotonic() - start
     viewer.quit()
-    print("paging through %d photos in kitty: %.0f ms a page, %.2f MB written a page; the screen is "
-          "%.2f M pixels: %.2f bytes a screen pixel (target <= 2)" % (
-              count, seconds * 1000 / pages, written / pages / 1e6, width * height / 1e6,
-              written / pages / (width * height)))
+    return seconds * 1000 / pages, written / pages
+
+
+def main():
+    path, vault, count, runs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    # BASELINE: a second build, measured in the same rounds (sides alternating).
+    builds = [("", vault)] + ([("BASELINE ", os.environ["BASELINE"])] if os.environ.get("BASELINE") else [])
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(1)
+    listener.settimeout(60)
+    relay, _ = listener.accept()
+    window_size = relay.recv(8)
+    rows, columns, width, height = (int.from_bytes(window_size[i:i + 2], "little") for i in (0, 2, 4, 6))
+    print("kitty window: %d x %d cells, %d x %d pixels" % (columns, rows, width, height))
+    environment = dict(os.environ, TERM="xterm-kitty", COLORTERM="truecolor")
+    results = {binary: ([], [], []) for _, binary in builds}  # key derivations, first photos, next photos
+    for run in range(runs):
+        for _, binary in builds if run % 2 == 0 else builds[::-1]:
+            base, first, following = results[binary]
+            base.append(view_driver.baseline(binary, environment)[0])
+            first_photos(relay, window_size, binary, count, environment, first, following,
+                         screenshot=run == 0 and binary == vault)
+            base.append(view_driver.baseline(binary, environment)[0])
+    for name, binary in builds:
+        base, first, following = results[binary]
+        kdf = statistics.median(base)
+        print("%svault list --count 1 (start, key derivation, open): %s" % (name, view_driver.milliseconds(base)))
+        print("%sfirst photo fitted on screen in kitty: %s, %s after the key derivation (target <= 150 ms)"
+              % (name, view_driver.milliseconds(first), view_driver.milliseconds([value - kdf for value in first])))
+        print("%snext photo when sent ahead, in kitty: %s (target <= 50 ms)" % (name, view_driver.milliseconds(following)))
+    for name, binary in builds:
+        milliseconds, written = paging(relay, window_size, binary, count, environment)
+        print("%spaging through %d photos in kitty: %.0f ms a page, %.2f MB written a page; the screen is "
+              "%.2f M pixels: %.2f bytes a screen pixel (target <= 2)" % (
+                  name, count, milliseconds, written / 1e6, width * height / 1e6, written / (width * height)))
     relay.close()
 
 

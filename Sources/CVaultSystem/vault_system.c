@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <sys/prctl.h>
+#include <sys/sendfile.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 
@@ -190,15 +191,43 @@ long vault_receive_with_descriptor(int socket, void *bytes, unsigned long count,
   return received;
 }
 
-int vault_make_sealed_memory(unsigned long size) {
-  int descriptor = memfd_create("vault-picture", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+int vault_make_sealable_memory(const char *name, unsigned long size) {
+  int descriptor = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (descriptor < 0) return -1;
-  if (ftruncate(descriptor, (off_t)size) != 0 ||
-      fcntl(descriptor, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+  if (ftruncate(descriptor, (off_t)size) != 0) {
     int saved = errno;
     close(descriptor);
     errno = saved;
     return -1;
   }
   return descriptor;
+}
+
+int vault_make_sealed_memory(unsigned long size) {
+  int descriptor = vault_make_sealable_memory("vault-picture", size);
+  if (descriptor < 0) return -1;
+  if (fcntl(descriptor, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+    int saved = errno;
+    close(descriptor);
+    errno = saved;
+    return -1;
+  }
+  return descriptor;
+}
+
+int vault_seal_contents(int descriptor) {
+  return fcntl(descriptor, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+}
+
+long vault_copy_file(int target, int source, unsigned long count) {
+  off_t offset = 0;
+  while ((unsigned long)offset < count) {
+    ssize_t sent = sendfile(target, source, &offset, count - (unsigned long)offset);
+    if (sent < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    if (sent == 0) break;
+  }
+  return (long)offset;
 }

@@ -64,7 +64,8 @@ struct VerifyCommand: ParsableCommand {
     let uncheckedCount = findings.filter(\.isUnchecked).count
     let problems = findings.filter(\.isProblem).count - uncheckedCount
     let browser = space.makeBrowser()
-    let photos = browser.count
+    // Counted as `add` and `list` count: a video is not called a photo, a Live Photo is one item.
+    let items = ItemCount(browser.listed(selectedOnly: false, from: nil, count: nil).map(\.photo))
     let notChecked =
       uncheckedCount > 0
       ? "\(uncheckedCount) offloaded original\(uncheckedCount == 1 ? "" : "s") not checked" : nil
@@ -76,7 +77,7 @@ struct VerifyCommand: ParsableCommand {
           ? "the originals are intact, but the space was rebuilt without its journal" : "all intact")
     let trashed = space.catalog.trashItems.count
     printLine(
-      "\(photos) photo\(photos == 1 ? "" : "s")\(trashed > 0 ? " and \(trashed) in Recently Deleted" : "") "
+      "\(items.description)\(trashed > 0 ? " and \(trashed) in Recently Deleted" : "") "
         + "checked\(quick ? " quickly (headers only)" : ""): " + status)
     if problems > 0 {
       uncheckedLines.forEach(Diagnostics.emit)

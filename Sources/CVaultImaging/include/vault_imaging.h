@@ -90,14 +90,26 @@ void vault_imaging_free(void *pointer);
 void vault_average_columns(const float *sums, const int64_t *starts, const float *weights, int taps,
                            int width, uint8_t *output);
 
-/* PNG writing, for kitty (f=100): what `vault_png_encode` may write at most for a picture
- * of that size, and the encoding of 8-bit RGB (channels 3) or RGBA (4) pixels, rows
- * packed, with one filter on every row (`vault_png_filter`), into
- * `output`: its length, or -1 when it failed or did not fit. libpng's own buffers are
- * freed unwiped; `output` is the caller's to wipe. */
+/* PNG writing, for kitty (f=100), in bands deflated on several threads at once. A PNG of
+ * 8-bit RGB (channels 3) or RGBA (4) pixels, rows packed, with one filter on every row
+ * (`vault_png_filter`): the head (signature, IHDR, the IDAT's start and zlib header), then
+ * each band of rows [first, end) filtered and deflated on its own
+ * (`vault_png_deflate_band`: its length, or -1 when it failed or did not fit in
+ * `capacity`, which `vault_png_band_capacity` gives; the adler32 of its filtered rows in
+ * `adler`, joined with `vault_png_adler_combine`), one after another, then the tail (the
+ * zlib checksum, the IDAT's CRC, IEND). zlib's own buffers are wiped before they are
+ * freed; `output` is the caller's to wipe. */
 typedef enum { VAULT_PNG_FILTER_SUB = 1, VAULT_PNG_FILTER_AVERAGE = 3 } vault_png_filter;
-size_t vault_png_encoded_capacity(uint32_t width, uint32_t height, int channels);
-long vault_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels, vault_png_filter filter,
-                      uint8_t *output, size_t capacity);
+size_t vault_png_band_capacity(uint32_t width, uint32_t rows, int channels);
+long vault_png_deflate_band(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                            vault_png_filter filter, uint32_t first, uint32_t end, uint8_t *output,
+                            size_t capacity, uint32_t *adler);
+uint32_t vault_png_adler_combine(uint32_t before, uint32_t after, size_t after_length);
+size_t vault_png_head_length(void);
+/* Writes the head at `png`; `deflated_length` is the bands' length together. */
+void vault_png_write_head(uint32_t width, uint32_t height, int channels, size_t deflated_length, uint8_t *png);
+size_t vault_png_tail_length(void);
+/* Writes the tail after the head and the bands (`png` is where the head starts). */
+void vault_png_write_tail(uint8_t *png, size_t deflated_length, uint32_t adler);
 
 #endif

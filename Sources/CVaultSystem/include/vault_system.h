@@ -65,4 +65,22 @@ long vault_receive_with_descriptor(int socket, void *bytes, unsigned long count,
  * descriptor (closed on exec) or -1 (errno set). */
 int vault_make_sealed_memory(unsigned long size);
 
+/* The same memfd_create, of `size` bytes (zeros) that may still be written, and sealed
+ * later: `add` reads a file into it, then seals it (vault_seal_contents) and hands it to
+ * the decoder helper. `name` shows in /proc (for whoever may read this process's maps).
+ * Returns the descriptor (closed on exec) or -1 (errno set). */
+int vault_make_sealable_memory(const char *name, unsigned long size);
+
+/* Seals memory made by vault_make_sealable_memory for good (F_ADD_SEALS needs _GNU_SOURCE):
+ * no process holding it can write, grow or shrink it again, or remove a seal, so a helper
+ * given it reads exactly the bytes vault read. Fails with EBUSY while a writable shared
+ * mapping of it exists. Returns 0 or -1 (errno set). */
+int vault_seal_contents(int descriptor);
+
+/* Copies the first `count` bytes of the file `source` to `target` from its current offset,
+ * inside the kernel (sendfile: no buffer in between, and the pages written whole are never
+ * zeroed first nor faulted in). Returns the count copied, less at the file's end, or -1
+ * (errno set: EINVAL when `source`'s file system cannot be read so). */
+long vault_copy_file(int target, int source, unsigned long count);
+
 #endif

@@ -1,8 +1,11 @@
-/// The bytes of a file a helper reads: held whole by the parent (sent with the request) or
-/// read by range as the helper asks (a large file being imported, an upload's encrypted
-/// temporary blob, a stored original decrypted a chunk at a time).
+/// The bytes of a file a helper reads: held whole by the parent (sent with the request, or
+/// as sealed memory's descriptor), through a file's descriptor, or read by range as the
+/// helper asks (an upload's encrypted temporary blob, a stored original decrypted a chunk at
+/// a time).
 package enum DecoderInput {
   case bytes(PinnedBytes)
+  /// A file being imported, held whole: the sealed memory's descriptor goes to the helper.
+  case sealed(SealedFileCopy)
   /// A file being imported, too large to hold: its read-only descriptor goes to the helper.
   case file(SourceFile)
   /// `read` copies from an offset into a buffer and returns the count copied (0 at the end).
@@ -11,7 +14,7 @@ package enum DecoderInput {
   package var delivery: DecoderRequest.Delivery {
     switch self {
     case .bytes: return .bytes
-    case .file: return .descriptor
+    case .sealed, .file: return .descriptor
     case .ranges: return .ranges
     }
   }
@@ -19,6 +22,7 @@ package enum DecoderInput {
   package var size: Int64 {
     switch self {
     case .bytes(let bytes): return Int64(bytes.count)
+    case .sealed(let copy): return Int64(copy.count)
     case .file(let file): return file.size
     case .ranges(let size, _): return size
     }

@@ -126,6 +126,8 @@ final class DecoderWorker: @unchecked Sendable {
         try channel.send(
           DecoderFrame(.file), trailing: UnsafeRawBufferPointer(start: bytes.baseAddress, count: bytes.count),
           deadline: deadline)
+      case .sealed(let copy)?:
+        try channel.send(frame, descriptor: copy.descriptor, deadline: deadline)
       case .file(let file)?:
         try channel.send(frame, descriptor: file.descriptor, deadline: deadline)
       default:

@@ -16,8 +16,8 @@ public final class PhotoImporter: Sendable {
   /// with the rest of the process, an import stays under 512 MiB besides the key
   /// derivation); each decoder helper has a limit of its own.
   public static let memoryBudget = 384 << 20
-  /// Files up to this size are read once into memory and hashed and encrypted from those
-  /// bytes; larger ones are read twice through their descriptor.
+  /// Files up to this size are read once into sealed memory, and hashed, encrypted and
+  /// decoded from those bytes; larger ones are read twice through their descriptor.
   static let inMemoryFileLimit = 64 << 20
   /// The most photos prepared at once, however many cores.
   static let maxInFlight = 32
@@ -140,13 +140,13 @@ public final class PhotoImporter: Sendable {
   /// import's peak. After, it hashes first, so a duplicate costs one read and no decoding.
   ///
   /// The file is opened once, and everything comes from that descriptor. A file of up to
-  /// `inMemoryFileLimit` is read once into memory, and hashed, sent to a decoder helper and
-  /// encrypted from those very bytes. A larger one is not held whole: the helper gets the
-  /// descriptor and reads what it needs (a JPEG streamed once, a video's header and one
-  /// keyframe); it is read once to hash it (so that a duplicate costs a read, not the
-  /// writing of a blob to be thrown away), read again to encrypt it, hashed again to prove
-  /// that what is stored is what the record describes, and refused if its size or times
-  /// show a write since it was opened (`SourceFile.checkUnchanged`).
+  /// `inMemoryFileLimit` is read once into sealed memory (`SealedFileCopy`), hashed and
+  /// encrypted from it, and the helper decodes it there. A larger one is not held whole:
+  /// the helper gets the descriptor and reads what it needs (a JPEG streamed once, a
+  /// video's header and one keyframe); it is read once to hash it (so that a duplicate
+  /// costs a read, not the writing of a blob to be thrown away), read again to encrypt it,
+  /// hashed again to prove that what is stored is what the record describes, and refused if
+  /// its size or times show a write since it was opened (`SourceFile.checkUnchanged`).
   private func prepare(_ path: String, unlocked: UnlockedSpace) throws -> PreparedImport {
     let source = try SourceFile(path: path)
     let signature = try source.readPrefix(ImageFormat.signatureLength)
@@ -157,15 +157,10 @@ public final class PhotoImporter: Sendable {
     defer { if decodingWhileLocked { unlocked.endDecodingWhileLocked() } }
     // The bytes held wait until the photos in flight leave room for them in the import's
     // memory budget; decoding takes the helpers' memory, under their own limit.
-    let keepsBytes = source.size <= Self.inMemoryFileLimit
+    let keepsBytes = Self.holdsWhole(source)
     let reserved = memory.reserve((keepsBytes ? Int(source.size) : 0) + Self.photoMemory)
     defer { memory.release(reserved) }
-    let bytes = keepsBytes ? try source.readAll() : nil
-    // The helper decodes the very bytes hashed and stored when they are held: a file read a
-    // second time through its descriptor can give other bytes (a write through a shared
-    // mapping changes no time stamp; a FUSE or network file system may answer each reader
-    // differently), and the thumbnail and record would be of another picture.
-    let input = bytes.map { DecoderInput.bytes($0) } ?? .file(source)
+    let (copy, input) = try Self.hold(source)
     func read() throws -> DecodedImport {
       try DecodedImport.read(
         input, format: format, name: path, size: source.size, decoders: decoders, thumbnailer: thumbnailer)
@@ -179,9 +174,9 @@ public final class PhotoImporter: Sendable {
     guard let blobs = unlocked.wait() else { return .spaceNotOpened }
     let hashKey = blobs.master.contentHashKey()
     let contentHash: String
-    if let bytes {
+    if let copy {
       let hasher = ContentHasher(key: hashKey)
-      hasher.update(UnsafeRawBufferPointer(bytes.buffer.extracting(0..<bytes.count)))
+      hasher.update(copy.bytes)
       contentHash = hasher.finish()
     } else {
       contentHash = try source.hash(key: hashKey) { _ in }
@@ -197,8 +192,8 @@ public final class PhotoImporter: Sendable {
       try PreparedPhoto(
         record: record, decoded: photo, in: blobs, source: path, flusher: flusher
       ) { photoWriter in
-        if let bytes {
-          try photoWriter.write(UnsafeRawBufferPointer(bytes.buffer.extracting(0..<bytes.count)))
+        if let copy {
+          try photoWriter.write(copy.bytes)
         } else {
           let storedHash = try source.hash(key: hashKey) { try photoWriter.write($0) }
           guard storedHash == contentHash else {
@@ -206,5 +201,22 @@ public final class PhotoImporter: Sendable {
           }
         }
       })
+  }
+
+  /// Whether `prepare` holds the file whole in memory.
+  private static func holdsWhole(_ source: SourceFile) -> Bool {
+    source.size <= inMemoryFileLimit
+  }
+
+  /// What `prepare` holds of `source`, and what its decoder helper reads. The helper
+  /// decodes the very bytes hashed and stored when they are held (their sealed memory's
+  /// descriptor): a file read a second time through its own descriptor can give other bytes
+  /// (a write through a shared mapping changes no time stamp; a FUSE or network file system
+  /// may answer each reader differently), and the thumbnail and record would be of another
+  /// picture. A larger file goes by its descriptor (`SourceFile.checkUnchanged` then).
+  static func hold(_ source: SourceFile) throws -> (held: SealedFileCopy?, input: DecoderInput) {
+    guard holdsWhole(source) else { return (nil, .file(source)) }
+    let copy = try SealedFileCopy(reading: source)
+    return (copy, .sealed(copy))
   }
 }

@@ -82,9 +82,17 @@ package final class SourceFile {
   /// still have the size it had when opened.
   package func readAll() throws -> PinnedBytes {
     let bytes = PinnedBytes(count: Int(size))
+    try readAll(into: UnsafeMutableRawBufferPointer(start: bytes.buffer.baseAddress, count: bytes.count))
+    return bytes
+  }
+
+  /// Reads the whole file into `target`, which holds exactly `size` bytes; throws if the
+  /// file no longer has that size.
+  package func readAll(into target: UnsafeMutableRawBufferPointer) throws {
+    precondition(target.count == Int(size), "a file is read whole into memory of another size")
     var offset = 0
-    while offset < bytes.count {
-      let count = pread(descriptor, bytes.buffer.baseAddress! + offset, bytes.count - offset, off_t(offset))
+    while offset < target.count {
+      let count = pread(descriptor, target.baseAddress! + offset, target.count - offset, off_t(offset))
       if count < 0 {
         if errno == EINTR { continue }
         throw VaultError.posix(path)
@@ -92,11 +100,16 @@ package final class SourceFile {
       if count == 0 { break }
       offset += count
     }
+    try checkReadWhole(offset)
+  }
+
+  /// Throws unless `count` bytes read from the start were the whole file, as large as when
+  /// it was opened: no fewer, and nothing after them.
+  package func checkReadWhole(_ count: Int) throws {
     var extra: UInt8 = 0
-    guard offset == bytes.count, pread(descriptor, &extra, 1, off_t(offset)) == 0 else {
+    guard count == Int(size), pread(descriptor, &extra, 1, off_t(count)) == 0 else {
       throw VaultError.io(path: path, reason: "file changed while it was being imported")
     }
-    return bytes
   }
 
   /// Reads the whole file from the start in 64 KiB pieces, handing each to `consume`;

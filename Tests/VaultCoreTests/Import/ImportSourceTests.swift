@@ -134,6 +134,36 @@ final class ImportSourceTests: XCTestCase {
     }
   }
 
+  /// A file held whole is decoded by the helper from the sealed memory it was read into,
+  /// not read again from the file: a picture written into the file afterwards, even one the
+  /// size-and-times check cannot see (through a shared mapping, or a FUSE file system that
+  /// answers each reader differently), cannot become the thumbnail of the bytes stored.
+  func testTheHelperDecodesTheBytesReadNotTheFileAsItIsNow() throws {
+    let path = folder + "/photo.jpg"
+    let red = try solidJPEG(red: 255, blue: 0)
+    try writeBytes(red, to: path)
+    let source = try SourceFile(path: path)
+    let (held, input) = try PhotoImporter.hold(source)
+    // The same file, rewritten in place with another picture once vault has read it.
+    let writer = open(path, O_WRONLY | O_TRUNC)
+    XCTAssertGreaterThanOrEqual(writer, 0)
+    let blue = try solidJPEG(red: 0, blue: 255)
+    XCTAssertEqual(blue.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }, blue.count)
+    close(writer)
+    let request = DecodedImport.request(
+      format: .jpeg, name: path, size: source.size, input: input, thumbnailer: Thumbnailer())
+    let analysis = try DecoderPool(size: 1).analyse(request, input: input, name: path)
+    XCTAssertEqual(held.map { Array($0.bytes) }, red)
+    let pixels = try XCTUnwrap(analysis.thumbnail).image.pixels
+    XCTAssertEqual(
+      [pixels[0], pixels[2]].map { $0 > 128 }, [true, false], "the thumbnail is not the red picture")
+  }
+
+  private func solidJPEG(red: UInt8, blue: UInt8) throws -> [UInt8] {
+    let pixels = [[UInt8]](repeating: [red, 0, blue], count: 64 * 48).flatMap { $0 }
+    return try JPEGEncoder.encode(RGBImage(width: 64, height: 48, pixels: pixels), quality: 90)
+  }
+
   func testAPictureThatWouldNeedTooMuchMemoryIsRefusedFromItsHeader() throws {
     try writeBytes(try progressiveJPEG(width: 14000, height: 14000), to: folder + "/bomb.jpg")
     XCTAssertThrowsError(try Thumbnailer().makeThumbnail(path: folder + "/bomb.jpg", format: .jpeg)) {

@@ -48,6 +48,10 @@ final class VideoImportTests: XCTestCase {
     XCTAssertNil(photo["codec"])
     // The table shows a video's duration after its size.
     XCTAssertTrue(try vault.run(["list"]).stdout.contains("240×320 0:02"))
+    // verify counts the items as add did: a video is not called a photo.
+    let verify = try vault.run(["verify"])
+    XCTAssertEqual(verify.status, 0, verify.stderr)
+    XCTAssertTrue(verify.stdout.hasSuffix("3 items (1 photo, 2 videos) checked: all intact\n"), verify.stdout)
 
     let exported = try vault.run(["export", "--all", "--to", "out"])
     XCTAssertEqual(exported.status, 0, exported.stderr)
