@@ -1,7 +1,48 @@
-.PHONY: build man test test-unit bench bench-scale bench-view bench-session bench-mount bench-backup fixtures format torture fuzz sanitize
+.PHONY: build install uninstall deb man test test-unit bench bench-scale bench-view bench-session bench-mount bench-backup fixtures format torture fuzz sanitize
 
+# Swift's runtime (the standard library, Dispatch, Foundation) is linked into both programs:
+# the binaries need no toolchain, only the Debian libraries of RUNTIME_PACKAGES (scripts/
+# deps.sh). Product by product: the whole package would also build VaultTestSupport, whose
+# XCTest has no static library.
 build:
-	swift build -c release
+	swift build -c release --static-swift-stdlib --product vault
+	swift build -c release --static-swift-stdlib --product vault-decoder
+
+# `make install` (after `make build`; as root for /usr/local) puts vault in $(PREFIX)/bin, its
+# decoder helper in $(PREFIX)/libexec/vault (where vault finds it: docs/DECODER.md), the man
+# page and the bash, zsh and fish completions (made by the built vault's argument parser)
+# in their standard folders. DESTDIR stages the install elsewhere, as packagers do;
+# BUILD_DIR takes the binaries from another build (the tests install .build/debug).
+PREFIX ?= /usr/local
+BUILD_DIR ?= .build/release
+bindir = $(DESTDIR)$(PREFIX)/bin
+helperdir = $(DESTDIR)$(PREFIX)/libexec/vault
+man1dir = $(DESTDIR)$(PREFIX)/share/man/man1
+bashdir = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+zshdir = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+fishdir = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+
+install:
+	@test -x $(BUILD_DIR)/vault -a -x $(BUILD_DIR)/vault-decoder || \
+	  { echo "make install: no vault and vault-decoder in $(BUILD_DIR) (run 'make build' first)" >&2; exit 1; }
+	install -d $(bindir) $(helperdir) $(man1dir) $(bashdir) $(zshdir) $(fishdir)
+	install -m 755 $(BUILD_DIR)/vault $(bindir)/vault
+	install -m 755 $(BUILD_DIR)/vault-decoder $(helperdir)/vault-decoder
+	install -m 644 docs/man/vault.1 $(man1dir)/vault.1
+	$(BUILD_DIR)/vault --generate-completion-script bash > $(bashdir)/vault
+	sed -i '1{/^#!/d}' $(bashdir)/vault # bash sources it: a #! line only misleads (lintian)
+	$(BUILD_DIR)/vault --generate-completion-script zsh > $(zshdir)/_vault
+	$(BUILD_DIR)/vault --generate-completion-script fish > $(fishdir)/vault.fish
+	chmod 644 $(bashdir)/vault $(zshdir)/_vault $(fishdir)/vault.fish
+
+uninstall:
+	rm -f $(bindir)/vault $(helperdir)/vault-decoder $(man1dir)/vault.1 \
+	  $(bashdir)/vault $(zshdir)/_vault $(fishdir)/vault.fish
+	-rmdir $(helperdir)
+
+# vault_VERSION_ARCH.deb, from `make build`'s binaries installed under /usr (scripts/deb).
+deb: build
+	scripts/deb
 
 # docs/man/vault.1 from the help of the debug build (ManPageTests fails when it is stale).
 man:

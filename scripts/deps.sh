@@ -33,10 +33,18 @@ ensure_python_packages() {
 }
 
 # What building vault needs (libseccomp-dev: the filter of the decoder helper, vault-decoder;
-# zlib1g-dev: the PNG sent to kitty is deflated with zlib directly, in bands on every core),
-# and what it runs: rclone, the engine of `vault backup`, `restore` and `offload` (vault
-# starts /usr/bin/rclone; it links no cloud library), which scripts/bootstrap installs with these.
-BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev libheif-dev libchafa-dev libglib2.0-dev libqrencode-dev libkeyutils-dev libutf8proc-dev libgif-dev libwebp-dev libavif-dev libdav1d-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libfuse3-dev libseccomp-dev rclone)
+# zlib1g-dev: the PNG sent to kitty is deflated with zlib directly, in bands on every core;
+# make: `make build`, `make install` and `make deb`), and what it runs: rclone, the engine
+# of `vault backup`, `restore` and `offload` (vault starts /usr/bin/rclone; it links no
+# cloud library), which scripts/bootstrap installs with these.
+BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev libheif-dev libchafa-dev libglib2.0-dev libqrencode-dev libkeyutils-dev libutf8proc-dev libgif-dev libwebp-dev libavif-dev libdav1d-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libfuse3-dev libseccomp-dev make rclone)
+# What the installed vault runs with: the package of each library that vault and vault-decoder
+# link (objdump -p's NEEDED, mapped by dpkg -S; Swift's own runtime is linked into both by
+# --static-swift-stdlib, so no toolchain path), rclone (vault starts /usr/bin/rclone) and fuse3
+# (fusermount3 mounts and unmounts `vault mount` for a user who is not root). The .deb of `make
+# deb` depends on exactly these, and scripts/deb refuses to build when a binary links a
+# library of a package not named here.
+RUNTIME_PACKAGES=(libc6 libgcc-s1 libstdc++6 libsodium23 libjpeg62-turbo libpng16-16 zlib1g libheif1 libchafa0 libglib2.0-0 libqrencode4 libkeyutils1 libutf8proc2 libgif7 libwebp7 libwebpdemux2 libavif15 libavformat59 libavcodec59 libavutil57 libswscale6 libfuse3-3 libseccomp2 rclone fuse3)
 # What its tests need besides: chattr (a read-only folder even for root), the reference
 # thumbnailer the quality test compares with, tmux to run vault on a terminal, strace
 # to see which folders are flushed (and to kill vault at a chosen step), rsync and
@@ -57,5 +65,7 @@ BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev zlib1g-d
 # openssh-server for a real SFTP server on 127.0.0.1 (sshd with a generated key) that
 # `vault backup`, `restore` and `offload` reach through rclone's sftp backend (their S3
 # server is moto, from PyPI: Debian packages no S3 server, no MinIO); openssl to read the
-# certificate `vault serve` makes with a parser other than the BoringSSL that made it.
-TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison syncthing zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick ffmpeg libavif-bin ffmpegthumbnailer fuse3 feh fontconfig fonts-dejavu-core openssh-server openssl)
+# certificate `vault serve` makes with a parser other than the BoringSSL that made it;
+# lintian to check the .deb of `make deb`, and man-db's man to render the installed man page
+# (Tests/install).
+TEST_PACKAGES=(e2fsprogs libvips-tools libheif-examples time tmux strace rsync unison syncthing zbar-tools curl chromium chromium-driver keyutils xvfb kitty xterm mlterm xdotool imagemagick ffmpeg libavif-bin ffmpegthumbnailer fuse3 feh fontconfig fonts-dejavu-core openssh-server openssl lintian man-db)
