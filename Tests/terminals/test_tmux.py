@@ -8,10 +8,10 @@ import os
 import subprocess
 import unittest
 
-from case import TerminalTestCase
+from case import TerminalTestCase, shows_fitted
 from display import HANG_LIMIT, wait_until
 from looks import extent, nearest_colour
-from photos import make_diagonal, make_vault
+from photos import LANDSCAPE, PHOTOS, PORTRAIT, THIRD, make_diagonal, make_vault
 from terminal import kitty_command, xterm_command
 from test_auto_mode import PIXELS
 
@@ -22,6 +22,7 @@ LEFT_PANE = 40
 class TmuxTestCase(TerminalTestCase):
     terminal_command = None
     passthrough = "on"
+    status_position = "top"
 
     def setUp(self):
         self.tools = (*self.tools, "tmux")
@@ -29,7 +30,9 @@ class TmuxTestCase(TerminalTestCase):
         self.socket = f"vault-test-{os.getpid()}-{id(self)}"
         self.config = os.path.join(self.folder, "tmux.conf")
         with open(self.config, "w") as file:
-            file.write(f"set -g allow-passthrough {self.passthrough}\nset -g status-position top\n")
+            # A gray status line: tmux's green one reads as the test colour lime.
+            file.write(f"set -g allow-passthrough {self.passthrough}\n"
+                       f"set -g status-position {self.status_position}\nset -g status-style bg=colour240\n")
         self.addCleanup(lambda: subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True))
 
     def launcher(self, title, columns, rows):
@@ -142,6 +145,37 @@ def diagonal_listed(in_pixels, pane, cell):
         drawn = (steps >= PIXELS) == in_pixels
         return inside and drawn, f"thumbnail at {found} (pane from {pane}), edge moves on {steps:.0%} of rows"
     return condition
+
+
+class KittyTmuxWholeWindowTests(TmuxTestCase):
+    """vault's pane the whole window above tmux's status line at the bottom (tmux's
+    default): tmux scrolls and clears the pane with a scroll region that leaves out the status
+    line, which kitty treats unlike a scroll of its whole screen."""
+    terminal_command = staticmethod(kitty_command)
+    tools = ("kitty",)
+    status_position = "bottom"
+
+    def launcher(self, title, columns, rows):
+        return [*kitty_command(title, columns, rows), "tmux", "-L", self.socket, "-f", self.config,
+                "new-session"]
+
+    def test_paging_back_and_forth_shows_each_photo(self):
+        """`n` and `p` show each photo, also one the viewer sent kitty before. An image
+        deleted by id (`a=d,d=I`) made kitty before 0.38.1 drop with it every image then
+        placed nowhere: the photo just left and those sent ahead, which the viewer placed
+        again on the next page, black (inside tmux kitty's answer that it had no such image
+        never reaches vault)."""
+        terminal = self.start("view", "1")
+        # Above vault's status line and tmux's.
+        area = (terminal.width, terminal.height - 2 * terminal.height // self.rows)
+        self.look(terminal, "photo 1", shows_fitted(LANDSCAPE, area, [PORTRAIT, THIRD]))
+        for step, (key, photo) in enumerate([("n", PORTRAIT), ("p", LANDSCAPE), ("n", PORTRAIT),
+                                             ("n", THIRD), ("p", PORTRAIT), ("p", LANDSCAPE)]):
+            terminal.keys(key)
+            others = [other for other in PHOTOS if other is not photo]
+            self.look(terminal, f"{photo.name} after key {step + 1} ({key})", shows_fitted(photo, area, others))
+        terminal.keys("q")
+        self.assertEqual(self.wait_for_exit(terminal), 0)
 
 
 class KittyTmuxNoPassthroughTests(TmuxTestCase):
