@@ -42,6 +42,19 @@ def make_diagonal(folder):
     return path
 
 
+def make_striped(folder, name, colours, stripes=6, size=600):
+    """A square photo of `stripes` horizontal stripes of the two test `colours` in turn: a
+    picture whose pixel rows differ, so that a thumbnail stretched up and down shows it."""
+    path = os.path.join(folder, name)
+    height = size // stripes
+    bands = " ".join(f"rectangle 0,{band * height} {size},{band * height + height - 1}"
+                     for band in range(1, stripes, 2))
+    subprocess.run(["convert", "-size", f"{size}x{size}", f"xc:rgb{COLOURS[colours[0]]}".replace(" ", ""),
+                    "-fill", f"rgb{COLOURS[colours[1]]}".replace(" ", ""), "-draw", bands, path],
+                   check=True, timeout=HANG_LIMIT)
+    return path
+
+
 def vault_environment(vault):
     return {"VAULT_DIR": vault, "VAULT_PASSWORD": PASSWORD, "TZ": "UTC"}
 

@@ -8,10 +8,10 @@ import os
 import subprocess
 import unittest
 
-from case import TerminalTestCase
+from case import TerminalTestCase, shows_fitted
 from display import HANG_LIMIT, wait_until
 from looks import extent, nearest_colour
-from photos import make_diagonal, make_vault
+from photos import LANDSCAPE, PHOTOS, PORTRAIT, THIRD, make_diagonal, make_striped, make_vault
 from terminal import kitty_command, xterm_command
 from test_auto_mode import PIXELS
 
@@ -22,6 +22,7 @@ LEFT_PANE = 40
 class TmuxTestCase(TerminalTestCase):
     terminal_command = None
     passthrough = "on"
+    status_position = "top"
 
     def setUp(self):
         self.tools = (*self.tools, "tmux")
@@ -29,7 +30,9 @@ class TmuxTestCase(TerminalTestCase):
         self.socket = f"vault-test-{os.getpid()}-{id(self)}"
         self.config = os.path.join(self.folder, "tmux.conf")
         with open(self.config, "w") as file:
-            file.write(f"set -g allow-passthrough {self.passthrough}\nset -g status-position top\n")
+            # A gray status line: tmux's green one reads as the test colour lime.
+            file.write(f"set -g allow-passthrough {self.passthrough}\n"
+                       f"set -g status-position {self.status_position}\nset -g status-style bg=colour240\n")
         self.addCleanup(lambda: subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True))
 
     def launcher(self, title, columns, rows):
@@ -142,6 +145,91 @@ def diagonal_listed(in_pixels, pane, cell):
         drawn = (steps >= PIXELS) == in_pixels
         return inside and drawn, f"thumbnail at {found} (pane from {pane}), edge moves on {steps:.0%} of rows"
     return condition
+
+
+class KittyTmuxWholeWindowTests(TmuxTestCase):
+    """vault's pane the whole window above tmux's status line at the bottom (tmux's
+    default): tmux scrolls and clears the pane with a scroll region that leaves out the status
+    line, which kitty treats unlike a scroll of its whole screen."""
+    terminal_command = staticmethod(kitty_command)
+    tools = ("kitty",)
+    status_position = "bottom"
+    # Two grid rows of 4 (12 text rows of pictures each at 120 columns, then 2 of labels and
+    # a blank one) are taller than the pane: the first row ends partly scrolled off its top.
+    rows = 25
+
+    def launcher(self, title, columns, rows):
+        return [*kitty_command(title, columns, rows), "tmux", "-L", self.socket, "-f", self.config,
+                "new-session"]
+
+    def test_paging_back_and_forth_shows_each_photo(self):
+        """`n` and `p` show each photo, also one the viewer sent kitty before. An image
+        deleted by id (`a=d,d=I`) made kitty before 0.38.1 drop with it every image then
+        placed nowhere: the photo just left and those sent ahead, which the viewer placed
+        again on the next page, black (inside tmux kitty's answer that it had no such image
+        never reaches vault)."""
+        terminal = self.start("view", "1")
+        # Above vault's status line and tmux's.
+        area = (terminal.width, terminal.height - 2 * terminal.height // self.rows)
+        self.look(terminal, "photo 1", shows_fitted(LANDSCAPE, area, [PORTRAIT, THIRD]))
+        for step, (key, photo) in enumerate([("n", PORTRAIT), ("p", LANDSCAPE), ("n", PORTRAIT),
+                                             ("n", THIRD), ("p", PORTRAIT), ("p", LANDSCAPE)]):
+            terminal.keys(key)
+            others = [other for other in PHOTOS if other is not photo]
+            self.look(terminal, f"{photo.name} after key {step + 1} ({key})", shows_fitted(photo, area, others))
+        terminal.keys("q")
+        self.assertEqual(self.wait_for_exit(terminal), 0)
+
+    def test_list_row_scrolled_partly_off_keeps_its_stripes(self):
+        """`list` of two rows taller than the pane: the first row, scrolled partly off the top
+        of the pane, shows the bottom of its thumbnails as they are. kitty cuts the rows
+        scrolled off a placement's picture but kept the rows it was placed on, and stretched
+        what was left over them: a photo's few last pixel rows drawn as vertical streaks."""
+        pairs = [("red", "blue"), ("lime", "magenta"), ("yellow", "purple"), ("cyan", "orange"),
+                 ("spring", "pink"), ("chartreuse", "sky"), ("blue", "yellow"), ("magenta", "lime")]
+        paths = [make_striped(self.folder, f"stripes-{index}.png", pair) for index, pair in enumerate(pairs)]
+        terminal = self.start("list", "--per-row", "4", vault=make_vault(self.folder, paths))
+        self.assertEqual(self.wait_for_exit(terminal), 0)
+        self.look(terminal, "stripes of even height", stripes_of_even_height)
+
+
+# The most pixels of neither colour between two stripes: kitty blends neighbouring pixels
+# when it scales a picture, over more of them the more it stretches it.
+BLEND = 10
+
+
+def stripe_runs(image, x):
+    """The heights of the runs of one test colour down the column of pixels `x` that have a
+    run of another test colour right above and right below them (up to BLEND pixels of blend
+    between): whole stripes, not those cut by the window or a label line."""
+    runs = []
+    y = 0
+    while y < image.height:
+        name = nearest_colour(image.pixel(x, y))
+        start = y
+        while y < image.height and nearest_colour(image.pixel(x, y)) == name:
+            y += 1
+        runs.append((name, start, y))
+    whole = []
+    for index, (name, start, end) in enumerate(runs):
+        if name is None:
+            continue
+        before = [run for run in runs[:index] if run[2] >= start - BLEND and run[0] is not None]
+        after = [run for run in runs[index + 1:] if run[1] <= end + BLEND and run[0] is not None]
+        if before and after and before[-1][0] != name and after[0][0] != name:
+            whole.append(end - start)
+    return whole
+
+
+def stripes_of_even_height(image, blocks):
+    """The condition: a thumbnail cut by the top of the window (the first row scrolled partly
+    off) and every whole stripe on screen about as tall as every other one."""
+    cut = any(nearest_colour(image.pixel(x, 1)) for x in range(0, image.width, 4))
+    heights = [height for x in range(0, image.width, 8) for height in stripe_runs(image, x)]
+    if not cut or not heights:
+        return False, f"a thumbnail cut at the top: {cut}; stripes: {len(heights)}"
+    shortest, tallest = min(heights), max(heights)
+    return tallest <= 1.3 * shortest, f"{len(heights)} whole stripes, {shortest} to {tallest} pixels tall"
 
 
 class KittyTmuxNoPassthroughTests(TmuxTestCase):

@@ -149,7 +149,10 @@ final class KittyPictureDrawing: PictureDrawing {
     return []
   }
 
+  /// An id for a new upload: one the terminal holds blank (`endFrame`) if there is one, so
+  /// that the number of images it holds stays that of the pictures in use.
   private func newID() -> UInt32 {
+    if let id = blanks.popLast() { return id }
     let id = nextID
     nextID = nextID == UInt32.max ? 1 : nextID + 1
     return id
@@ -172,21 +175,29 @@ final class KittyPictureDrawing: PictureDrawing {
   /// Images whose deletion is in the frame being sent: until it is sent, they are still
   /// the terminal's.
   private var deleting: [UInt32] = []
+  /// Images the terminal holds as one blank pixel, whose ids new uploads take.
+  private var blanks: [UInt32] = []
 
   /// What the terminal must be told on exit, even by a signal handler: every image sent
   /// (or being sent) and not yet deleted, then whatever is placed.
   var cleanup: [UInt8] {
     passed(
-      (Array(sent.values) + deleting).flatMap { KittyGraphics.delete(id: $0) } + KittyGraphics.deleteAll())
+      (Array(sent.values) + deleting + blanks).flatMap { KittyGraphics.delete(id: $0) }
+        + KittyGraphics.deleteAll())
   }
 
+  /// Pictures no longer wanted are blanked, not deleted (`KittyGraphics.blank`): a deletion
+  /// by id made kitty 0.26 drop the photo just left and those sent ahead, placed nowhere
+  /// once the frame began, and the next page placed what it no longer held: black inside
+  /// tmux, where kitty's answer does not reach the viewer, and sent again outside it.
   func endFrame(keep: Set<PictureKey>) -> [UInt8] {
     // Uploads made ahead for pictures no longer wanted are wiped now, not kept.
     ahead.keep { drawnThisFrame.contains($0) || keep.contains($0) }
     var bytes: [UInt8] = []
     for (key, id) in sent where !drawnThisFrame.contains(key) && !keep.contains(key) {
-      bytes += KittyGraphics.delete(id: id)
+      bytes += KittyGraphics.blank(id: id)
       deleting.append(id)
+      blanks.append(id)
       sent[key] = nil
     }
     return passed(bytes)
@@ -197,10 +208,14 @@ final class KittyPictureDrawing: PictureDrawing {
     deleting = []
   }
 
+  /// Every image by id, then whatever is placed: kitty from 0.38.1 on frees with `d=A` only
+  /// the images placed, not the blanks or those sent ahead.
   func finish() -> [UInt8] {
+    let bytes = cleanup
     sent = [:]
+    blanks = []
     ahead.keep { _ in false }
-    return passed(KittyGraphics.deleteAll())
+    return bytes
   }
 }
 

@@ -51,6 +51,7 @@ public final class TerminalGraphics {
     self.characterWidth = cell.width
     self.characterHeight = cell.height
     self.largestSixel = largestSixel
+    if isKitty, self.tmux != nil { Self.printKittyAtPixelSize(termInfo) }
   }
 
   deinit {

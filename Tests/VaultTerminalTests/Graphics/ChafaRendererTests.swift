@@ -79,9 +79,40 @@ final class PhotoViewerPartsTests: XCTestCase {
     XCTAssertTrue(String(decoding: kitty.cleanup, as: UTF8.self).contains(delete))
     _ = kitty.endFrame(keep: [])
     _ = kitty.beginFrame()
-    XCTAssertTrue(String(decoding: kitty.endFrame(keep: []), as: UTF8.self).contains(delete))
+    let blank = String(decoding: KittyGraphics.blank(id: 1), as: UTF8.self)
+    XCTAssertTrue(String(decoding: kitty.endFrame(keep: []), as: UTF8.self).contains(blank))
     XCTAssertTrue(String(decoding: kitty.cleanup, as: UTF8.self).contains(delete), "still being deleted")
     kitty.deletionsSent()
-    XCTAssertFalse(String(decoding: kitty.cleanup, as: UTF8.self).contains(delete))
+    XCTAssertTrue(String(decoding: kitty.cleanup, as: UTF8.self).contains(delete), "held blank")
+    XCTAssertTrue(String(decoding: kitty.finish(), as: UTF8.self).contains(delete), "held blank")
+  }
+
+  /// A picture no longer wanted is blanked, never deleted by id: kitty 0.26 dropped with an
+  /// image deleted by id every one placed nowhere, the photo just left and those sent ahead.
+  /// The next upload takes the blank's id, so kitty holds no more images than are in use.
+  func testKittyBlanksAPictureNoLongerWantedAndReusesItsID() {
+    let kitty = KittyPictureDrawing()
+    let photo = RGBImage(width: 2, height: 2, pixels: [UInt8](repeating: 9, count: 12))
+    func key(_ digit: Character) -> PictureKey {
+      .thumbnail(BlobID(hex: String(repeating: digit, count: 32))!)
+    }
+    func draw(_ key: PictureKey) -> String {
+      String(
+        decoding: kitty.draw(
+          key: key, source: PixelRect(x: 0, y: 0, width: 2, height: 2), column: 0, row: 0, columns: 1, rows: 1
+        ) { .photo(photo) }, as: UTF8.self)
+    }
+    _ = kitty.beginFrame()
+    XCTAssertTrue(draw(key("1")).contains(",i=1,"))
+    XCTAssertTrue(draw(key("2")).contains(",i=2,"))
+    _ = kitty.endFrame(keep: [])
+    _ = kitty.beginFrame()
+    XCTAssertTrue(draw(key("2")).contains("a=p,i=2,"))
+    let ended = String(decoding: kitty.endFrame(keep: []), as: UTF8.self)
+    XCTAssertEqual(ended, String(decoding: KittyGraphics.blank(id: 1), as: UTF8.self))
+    XCTAssertFalse(ended.contains("a=d"))
+    kitty.deletionsSent()
+    _ = kitty.beginFrame()
+    XCTAssertTrue(draw(key("3")).contains("a=t,t=d,f=100,s=2,v=2,i=1,"), "the blank's id taken")
   }
 }

@@ -118,6 +118,13 @@ final class KittyGraphicsTests: XCTestCase {
     XCTAssertEqual(sent[0].payload, "")
   }
 
+  func testBlankIsOneBlackPixelUnderTheSameID() throws {
+    let sent = commands(KittyGraphics.blank(id: 42))
+    XCTAssertEqual(
+      sent.map(\.keys), [["a": "t", "t": "d", "f": "24", "s": "1", "v": "1", "i": "42", "q": "2", "m": "0"]])
+    XCTAssertEqual([UInt8](try XCTUnwrap(Data(base64Encoded: sent[0].payload))), [0, 0, 0])
+  }
+
   func testDeletion() {
     XCTAssertEqual(
       commands(KittyGraphics.delete(id: 42)).map(\.keys), [["a": "d", "d": "I", "i": "42", "q": "2"]])

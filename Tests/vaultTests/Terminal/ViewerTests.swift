@@ -338,6 +338,9 @@ final class ViewerTests: XCTestCase {
       /// A frame starts (the screen is erased).
       case frame
       case upload(width: Int, height: Int)
+      /// A picture no longer wanted replaced by one pixel (`KittyGraphics.blank`): no photo's
+      /// pixels.
+      case blank
       /// A placement of image `id`.
       case placement(id: Int)
       case status(String)
@@ -363,7 +366,8 @@ final class ViewerTests: XCTestCase {
             let parts = field.split(separator: "=")
             if parts.count == 2, let value = Int(parts[1]) { fields[String(parts[0])] = value }
           }
-          events.append(.upload(width: fields["s"] ?? 0, height: fields["v"] ?? 0))
+          let (width, height) = (fields["s"] ?? 0, fields["v"] ?? 0)
+          events.append(width == 1 && height == 1 ? .blank : .upload(width: width, height: height))
         } else if command.hasPrefix("\u{1B}_Ga=p,i=") {
           let id = command.dropFirst(9).prefix { $0.isNumber }
           events.append(.placement(id: Int(id) ?? 0))
