@@ -3,8 +3,8 @@ import Foundation
 import VaultCore
 
 /// A mount's files opened and read: each open file reads its original through readers of
-/// the mount's pool (`OpenOriginal`), by range, into a buffer wiped once the kernel has
-/// its copy.
+/// the mount's pool (`OpenOriginal`), by range, into a buffer (or from a block decrypted
+/// ahead, `DecryptAhead`) wiped once the kernel has its copy.
 enum MountReads {
   static func add(to operations: inout fuse_lowlevel_ops) {
     operations.open = { request, inode, info in
@@ -36,7 +36,7 @@ enum MountReads {
       // One blob for all the readers of this file: they share what it reads ahead.
       let originals = state.originals
       let blob = try originals.blob(of: file.record)
-      let open = OpenOriginal(file: file, pool: state.readers) {
+      let open = OpenOriginal(file: file, pool: state.readers, ahead: state.decryptAhead) {
         try originals.ranges(of: file.record, in: blob)
       }
       try open.openFirstReader()
@@ -54,11 +54,10 @@ enum MountReads {
     guard let open = state.handle(handle, as: OpenOriginal.self) else {
       return MountOperations.fail(request, EBADF)
     }
-    // Decrypted bytes: `PinnedBytes` wipes them when it goes.
-    let bytes = PinnedBytes(count: size)
     do {
-      let count = try open.read(at: Int64(offset), into: UnsafeMutableRawBufferPointer(bytes.buffer))
-      _ = bytes.buffer.withMemoryRebound(to: CChar.self) { fuse_reply_buf(request, $0.baseAddress, count) }
+      _ = try open.read(at: Int64(offset), count: size) { bytes in
+        fuse_reply_buf(request, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+      }
     } catch {
       state.onProblem("\(open.file.record.name): \(error)")
       MountOperations.fail(request, EIO)

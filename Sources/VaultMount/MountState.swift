@@ -13,6 +13,9 @@ final class MountState: Sendable {
   /// The readers of all open files: 32 decrypted chunks (2 MiB of locked memory) at most,
   /// twice the threads that serve reads.
   let readers = ReaderPool(limit: 32)
+  /// The blocks of open files decrypted ahead of their reads: 12 of 256 KiB (3 MiB of
+  /// locked memory) at most, for all of them.
+  let decryptAhead = DecryptAhead(slots: 12)
   /// Told of a photo that cannot be read (damaged, or deleted meanwhile).
   private let problemHandler = Mutex<@Sendable (String) -> Void>({ _ in })
   private let currentTree: Mutex<MountTree>
@@ -78,21 +81,26 @@ final class MountState: Sendable {
 
 /// An open file. Its reads take readers from the mount's pool (`ReaderPool`), so that the
 /// kernel's read-ahead, several reads at once, decrypts on several cores, while the
-/// decrypted chunks of all open files together stay bounded.
+/// decrypted chunks of all open files together stay bounded; the blocks after the one read
+/// are decrypted ahead meanwhile (`DecryptAhead`).
 final class OpenOriginal: Sendable {
   let file: MountTree.File
   private let pool: ReaderPool
+  private let ahead: DecryptAhead
   private let openReader: @Sendable () throws -> OriginalRangeReader
 
   init(
-    file: MountTree.File, pool: ReaderPool, openReader: @escaping @Sendable () throws -> OriginalRangeReader
+    file: MountTree.File, pool: ReaderPool, ahead: DecryptAhead,
+    openReader: @escaping @Sendable () throws -> OriginalRangeReader
   ) {
     self.file = file
     self.pool = pool
+    self.ahead = ahead
     self.openReader = openReader
   }
 
   deinit {
+    ahead.forget(ObjectIdentifier(self))
     pool.close(ObjectIdentifier(self))
   }
 
@@ -101,7 +109,17 @@ final class OpenOriginal: Sendable {
     pool.giveBack(try pool.take(for: ObjectIdentifier(self), open: openReader), of: ObjectIdentifier(self))
   }
 
-  func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+  /// Hands `body` up to `count` bytes from `offset` (as `OriginalRangeReader.read` reads
+  /// them), decrypted ahead or now, and wiped after.
+  func read<Result>(at offset: Int64, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) throws
+    -> Result
+  {
+    try ahead.read(self, at: offset, count: count, body)
+  }
+
+  /// Copies up to `buffer.count` bytes from `offset` into `buffer`, decrypting them now with
+  /// a reader of the pool.
+  func decrypt(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     let reader = try pool.take(for: ObjectIdentifier(self), open: openReader)
     defer { pool.giveBack(reader, of: ObjectIdentifier(self)) }
     return try reader.read(at: offset, into: buffer)
