@@ -19,7 +19,9 @@ bindir = $(DESTDIR)$(PREFIX)/bin
 helperdir = $(DESTDIR)$(PREFIX)/libexec/vault
 man1dir = $(DESTDIR)$(PREFIX)/share/man/man1
 bashdir = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
-zshdir = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+# Debian's zsh looks in /usr/local/share/zsh/site-functions and, for packages, in
+# /usr/share/zsh/vendor-completions (not /usr/share/zsh/site-functions).
+zshdir = $(DESTDIR)$(PREFIX)/share/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)
 fishdir = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
 install:

@@ -21,7 +21,8 @@ struct ExportCommand: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "The folder to write into (default: a new vault-export-<date> folder here).", valueName: "dir"))
+      "The folder to write into (default: a new vault-export-<date> folder here).", valueName: "dir"),
+    completion: .directory)
   var to: String?
 
   @Flag(help: "Export the thumbnails (JPEG) instead of the originals.")

@@ -20,7 +20,9 @@ struct MountCommand: ParsableCommand {
 
   @OptionGroup var options: VaultOptions
 
-  @Argument(help: ArgumentHelp("An empty folder of yours to show the photos in.", valueName: "folder"))
+  @Argument(
+    help: ArgumentHelp("An empty folder of yours to show the photos in.", valueName: "folder"),
+    completion: .directory)
   var folder: String
 
   @Flag(help: "Return once mounted, leaving the mount running (stop it with 'vault unmount FOLDER').")

@@ -21,7 +21,8 @@ struct PasswdCommand: ParsableCommand {
   @Option(
     help: ArgumentHelp(
       "Read the new password from the first line of this file, or of standard input for -.",
-      valueName: "file"))
+      valueName: "file"),
+    completion: .file())
   var newPasswordFile: String?
 
   func validate() throws {

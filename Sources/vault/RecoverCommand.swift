@@ -23,13 +23,15 @@ struct RecoverCommand: ParsableCommand {
   @Option(
     help: ArgumentHelp(
       "Read the recovery key from the first line of this file, or of standard input for -.",
-      valueName: "file"))
+      valueName: "file"),
+    completion: .file())
   var recoveryKeyFile: String?
 
   @Option(
     help: ArgumentHelp(
       "Read the new password from the first line of this file, or of standard input for -.",
-      valueName: "file"))
+      valueName: "file"),
+    completion: .file())
   var newPasswordFile: String?
 
   @Option(

@@ -33,7 +33,7 @@ struct RestoreCommand: ParsableCommand {
   @Argument(help: ArgumentHelp("Where the backup is (any path rclone takes).", valueName: "remote"))
   var remote: String
 
-  @Option(help: ArgumentHelp("The folder to restore into.", valueName: "dir"))
+  @Option(help: ArgumentHelp("The folder to restore into.", valueName: "dir"), completion: .directory)
   var to: String?
 
   @Flag(help: "Only what the vault lacks or has damaged (into the vault itself unless --to).")

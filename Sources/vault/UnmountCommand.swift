@@ -12,7 +12,9 @@ struct UnmountCommand: ParsableCommand {
       at once, and the mount ends when the last program lets go of it.
       """)
 
-  @Argument(help: ArgumentHelp("The folder a 'vault mount' shows the photos in.", valueName: "folder"))
+  @Argument(
+    help: ArgumentHelp("The folder a 'vault mount' shows the photos in.", valueName: "folder"),
+    completion: .directory)
   var folder: String
 
   func run() throws {

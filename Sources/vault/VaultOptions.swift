@@ -8,7 +8,8 @@ struct VaultLocation: ParsableArguments {
     name: .customLong("vault"),
     help: ArgumentHelp(
       "The vault folder (default: $VAULT_DIR, else ${XDG_DATA_HOME:-~/.local/share}/vault).",
-      valueName: "path"))
+      valueName: "path"),
+    completion: .directory)
   var vaultPath: String?
 
   /// The vault folder this invocation uses.
@@ -31,7 +32,8 @@ struct VaultOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "Read the password from the first line of this file, or of standard input for -.",
-      valueName: "file"))
+      valueName: "file"),
+    completion: .file())
   var passwordFile: String?
 
   /// The vault folder this invocation uses.

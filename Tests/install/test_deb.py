@@ -81,7 +81,9 @@ class DebPackageTests(unittest.TestCase):
             listed = [path for path in run(["dpkg", "-L", "vault"]).split() if path != "/."]
             self.assertEqual([path for path in listed if not path.startswith("/usr")], [])
             for path in ("/usr/bin/vault", "/usr/libexec/vault/vault-decoder", "/usr/share/man/man1/vault.1.gz",
-                         "/usr/share/bash-completion/completions/vault", "/usr/share/doc/vault/copyright"):
+                         "/usr/share/bash-completion/completions/vault", "/usr/share/doc/vault/copyright",
+                         # where Debian's zsh looks for a package's completions (not site-functions)
+                         "/usr/share/zsh/vendor-completions/_vault"):
                 self.assertIn(path, listed)
             self.assertEqual(run(["man", "-w", "vault"]).strip(), "/usr/share/man/man1/vault.1.gz")
             with tempfile.TemporaryDirectory(prefix="vault-deb-") as folder:

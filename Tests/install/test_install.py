@@ -35,7 +35,8 @@ INSTALLED = [
     "libexec/vault/vault-decoder",
     "share/man/man1/vault.1",
     "share/bash-completion/completions/vault",
-    "share/zsh/site-functions/_vault",
+    # under /usr, where Debian's zsh looks for a package's completions
+    "share/zsh/vendor-completions/_vault",
     "share/fish/vendor_completions.d/vault.fish",
 ]
 
@@ -47,6 +48,18 @@ spec=$(complete -p vault) || exit 3
 function=$(sed -n 's/.* -F \([^ ]*\) .*/\1/p' <<<"$spec")
 COMP_WORDS=(vault ex) COMP_CWORD=1 COMP_LINE="vault ex" COMP_POINT=8
 "$function" vault ex vault
+printf '%s\n' "${COMPREPLY[@]}"
+"""
+
+# The same after `vault export --to o`, in a folder holding out/ and other.txt: the folder's
+# name only (a new user found the completion of --to, --vault and --password-file empty).
+COMPLETE_EXPORT_TO = r"""
+source "$1" || exit 2
+cd "$2" || exit 4
+spec=$(complete -p vault) || exit 3
+function=$(sed -n 's/.* -F \([^ ]*\) .*/\1/p' <<<"$spec")
+COMP_WORDS=(vault export --to o) COMP_CWORD=3 COMP_LINE="vault export --to o" COMP_POINT=19
+"$function" vault o --to
 printf '%s\n' "${COMPREPLY[@]}"
 """
 
@@ -106,7 +119,7 @@ class InstallTests(unittest.TestCase):
         for path in INSTALLED:
             self.assertTrue(os.path.getsize(os.path.join(self.prefix, path)) > 0, f"{path} is missing or empty")
         self.assertTrue(os.access(os.path.join(self.prefix, "bin/vault"), os.X_OK))
-        with open(os.path.join(self.prefix, "share/zsh/site-functions/_vault")) as completion:
+        with open(os.path.join(self.prefix, "share/zsh/vendor-completions/_vault")) as completion:
             self.assertEqual(completion.readline().strip(), "#compdef vault")
 
     def test_installed_vault_runs_with_its_helper_from_libexec(self):
@@ -121,6 +134,15 @@ class InstallTests(unittest.TestCase):
         completion = os.path.join(self.prefix, "share/bash-completion/completions/vault")
         replies = run(["bash", "--norc", "--noprofile", "-c", COMPLETE_EX, "bash", completion]).split()
         self.assertEqual(replies, ["export"])
+
+    def test_bash_completes_the_folder_of_export_to(self):
+        require("bash")
+        completion = os.path.join(self.prefix, "share/bash-completion/completions/vault")
+        with tempfile.TemporaryDirectory(prefix="vault-complete-") as folder:
+            os.mkdir(os.path.join(folder, "out"))
+            open(os.path.join(folder, "other.txt"), "w").close()
+            replies = run(["bash", "--norc", "--noprofile", "-c", COMPLETE_EXPORT_TO, "bash", completion, folder])
+        self.assertEqual(replies.split(), ["out"])
 
     def test_man_renders_the_installed_page_without_warnings(self):
         require("man")
