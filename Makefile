@@ -4,9 +4,12 @@
 # the binaries need no toolchain, only the Debian libraries of RUNTIME_PACKAGES (scripts/
 # deps.sh). Product by product: the whole package would also build VaultTestSupport, whose
 # XCTest has no static library.
+# Linked with full RELRO (-z relro -z now): the helper parses hostile files, and a GOT left
+# writable after start-up makes a memory bug there easier to use (security review, lintian).
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 build:
-	swift build -c release --static-swift-stdlib --product vault
-	swift build -c release --static-swift-stdlib --product vault-decoder
+	swift build $(RELEASE_FLAGS) --product vault
+	swift build $(RELEASE_FLAGS) --product vault-decoder
 
 # `make install` (after `make build`; as root for /usr/local) puts vault in $(PREFIX)/bin, its
 # decoder helper in $(PREFIX)/libexec/vault (where vault finds it: docs/DECODER.md), the man
@@ -31,11 +34,15 @@ install:
 	install -m 755 $(BUILD_DIR)/vault $(bindir)/vault
 	install -m 755 $(BUILD_DIR)/vault-decoder $(helperdir)/vault-decoder
 	install -m 644 docs/man/vault.1 $(man1dir)/vault.1
-	$(BUILD_DIR)/vault --generate-completion-script bash > $(bashdir)/vault
-	sed -i '1{/^#!/d}' $(bashdir)/vault # bash sources it: a #! line only misleads (lintian)
-	$(BUILD_DIR)/vault --generate-completion-script zsh > $(zshdir)/_vault
-	$(BUILD_DIR)/vault --generate-completion-script fish > $(fishdir)/vault.fish
-	chmod 644 $(bashdir)/vault $(zshdir)/_vault $(fishdir)/vault.fish
+	@# Written in a folder of its own first, then installed: `install` replaces a link planted
+	@# where a completion goes, where `>` and chmod would write through it (security review).
+	completions=$$(mktemp -d) && trap 'rm -rf "$$completions"' EXIT && \
+	  $(BUILD_DIR)/vault --generate-completion-script bash | sed '1{/^#!/d}' > $$completions/bash && \
+	  $(BUILD_DIR)/vault --generate-completion-script zsh > $$completions/zsh && \
+	  $(BUILD_DIR)/vault --generate-completion-script fish > $$completions/fish && \
+	  install -m 644 $$completions/bash $(bashdir)/vault && \
+	  install -m 644 $$completions/zsh $(zshdir)/_vault && \
+	  install -m 644 $$completions/fish $(fishdir)/vault.fish
 
 uninstall:
 	rm -f $(bindir)/vault $(helperdir)/vault-decoder $(man1dir)/vault.1 \

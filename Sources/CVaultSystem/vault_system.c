@@ -16,6 +16,13 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
+// Debian 12's glibc headers predate Linux 6.3's flag.
+#ifdef MFD_NOEXEC_SEAL
+#define VAULT_MFD_NOEXEC_SEAL MFD_NOEXEC_SEAL
+#else
+#define VAULT_MFD_NOEXEC_SEAL 0x0008U
+#endif
+
 int vault_disable_core_dumps(void) {
   struct rlimit none = {0, 0};
   int status = setrlimit(RLIMIT_CORE, &none);
@@ -192,7 +199,9 @@ long vault_receive_with_descriptor(int socket, void *bytes, unsigned long count,
 }
 
 int vault_make_sealable_memory(const char *name, unsigned long size) {
-  int descriptor = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  // Never executable (Linux 6.3+; older kernels refuse the flag, and get a plain memfd).
+  int descriptor = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING | VAULT_MFD_NOEXEC_SEAL);
+  if (descriptor < 0 && errno == EINVAL) descriptor = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (descriptor < 0) return -1;
   if (ftruncate(descriptor, (off_t)size) != 0) {
     int saved = errno;

@@ -51,7 +51,9 @@ def vault_status():
 def package():
     if os.environ.get("VAULT_DEB"):
         return os.path.abspath(os.environ["VAULT_DEB"])
-    return run(["make", "--no-print-directory", "-C", ROOT, "deb"]).strip().splitlines()[-1]
+    # xz at level 1: the package is 41 MB instead of 35, made in ~9 s of CPU instead of ~50.
+    environment = dict(os.environ, DPKG_DEB_COMPRESSOR_LEVEL="1")
+    return run(["make", "--no-print-directory", "-C", ROOT, "deb"], env=environment).strip().splitlines()[-1]
 
 
 @unittest.skipUnless(OPTED_IN, "installs into /usr: runs with CI=true or VAULT_TEST_DEB=1")

@@ -144,6 +144,25 @@ class InstallTests(unittest.TestCase):
             replies = run(["bash", "--norc", "--noprofile", "-c", COMPLETE_EXPORT_TO, "bash", completion, folder])
         self.assertEqual(replies.split(), ["out"])
 
+    def test_install_replaces_a_link_planted_where_a_file_goes(self):
+        """A completion was written through a link planted in its place (`>` and chmod follow
+        links): as root, any file could be overwritten and made world-readable (security
+        review of issue 36). Every file is now installed by `install`, which replaces the link."""
+        with tempfile.TemporaryDirectory(prefix="vault-planted-") as destdir:
+            target = os.path.join(destdir, "target")
+            with open(target, "w") as secret:
+                secret.write("keep")
+            os.chmod(target, 0o600)
+            for path in INSTALLED:
+                os.makedirs(os.path.dirname(os.path.join(destdir, "usr", path)), exist_ok=True)
+                os.symlink(target, os.path.join(destdir, "usr", path))
+            make_install(destdir)
+            for path in INSTALLED:
+                self.assertFalse(os.path.islink(os.path.join(destdir, "usr", path)), path)
+            with open(target) as secret:
+                self.assertEqual(secret.read(), "keep")
+            self.assertEqual(os.stat(target).st_mode & 0o777, 0o600)
+
     def test_man_renders_the_installed_page_without_warnings(self):
         require("man")
         page = os.path.join(self.prefix, "share/man/man1/vault.1")

@@ -35,6 +35,24 @@ final class SealedFileCopyTests: XCTestCase {
     }
   }
 
+  /// Made with MFD_NOEXEC_SEAL where the kernel has it (6.3 on): a memfd is otherwise 0777,
+  /// and nothing may ever run a photo's bytes (security review of issue 35).
+  func testItIsNeverExecutableOnAKernelThatCanSayNo() throws {
+    var name = utsname()
+    uname(&name)
+    let release = withUnsafeBytes(of: name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    let version = release.split(separator: ".").prefix(2).compactMap { Int($0.prefix { $0.isNumber }) }
+    try XCTSkipUnless(
+      version.count == 2 && (version[0], version[1]) >= (6, 3), "Linux \(release) predates 6.3")
+    let path = try makeTemporaryFolder(self) + "/photo.jpg"
+    try writeBytes([UInt8](repeating: 7, count: 10_000), to: path)
+    let copy = try SealedFileCopy(reading: SourceFile(path: path))
+    var status = stat()
+    XCTAssertEqual(fstat(copy.descriptor, &status), 0)
+    XCTAssertEqual(status.st_mode & 0o111, 0, "mode \(String(status.st_mode & 0o777, radix: 8))")
+    XCTAssertEqual(fchmod(copy.descriptor, 0o755), -1, "the exec seal keeps it so")
+  }
+
   func testAFileShorterThanWhenItWasOpenedIsRefused() throws {
     let path = try makeTemporaryFolder(self) + "/photo.jpg"
     for copyingInKernel in [true, false] {
