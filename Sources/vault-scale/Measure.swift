@@ -44,9 +44,9 @@ enum Measure {
   /// `vault list --count 50`: the same, fifty photos, and their table.
   static func list(_ folder: String, _ password: Password) throws {
     let space = try Vault.open(at: folder).unlock(password: password, access: .read)
-    let photos = space.makeBrowser(perRow: 1, scope: PhotoScope()).listed(
-      selectedOnly: false, from: nil, count: 50)
-    _ = PhotoListing.table(photos, columns: 100)
+    let browser = space.makeBrowser(perRow: 1, scope: PhotoScope())
+    let photos = browser.listed(selectedOnly: false, from: nil, count: 50)
+    _ = PhotoListing.table(photos, names: browser.shownNames, columns: 100)
   }
 
   /// `vault select 5`, as SelectCommand does it: unlock to write, the selection before,

@@ -61,7 +61,7 @@ extension PhotoViewer {
     case .end, .character("G"): cursor.end(count: count)
     case .character(" "), .character("s"): toggleSelection(of: cursor.index)
     case .character("a"): ask(.albumName(""))
-    case .character("d"): ask(.confirmDeletion(DeletionText(photos: gridChoice())))
+    case .character("d"): ask(.confirmDeletion(DeletionText(photos: gridChoice(), names: browser.shownNames)))
     case .character("e"): ask(.exportFolder("", photos: gridChoice()))
     case .enter:
       page = PagePosition(index: cursor.index)
@@ -96,7 +96,9 @@ extension PhotoViewer {
     case .down where zoomed || tall, .character("j") where zoomed || tall: viewport?.pan(dx: 0, dy: 1)
     case .character("s"): toggleSelection(of: page.index)
     case .character("d"):
-      ask(.confirmDeletion(DeletionText(photos: [(page.index, browser.photo(at: page.index)!)])))
+      ask(
+        .confirmDeletion(
+          DeletionText(photos: [(page.index, browser.photo(at: page.index)!)], names: browser.shownNames)))
     case .character("e"): ask(.exportFolder("", photos: [(page.index, browser.photo(at: page.index)!)]))
     case .character("i"):
       showsInfo.toggle()
