@@ -54,7 +54,7 @@ struct DeleteCommand: ParsableCommand {
     let browser = try scope.browser(for: space)
     let doomed = try browser.photos(chosenBy: try choice.choice, action: "deleting")
     // Named as 'vault list' showed them, before the deletion.
-    let names = browser.shownNames
+    let names = browser.shownNames(of: doomed.map(\.photo))
     if let only {
       try deleteHalves(only, of: doomed, in: space, browser: browser, names: names, asking: asking)
       return

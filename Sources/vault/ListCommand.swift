@@ -74,9 +74,10 @@ struct ListCommand: ParsableCommand {
     let browser = try scope.browser(for: space, perRow: perRow ?? 1)
     let photos = browser.listed(selectedOnly: selected, from: from, count: count)
     let remote = browser.dataSource.remoteOriginals()
+    let names = browser.shownNames(of: photos.map(\.photo))
 
     if json {
-      printRaw(try PhotoListing.json(photos, names: browser.shownNames, remote: remote))
+      printRaw(try PhotoListing.json(photos, names: names, remote: remote))
       return
     }
     if photos.isEmpty {
@@ -87,7 +88,7 @@ struct ListCommand: ParsableCommand {
     }
     let columns = Terminal.columns
     guard let perRow else {
-      for line in PhotoListing.table(photos, names: browser.shownNames, columns: columns, remote: remote) {
+      for line in PhotoListing.table(photos, names: names, columns: columns, remote: remote) {
         printLine(line)
       }
       return
@@ -95,7 +96,7 @@ struct ListCommand: ParsableCommand {
     let layout = try GridLayout.forOption(columns: columns, perRow: perRow)
     let rows = browser.rows(of: photos)
     guard let graphics = try TerminalGraphics.forOption(mode) else {
-      for line in PhotoListing.grid(rows, names: browser.shownNames, layout: layout, remote: remote) {
+      for line in PhotoListing.grid(rows, names: names, layout: layout, remote: remote) {
         printLine(line)
       }
       return

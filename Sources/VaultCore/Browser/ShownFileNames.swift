@@ -35,6 +35,13 @@ public struct ShownFileNames: Sendable {
 extension PhotoBrowser {
   /// The names the browser's files show under, as its data source gives them now.
   public var shownNames: ShownFileNames { ShownFileNames(dataSource.shownNames()) }
+
+  /// The names the files of `photos` (both of a Live Photo's) show under, found for less
+  /// than `shownNames` where the data source can; only for those files.
+  public func shownNames(of photos: [PhotoModel]) -> ShownFileNames {
+    guard let named = dataSource.shownNamesOfRecords else { return shownNames }
+    return ShownFileNames(named(photos.flatMap(\.records)))
+  }
 }
 
 extension SpaceCatalog {

@@ -16,7 +16,7 @@ extension PhotoBrowser {
     let gutter = String(repeating: " ", count: layout.gutter)
     let style = graphics.selectedLabelStyle
     let remote = dataSource.remoteOriginals()
-    let names = shownNames
+    let names = shownNames(of: rows.flatMap { $0.map(\.photo) })
     for row in rows {
       let image = gridRowImage(
         row, layout: layout, cellRows: cellRows, characterWidth: graphics.characterWidth,

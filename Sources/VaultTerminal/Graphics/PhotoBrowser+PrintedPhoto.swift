@@ -24,7 +24,7 @@ extension PhotoBrowser {
   /// for a video, and the date taken when known.
   public func shownLabel(_ item: (index: Int, photo: PhotoModel)) -> String {
     let record = item.photo.record
-    let names = shownNames
+    let names = shownNames(of: [item.photo])
     var text = "\(item.index + 1) \(names.of(record))  \(record.width)×\(record.height)"
     if let motion = PhotoListing.motionDetails(item.photo, names: names) { text += " live (\(motion))" }
     if record.format.isVideo { text += " video " + PhotoListing.videoDetails(record) }

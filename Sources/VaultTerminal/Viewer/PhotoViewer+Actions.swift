@@ -19,7 +19,7 @@ extension PhotoViewer {
   func delete(_ photos: [PhotoModel]) {
     do {
       // Named before the deletion, as the photos showed.
-      let names = browser.shownNames
+      let names = browser.shownNames(of: photos)
       try browser.delete(photos)
       let what =
         photos.count == 1

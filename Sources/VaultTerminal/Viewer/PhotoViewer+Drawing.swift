@@ -134,7 +134,7 @@ extension PhotoViewer {
               self.report(error, as: "warning", reading: photos.first { $0.index == index }?.photo)
             })
         })
-      let names = browser.shownNames
+      let names = browser.shownNames(of: row.map(\.photo))
       for item in row {
         let position = item.index % cursor.perRow
         var label = DisplayWidth.pad(

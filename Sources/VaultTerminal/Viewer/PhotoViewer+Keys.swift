@@ -61,7 +61,9 @@ extension PhotoViewer {
     case .end, .character("G"): cursor.end(count: count)
     case .character(" "), .character("s"): toggleSelection(of: cursor.index)
     case .character("a"): ask(.albumName(""))
-    case .character("d"): ask(.confirmDeletion(DeletionText(photos: gridChoice(), names: browser.shownNames)))
+    case .character("d"):
+      let chosen = gridChoice()
+      ask(.confirmDeletion(DeletionText(photos: chosen, names: browser.shownNames(of: chosen.map(\.photo)))))
     case .character("e"): ask(.exportFolder("", photos: gridChoice()))
     case .enter:
       page = PagePosition(index: cursor.index)
@@ -98,7 +100,9 @@ extension PhotoViewer {
     case .character("d"):
       ask(
         .confirmDeletion(
-          DeletionText(photos: [(page.index, browser.photo(at: page.index)!)], names: browser.shownNames)))
+          DeletionText(
+            photos: [(page.index, browser.photo(at: page.index)!)],
+            names: browser.shownNames(of: [browser.photo(at: page.index)!]))))
     case .character("e"): ask(.exportFolder("", photos: [(page.index, browser.photo(at: page.index)!)]))
     case .character("i"):
       showsInfo.toggle()

@@ -189,7 +189,7 @@ extension PhotoViewer {
 
   func infoPanel(_ photo: PhotoModel, column: Int, width: Int, rows: Int) -> [UInt8] {
     let record = browser.withFoundDetails(photo.record)
-    let names = browser.shownNames
+    let names = browser.shownNames(of: [photo])
     // The name an export and the mount give the file; the one imported under too when other.
     var lines: [String] = ["name", "  " + names.of(record)]
     if let imported = names.importedName(of: record) { lines += ["  imported as " + imported] }
