@@ -53,7 +53,7 @@ func openFuzzedSpace(_ bytes: [UInt8]) {
   let browser = space.makeBrowser()
   var text = "\(browser.summary())"
   let listed = browser.listed(selectedOnly: false, from: nil, count: nil)
-  text += PhotoListing.table(listed, columns: 80).joined()
+  text += PhotoListing.table(listed, names: browser.shownNames, columns: 80).joined()
   text += browser.albums.map(\.name).joined()
   for model in listed.map(\.photo).prefix(4) where model.record.bytes < 1 << 20 {
     _ = try? browser.originalBytes(of: model.record)

@@ -35,18 +35,20 @@ enum Measure {
     }
   }
 
-  /// `vault list --count 1`: unlock to read, the browser, one photo.
+  /// `vault list --count 1`: unlock to read, the browser, one photo and its shown name.
   static func open(_ folder: String, _ password: Password) throws {
     let space = try Vault.open(at: folder).unlock(password: password, access: .read)
-    _ = space.makeBrowser(perRow: 1, scope: PhotoScope()).listed(selectedOnly: false, from: nil, count: 1)
+    let browser = space.makeBrowser(perRow: 1, scope: PhotoScope())
+    let photos = browser.listed(selectedOnly: false, from: nil, count: 1)
+    _ = browser.shownNames(of: photos.map(\.photo))
   }
 
   /// `vault list --count 50`: the same, fifty photos, and their table.
   static func list(_ folder: String, _ password: Password) throws {
     let space = try Vault.open(at: folder).unlock(password: password, access: .read)
-    let photos = space.makeBrowser(perRow: 1, scope: PhotoScope()).listed(
-      selectedOnly: false, from: nil, count: 50)
-    _ = PhotoListing.table(photos, columns: 100)
+    let browser = space.makeBrowser(perRow: 1, scope: PhotoScope())
+    let photos = browser.listed(selectedOnly: false, from: nil, count: 50)
+    _ = PhotoListing.table(photos, names: browser.shownNames(of: photos.map(\.photo)), columns: 100)
   }
 
   /// `vault select 5`, as SelectCommand does it: unlock to write, the selection before,

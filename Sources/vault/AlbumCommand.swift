@@ -170,9 +170,10 @@ struct AlbumListCommand: ParsableCommand {
 
   func run() throws {
     let space = try options.unlock(.read)
-    let summaries = space.makeBrowser().albumSummaries()
+    let browser = space.makeBrowser()
+    let summaries = browser.albumSummaries()
     if json {
-      printRaw(try AlbumListing.json(summaries))
+      printRaw(try AlbumListing.json(summaries, names: browser.shownNames))
       return
     }
     if summaries.isEmpty {
@@ -181,6 +182,8 @@ struct AlbumListCommand: ParsableCommand {
         "make one with 'vault album new NAME', or import into one with 'vault add --album NAME PATH'")
       return
     }
-    for line in AlbumListing.table(summaries, columns: Terminal.columns) { printLine(line) }
+    for line in AlbumListing.table(summaries, names: browser.shownNames, columns: Terminal.columns) {
+      printLine(line)
+    }
   }
 }

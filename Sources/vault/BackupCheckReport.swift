@@ -71,6 +71,6 @@ struct FileNaming {
     else { return nil }
     let record = photo.motion?.id == id ? photo.motion! : photo.record
     let kind = parts[1] == "Photo" ? "original" : "thumbnail"
-    return "\(index + 1) '\(record.name)' (id \(id.hex)) \(kind)"
+    return "\(index + 1) '\(browser.shownNames.of(record))' (id \(id.hex)) \(kind)"
   }
 }

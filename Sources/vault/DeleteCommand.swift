@@ -53,11 +53,13 @@ struct DeleteCommand: ParsableCommand {
     let space = try options.unlock(asking || dryRun ? .read : .write)
     let browser = try scope.browser(for: space)
     let doomed = try browser.photos(chosenBy: try choice.choice, action: "deleting")
+    // Named as 'vault list' showed them, before the deletion.
+    let names = browser.shownNames(of: doomed.map(\.photo))
     if let only {
-      try deleteHalves(only, of: doomed, in: space, browser: browser, asking: asking)
+      try deleteHalves(only, of: doomed, in: space, browser: browser, names: names, asking: asking)
       return
     }
-    let text = DeletionText(photos: doomed)
+    let text = DeletionText(photos: doomed, names: names)
     let albumLine = text.albumLine { browser.album(named: $0)?.count ?? 0 }
     if dryRun {
       printLine("would delete:")
@@ -72,7 +74,7 @@ struct DeleteCommand: ParsableCommand {
     if asking { space.releaseLock() }
     do {
       try confirm(
-        doomed.map(\.photo), in: space,
+        doomed.map(\.photo), in: space, names: names,
         details: text.photoLines(limit: DeletionText.namedInQuestion) + [albumLine].compactMap { $0 })
     } catch is DeclinedConfirmation {
       // Saying no is not an error.
@@ -85,7 +87,7 @@ struct DeleteCommand: ParsableCommand {
     try browser.delete(doomed.map(\.photo), forGood: now)
     ExpiredNames.warn(space)
     reportDeleted(
-      doomed.map { Self.deletedLine($0.photo) }, items: ItemCount(doomed.map(\.photo)),
+      doomed.map { Self.deletedLine($0.photo, names: names) }, items: ItemCount(doomed.map(\.photo)),
       left: space.makeBrowser().count, in: space)
   }
 
@@ -102,10 +104,11 @@ struct DeleteCommand: ParsableCommand {
     printLine("moved \(items.description) to Recently Deleted (\(kept(space))); \(left) left")
   }
 
-  /// "deleted 'IMG_1.jpg'", "deleted live photo 'IMG_2.HEIC' + 'IMG_2.MOV'".
-  static func deletedLine(_ photo: PhotoModel) -> String {
-    guard let motion = photo.motion else { return "deleted '\(photo.record.name)'" }
-    return "deleted live photo '\(photo.record.name)' + '\(motion.name)'"
+  /// "deleted 'IMG_1.jpg'", "deleted live photo 'IMG_2.HEIC' + 'IMG_2.MOV'", each file by
+  /// the name it showed under (`names`).
+  static func deletedLine(_ photo: PhotoModel, names: ShownFileNames) -> String {
+    guard let motion = photo.motion else { return "deleted '\(names.of(photo.record))'" }
+    return "deleted live photo '\(names.of(photo.record))' + '\(names.of(motion))'"
   }
 
   /// What a terminal shows past a screenful of deleted names: where the rest are (nil, all
@@ -121,10 +124,10 @@ struct DeleteCommand: ParsableCommand {
   /// chosen photo must be a Live Photo (else nothing is deleted).
   private func deleteHalves(
     _ half: LiveHalf, of doomed: [(index: Int, photo: PhotoModel)], in space: Space, browser: PhotoBrowser,
-    asking: Bool
+    names: ShownFileNames, asking: Bool
   ) throws {
-    try PhotoBrowser.requireLivePhotos(doomed)
-    let text = LiveHalfDeletionText(half: half, photos: doomed)
+    try browser.requireLivePhotos(doomed)
+    let text = LiveHalfDeletionText(half: half, photos: doomed, names: names)
     if dryRun {
       printLine("would delete:")
       for line in text.lines { printLine(line) }
@@ -134,7 +137,8 @@ struct DeleteCommand: ParsableCommand {
     if asking { space.releaseLock() }
     do {
       try confirm(
-        doomed.map(\.photo), in: space, details: Array(text.lines.prefix(DeletionText.namedInQuestion)),
+        doomed.map(\.photo), in: space, names: names,
+        details: Array(text.lines.prefix(DeletionText.namedInQuestion)),
         half: half)
     } catch is DeclinedConfirmation {
       printLine("nothing deleted")
@@ -161,11 +165,11 @@ struct DeleteCommand: ParsableCommand {
     } ?? ""
   }
 
-  private func confirm(_ photos: [PhotoModel], in space: Space, details: [String], half: LiveHalf? = nil)
-    throws
-  {
+  private func confirm(
+    _ photos: [PhotoModel], in space: Space, names: ShownFileNames, details: [String], half: LiveHalf? = nil
+  ) throws {
     if yes { return }
-    var what = photos.count == 1 ? "'\(photos[0].record.name)'" : ItemCount(photos).description
+    var what = photos.count == 1 ? "'\(names.of(photos[0].record))'" : ItemCount(photos).description
     if let half { what = "the \(half.rawValue) of " + (photos.count == 1 ? "live photo " : "") + what }
     let question =
       now

@@ -27,9 +27,10 @@ struct KeepCommand: ParsableCommand {
     let photos = try browser.photos(chosenBy: try choice.choice, action: "keeping").map(\.photo)
     let outcome = space.keep(photos.flatMap(\.records)) { Diagnostics.progress($0, label: "fetching") }
     Diagnostics.clearProgress()
-    for record in outcome.kept { printLine("kept '\(record.name)'") }
+    let names = browser.shownNames
+    for record in outcome.kept { printLine("kept '\(names.of(record))'") }
     for (record, error) in outcome.failed {
-      Diagnostics.error("'\(record.name)' not brought back: \(error)")
+      Diagnostics.error("'\(names.of(record))' not brought back: \(error)")
     }
     let already = outcome.alreadyLocal.count
     printLine(

@@ -18,6 +18,12 @@ struct ListCommand: ParsableCommand {
       8601 (with the UTC offset when the file gives it), "cameraMake" and "cameraModel", \
       each only when known.
 
+      Each photo is listed under the name its file shows under in 'vault export' and \
+      'vault mount': the name it was imported under, unless another file of the space \
+      had it first (then numbered: 'IMG (1).jpg') or it is not a safe file name. --json \
+      gives that name as "name", and the name imported under as "importedName" only when \
+      it differs (a Live Photo's "motion" likewise).
+
       With --per-row on a terminal, draws each photo's thumbnail in a grid (kitty, iTerm2 \
       or sixel graphics where the terminal says it has them, else coloured Unicode symbols; \
       inside tmux, through its passthrough when it is on, else symbols in true colour, as \
@@ -68,9 +74,10 @@ struct ListCommand: ParsableCommand {
     let browser = try scope.browser(for: space, perRow: perRow ?? 1)
     let photos = browser.listed(selectedOnly: selected, from: from, count: count)
     let remote = browser.dataSource.remoteOriginals()
+    let names = browser.shownNames(of: photos.map(\.photo))
 
     if json {
-      printRaw(try PhotoListing.json(photos, remote: remote))
+      printRaw(try PhotoListing.json(photos, names: names, remote: remote))
       return
     }
     if photos.isEmpty {
@@ -81,13 +88,17 @@ struct ListCommand: ParsableCommand {
     }
     let columns = Terminal.columns
     guard let perRow else {
-      for line in PhotoListing.table(photos, columns: columns, remote: remote) { printLine(line) }
+      for line in PhotoListing.table(photos, names: names, columns: columns, remote: remote) {
+        printLine(line)
+      }
       return
     }
     let layout = try GridLayout.forOption(columns: columns, perRow: perRow)
     let rows = browser.rows(of: photos)
     guard let graphics = try TerminalGraphics.forOption(mode) else {
-      for line in PhotoListing.grid(rows, layout: layout, remote: remote) { printLine(line) }
+      for line in PhotoListing.grid(rows, names: names, layout: layout, remote: remote) {
+        printLine(line)
+      }
       return
     }
     browser.printGrid(rows, layout: layout, graphics: graphics, write: printRaw) { error in

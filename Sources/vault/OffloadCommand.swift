@@ -80,7 +80,7 @@ struct OffloadCommand: ParsableCommand {
       Diagnostics.progress($0, label: "sending")
     }
     Diagnostics.clearProgress()
-    report(outcome)
+    report(outcome, names: browser.shownNames)
     if !outcome.failed.isEmpty {
       throw BatchFailure(summary: "error: \(KeepCommand.files(outcome.failed.count)) could not be offloaded")
     }
@@ -96,9 +96,12 @@ struct OffloadCommand: ParsableCommand {
     return chosen
   }
 
-  private func report(_ outcome: OffloadOutcome) {
-    for record in outcome.offloaded { printLine("offloaded '\(record.name)'") }
-    for (record, error) in outcome.failed { Diagnostics.error("'\(record.name)' not offloaded: \(error)") }
+  /// Names each file as 'vault list' shows it (`names`).
+  private func report(_ outcome: OffloadOutcome, names: ShownFileNames) {
+    for record in outcome.offloaded { printLine("offloaded '\(names.of(record))'") }
+    for (record, error) in outcome.failed {
+      Diagnostics.error("'\(names.of(record))' not offloaded: \(error)")
+    }
     let already = outcome.alreadyRemote.count
     printLine(
       "offloaded \(KeepCommand.files(outcome.offloaded.count)) to '\(RemoteRedaction.redacted(to))'"

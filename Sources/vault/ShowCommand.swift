@@ -71,7 +71,8 @@ struct ShowCommand: ParsableCommand {
         printLine(browser.shownLabel(item))
       } catch {
         failed += 1
-        Diagnostics.error("'\(item.photo.record.name)' not shown: \(error)")
+        Diagnostics.error(
+          "'\(browser.shownNames(of: [item.photo]).of(item.photo.record))' not shown: \(error)")
       }
     }
     if failed > 0 {

@@ -38,7 +38,9 @@ struct TrashListCommand: ParsableCommand {
       printLine("Recently Deleted is empty")
       return
     }
-    for line in TrashListing.lines(items, now: .now()) { printLine(line) }
+    for line in TrashListing.lines(items, names: space.catalog.shownFileNames, now: .now()) {
+      printLine(line)
+    }
   }
 }
 
@@ -77,7 +79,9 @@ struct TrashRestoreCommand: ParsableCommand {
     let chosen = try all ? trash : TrashListing.chosen(by: items, from: trash)
     SignalHandling.install()
     try space.restorePhotos(ids: Set(chosen.flatMap(\.files)))
-    for item in chosen { printLine("restored '\(DeletionText.itemName(item.photo))'") }
+    // A restored file keeps the name it showed in Recently Deleted.
+    let names = space.catalog.shownFileNames
+    for item in chosen { printLine("restored '\(names.item(item.photo))'") }
     printLine(
       "restored \(ItemCount(chosen.map(\.photo)).description); \(space.makeBrowser().count) in the space, "
         + "\(space.catalog.trashItems.count) in Recently Deleted")
@@ -107,9 +111,11 @@ struct TrashEmptyCommand: ParsableCommand {
       printLine("Recently Deleted is empty")
       return
     }
+    // Named as 'vault trash' showed them, before the deletion frees the names.
+    let names = space.catalog.shownFileNames
     if !yes {
       space.releaseLock()
-      guard try confirm(doomed.map { DeletionText.itemName($0.photo) }, items: ItemCount(doomed.map(\.photo)))
+      guard try confirm(doomed.map { names.item($0.photo) }, items: ItemCount(doomed.map(\.photo)))
       else {
         printLine("nothing deleted")
         return
@@ -119,9 +125,9 @@ struct TrashEmptyCommand: ParsableCommand {
     let kept = try space.deleteTrashedForGood(ids: Set(doomed.flatMap(\.files)))
     let restored = doomed.filter { $0.files.allSatisfy(kept.contains) }
     let deleted = doomed.filter { !$0.files.allSatisfy(kept.contains) }
-    for item in restored { printLine("'\(DeletionText.itemName(item.photo))' was restored meanwhile: kept") }
+    for item in restored { printLine("'\(names.item(item.photo))' was restored meanwhile: kept") }
     // Nothing lists them after this: every one is named.
-    DeletedNames.print(deleted.map { DeleteCommand.deletedLine($0.photo) }, rest: nil)
+    DeletedNames.print(deleted.map { DeleteCommand.deletedLine($0.photo, names: names) }, rest: nil)
     printLine("deleted \(ItemCount(deleted.map(\.photo)).description) for good")
   }
 

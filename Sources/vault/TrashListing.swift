@@ -3,14 +3,15 @@ import VaultTerminal
 
 /// How `vault trash` shows Recently Deleted, and finds its items by number or id.
 enum TrashListing {
-  /// One line an item: its number, name, when it was deleted and the days it has left.
-  static func lines(_ items: [TrashItem], now: Timestamp) -> [String] {
+  /// One line an item: its number, name (`ShownFileNames.item`: Recently Deleted holds
+  /// its files' names), when it was deleted and the days it has left.
+  static func lines(_ items: [TrashItem], names: ShownFileNames, now: Timestamp) -> [String] {
     let width = String(items.count).count
     return items.enumerated().map { offset, item in
       let number = String(offset + 1)
       let left = daysLeft(item, now: now)
       return String(repeating: " ", count: width - number.count) + number + "  "
-        + DeletionText.itemName(item.photo) + "  deleted "
+        + names.item(item.photo) + "  deleted "
         + PhotoListing.date(item.deletedAt) + ", " + left
     }
   }

@@ -135,11 +135,18 @@ struct VerifyCommand: ParsableCommand {
 
   /// What to do about a damaged original. A Live Photo's damaged half is removed alone:
   /// `delete` by its id would take the whole item, the intact half with it.
-  private func damagedOriginalHint(number: Int, name: String, id: String, in listed: PhotoBrowser) -> String {
-    if name.hasSuffix(VerifyFinding.trashSuffix) {
-      return "restore '\(name.dropLast(VerifyFinding.trashSuffix.count))' (item \(number) of 'vault trash', "
+  /// Each file is named as 'vault list' and an export name it.
+  private func damagedOriginalHint(number: Int, name imported: String, id: String, in listed: PhotoBrowser)
+    -> String
+  {
+    let names = listed.shownNames
+    if imported.hasSuffix(VerifyFinding.trashSuffix) {
+      let own = String(imported.dropLast(VerifyFinding.trashSuffix.count))
+      let name = BlobID(hex: id).map { names.of($0, imported: own) } ?? own
+      return "restore '\(name)' (item \(number) of 'vault trash', "
         + "id \(id)) from a backup; in Recently Deleted it goes for good when it expires or the trash is emptied"
     }
+    let name = BlobID(hex: id).map { names.of($0, imported: imported) } ?? imported
     if let others = otherImportsText(of: id, in: listed) {
       return "restore '\(name)' (photo \(number), id \(id)) from a backup or from another copy of the vault: "
         + others
@@ -148,8 +155,9 @@ struct VerifyCommand: ParsableCommand {
       return
         "restore '\(name)' (photo \(number), id \(id)) from a backup, or remove it with 'vault delete --now \(id)'"
     }
-    let kept = half == .motion ? "'\(still.name)' stays, a photo" : "'\(motion.name)' stays, a video"
-    return "restore '\(name)' (the \(half.rawValue) of live photo \(number) '\(still.name)', id \(id)) "
+    let kept =
+      half == .motion ? "'\(names.of(still))' stays, a photo" : "'\(names.of(motion))' stays, a video"
+    return "restore '\(name)' (the \(half.rawValue) of live photo \(number) '\(names.of(still))', id \(id)) "
       + "from a backup, or remove it alone with 'vault delete --now --only \(half.rawValue) \(id)' (\(kept))"
   }
 
@@ -193,15 +201,16 @@ struct VerifyCommand: ParsableCommand {
       printLine("repaired: removed '\(name)' from the index (its original is gone)")
     }
     // By id, never by number: numbers move, and this hint leads to a deletion.
+    let names = browser.shownNames
     for record in summary.keptMissing {
       if let others = otherImportsText(of: record.id.hex, in: browser) {
         printLine(
-          "not repaired: '\(record.name)' (id \(record.id)) is still listed without its original (a sync may "
+          "not repaired: '\(names.of(record))' (id \(record.id)) is still listed without its original (a sync may "
             + "still bring it): " + others)
         continue
       }
       printLine(
-        "not repaired: '\(record.name)' (id \(record.id)) is still listed without its original (a sync may "
+        "not repaired: '\(names.of(record))' (id \(record.id)) is still listed without its original (a sync may "
           + "still bring it; if it is gone for good, remove it with 'vault delete --now \(record.id)')")
     }
     if summary.duplicatesDropped > 0 {

@@ -8,16 +8,16 @@ extension PhotoBrowser {
   public func delete(_ half: LiveHalf, of photos: [(index: Int, photo: PhotoModel)], forGood: Bool = false)
     throws
   {
-    try Self.requireLivePhotos(photos)
+    try requireLivePhotos(photos)
     try delete(photos.compactMap { $0.photo.alone(half) }, forGood: forGood)
   }
 
   /// Throws, naming the first of `photos` that is not a Live Photo: only a Live Photo has
   /// a half to delete alone.
-  public static func requireLivePhotos(_ photos: [(index: Int, photo: PhotoModel)]) throws {
+  public func requireLivePhotos(_ photos: [(index: Int, photo: PhotoModel)]) throws {
     guard let plain = photos.first(where: { $0.photo.motion == nil }) else { return }
     throw VaultError.invalidArgument(
-      "photo \(plain.index + 1) '\(plain.photo.record.name)' is not a live photo, which alone has a half to "
+      "photo \(plain.index + 1) '\(shownNames.of(plain.photo.record))' is not a live photo, which alone has a half to "
         + "delete; nothing deleted")
   }
 }

@@ -90,6 +90,10 @@ public struct PhotoDataSource {
   /// The name each file shows under in the mount and in an export (see `ShownNames`), by
   /// id. By default none is recorded: each file shows its own name, numbered where taken.
   public var shownNames: () -> [BlobID: String] = { [:] }
+  /// The names of the files of some records, as `shownNames` gives them, and maybe more: a
+  /// data source that can name a few files for less than all (the space, in a big space)
+  /// sets it. Nil by default: `shownNames` is asked.
+  public var shownNamesOfRecords: (([PhotoRecord]) -> [BlobID: String])? = nil
   /// The files whose original is on the space's remote (`vault offload`), by id. By
   /// default every original is on the disk.
   public var remoteOriginals: () -> Set<BlobID> = { [] }

@@ -67,6 +67,7 @@ extension Space {
     source.albumSummaries = { browsed.catalog.albumSummaries() }
     source.importsOfPhoto = { browsed.catalog.imports(of: $0) }
     source.shownNames = { browsed.catalog.shownNames() }
+    source.shownNamesOfRecords = { browsed.catalog.shownNames(of: $0) }
     source.remoteOriginals = { blobs.remoteOriginals() }
     source.albumNamingRequest = { naming in try self.writing { try $0.changeAlbum(naming) } }
     source.listRevision = { browsed.catalog.version }

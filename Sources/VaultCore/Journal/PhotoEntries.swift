@@ -77,6 +77,17 @@ public struct PhotoEntries: RandomAccessCollection, MutableCollection, Expressib
     }
   }
 
+  /// The UTF-8 bytes of the name of the photo at `position`, handed to `body` without
+  /// decoding its record (a pass over every name, `SpaceCatalog.quickShownNames`).
+  func withNameBytes<T>(at position: Int, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+    switch sources[position] {
+    case .decoded(let index):
+      var name = records[index].name
+      return name.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+    case .encoded(let added, _): return snapshot!.withNameBytes(added: added, body)
+    }
+  }
+
   /// When the photo at `position` was imported.
   package func importedAt(at position: Int) -> Timestamp {
     switch sources[position] {

@@ -98,9 +98,14 @@ public enum PathComponent {
   /// Printable ASCII without `/`, within the length limit, and not only dots and spaces:
   /// a name that is safe as it is.
   private static func isPlainASCII(_ name: String) -> Bool {
+    isPlainASCII(name.utf8)
+  }
+
+  /// Whether the UTF-8 bytes of a name are a plain ASCII name (`safe` gives it back as it is).
+  static func isPlainASCII(_ name: some Sequence<UInt8>) -> Bool {
     var count = 0
     var onlyDotsAndSpaces = true
-    for byte in name.utf8 {
+    for byte in name {
       guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "/") else { return false }
       if byte != UInt8(ascii: "."), byte != UInt8(ascii: " ") { onlyDotsAndSpaces = false }
       count += 1

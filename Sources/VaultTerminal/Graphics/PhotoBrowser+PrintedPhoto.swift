@@ -18,13 +18,15 @@ extension PhotoBrowser {
     return graphics.printable(decoded.image, columns: fitted.columns, rows: fitted.rows)
   }
 
-  /// The line under a photo `vault show` prints: number, name, pixel size, "live" and its
+  /// The line under a photo `vault show` prints: number, name (as an export names the
+  /// file), pixel size, "live" and its
   /// motion (name, size, duration, codec) for a Live Photo, "video", its duration and codec
   /// for a video, and the date taken when known.
   public func shownLabel(_ item: (index: Int, photo: PhotoModel)) -> String {
     let record = item.photo.record
-    var text = "\(item.index + 1) \(record.name)  \(record.width)×\(record.height)"
-    if let motion = PhotoListing.motionDetails(item.photo) { text += " live (\(motion))" }
+    let names = shownNames(of: [item.photo])
+    var text = "\(item.index + 1) \(names.of(record))  \(record.width)×\(record.height)"
+    if let motion = PhotoListing.motionDetails(item.photo, names: names) { text += " live (\(motion))" }
     if record.format.isVideo { text += " video " + PhotoListing.videoDetails(record) }
     if let taken = withFoundDetails(record).taken { text += "  " + taken.shownDate }
     return text

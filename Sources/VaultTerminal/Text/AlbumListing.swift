@@ -3,15 +3,16 @@ import VaultCore
 
 /// The text forms of `vault album list`: a table, and JSON for scripts.
 public enum AlbumListing {
-  /// One line an album: name, number of photos, the newest photo's date and name. Names
+  /// One line an album: name, number of photos, the newest photo's date and name (as
+  /// `names` shows it). Names
   /// are shown escaped, and the newest photo's name is cut where the line would pass
   /// `columns`.
-  public static func table(_ albums: [AlbumSummary], columns: Int) -> [String] {
+  public static func table(_ albums: [AlbumSummary], names: ShownFileNames, columns: Int) -> [String] {
     let rows = albums.map { album -> [String] in
       [
         TerminalSafeText.escaped(album.name), "\(album.count) photo\(album.count == 1 ? "" : "s")",
         album.newestDate.map { "newest " + PhotoListing.day(timestamp($0)) } ?? "",
-        album.newest.map { TerminalSafeText.escaped($0.record.name) } ?? "",
+        album.newest.map { TerminalSafeText.escaped(names.of($0.record)) } ?? "",
       ]
     }
     let widths = (0..<3).map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
@@ -26,9 +27,9 @@ public enum AlbumListing {
     }
   }
 
-  /// A JSON array of objects: name, count, and newest (id, name, date: ISO 8601, UTC),
-  /// which is left out for an empty album.
-  public static func json(_ albums: [AlbumSummary]) throws -> String {
+  /// A JSON array of objects: name, count, and newest (id, name as `vault list --json`
+  /// gives it, date: ISO 8601, UTC), which is left out for an empty album.
+  public static func json(_ albums: [AlbumSummary], names: ShownFileNames) throws -> String {
     struct Newest: Encodable {
       var id: String
       var name: String
@@ -44,7 +45,7 @@ public enum AlbumListing {
         name: album.name, count: album.count,
         newest: album.newest.map {
           Newest(
-            id: $0.record.id.hex, name: $0.record.name,
+            id: $0.record.id.hex, name: names.of($0.record),
             date: PhotoListing.iso8601(timestamp(album.newestDate!)))
         })
     }

@@ -2,33 +2,32 @@ import VaultCore
 
 /// What `vault delete` and the viewer's grid say about the photos it is about to delete, would delete
 /// (`--dry-run`) or deleted: each photo by the number `vault list` shows for it with the
-/// same options, and its name; and the albums the photos leave, since a photo chosen by
+/// same options, and its name (as `vault list` shows it: the name its file shows under in
+/// an export and the mount); and the albums the photos leave, since a photo chosen by
 /// number or selection days ago may be in an album the user cares about.
 public struct DeletionText {
   /// The photos, with their 0-based places in the browser's list.
   public let photos: [(index: Int, photo: PhotoModel)]
+  /// The names the photos' files show under.
+  public let names: ShownFileNames
 
-  public init(photos: [(index: Int, photo: PhotoModel)]) {
+  public init(photos: [(index: Int, photo: PhotoModel)], names: ShownFileNames) {
     self.photos = photos
+    self.names = names
   }
 
   /// How many photos the question names before `… and N more`.
   public static let namedInQuestion = 10
 
   /// One line a photo, `limit` at most, then `… and N more` for the rest: the number
-  /// right-aligned, then the name.
-  /// A photo's name; a Live Photo's names both its files: "IMG_0001.HEIC + IMG_0001.MOV (live)".
-  public static func itemName(_ photo: PhotoModel) -> String {
-    photo.records.map(\.name).joined(separator: " + ") + (photo.kind == .live ? " (live)" : "")
-  }
-
+  /// right-aligned, then the name (`ShownFileNames.item`).
   public func photoLines(limit: Int? = nil) -> [String] {
     let shown = photos.prefix(limit ?? photos.count)
     let width = shown.map { String($0.index + 1).count }.max() ?? 0
     var lines = shown.map { item in
       let number = String(item.index + 1)
       return "  " + String(repeating: " ", count: width - number.count) + number + " "
-        + Self.itemName(item.photo)
+        + names.item(item.photo)
     }
     let rest = photos.count - shown.count
     if rest > 0 { lines.append("  … and \(rest) more") }

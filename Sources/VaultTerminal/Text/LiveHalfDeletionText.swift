@@ -12,10 +12,11 @@ public struct LiveHalfDeletionText {
   /// The descriptions after the Live Photos' numbers, as the question and a dry run list them.
   public let lines: [String]
 
-  /// The text for `half` of each of `photos`, every one a Live Photo.
-  public init(half: LiveHalf, photos: [(index: Int, photo: PhotoModel)]) {
+  /// The text for `half` of each of `photos`, every one a Live Photo, its files named as
+  /// `names` shows them.
+  public init(half: LiveHalf, photos: [(index: Int, photo: PhotoModel)], names: ShownFileNames) {
     described = photos.map { item in
-      let (still, motion) = (item.photo.record.name, item.photo.motion?.name ?? "?")
+      let (still, motion) = (names.of(item.photo.record), item.photo.motion.map(names.of) ?? "?")
       let (gone, kept) = half == .motion ? (motion, still) : (still, motion)
       return "'\(gone)' (the \(half.rawValue) of live photo '\(still)'; '\(kept)' stays)"
     }

@@ -3,12 +3,13 @@ import VaultCore
 
 /// The text forms of `vault list`: a table, a grid of cells, and JSON for scripts.
 public enum PhotoListing {
-  /// One line a photo: number, selection mark, name, pixel size (and "remote" for one whose
+  /// One line a photo: number, selection mark, name (the one it shows under in `names`,
+  /// as an export and the mount name its file), pixel size (and "remote" for one whose
   /// original is among `remote`, offloaded), bytes, date (`shownDate`).
   /// Each column is as wide as its widest entry; names are cut only where the line would
   /// pass `columns` (never below 8 columns). Names are shown escaped (control characters).
   public static func table(
-    _ photos: [(index: Int, photo: PhotoModel)], columns: Int, remote: Set<BlobID> = []
+    _ photos: [(index: Int, photo: PhotoModel)], names: ShownFileNames, columns: Int, remote: Set<BlobID> = []
   ) -> [String] {
     // On a narrow terminal the time goes first, then the date, before names are cut below
     // `readableName` columns.
@@ -16,7 +17,7 @@ public enum PhotoListing {
     let formats: [(PhotoRecord) -> String] = [shownDate, shownDay, { _ in "" }]
     for (position, dateFormat) in formats.enumerated() {
       let (lines, nameWidth, fullNameWidth) = table(
-        photos, columns: columns, remote: remote, dateFormat: dateFormat)
+        photos, names: names, columns: columns, remote: remote, dateFormat: dateFormat)
       let fits =
         lines.allSatisfy { DisplayWidth.of($0) < columns } && nameWidth >= min(fullNameWidth, readableName)
       if fits || position == formats.count - 1 { return lines }
@@ -25,13 +26,13 @@ public enum PhotoListing {
   }
 
   private static func table(
-    _ photos: [(index: Int, photo: PhotoModel)], columns: Int, remote: Set<BlobID>,
+    _ photos: [(index: Int, photo: PhotoModel)], names: ShownFileNames, columns: Int, remote: Set<BlobID>,
     dateFormat: (PhotoRecord) -> String
   ) -> (lines: [String], nameWidth: Int, fullNameWidth: Int) {
     let rows = photos.map { item -> [String] in
       let record = item.photo.record
       return [
-        String(item.index + 1), mark(item.photo.isSelected), TerminalSafeText.escaped(record.name),
+        String(item.index + 1), mark(item.photo.isSelected), TerminalSafeText.escaped(names.of(record)),
         pixelSize(item.photo, remote: remote), byteCount(record.bytes), dateFormat(record),
       ]
     }
@@ -51,10 +52,11 @@ public enum PhotoListing {
   }
 
   /// Rows of cells laid out by `layout`; each cell shows the number and selection mark,
-  /// the name, the pixel size (and "remote", as in `table`), the byte size and the day
+  /// the name (as `table`), the pixel size (and "remote", as in `table`), the byte size and the day
   /// (`shownDay`), one to a line.
   public static func grid(
-    _ rows: [[(index: Int, photo: PhotoModel)]], layout: GridLayout, remote: Set<BlobID> = []
+    _ rows: [[(index: Int, photo: PhotoModel)]], names: ShownFileNames, layout: GridLayout,
+    remote: Set<BlobID> = []
   ) -> [String] {
     var lines: [String] = []
     for (rowNumber, row) in rows.enumerated() {
@@ -62,7 +64,7 @@ public enum PhotoListing {
       let cells = row.map { item -> [String] in
         let record = item.photo.record
         return [
-          "\(mark(item.photo.isSelected)) \(item.index + 1)", TerminalSafeText.escaped(record.name),
+          "\(mark(item.photo.isSelected)) \(item.index + 1)", TerminalSafeText.escaped(names.of(record)),
           pixelSize(item.photo, remote: remote),
           byteCount(record.bytes), shownDay(record),
         ]
@@ -79,20 +81,23 @@ public enum PhotoListing {
     return lines
   }
 
-  /// A JSON array of objects: index, id, name, kind (photo, video or live), bytes, width, height,
+  /// A JSON array of objects: index, id, name (the name the file shows under in `names`: an
+  /// export's and the mount's), importedName (the name it was imported under, only when
+  /// that is another), kind (photo, video or live), bytes, width, height,
   /// format, orientation, importedAt, modifiedAt (ISO 8601, UTC), selected, albums (names, in
   /// name order); for a video, duration (seconds, a number) and codec; and when the photo's
   /// file gives them, taken (ISO 8601 as the camera's clock read, with its UTC offset when
   /// known: `CaptureTime.iso8601`), cameraMake and cameraModel; for a Live Photo (its still's
-  /// record), motion: its MOV's id, name, bytes and duration; where: "remote" when its
+  /// record), motion: its MOV's id, name, importedName, bytes and duration; where: "remote" when its
   /// original (or its MOV's) is among `remote` (offloaded), else "local".
-  public static func json(_ photos: [(index: Int, photo: PhotoModel)], remote: Set<BlobID> = []) throws
-    -> String
-  {
+  public static func json(
+    _ photos: [(index: Int, photo: PhotoModel)], names: ShownFileNames, remote: Set<BlobID> = []
+  ) throws -> String {
     struct Item: Encodable {
       var index: Int
       var id: String
       var name: String
+      var importedName: String?
       var kind: String
       var bytes: Int64
       var width: Int
@@ -115,13 +120,15 @@ public enum PhotoListing {
     struct Motion: Encodable {
       var id: String
       var name: String
+      var importedName: String?
       var bytes: Int64
       var duration: Double?
     }
     let items = photos.map { item in
       let record = item.photo.record
       return Item(
-        index: item.index + 1, id: record.id.hex, name: record.name, kind: item.photo.kind.rawValue,
+        index: item.index + 1, id: record.id.hex, name: names.of(record),
+        importedName: names.importedName(of: record), kind: item.photo.kind.rawValue,
         bytes: record.bytes, width: record.width,
         height: record.height, format: record.format.rawValue, orientation: record.orientation,
         importedAt: iso8601(record.importedAt), modifiedAt: iso8601(record.modifiedAt),
@@ -130,7 +137,9 @@ public enum PhotoListing {
         cameraMake: record.cameraMake, cameraModel: record.cameraModel, duration: record.duration,
         codec: record.codec,
         motion: item.photo.motion.map {
-          Motion(id: $0.id.hex, name: $0.name, bytes: $0.bytes, duration: $0.duration)
+          Motion(
+            id: $0.id.hex, name: names.of($0), importedName: names.importedName(of: $0), bytes: $0.bytes,
+            duration: $0.duration)
         })
     }
     let encoder = JSONEncoder()
@@ -170,10 +179,10 @@ public enum PhotoListing {
     clockDuration(video.duration ?? 0) + (video.codec.map { ", " + $0 } ?? "")
   }
 
-  /// A Live Photo's motion: its name, size, duration and codec ("IMG_0001.MOV, 1.2 MB, 0:03,
-  /// hevc"); nil for anything else.
-  public static func motionDetails(_ photo: PhotoModel) -> String? {
-    photo.motion.map { "\($0.name), \(byteCount($0.bytes)), \(videoDetails($0))" }
+  /// A Live Photo's motion: its name (as `names` shows it), size, duration and codec
+  /// ("IMG_0001.MOV, 1.2 MB, 0:03, hevc"); nil for anything else.
+  public static func motionDetails(_ photo: PhotoModel, names: ShownFileNames) -> String? {
+    photo.motion.map { "\(names.of($0)), \(byteCount($0.bytes)), \(videoDetails($0))" }
   }
 
   /// A duration as a clock shows it, rounded to the second: "0:07", "12:30", "1:02:03".

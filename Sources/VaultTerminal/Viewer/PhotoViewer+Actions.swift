@@ -8,7 +8,8 @@ extension PhotoViewer {
     do {
       try browser.setSelected([index], !photo.isSelected)
       if browser.index(of: photo.record.id) == nil {
-        message = "'\(TerminalSafeText.escaped(photo.record.name))' was deleted by another command"
+        message =
+          "'\(TerminalSafeText.escaped(browser.shownNames.of(photo.record)))' was deleted by another command"
       }
     } catch {
       report(error)
@@ -17,8 +18,12 @@ extension PhotoViewer {
 
   func delete(_ photos: [PhotoModel]) {
     do {
+      // Named before the deletion, as the photos showed.
+      let names = browser.shownNames(of: photos)
       try browser.delete(photos)
-      let what = photos.count == 1 ? "'\(photos[0].record.name)'" : VaultTerminal.photos(photos.count)
+      let what =
+        photos.count == 1
+        ? "'\(TerminalSafeText.escaped(names.of(photos[0].record)))'" : VaultTerminal.photos(photos.count)
       message = "moved \(what) to Recently Deleted; \(count) left"
       if screen == .photo, !page.afterDeletion(count: count) {
         screen = .grid

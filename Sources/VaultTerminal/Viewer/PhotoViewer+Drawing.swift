@@ -134,11 +134,12 @@ extension PhotoViewer {
               self.report(error, as: "warning", reading: photos.first { $0.index == index }?.photo)
             })
         })
+      let names = browser.shownNames(of: row.map(\.photo))
       for item in row {
         let position = item.index % cursor.perRow
         var label = DisplayWidth.pad(
           layout.label(
-            number: item.index + 1, name: item.photo.record.name, selected: item.photo.isSelected,
+            number: item.index + 1, name: names.of(item.photo.record), selected: item.photo.isSelected,
             mark: PhotoListing.kindMark(item.photo, remote: remoteOriginals)),
           to: layout.cellWidth)
         if item.photo.isSelected { label = style.start + label + style.end }

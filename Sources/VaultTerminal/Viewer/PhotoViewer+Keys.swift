@@ -61,7 +61,9 @@ extension PhotoViewer {
     case .end, .character("G"): cursor.end(count: count)
     case .character(" "), .character("s"): toggleSelection(of: cursor.index)
     case .character("a"): ask(.albumName(""))
-    case .character("d"): ask(.confirmDeletion(DeletionText(photos: gridChoice())))
+    case .character("d"):
+      let chosen = gridChoice()
+      ask(.confirmDeletion(DeletionText(photos: chosen, names: browser.shownNames(of: chosen.map(\.photo)))))
     case .character("e"): ask(.exportFolder("", photos: gridChoice()))
     case .enter:
       page = PagePosition(index: cursor.index)
@@ -96,7 +98,11 @@ extension PhotoViewer {
     case .down where zoomed || tall, .character("j") where zoomed || tall: viewport?.pan(dx: 0, dy: 1)
     case .character("s"): toggleSelection(of: page.index)
     case .character("d"):
-      ask(.confirmDeletion(DeletionText(photos: [(page.index, browser.photo(at: page.index)!)])))
+      ask(
+        .confirmDeletion(
+          DeletionText(
+            photos: [(page.index, browser.photo(at: page.index)!)],
+            names: browser.shownNames(of: [browser.photo(at: page.index)!]))))
     case .character("e"): ask(.exportFolder("", photos: [(page.index, browser.photo(at: page.index)!)]))
     case .character("i"):
       showsInfo.toggle()

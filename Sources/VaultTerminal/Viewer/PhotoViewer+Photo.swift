@@ -189,7 +189,11 @@ extension PhotoViewer {
 
   func infoPanel(_ photo: PhotoModel, column: Int, width: Int, rows: Int) -> [UInt8] {
     let record = browser.withFoundDetails(photo.record)
-    var lines: [String] = ["name", "  " + record.name, ""]
+    let names = browser.shownNames(of: [photo])
+    // The name an export and the mount give the file; the one imported under too when other.
+    var lines: [String] = ["name", "  " + names.of(record)]
+    if let imported = names.importedName(of: record) { lines += ["  imported as " + imported] }
+    lines.append("")
     // A photo imported before vault read dates has its file read once its original decodes.
     let unread = !browser.detailsAreKnown(record) && browser.foundDetails[record.id] == nil
     lines += ["taken", "  " + (record.taken?.shownInFull ?? (unread ? "not read yet" : "unknown")), ""]
@@ -202,7 +206,7 @@ extension PhotoViewer {
     lines += ["format", "  " + record.format.rawValue.uppercased(), ""]
     if record.format.isVideo { lines += ["video", "  " + PhotoListing.videoDetails(record), ""] }
     if let motion = photo.motion {
-      lines += ["motion", "  " + motion.name, "  " + PhotoListing.byteCount(motion.bytes)]
+      lines += ["motion", "  " + names.of(motion), "  " + PhotoListing.byteCount(motion.bytes)]
       lines += ["  " + PhotoListing.videoDetails(motion), ""]
     }
     lines += ["imported", "  " + PhotoListing.date(record.importedAt), ""]

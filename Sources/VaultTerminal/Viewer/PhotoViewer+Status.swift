@@ -26,7 +26,8 @@ extension PhotoViewer {
       let before = "\(page.index + 1) / \(count)  "
       // A long name is cut, not what follows it: the mark and the zoom must show.
       let room = max(8, columns - DisplayWidth.of(before) - DisplayWidth.of(after))
-      line = before + DisplayWidth.truncate(TerminalSafeText.escaped(photo.record.name), to: room) + after
+      let name = TerminalSafeText.escaped(browser.shownNames(of: [photo]).of(photo.record))
+      line = before + DisplayWidth.truncate(name, to: room) + after
     }
     if prompt != nil {
       // Why an answer was not taken yet, after it.
@@ -58,7 +59,7 @@ extension PhotoViewer {
       let what =
         doomed.photos.count == 1
         ? selectedInGrid(doomed.photos[0])
-          + "'\(TerminalSafeText.escaped(doomed.photos[0].photo.record.name))'"
+          + "'\(TerminalSafeText.escaped(browser.shownNames(of: [doomed.photos[0].photo]).of(doomed.photos[0].photo.record)))'"
         : "the \(doomed.photos.count) photos listed"
       return "Move \(what) to Recently Deleted? [y/N]"
     case .exportFolder(let typed, let photos):
@@ -66,7 +67,10 @@ extension PhotoViewer {
       let what =
         photos.count > 1
         ? " \(photos.count) selected photos"
-        : single.isEmpty ? "" : " " + single + "'\(TerminalSafeText.escaped(photos[0].photo.record.name))'"
+        : single.isEmpty
+          ? ""
+          : " " + single
+            + "'\(TerminalSafeText.escaped(browser.shownNames(of: [photos[0].photo]).of(photos[0].photo.record)))'"
       return
         "export\(what) to folder (Enter: a new vault-export-<date>): " + TerminalSafeText.escaped(typed)
     case .albumName(let typed):

@@ -164,7 +164,8 @@ public final class PhotoViewer {
       return true
     }
     guard browser.index(of: photo.record.id) == nil else { return false }
-    message = "'\(TerminalSafeText.escaped(photo.record.name))' was deleted by another command"
+    message =
+      "'\(TerminalSafeText.escaped(browser.shownNames.of(photo.record)))' was deleted by another command"
     FullScreenTerminal.wake()
     return true
   }

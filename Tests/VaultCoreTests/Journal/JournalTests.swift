@@ -466,6 +466,12 @@ final class JournalTests: XCTestCase {
         PhotoScope(sort: sort).positions(of: Array(reopened.entries), members: [], zone: .current))
     }
     XCTAssertEqual(PhotoDates.of(reopened.entries), PhotoDates.of(Array(reopened.entries)))
+    // Names read alone (`SpaceCatalog.quickShownNames`), from the bytes or a record.
+    XCTAssertEqual(
+      reopened.entries.indices.map {
+        reopened.entries.withNameBytes(at: $0) { String(decoding: $0, as: UTF8.self) }
+      },
+      ["plain", "dated", "twice", "early"])
   }
 
   /// Random journals (photos added once or twice, deleted, selected, their details read

@@ -89,8 +89,8 @@ final class PhotoTableTests: XCTestCase {
 
   func testColumnsFitTheirContentNotTheTerminal() {
     let photos = [model(1, name: "a.jpg", bytes: 12), model(12, name: "IMG_0002.jpg", bytes: 3_400_000)]
-    let wide = PhotoListing.table(photos, columns: 160)
-    let narrow = PhotoListing.table(photos, columns: 80)
+    let wide = PhotoListing.table(photos, names: ShownFileNames(), columns: 160)
+    let narrow = PhotoListing.table(photos, names: ShownFileNames(), columns: 80)
     XCTAssertEqual(wide, narrow, "a wider terminal does not stretch the table")
     XCTAssertEqual(Set(wide.map { DisplayWidth.of($0) }).count, 1, "columns line up: \(wide)")
     XCTAssertTrue(wide[0].hasPrefix(" 1 [ ] a.jpg        4000×3000   12 B "), wide[0])
@@ -99,7 +99,7 @@ final class PhotoTableTests: XCTestCase {
   func testANarrowTerminalGivesUpTheTimeThenTheDate() {
     let photos = [model(1, name: "IMG_0001.jpg", bytes: 3_400_000)]
     let last = { (columns: Int) -> (line: String, word: String) in
-      let line = PhotoListing.table(photos, columns: columns)[0]
+      let line = PhotoListing.table(photos, names: ShownFileNames(), columns: columns)[0]
       return (line, String(line.split(separator: " ").last ?? ""))
     }
     XCTAssertTrue(last(80).word.contains(":"), "the time: \(last(80).line)")
@@ -116,14 +116,16 @@ final class PhotoTableTests: XCTestCase {
     dated.photo.record.cameraModel = "Canon EOS R5"
     let undated = model(2, name: "undated.jpg", bytes: 1)
     let imported = PhotoListing.date(undated.photo.record.importedAt)
-    let table = PhotoListing.table([dated, undated], columns: 120)
+    let table = PhotoListing.table([dated, undated], names: ShownFileNames(), columns: 120)
     XCTAssertTrue(table[0].hasSuffix(" 2024-06-01 14:03"), table[0])
     XCTAssertTrue(table[1].hasSuffix(" " + imported + "*"), table[1])
-    let grid = PhotoListing.grid([[dated, undated]], layout: try GridLayout(columns: 80, perRow: 2))
+    let grid = PhotoListing.grid(
+      [[dated, undated]], names: ShownFileNames(), layout: try GridLayout(columns: 80, perRow: 2))
     XCTAssertTrue(
       grid[4].contains("2024-06-01 ") && grid[4].hasSuffix(String(imported.prefix(10)) + "*"), "\(grid)")
     let json =
-      try JSONSerialization.jsonObject(with: Data(try PhotoListing.json([dated, undated]).utf8))
+      try JSONSerialization.jsonObject(
+        with: Data(try PhotoListing.json([dated, undated], names: ShownFileNames()).utf8))
       as! [[String: Any]]
     XCTAssertEqual(json[0]["taken"] as? String, "2024-06-01T14:03:22.25+02:00")
     XCTAssertEqual(json[0]["cameraMake"] as? String, "Canon")
@@ -134,7 +136,7 @@ final class PhotoTableTests: XCTestCase {
 
   func testLongNamesAreCutToTheTerminal() {
     let photos = [model(1, name: String(repeating: "long", count: 50) + ".jpg", bytes: 1)]
-    let line = PhotoListing.table(photos, columns: 80)[0]
+    let line = PhotoListing.table(photos, names: ShownFileNames(), columns: 80)[0]
     XCTAssertLessThan(DisplayWidth.of(line), 80)
     XCTAssertTrue(line.contains("…"))
   }

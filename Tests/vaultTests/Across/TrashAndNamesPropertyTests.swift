@@ -6,7 +6,9 @@ import XCTest
 /// the copy's counts agree (what `list` lists, what `export --all` writes and says, what
 /// `vault trash` lists), and a name an item was exported under stays while the item does,
 /// through a stay in Recently Deleted too (a restored item is exported under the name it
-/// had); after every sync both copies list, name and trash the same items.
+/// had), and `list --json` names each item as `export --all` names its file (a tryout of
+/// issue 35 listed two `photo2.jpg` exported as `photo2.jpg` and `photo2 (1).jpg`); after
+/// every sync both copies list, name and trash the same items.
 /// A failing run prints its seed; `VAULT_TEST_SEED=<seed>` replays it.
 final class TrashAndNamesPropertyTests: XCTestCase {
   var folder = ""
@@ -93,9 +95,11 @@ final class TrashAndNamesPropertyTests: XCTestCase {
     }
   }
 
-  /// Lists, exports everything into a new folder and reads the trash: the counts must agree.
+  /// Lists, exports everything into a new folder and reads the trash: the counts and the
+  /// names must agree.
   func look(_ copy: VaultRunner, step: Int) throws -> Look {
-    let ids = try copy.listJSON().compactMap { $0["id"] as? String }
+    let listed = try copy.listJSON()
+    let ids = listed.compactMap { $0["id"] as? String }
     let target = folder + "/export-\(UUID().uuidString)"
     let output = ids.isEmpty ? "" : try succeed(copy, ["export", "--all", "--to", target], step)
     let written = output.split(separator: "\n").filter { $0.hasPrefix("exported \(target)/") }
@@ -105,6 +109,9 @@ final class TrashAndNamesPropertyTests: XCTestCase {
     let files = (try? FileManager.default.contentsOfDirectory(atPath: target)) ?? []
     XCTAssertEqual(Set(files), Set(written), "seed \(seed), step \(step)")
     XCTAssertEqual(Set(written).count, written.count, "seed \(seed), step \(step): two items share a name")
+    XCTAssertEqual(
+      listed.compactMap { $0["name"] as? String }, written,
+      "seed \(seed), step \(step): list names the items otherwise than export writes them")
     if !ids.isEmpty {
       // Stills only: every item is a photo, counted as `list` counts items.
       let noun = ids.count == 1 ? "photo" : "photos"

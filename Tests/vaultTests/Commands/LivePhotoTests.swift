@@ -276,8 +276,10 @@ final class LivePhotoTests: XCTestCase {
     try TestLivePhotos.still(other + "/IMG_0001.JPG", color: "blue", identifier: "1111-LIVE")
     XCTAssertEqual(try vault.run(["add", victim + "/IMG_0001.MOV"]).status, 0)
     XCTAssertEqual(try vault.run(["add", evil + "/EVIL.JPG"]).status, 0)
+    // By the name imported under: a still in Recently Deleted holds its shown name.
     let ids = { (name: String) in
-      try self.vault.listJSON().filter { ($0["name"] as? String) == name }.compactMap { $0["id"] as? String }
+      try self.vault.listJSON().filter { (($0["importedName"] ?? $0["name"]) as? String) == name }
+        .compactMap { $0["id"] as? String }
     }
     let evilID = try XCTUnwrap(try ids("EVIL.JPG").first)
     let genuine = try vault.run(["add", victim + "/IMG_0001.JPG"])
