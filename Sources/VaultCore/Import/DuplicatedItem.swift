@@ -12,7 +12,9 @@ public struct DuplicatedItem: Sendable, CustomStringConvertible {
     guard let id = space.listedPhoto(withContentHash: contentHash) else { return nil }
     browser.reloadData()
     guard let index = browser.index(of: id), let item = browser.photo(at: index) else { return nil }
-    (number, name, self.id) = (index + 1, item.record.name, item.record.id)
+    // Named as `list` and an export name it (its shown name), not as it was imported.
+    let name = browser.shownNames(of: [item]).of(item.record)
+    (number, self.name, self.id) = (index + 1, name, item.record.id)
   }
 
   /// "12 'jolla.jpg' (id 0123abcd)", as `add` and `serve` name it.

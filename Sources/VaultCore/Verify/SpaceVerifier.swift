@@ -74,7 +74,8 @@ public final class SpaceVerifier {
   /// time), or an original the index does not list.
   private enum PhotoToCheck {
     /// `inTrash`: an item of Recently Deleted, numbered as `vault trash` numbers it.
-    case listed(number: Int, record: PhotoRecord, listedBefore: Bool, inTrash: Bool = false)
+    /// `name`: the one the file shows under (`ShownFileNames`), as `list` and export name it.
+    case listed(number: Int, record: PhotoRecord, name: String, listedBefore: Bool, inTrash: Bool = false)
     case orphan(BlobID)
   }
 
@@ -108,12 +109,12 @@ public final class SpaceVerifier {
   ) -> PhotoCheck {
     var result = PhotoCheck()
     switch photo {
-    case .listed(let number, let record, listedBefore: true, let inTrash):
-      let name = inTrash ? VerifyFinding.trashNamed(record.name) : record.name
+    case .listed(let number, let record, let shownName, listedBefore: true, let inTrash):
+      let name = inTrash ? VerifyFinding.trashNamed(shownName) : shownName
       result.findings.append(.listedTwice(number: number, name: name, id: record.id.hex))
-    case .listed(let number, let record, listedBefore: false, let inTrash):
+    case .listed(let number, let record, let shownName, listedBefore: false, let inTrash):
       let id = record.id.hex
-      let name = inTrash ? VerifyFinding.trashNamed(record.name) : record.name
+      let name = inTrash ? VerifyFinding.trashNamed(shownName) : shownName
       switch checker.checkOriginal(
         id: record.id, expected: record, depth: depth,
         readingDetails: readingDetails?.contains(record.id) == true)
@@ -197,19 +198,27 @@ public final class SpaceVerifier {
     // Checked and numbered in the browser's list (every photo, by date taken), so that a
     // number verify prints is the one `vault list` shows for the same photo.
     let browser = space.makeBrowser()
+    // Each file named as `list` and an export name it (verify reads every file anyway).
+    let names = space.catalog.shownFileNames
     // A Live Photo's MOV is checked after its still, under the same number, and so are the
-    // hidden imports of each (`DuplicateImports`): their files are the photo's too.
+    // hidden imports of each (`DuplicateImports`), under its name: their files are the photo's too.
     let listed: [PhotoToCheck] = (0..<browser.count).flatMap { index -> [PhotoToCheck] in
       let photo = browser.photo(at: index)!
-      return photo.records.flatMap { [$0] + space.otherImports(of: $0.id) }.map { record in
-        .listed(number: index + 1, record: record, listedBefore: !seen.insert(record.id).inserted)
+      return photo.records.flatMap { file in
+        ([file] + space.otherImports(of: file.id)).map { record in
+          .listed(
+            number: index + 1, record: record, name: names.of(file),
+            listedBefore: !seen.insert(record.id).inserted)
+        }
       }
     }
     // Then Recently Deleted's items, under their numbers there (`trashNamed`).
     let trashed: [PhotoToCheck] = space.catalog.trashItems.enumerated().flatMap { offset, item in
       item.files.compactMap(space.catalog.trashedRecord).map { record in
         .listed(
-          number: offset + 1, record: record, listedBefore: !seen.insert(record.id).inserted, inTrash: true)
+          number: offset + 1, record: record, name: names.of(record),
+          listedBefore: !seen.insert(record.id).inserted,
+          inTrash: true)
       }
     }
     let toCheck =

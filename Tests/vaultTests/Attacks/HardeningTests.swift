@@ -10,6 +10,8 @@ final class HardeningTests: XCTestCase {
   /// A name that would retitle and clear the terminal, colour it and forge a line.
   let hostileName = "a\u{1B}]0;PWNED\u{07}\u{1B}[2J\u{1B}[31mred\nsecond\r\u{202E}gpj.jpg"
   let hostileShown = "a\\x1b]0;PWNED\\x07\\x1b[2J\\x1b[31mred\\nsecond\\r\\u202egpj.jpg"
+  /// Its shown name (the file an export writes): each control character and the override as "_".
+  let hostileSafe = "a_]0;PWNED__[2J_[31mred_second__gpj.jpg"
 
   override func setUpWithError() throws {
     folder = try makeTemporaryFolder(self)
@@ -51,22 +53,25 @@ final class HardeningTests: XCTestCase {
         let labels = run.stdout.split(separator: "\n").filter { $0.contains("PWNED") }
         XCTAssertEqual(labels.count, 1, run.stdout)
         XCTAssertFalse(labels[0].contains("\u{1B}]0;"), "\(labels[0])")
-        XCTAssertTrue(labels[0].contains("1 a\\x1b]0;PWNED"), "\(labels[0])")
+        // Named by its shown name, the file name an export writes: no control character left.
+        XCTAssertTrue(labels[0].contains("1 \(hostileSafe)"), "\(labels[0])")
       } else {
         assertInert(run.stdout + run.stderr, "\(arguments)")
         XCTAssertTrue(run.stdout.contains("PWNED"), "\(arguments): \(run.stdout)")
       }
     }
-    // JSON keeps the exact name, escaped as JSON, and prints safely too.
+    // JSON keeps the exact name imported, escaped as JSON, beside the name shown (the one
+    // the export writes), and prints safely too.
     let json = try vault.run(["list", "--json"])
     assertInert(json.stdout, "list --json")
-    XCTAssertEqual(try vault.listJSON().first?["name"] as? String, hostileName)
+    XCTAssertEqual(try vault.listJSON().first?["importedName"] as? String, hostileName)
+    XCTAssertEqual(try vault.listJSON().first?["name"] as? String, hostileSafe)
     // The record keeps the exact name; the file exported has each control character and
     // the bidirectional override as "_" (see PathComponent), so that no program that lists
     // or copies it meets them.
     XCTAssertEqual(
       try FileManager.default.contentsOfDirectory(atPath: folder + "/out"),
-      ["a_]0;PWNED__[2J_[31mred_second__gpj.jpg"])
+      [hostileSafe])
     // Errors that name the photo are escaped too.
     let missing = try vault.run(["add", photos + "/" + hostileName + ".missing"])
     assertInert(missing.stderr, "an error")
@@ -82,7 +87,7 @@ final class HardeningTests: XCTestCase {
       "\(VaultRunner.binary) delete 1", in: folder,
       environment: ["VAULT_DIR": vault.vault, "VAULT_PASSWORD": "correct horse", "TERM": "xterm-256color"])
     let screen = try session.wait(for: "[y/N]")
-    XCTAssertTrue(screen.contains("Move '\(hostileShown)' to Recently Deleted"), screen)
+    XCTAssertTrue(screen.contains("Move '\(hostileSafe)' to Recently Deleted"), screen)
     try session.send("n", "Enter")
     XCTAssertTrue(try session.waitUntilFinished().contains("nothing deleted"))
     XCTAssertEqual(try vault.listJSON().count, 1)

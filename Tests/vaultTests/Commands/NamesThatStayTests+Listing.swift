@@ -49,8 +49,19 @@ extension NamesThatStayTests {
     }
     XCTAssertTrue(table.stdout.contains("A.JPG "), table.stdout)
 
-    // Deleting, listing Recently Deleted and restoring name it as list did.
+    // verify names each file so, and so does add when a file is one the space holds (a
+    // second tryout: verify printed 'ok: 2 jolla.jpg' and add 'already in the space as 2
+    // 'jolla.jpg'' for the photo every other command calls 'jolla (1).jpg').
     let second = try number(of: secondID)
+    let verify = try vault.run(["verify"])
+    XCTAssertEqual(verify.status, 0, verify.stderr)
+    XCTAssertTrue(verify.stdout.contains("ok: \(second) jolla (1).jpg\n"), verify.stdout)
+    XCTAssertTrue(verify.stdout.contains(" B (1).MOV\n"), verify.stdout)
+    let again = try vault.run(["add", folder + "/b/jolla.jpg"])
+    XCTAssertTrue(
+      again.stdout.contains("already in the space as \(second) 'jolla (1).jpg'"), again.stdout + again.stderr)
+
+    // Deleting, listing Recently Deleted and restoring name it as list did.
     let deleted = try vault.run(["delete", second, "--yes"])
     XCTAssertTrue(deleted.stdout.contains("deleted 'jolla (1).jpg'"), deleted.stdout + deleted.stderr)
     let trash = try vault.run(["trash"])
