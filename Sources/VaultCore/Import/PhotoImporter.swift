@@ -213,7 +213,13 @@ public final class PhotoImporter: Sendable {
   /// picture. A larger file goes by its descriptor (`SourceFile.checkUnchanged` then).
   static func hold(_ source: SourceFile) throws -> (held: SealedFileCopy?, input: DecoderInput) {
     guard holdsWhole(source) else { return (nil, .file(source)) }
-    let copy = try SealedFileCopy(reading: source)
-    return (copy, .sealed(copy))
+    do {
+      let copy = try SealedFileCopy(reading: source)
+      return (copy, .sealed(copy))
+    } catch is SealedFileCopy.BeyondFileSizeLimit {
+      // Its blob, larger still, cannot be written either: it fails there, naming the vault's
+      // limit ("cannot store it in the vault: File too large"), and nothing decoded is kept.
+      return (nil, .file(source))
+    }
   }
 }

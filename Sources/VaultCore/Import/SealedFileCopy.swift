@@ -19,7 +19,10 @@ package final class SealedFileCopy {
     precondition(source.size > 0, "an empty file has no bytes to hold")
     count = Int(source.size)
     descriptor = vault_make_sealable_memory("vault-import", UInt(count))
-    guard descriptor >= 0 else { throw VaultError.posix(source.path) }
+    guard descriptor >= 0 else {
+      if errno == EFBIG { throw BeyondFileSizeLimit() }
+      throw VaultError.posix(source.path)
+    }
     do {
       try Self.fill(descriptor, count: count, from: source, inKernel: copyingInKernel)
       // Sealing fails while a writable shared mapping exists: `fill` has unmapped its own.
@@ -32,6 +35,10 @@ package final class SealedFileCopy {
       throw error
     }
   }
+
+  /// The file is larger than this process may make a file (`ulimit -f`, RLIMIT_FSIZE), which
+  /// bounds a memfd too.
+  package struct BeyondFileSizeLimit: Error {}
 
   deinit {
     munmap(mapping, count)
