@@ -109,10 +109,13 @@ struct AddCommand: ParsableCommand {
   }
 
   /// "skipped 'b.jpg': already in the space as 12 'jolla.jpg' (id 0123abcd)": the item the
-  /// file duplicates, numbered as `list` numbers it.
+  /// file duplicates, numbered as `list` numbers it; one in Recently Deleted as `vault trash`
+  /// numbers it, with how to bring it back (it is not in `list`).
   static func duplicateLine(_ path: String, _ item: DuplicatedItem?) -> String {
     guard let item else { return "skipped '\(path)': already in the space" }
-    return "skipped '\(path)': already in the space as \(item)"
+    guard item.isInTrash else { return "skipped '\(path)': already in the space as \(item)" }
+    return
+      "skipped '\(path)': already in the space as \(item); 'vault trash restore \(item.number)' brings it back"
   }
 
   /// Says what happened to one file (a duplicate with the item `duplicated` finds for its

@@ -66,6 +66,13 @@ extension NamesThatStayTests {
     XCTAssertTrue(deleted.stdout.contains("deleted 'jolla (1).jpg'"), deleted.stdout + deleted.stderr)
     let trash = try vault.run(["trash"])
     XCTAssertTrue(trash.stdout.contains("1  jolla (1).jpg  deleted"), trash.stdout + trash.stderr)
+    // Adding it again while it is there says where it is (the second tryout read only
+    // "already in the space", and could not find it in list).
+    let inTrash = try vault.run(["add", folder + "/b/jolla.jpg"])
+    XCTAssertTrue(
+      inTrash.stdout.contains(
+        "already in the space as 1 'jolla (1).jpg' in Recently Deleted (id \(secondID.prefix(8))); "
+          + "'vault trash restore 1' brings it back"), inTrash.stdout + inTrash.stderr)
     let restored = try vault.run(["trash", "restore", "1"])
     XCTAssertTrue(restored.stdout.contains("restored 'jolla (1).jpg'"), restored.stdout + restored.stderr)
   }
