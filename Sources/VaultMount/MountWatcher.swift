@@ -6,7 +6,11 @@ import VaultCore
 /// calls `reload` once the writes of another command have settled: a change shows in the
 /// mount within about a second of the command that made it.
 final class MountWatcher: Sendable {
-  private let paths: [String]
+  /// The inotify instance, watching already when `init` returns: a change made once the
+  /// mount said it was ready is seen even before the watcher's thread runs (on a loaded
+  /// machine a journal moved away right after "mounted" was never seen, and the mount kept
+  /// its tree without the warning).
+  private let descriptor: Int32
   private let reload: @Sendable () -> Void
   private let stopped = Atomic(false)
   /// Quiet time after the last write before reading the space again.
@@ -15,8 +19,16 @@ final class MountWatcher: Sendable {
   static let longest = 2000
 
   init(space: Space, reload: @escaping @Sendable () -> Void) {
-    paths = [space.directory, space.journalDirectory]
+    descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+    let events = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
+    if descriptor >= 0 {
+      for path in [space.directory, space.journalDirectory] { inotify_add_watch(descriptor, path, events) }
+    }
     self.reload = reload
+  }
+
+  deinit {
+    if descriptor >= 0 { close(descriptor) }
   }
 
   func start() {
@@ -38,11 +50,7 @@ final class MountWatcher: Sendable {
   private var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
   private func watch() {
-    let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
     guard descriptor >= 0 else { return }
-    defer { close(descriptor) }
-    let events = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
-    for path in paths { inotify_add_watch(descriptor, path, events) }
     var pendingSince: Date?
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     while !isStopped {

@@ -71,6 +71,9 @@ public final class PhotoMount {
       self.session = nil
       throw failure("could not set up its signal handlers")
     }
+    // Watching from here on, before the caller says the mount is ready.
+    let reloading = MountReload(browser: browser, state: state, session: session)
+    watcher = MountWatcher(space: space) { reloading.reload() }
   }
 
   private func failure(_ what: String) -> VaultError {
@@ -82,12 +85,9 @@ public final class PhotoMount {
   /// unmounts, lets go of every open file (wiping what they decrypted) and returns.
   public func run() {
     guard let session else { return }
-    let reloading = MountReload(browser: browser, state: state, session: session)
-    let watcher = MountWatcher(space: space) { reloading.reload() }
-    self.watcher = watcher
-    watcher.start()
+    watcher?.start()
     _ = vault_fuse_session_loop_mt(session, 16)
-    watcher.stop()
+    watcher?.stop()
     fuse_remove_signal_handlers(session)
     fuse_session_unmount(session)
     state.dropAll()
