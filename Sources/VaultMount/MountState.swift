@@ -86,11 +86,12 @@ final class MountState: Sendable {
 final class OpenOriginal: Sendable {
   let file: MountTree.File
   private let pool: ReaderPool
-  private let ahead: DecryptAhead
+  /// Nil for a file whose blocks are not decrypted ahead (an offloaded original).
+  private let ahead: DecryptAhead?
   private let openReader: @Sendable () throws -> OriginalRangeReader
 
   init(
-    file: MountTree.File, pool: ReaderPool, ahead: DecryptAhead,
+    file: MountTree.File, pool: ReaderPool, ahead: DecryptAhead?,
     openReader: @escaping @Sendable () throws -> OriginalRangeReader
   ) {
     self.file = file
@@ -100,7 +101,7 @@ final class OpenOriginal: Sendable {
   }
 
   deinit {
-    ahead.forget(ObjectIdentifier(self))
+    ahead?.forget(ObjectIdentifier(self))
     pool.close(ObjectIdentifier(self))
   }
 
@@ -114,7 +115,19 @@ final class OpenOriginal: Sendable {
   func read<Result>(at offset: Int64, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) throws
     -> Result
   {
-    try ahead.read(self, at: offset, count: count, body)
+    guard let ahead else { return try decryptingNow(at: offset, count: count, body) }
+    return try ahead.read(self, at: offset, count: count, body)
+  }
+
+  /// Hands `body` up to `count` bytes from `offset` decrypted now, into a buffer that wipes
+  /// them when it goes.
+  private func decryptingNow<Result>(
+    at offset: Int64, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Result
+  ) throws -> Result {
+    let bytes = PinnedBytes(count: count)
+    let filled = try decrypt(
+      at: offset, into: UnsafeMutableRawBufferPointer(start: bytes.buffer.baseAddress!, count: count))
+    return try body(UnsafeRawBufferPointer(start: bytes.buffer.baseAddress!, count: filled))
   }
 
   /// Copies up to `buffer.count` bytes from `offset` into `buffer`, decrypting them now with
