@@ -79,6 +79,7 @@ final class DecryptAhead: @unchecked Sendable {
     queueBlocks(after: index, of: file)
     let start = Int(offset - index * Int64(Self.blockSize))
     var taken = take(Key(file: ObjectIdentifier(file), index: index))
+    guard taken != nil else { return try file.decryptingNow(at: offset, count: count, body) }
     defer { if let slot = taken?.slot { release(slot) } }
     if let (slot, held) = taken, count <= held - start || held < Self.blockSize {
       let end = max(start, min(held, start + count))

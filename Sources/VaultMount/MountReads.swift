@@ -38,7 +38,7 @@ enum MountReads {
       let blob = try originals.blob(of: file.record)
       // Not an offloaded one: decrypting its next blocks ahead would fetch more of it over the
       // network than a seek needs (OffloadMountTests: a third 4 MiB range on an idle machine).
-      let ahead = blob is RemoteBlobFile ? nil : state.decryptAhead
+      let ahead = blob.fetchesOverNetwork ? nil : state.decryptAhead
       let open = OpenOriginal(file: file, pool: state.readers, ahead: ahead) {
         try originals.ranges(of: file.record, in: blob)
       }

@@ -121,7 +121,7 @@ final class OpenOriginal: Sendable {
 
   /// Hands `body` up to `count` bytes from `offset` decrypted now, into a buffer that wipes
   /// them when it goes.
-  private func decryptingNow<Result>(
+  func decryptingNow<Result>(
     at offset: Int64, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Result
   ) throws -> Result {
     let bytes = PinnedBytes(count: count)

@@ -18,6 +18,10 @@ package protocol BlobSource: AnyObject, Sendable {
   func withBytesInPlace<Result>(
     at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Result
   ) throws -> Result?
+
+  /// Whether its bytes come over the network (an offloaded original): reading them ahead
+  /// of need costs fetches, not only time.
+  var fetchesOverNetwork: Bool { get }
 }
 
 /// Why a blob's bytes could not be read, for the reader to word as damage to that blob.
@@ -28,6 +32,9 @@ package struct BlobReadFailure: Error {
 }
 
 extension BlobSource {
+  /// Most sources are files on this machine.
+  package var fetchesOverNetwork: Bool { false }
+
   /// Most sources hold nothing in memory.
   package func withBytesInPlace<Result>(
     at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Result

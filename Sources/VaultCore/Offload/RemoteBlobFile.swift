@@ -4,6 +4,8 @@
 /// video played or read through the mount costs a remote read every few MiB, and a seek
 /// fetches no more than that. Its length is the stub's: a copy that ends before is damage.
 package final class RemoteBlobFile: BlobSource {
+  package var fetchesOverNetwork: Bool { true }
+
   /// Blocks fetched at most by one remote read: 4 MiB.
   package static let readAheadBlocks = 4
 
