@@ -1,0 +1,118 @@
+/* The cryptography floor of the rows whose anchor does no cryptography (export against
+ * cp, the mount against gocryptfs, video thumbnails against ffmpegthumbnailer): one core's
+ * CPU time for what vault's format makes it do to every byte of an original, in memory,
+ * with no I/O. Benchmarks/export, mount and video-thumbs print it beside their rows.
+ *
+ *   hash     the content hash: keyed BLAKE2b-256 of the whole file, one stream, so it
+ *            cannot be split across cores (docs/FORMAT.md, "Keys derived from the master
+ *            key");
+ *   seal     XChaCha20-Poly1305 of 65536-byte chunks (FORMAT.md, "Seekable blobs");
+ *   open     the same, decrypting and checking each chunk's tag;
+ *   aes-gcm  AES-256-GCM of the same chunks (hardware AES), what gocryptfs uses: what a
+ *            format change to it would cost instead;
+ *   copy     memcpy of the same bytes, the least any program pays for a byte.
+ *
+ * Usage: crypto-floor MIB   (build: cc -O2 -o crypto-floor crypto-floor.c -lsodium)
+ * Prints one line per operation: "name seconds-per-GiB", the median of five passes. */
+
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { chunk_size = 65536, passes = 5 };
+
+static double cpu_seconds(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+static int by_value(const void *left, const void *right) {
+  double a = *(const double *)left, b = *(const double *)right;
+  return (a > b) - (a < b);
+}
+
+typedef void (*operation)(unsigned char *data, unsigned char *out, size_t size);
+
+static unsigned char key[32];
+
+static void hash(unsigned char *data, unsigned char *out, size_t size) {
+  crypto_generichash_state state;
+  crypto_generichash_init(&state, key, sizeof key, 32);
+  for (size_t at = 0; at < size; at += chunk_size) {
+    crypto_generichash_update(&state, data + at, chunk_size);
+  }
+  crypto_generichash_final(&state, out, 32);
+}
+
+static void seal(unsigned char *data, unsigned char *out, size_t size) {
+  unsigned char nonce[crypto_aead_xchacha20poly1305_ietf_NPUBBYTES] = {0};
+  for (size_t at = 0, index = 0; at < size; at += chunk_size, index++) {
+    memcpy(nonce + 16, &index, sizeof index);
+    crypto_aead_xchacha20poly1305_ietf_encrypt(out + at + index * 16, NULL, data + at, chunk_size,
+                                               (const unsigned char *)"VLTB", 6, NULL, nonce, key);
+  }
+}
+
+static void open_sealed(unsigned char *sealed, unsigned char *out, size_t size) {
+  unsigned char nonce[crypto_aead_xchacha20poly1305_ietf_NPUBBYTES] = {0};
+  for (size_t at = 0, index = 0; at < size; at += chunk_size, index++) {
+    memcpy(nonce + 16, &index, sizeof index);
+    if (crypto_aead_xchacha20poly1305_ietf_decrypt(out + at, NULL, NULL, sealed + at + index * 16,
+                                                   chunk_size + 16, (const unsigned char *)"VLTB", 6,
+                                                   nonce, key) != 0) {
+      fprintf(stderr, "crypto-floor: chunk %zu does not authenticate\n", index);
+      exit(1);
+    }
+  }
+}
+
+static void aes_gcm(unsigned char *data, unsigned char *out, size_t size) {
+  unsigned char nonce[crypto_aead_aes256gcm_NPUBBYTES] = {0};
+  for (size_t at = 0, index = 0; at < size; at += chunk_size, index++) {
+    memcpy(nonce + 4, &index, sizeof index);
+    crypto_aead_aes256gcm_encrypt(out + at + index * 16, NULL, data + at, chunk_size,
+                                  (const unsigned char *)"VLTB", 6, NULL, nonce, key);
+  }
+}
+
+static void copy(unsigned char *data, unsigned char *out, size_t size) { memcpy(out, data, size); }
+
+static double seconds_per_gib(operation run, unsigned char *in, unsigned char *out, size_t size) {
+  double times[passes];
+  for (int pass = 0; pass < passes; pass++) {
+    double start = cpu_seconds();
+    run(in, out, size);
+    times[pass] = cpu_seconds() - start;
+  }
+  qsort(times, passes, sizeof times[0], by_value);
+  return times[passes / 2] * (double)(1u << 30) / (double)size;
+}
+
+int main(int argc, char **argv) {
+  long mib = argc > 1 ? atol(argv[1]) : 0;
+  if (mib <= 0 || sodium_init() < 0) {
+    fprintf(stderr, "usage: crypto-floor MIB (a whole number of MiB to time over)\n");
+    return 2;
+  }
+  size_t size = (size_t)mib << 20, sealed_size = size + size / chunk_size * 16;
+  unsigned char *plain = malloc(size), *sealed = malloc(sealed_size), *out = malloc(sealed_size);
+  if (plain == NULL || sealed == NULL || out == NULL) {
+    fprintf(stderr, "crypto-floor: cannot allocate %ld MiB three times\n", mib);
+    return 1;
+  }
+  randombytes_buf(key, sizeof key);
+  randombytes_buf(plain, size);
+  memset(out, 0, sealed_size);
+  seal(plain, sealed, size);
+  printf("hash %.3f\n", seconds_per_gib(hash, plain, out, size));
+  printf("seal %.3f\n", seconds_per_gib(seal, plain, out, size));
+  printf("open %.3f\n", seconds_per_gib(open_sealed, sealed, out, size));
+  if (crypto_aead_aes256gcm_is_available()) {
+    printf("aes-gcm %.3f\n", seconds_per_gib(aes_gcm, plain, out, size));
+  }
+  printf("copy %.3f\n", seconds_per_gib(copy, plain, out, size));
+  return 0;
+}
