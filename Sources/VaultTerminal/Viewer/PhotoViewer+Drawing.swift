@@ -11,6 +11,7 @@ extension PhotoViewer {
     // synchronized frame whole only up to about a megabyte, and one that held the upload
     // of a large frame showed the erased screen, black, before the frame was placed.
     uploadPlayingFrame()
+    if count > 0 { uploadPagePhoto() }
     // The frame is shown whole (synchronized output, DEC mode 2026, where the terminal has
     // it; others ignore it): a video redraws it many times a second, and kitty showed the
     // erased screen between frames, black.

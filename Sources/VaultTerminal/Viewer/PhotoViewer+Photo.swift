@@ -39,22 +39,11 @@ extension PhotoViewer {
       drawnOriginal = record.id
     } else if let decoded = preloader.decoded(record.id) {
       browser.noteDetails(of: record, in: decoded)
-      let size = PixelSize(width: decoded.image.width, height: decoded.image.height)
-      if let fitted = fittedPicture(record.id, decoded, in: viewport) {
-        emit(
-          drawing.draw(
-            key: fitted.key,
-            source: PixelRect(x: 0, y: 0, width: fitted.size.width, height: fitted.size.height),
-            column: placement.column, row: placement.row, columns: placement.columns, rows: placement.rows,
-            picture: fitted.make))
-      } else {
-        emit(
-          drawing.draw(
-            key: .original(record.id, denominator: decoded.scaleDenominator),
-            source: viewport.source(in: size),
-            column: placement.column, row: placement.row, columns: placement.columns, rows: placement.rows
-          ) { .photo(decoded.image) })
-      }
+      let picture = originalPicture(record.id, decoded, in: viewport)
+      emit(
+        drawing.draw(
+          key: picture.key, source: picture.source, column: placement.column, row: placement.row,
+          columns: placement.columns, rows: placement.rows, picture: picture.make))
       standIn = nil
       drawnOriginal = record.id
     } else if let failure = preloader.failure(record.id) {
@@ -76,6 +65,47 @@ extension PhotoViewer {
     if area.panel > 0 {
       emit(infoPanel(photo, column: area.columns + 1, width: area.panel - 1, rows: area.rows))
     }
+  }
+
+  /// The page's photo as the photo screen will draw it (its original, else its thumbnail
+  /// once it stands in), sent to kitty before the frame begins: kitty shows a synchronized
+  /// frame whole only up to about a megabyte, and one that held a photo's upload showed the
+  /// erased screen, black, for a frame or two before the photo was placed.
+  func uploadPagePhoto() {
+    guard screen == .photo, !showsHelp, let photo = browser.photo(at: page.index),
+      playback?.photo != photo.record.id
+    else { return }
+    // The screen that asks about deleting several photos shows none of them.
+    if case .confirmDeletion(let doomed) = prompt, doomed.photos.count > 1 { return }
+    let size = terminal.size
+    guard
+      let viewport = fitViewport(to: photo.record, area: photoArea(columns: size.columns, rows: size.rows))
+    else { return }
+    if let decoded = preloader.decoded(photo.record.id) {
+      let picture = originalPicture(photo.record.id, decoded, in: viewport)
+      emit(drawing.upload(key: picture.key, picture: picture.make))
+    } else if preloader.failure(photo.record.id) == nil, waitForOriginal.isOver(for: photo.record.id),
+      let image = standInThumbnail(photo, atLeast: viewport.placement)
+    {
+      emit(drawing.upload(key: .thumbnail(photo.record.id)) { .photo(image) })
+    }
+  }
+
+  /// A decoded original as it shows in `viewport`: fitted (`fittedPicture`), or the part of
+  /// the original the zoom shows.
+  func originalPicture(_ id: BlobID, _ decoded: DecodedPhoto, in viewport: Viewport) -> (
+    key: PictureKey, source: PixelRect, make: () -> Picture
+  ) {
+    if let fitted = fittedPicture(id, decoded, in: viewport) {
+      return (
+        fitted.key, PixelRect(x: 0, y: 0, width: fitted.size.width, height: fitted.size.height), fitted.make
+      )
+    }
+    let size = PixelSize(width: decoded.image.width, height: decoded.image.height)
+    return (
+      .original(id, denominator: decoded.scaleDenominator), viewport.source(in: size),
+      { .photo(decoded.image) }
+    )
   }
 
   /// What kitty is sent ahead, and keeps, so that paging to a neighbour or back, and the

@@ -54,6 +54,38 @@ extension ViewerTests {
   }
 }
 
+extension ViewerTests {
+  /// Kitty: a photo's pixels (its thumbnail standing in, its original fitted, zoomed or
+  /// paged to) are sent before the synchronized frame that places them, never inside it
+  /// before its status line. The first photo showed black for a frame or two between its
+  /// thumbnail and its original: kitty holds about a megabyte of a synchronized frame.
+  func testKittyUploadsNoPhotoInsideTheFrameThatShowsIt() throws {
+    for (seed, name) in [(9, "big-1.jpg"), (10, "big-2.jpg")] {
+      try writeJPEG(width: 2400, height: 1800, seed: seed, to: folder + "/" + name)
+    }
+    XCTAssertEqual(try vault.run(["add", folder + "/big-1.jpg", folder + "/big-2.jpg"]).status, 0)
+    let viewer = try KittyScript("view --mode kitty --sort imported 7", vault: vault, in: folder)
+    defer { viewer.stop() }
+    // The status line of photo `number` once its original shows, other than `other`.
+    func shown(_ number: Int, other: String? = nil) -> String? {
+      for case .status(let text) in viewer.screen.events.reversed()
+      where text.hasPrefix("\(number) / 8  ") && !text.contains("loading") && text != other {
+        return text
+      }
+      return nil
+    }
+    viewer.read(until: "photo 7 on screen") { shown(7) != nil }
+    viewer.send("n")
+    viewer.read(until: "photo 8 on screen") { shown(8) != nil }
+    let fit = try XCTUnwrap(shown(8))
+    viewer.send("+")
+    viewer.read(until: "photo 8 zoomed in") { shown(8, other: fit) != nil }
+    viewer.send("q")
+    XCTAssertEqual(viewer.waitForExit(), 0)
+    XCTAssertEqual(viewer.screen.uploadsInsideAFrame, [], "\(viewer.screen.events)")
+  }
+}
+
 /// `vault view ARGUMENTS` under `script`, whose output is every byte the viewer wrote (tmux
 /// keeps kitty's commands to itself), read into `KittyOutput` events.
 final class KittyScript {

@@ -346,6 +346,12 @@ final class ViewerTests: XCTestCase {
       case status(String)
     }
     private(set) var events: [Event] = []
+    /// Photos' uploads written inside a synchronized frame (DEC mode 2026) before its status
+    /// line: kitty holds about a megabyte of a synchronized frame, and showed the erased
+    /// screen, black, while such an upload came.
+    private(set) var uploadsInsideAFrame: [Event] = []
+    private var synchronized = false
+    private var statusInThisFrame = false
     private var pending: [UInt8] = []
 
     func append(_ bytes: ArraySlice<UInt8>) {
@@ -368,6 +374,11 @@ final class ViewerTests: XCTestCase {
           }
           let (width, height) = (fields["s"] ?? 0, fields["v"] ?? 0)
           events.append(width == 1 && height == 1 ? .blank : .upload(width: width, height: height))
+          if synchronized, !statusInThisFrame, width > 1 { uploadsInsideAFrame.append(events.last!) }
+        } else if command == "\u{1B}[?2026h" {
+          (synchronized, statusInThisFrame) = (true, false)
+        } else if command == "\u{1B}[?2026l" {
+          synchronized = false
         } else if command.hasPrefix("\u{1B}_Ga=p,i=") {
           let id = command.dropFirst(9).prefix { $0.isNumber }
           events.append(.placement(id: Int(id) ?? 0))
@@ -379,6 +390,7 @@ final class ViewerTests: XCTestCase {
             continue
           }
           events.append(.status(String(command.dropFirst(4)).trimmingCharacters(in: .whitespaces)))
+          statusInThisFrame = true
         }
         index = end
       }
