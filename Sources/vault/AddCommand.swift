@@ -75,7 +75,8 @@ struct AddCommand: ParsableCommand {
     var keptNamed = 0
     var imported: [PhotoRecord] = []
     var listing: PhotoBrowser?
-    // Decoding starts while the password's key is derived.
+    // The files are opened and recognised while the password's key is derived; nothing is
+    // decoded before (docs/PERFORMANCE.md, memory of add).
     var summary = try importer.importFiles(
       files, skippingNonPhotos: collected.foundInFolders, movingSources: move,
       interruption: SignalHandling.interruption

@@ -58,11 +58,12 @@ public final class PhotoImporter: Sendable {
       unlocking: { space }, report: report)
   }
 
-  /// Imports `files` into the space that `unlock` opens (for writing). Decoding starts at
-  /// once, on the other cores, while `unlock` runs its key derivation here; nothing is
-  /// written before it returns, and if it throws, nothing is written at all. Files in
-  /// `foundInFolders` that are not photos are reported as skipped, not failed, unless their
-  /// name says they are photos (`ImageFormat.nameSaysPhoto`): those failed.
+  /// Imports `files` into the space that `unlock` opens (for writing). While `unlock` runs
+  /// its key derivation here, the files are opened and recognised, no more: nothing is
+  /// decoded and nothing is written before it returns, and if it throws, nothing is written
+  /// at all. Files in `foundInFolders` that are not photos are reported as skipped, not
+  /// failed, unless their name says they are photos (`ImageFormat.nameSaysPhoto`): those
+  /// failed.
   ///
   /// `movingSources` removes the file of each photo the space then holds, added or
   /// duplicate, once its batch is committed and the space's copy has read back intact
@@ -73,7 +74,7 @@ public final class PhotoImporter: Sendable {
     interruption: Interruption? = nil, unlocking unlock: () throws -> Space,
     report: (ImportEvent, Int) -> Void
   ) throws -> ImportSummary {
-    let unlocked = UnlockedSpace(parallelism: parallelism)
+    let unlocked = UnlockedSpace()
     let pipeline = PreparationPipeline<String, PreparedImport>(
       items: files, limit: min(parallelism * 2, Self.maxInFlight), interruption: interruption,
       prepare: { [self] path in
@@ -130,11 +131,11 @@ public final class PhotoImporter: Sendable {
   }
 
   /// Reads one file and writes its encrypted blobs under temporary names, unless it is a
-  /// duplicate of a photo already in the space. Before the space is unlocked it has the
-  /// file read first (that needs no key), one file fewer at once than there are helpers
-  /// (`UnlockedSpace.startDecodingWhileLocked`): the key derivation takes a core and its
-  /// memory meanwhile, and a third process on two cores would only add its memory to the
-  /// import's peak. After, it hashes first, so a duplicate costs one read and no decoding.
+  /// duplicate of a photo already in the space. Only the file's signature is read before the
+  /// space is unlocked: the key derivation holds 64 MiB or more meanwhile, and a helper
+  /// started beside it (its ~170 libraries mapped, ~20 MB) and its first file would add
+  /// their memory to the import's peak. It hashes first, so a duplicate costs one read and
+  /// no decoding.
   ///
   /// The file is opened once, and everything comes from that descriptor. A file of up to
   /// `inMemoryFileLimit` is read once into sealed memory (`SealedFileCopy`), hashed and
@@ -149,26 +150,13 @@ public final class PhotoImporter: Sendable {
     let signature = try source.readPrefix(ImageFormat.signatureLength)
     if source.size == 0 { throw VaultError.io(path: path, reason: "empty file") }
     let format = try ImageFormat.recognise(signature, path: path)
-    // Asked before the bytes are read, so that a file waiting for its turn holds none.
-    var decodingWhileLocked = unlocked.startDecodingWhileLocked()
-    defer { if decodingWhileLocked { unlocked.endDecodingWhileLocked() } }
+    guard let blobs = unlocked.wait() else { return .spaceNotOpened }
     // The bytes held wait until the photos in flight leave room for them in the import's
     // memory budget; decoding takes the helpers' memory, under their own limit.
     let keepsBytes = Self.holdsWhole(source)
     let reserved = memory.reserve((keepsBytes ? Int(source.size) : 0) + Self.photoMemory)
     defer { memory.release(reserved) }
     let (copy, input) = try Self.hold(source)
-    func read() throws -> DecodedImport {
-      try DecodedImport.read(
-        input, format: format, name: path, size: source.size, decoders: decoders, thumbnailer: thumbnailer)
-    }
-    var decoded: DecodedImport?
-    if decodingWhileLocked {
-      decoded = try read()
-      unlocked.endDecodingWhileLocked()
-      decodingWhileLocked = false
-    }
-    guard let blobs = unlocked.wait() else { return .spaceNotOpened }
     let hashKey = blobs.master.contentHashKey()
     let contentHash: String
     if let copy {
@@ -179,7 +167,8 @@ public final class PhotoImporter: Sendable {
       contentHash = try source.hash(key: hashKey) { _ in }
     }
     if unlocked.holds(contentHash) { return .duplicate(contentHash: contentHash) }
-    let photo = try decoded ?? read()
+    let photo = try DecodedImport.read(
+      input, format: format, name: path, size: source.size, decoders: decoders, thumbnailer: thumbnailer)
     // A file over `inMemoryFileLimit` the helper read itself: refused if a write shows.
     try source.checkUnchanged()
     let record = photo.record(

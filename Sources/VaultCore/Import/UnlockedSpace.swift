@@ -10,18 +10,8 @@ final class UnlockedSpace: Sendable {
     /// The catalog the space published at its last commit (or when it was opened).
     var catalog: SpaceCatalog?
     var failed = false
-    /// Files being decoded before the space is open.
-    var decodingWhileLocked = 0
   }
   private let state = WaitableMutex(State())
-  /// How many files may be decoded before the space is open: the key derivation holds a
-  /// core and its memory (64 MiB with the interactive preset) meanwhile.
-  private let lockedDecodeLimit: Int
-
-  /// `parallelism` helpers decode once the space is open; one fewer before (at least one).
-  init(parallelism: Int) {
-    lockedDecodeLimit = max(1, parallelism - 1)
-  }
 
   func open(_ space: Space) {
     let (blobs, catalog) = (space.blobs, space.catalog)
@@ -34,29 +24,6 @@ final class UnlockedSpace: Sendable {
 
   func fail() {
     state.withLock { $0.failed = true }
-    state.wakeAll()
-  }
-
-  /// Whether the caller may decode its file now, before the space is open: true for at
-  /// most `lockedDecodeLimit` callers at once, each of which then calls
-  /// `endDecodingWhileLocked`. The others wait for a turn, and get false once the space is
-  /// open or will not open (they then hash first: a duplicate is never decoded). A file
-  /// waiting here holds none of its bytes yet, and no helper.
-  func startDecodingWhileLocked() -> Bool {
-    let limit = lockedDecodeLimit
-    return state.withLock(
-      waiting: { state in
-        state.blobs == nil && !state.failed && state.decodingWhileLocked >= limit ? .untilWoken : .no
-      },
-      then: { state -> Bool in
-        guard state.blobs == nil, !state.failed else { return false }
-        state.decodingWhileLocked += 1
-        return true
-      })
-  }
-
-  func endDecodingWhileLocked() {
-    state.withLock { $0.decodingWhileLocked -= 1 }
     state.wakeAll()
   }
 
