@@ -75,6 +75,10 @@ class DebPackageTests(unittest.TestCase):
         lint = subprocess.run(["lintian", "--fail-on", "error", deb], capture_output=True, text=True)
         print(f"\nlintian {os.path.basename(deb)}:\n{lint.stdout}{lint.stderr}", end="")
         self.assertEqual(lint.returncode, 0, "lintian found errors")
+        # The binaries use packed relative relocations, which glibc has since 2.36: an older
+        # system must refuse the package, not start a vault its loader rejects.
+        depends = run(["dpkg-deb", "--field", deb, "Depends"])
+        self.assertIn("libc6 (>= 2.36)", depends)
         packages_before = installed_packages()
         paths_before = paths_under(WATCHED)
         try:
