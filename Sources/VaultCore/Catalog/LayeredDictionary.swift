@@ -64,13 +64,48 @@ struct LayeredDictionary<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   /// Makes room for `count` keys at once (a big space's names, read together at its open),
   /// so that the dictionary is not rehashed at every doubling.
   mutating func reserveCapacity(_ count: Int) {
+    makeBaseUnique()
+    base.values.reserveCapacity(count)
+  }
+
+  /// Sets the key of each of `changes` to its value where the key has none, or where
+  /// `replaces` says the value wins over the one it has: one lookup a change (a snapshot's
+  /// names, read together), where reading the value and then setting it took two, and the
+  /// base is found shared or not once for all of them.
+  mutating func update(_ changes: some Sequence<(Key, Value)>, where replaces: (Value, Value) -> Bool) {
+    makeBaseUnique()
+    // Taken out of the base while it changes: the base is a class, whose every change was
+    // checked for exclusive access on its own.
+    var values: [Key: Value] = [:]
+    swap(&values, &base.values)
+    for (key, value) in changes {
+      guard let old = values.updateValue(value, forKey: key) else {
+        count += 1
+        continue
+      }
+      if !replaces(value, old) { values[key] = old }
+    }
+    swap(&values, &base.values)
+  }
+
+  /// Makes the base this copy's alone, with the recent changes in it.
+  private mutating func makeBaseUnique() {
     if isKnownUniquelyReferenced(&base) {
       foldRecent()
     } else {
       base = Base(merged())
       recent = [:]
     }
-    base.values.reserveCapacity(count)
+  }
+
+  /// Whether a key with its value satisfies `predicate`: each read in the order it is
+  /// stored, without a lookup.
+  func contains(where predicate: (Key, Value) -> Bool) -> Bool {
+    for (key, value) in base.values where recent.isEmpty || recent[key] == nil {
+      if predicate(key, value) { return true }
+    }
+    for case (let key, let value?) in recent where predicate(key, value) { return true }
+    return false
   }
 
   /// Every key with its value.
