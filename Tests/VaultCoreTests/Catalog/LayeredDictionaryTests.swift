@@ -40,9 +40,11 @@ final class LayeredDictionaryTests: XCTestCase {
     }
   }
 
-  /// Changes applied together (`update(_:where:)`, a snapshot's names) leave it as the same
-  /// changes applied one at a time to a plain dictionary, a change winning where the key has
-  /// no value or `replaces` says so; copies kept before read as they were, and
+  /// Changes applied together (`update(_:where:)`, a snapshot's names), some of them keys in
+  /// increasing order past every key before (held in order, as a snapshot's names are), some
+  /// in any order, leave it as the same changes applied one at a time to a plain
+  /// dictionary, a change winning where the key has no value or `replaces` says so; single
+  /// changes and removals of keys of either kind, copies kept before read as they were, and
   /// `contains(where:)` finds what the plain dictionary's does.
   func testChangesTogetherReadAsChangesOneByOne() {
     let replaces: (Int, Int) -> Bool = { new, existing in new % 7 > existing % 7 }
@@ -51,7 +53,7 @@ final class LayeredDictionaryTests: XCTestCase {
       var layered = LayeredDictionary<Int, Int>()
       var plain: [Int: Int] = [:]
       var copies: [(layered: LayeredDictionary<Int, Int>, plain: [Int: Int])] = []
-      let keys = Int.random(in: 1...2000, using: &random)
+      var keys = Int.random(in: 1...2000, using: &random)
       for step in 0..<Int.random(in: 1...200, using: &random) {
         if Int.random(in: 0..<3, using: &random) == 0 {
           // Single changes, some of them removals, leave recent changes over a shared base.
@@ -60,8 +62,14 @@ final class LayeredDictionaryTests: XCTestCase {
           layered[key] = value
           plain[key] = value
         } else {
+          let inOrder = Bool.random(using: &random)
           let changes = (0..<Int.random(in: 0...100, using: &random)).map { _ in
-            (Int.random(in: 0..<keys, using: &random), Int.random(in: 0..<1000, using: &random))
+            // In order: past every key so far, sometimes the same key again.
+            if inOrder { keys += Int.random(in: 0...2, using: &random) }
+            return (
+              inOrder ? keys - 1 : Int.random(in: 0..<keys, using: &random),
+              Int.random(in: 0..<1000, using: &random)
+            )
           }
           layered.update(changes, where: replaces)
           for (key, value) in changes {
