@@ -70,10 +70,18 @@ struct NameClaims {
     return true
   }
 
-  /// Whether a file other than `id` claims `name`.
+  /// Whether a file other than `id` claims `name`. A few names are compared with it one by
+  /// one, which costs less than hashing it (a pass over every recorded name asks this of
+  /// each, for a page of one or a few files).
   func isClaimed(_ name: String, besides id: BlobID) -> Bool {
-    claimed[name].map { $0 != id } ?? false
+    if claimed.count <= Self.comparedOneByOne {
+      return claimed.contains { $0.key == name && $0.value != id }
+    }
+    return claimed[name].map { $0 != id } ?? false
   }
+
+  /// At most this many claimed names are compared one by one.
+  private static let comparedOneByOne = 8
 
   /// Whether `own`, the bytes of the own name of the file `id`, made safe, is the candidate
   /// of another file without a recorded name.
