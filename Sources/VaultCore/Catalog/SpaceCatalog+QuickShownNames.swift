@@ -13,12 +13,12 @@ extension SpaceCatalog {
   static let quickNamesLimit = 512
 
   /// The names of `records` when each is proven to show its candidate: a recorded name
-  /// (made safe) that no other shown file records; or, for a file that records none, its
-  /// own name made safe, when it is no numbered form (` (`) and no other shown file records
-  /// it or has it as its own. `ShownNames.resolve` then gives each its candidate: recorded
-  /// names go first, in list order, and a file without one takes the first free of its own
-  /// name's numbered forms. Nil when one is not proven (the names of every file are then
-  /// resolved).
+  /// (made safe) that no other file records; or, for a file that records none, its own
+  /// name made safe, when it is no numbered form (` (`), no other file records it and no
+  /// other shown file has it as its own. `ShownNames.resolve` then gives each its
+  /// candidate: recorded names go first, in list order, and a file without one takes the
+  /// first free of its own name's numbered forms. Nil when one is not proven (the names of
+  /// every file are then resolved).
   func quickShownNames(of records: [PhotoRecord]) -> [BlobID: String]? {
     guard records.count <= Self.quickNamesLimit else { return nil }
     let hidden = tables.imports.keptImport
@@ -33,17 +33,18 @@ extension SpaceCatalog {
       guard claims.add(name, by: record.id, recorded: naming != nil) else { return nil }
       names[record.id] = name
     }
+    // The recorded names in the order they are stored, not looked up file by file: 100,000
+    // lookups missed the cache at each (a fifth of opening a big space). A name claimed
+    // besides by a file that does not show (a hidden import) is not proven either.
+    if recorded.contains(where: { id, naming in
+      claims.isClaimed(PhotoExporter.safeName(naming.name), besides: id)
+    }) {
+      return nil
+    }
+    guard claims.hasUnrecorded else { return names }
     for (position, id) in entries.photoIDs.enumerated() {
       if !hidden.isEmpty, hidden[id] != nil { continue }
-      if !recorded.isEmpty, let naming = recorded[id],
-        claims.isClaimed(PhotoExporter.safeName(naming.name), besides: id)
-      {
-        return nil
-      }
-      if claims.hasUnrecorded, entries.withNameBytes(at: position, { claims.ownNameClashes($0, besides: id) })
-      {
-        return nil
-      }
+      if entries.withNameBytes(at: position, { claims.ownNameClashes($0, besides: id) }) { return nil }
     }
     return names
   }
@@ -69,10 +70,18 @@ struct NameClaims {
     return true
   }
 
-  /// Whether a file other than `id` claims `name`.
+  /// Whether a file other than `id` claims `name`. A few names are compared with it one by
+  /// one, which costs less than hashing it (a pass over every recorded name asks this of
+  /// each, for a page of one or a few files).
   func isClaimed(_ name: String, besides id: BlobID) -> Bool {
-    claimed[name].map { $0 != id } ?? false
+    if claimed.count <= Self.comparedOneByOne {
+      return claimed.contains { $0.key == name && $0.value != id }
+    }
+    return claimed[name].map { $0 != id } ?? false
   }
+
+  /// At most this many claimed names are compared one by one.
+  private static let comparedOneByOne = 8
 
   /// Whether `own`, the bytes of the own name of the file `id`, made safe, is the candidate
   /// of another file without a recorded name.

@@ -31,12 +31,8 @@ final class SnapshotDecryption: @unchecked Sendable {
   private var isJoined = false
 
   /// Starts decrypting the rest of `reader`'s plaintext into `buffer` and reading its
-  /// entries; `afterEachChunk` is called on the decrypting thread after each chunk with the count
-  /// so far (to make the pages of what comes next).
-  init(
-    reading reader: BlobReader, into buffer: UnsafeMutableRawBufferPointer,
-    afterEachChunk: @escaping @Sendable (Int) -> Void
-  ) {
+  /// entries.
+  init(reading reader: BlobReader, into buffer: UnsafeMutableRawBufferPointer) {
     // The reader and the buffer past `decrypted` are this thread's alone until `ended`.
     nonisolated(unsafe) let reader = reader
     nonisolated(unsafe) let buffer = buffer
@@ -44,7 +40,6 @@ final class SnapshotDecryption: @unchecked Sendable {
       var scanner = SnapshotScanner()
       let outcome = Result { () throws -> Int in
         let count = try reader.readRemaining(into: buffer) { count in
-          afterEachChunk(count)
           // Counted before the entries are read: reading them may throw.
           self.progress.withLock { $0.written = count }
           try self.publish(

@@ -13,6 +13,9 @@ struct SnapshotScanner {
     let end = isFinal ? nil : Self.endOfWholeEntries(in: bytes, from: offset)
     if let end, end == offset { return [] }
     var items: [SnapshotItem] = []
+    // Room for them at once: grown by doubling, a chunk's items were copied a dozen times
+    // on the decrypting thread (perf: 5 ms of its ~50 opening the 100,000-photo space).
+    items.reserveCapacity(((end ?? bytes.count) - offset) / Self.typicalEntryLength)
     let reached = try JournalEntry.scan(
       bytes, from: offset, to: end, firstNumber: number, reading: SnapshotItem.read
     ) { items.append($0) }
@@ -20,6 +23,10 @@ struct SnapshotScanner {
     if isFinal, bytes.count != Padme.paddedLength(reached) { throw SpaceState.SnapshotNotPadded() }
     return items
   }
+
+  /// About the length of a file's name entry, the shortest of the entries a snapshot holds
+  /// one for each photo of.
+  private static let typicalEntryLength = 40
 
   /// Where the entries that are whole in `bytes` from `start` end (an entry's length is in
   /// its first bytes).

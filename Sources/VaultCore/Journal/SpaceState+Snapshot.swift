@@ -32,6 +32,8 @@ extension SpaceState {
   package struct SnapshotApplication {
     package private(set) var state: SpaceState
     private var window: [SnapshotPhotoItem] = []
+    /// The names read and not applied yet: applied together (`SpaceState.applyShownNames`).
+    private var names: [(id: BlobID, naming: AlbumState.Naming)] = []
     /// The photos the state listed before, and those it has room for.
     private let listedBefore: Int
     private var reserved = 0
@@ -51,9 +53,8 @@ extension SpaceState {
         case .added(let id, let order, let at): window.append(SnapshotPhotoItem(.added, id, order, at))
         case .details(let id, let stamp, let at): window.append(SnapshotPhotoItem(.details, id, stamp, at))
         case .shownName(let id, let name, let stamp):
-          flush(snapshot)
-          reserveForNames()
-          state.applyShownName(AlbumState.Naming(name: name, stamp: stamp), of: id)
+          // Names and photos change apart: a name waits for the others, not for the photos.
+          names.append((id, AlbumState.Naming(name: name, stamp: stamp)))
         case .other(let entry):
           // In the snapshot's order.
           flush(snapshot)
@@ -87,11 +88,15 @@ extension SpaceState {
     }
 
     /// Applies the items read so far; the index's slots for their photos are read together
-    /// first (`PositionIndex.warm`).
+    /// first (`PositionIndex.warm`), the names together after them.
     private mutating func flush(_ snapshot: SnapshotBytes) {
       state.warmIndex(for: window)
       for item in window { state.applySnapshotItem(item, of: snapshot) }
       window.removeAll(keepingCapacity: true)
+      guard !names.isEmpty else { return }
+      reserveForNames()
+      state.applyShownNames(names)
+      names.removeAll(keepingCapacity: true)
     }
   }
 }

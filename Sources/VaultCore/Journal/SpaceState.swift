@@ -54,8 +54,8 @@ package struct SpaceState {
   /// The latest trash retention set, with its stamp; nil: the standard one.
   var retentionSetting: (retention: TrashRetention, stamp: Int64)?
   /// The name each file shows under (`ShownNames`), where one was recorded, listed or not
-  /// (yet); the same latest-wins rule as an album's name.
-  private(set) var recordedNames = RecordedNames()
+  /// (yet); the same latest-wins rule as an album's name (see `SpaceState+Names`).
+  var recordedNames = RecordedNames()
   /// The remote of the offloaded originals and its stamp (see `SpaceState+Offload`).
   var offloadRemoteSetting: AlbumState.Naming?
 
@@ -346,19 +346,6 @@ package struct SpaceState {
     detailStamps.reserveCapacity(count)
     let ids = list.photoIDs
     index.reserveCapacity(count) { ids[$0] }
-  }
-
-  /// A `shownName` entry: the name `naming` recorded for the file `id`.
-  mutating func applyShownName(_ naming: AlbumState.Naming, of id: BlobID) {
-    lastStamp = max(lastStamp, naming.stamp)
-    if !deleted.isEmpty && deleted.contains(id) { return }
-    if let existing = recordedNames[id], !naming.supersedes(existing) { return }
-    recordedNames[id] = naming
-  }
-
-  /// Makes room for the recorded names of `count` files at once.
-  mutating func reserveCapacityForNames(_ count: Int) {
-    recordedNames.reserveCapacity(count)
   }
 
   /// The fewest entries that rebuild this state: what a snapshot holds.

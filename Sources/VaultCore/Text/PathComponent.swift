@@ -98,7 +98,9 @@ public enum PathComponent {
   /// Printable ASCII without `/`, within the length limit, and not only dots and spaces:
   /// a name that is safe as it is.
   private static func isPlainASCII(_ name: String) -> Bool {
-    isPlainASCII(name.utf8)
+    // Read as contiguous bytes: a String's UTF-8 view, iterated, is decoded byte by byte.
+    var name = name
+    return name.withUTF8 { isPlainASCII($0) }
   }
 
   /// Whether the UTF-8 bytes of a name are a plain ASCII name (`safe` gives it back as it is).

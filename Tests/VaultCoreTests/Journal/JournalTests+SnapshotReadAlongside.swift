@@ -74,7 +74,7 @@ extension JournalTests {
     memory.initializeMemory(as: UInt8.self, repeating: 0)
     defer { memory.deallocate() }
     // As `SnapshotBytes.readAlongside` does.
-    let decryption = SnapshotDecryption(reading: reader, into: memory) { _ in }
+    let decryption = SnapshotDecryption(reading: reader, into: memory)
     var thrown: Error?
     do {
       while true {
