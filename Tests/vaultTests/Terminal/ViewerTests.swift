@@ -146,6 +146,16 @@ final class ViewerTests: XCTestCase {
     XCTAssertTrue(before.contains(" echo ") && before.contains(" icanon "), before)
   }
 
+  /// A wrong password ends the viewer with the terminal as it was, and no answer of the
+  /// terminal's printed as if typed.
+  func testAWrongPasswordLeavesTheTerminalAsItWas() throws {
+    let session = try viewer("--mode symbols", environment: ["VAULT_PASSWORD": "wrong horse"])
+    let screen = try session.waitUntilFinished()
+    XCTAssertTrue(screen.contains("exit status 3"), screen)
+    XCTAssertFalse(screen.contains("[?"), "a terminal answer was printed:\n\(screen)")
+    try assertSameTerminalSettings("stty-after.txt", as: "stty-before.txt", in: folder)
+  }
+
   func testSelectionToggledInTheViewerIsSaved() throws {
     let session = try viewer("--mode symbols 2")
     try waitForPhoto(2, in: session)
