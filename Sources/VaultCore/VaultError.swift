@@ -216,7 +216,7 @@ public enum VaultError: Error, Equatable, CustomStringConvertible {
     case .unsupportedFormat(_, let image?):
       return "\(image) images are not supported (vault imports \(ImageFormat.displayNames(joinedBy: "and")))"
     case .unsupportedFormat(_, nil):
-      return "not a \(ImageFormat.displayNames(joinedBy: "or")) image"
+      return "not a \(ImageFormat.displayNames(joinedBy: "or")) file"
     case .decodeFailed(_, let reason):
       return "cannot decode image: \(reason)"
     case .videoUnreadable(_, let reason):

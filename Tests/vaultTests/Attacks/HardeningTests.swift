@@ -354,7 +354,7 @@ final class HardeningTests: XCTestCase {
     let verbose = try vault.run(["add", "--verbose", photos])
     XCTAssertTrue(
       verbose.stdout.contains(
-        "skipped '\(photos)/README': not a JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV image"),
+        "skipped '\(photos)/README': not a JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV file"),
       verbose.stdout)
     XCTAssertTrue(
       verbose.stdout.contains(
@@ -367,7 +367,7 @@ final class HardeningTests: XCTestCase {
     XCTAssertEqual(named.status, 1)
     XCTAssertTrue(named.stderr.contains("'\(photos)/b.tif': TIFF images are not supported"), named.stderr)
     XCTAssertTrue(
-      named.stderr.contains("'\(photos)/README': not a JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV image"),
+      named.stderr.contains("'\(photos)/README': not a JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV file"),
       named.stderr)
   }
 
@@ -401,7 +401,7 @@ final class HardeningTests: XCTestCase {
     XCTAssertTrue(run.stderr.contains("error: 4 files could not be imported"), run.stderr)
     for name in damaged {
       XCTAssertTrue(
-        run.stderr.contains("'\(photos)/\(name)': not a JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV image"),
+        run.stderr.contains("'\(photos)/\(name)': not a JPEG, PNG, HEIC, GIF, WebP, AVIF, MP4 or MOV file"),
         run.stderr
       )
       XCTAssertTrue(FileManager.default.fileExists(atPath: photos + "/" + name), "\(name) was removed")
