@@ -24,7 +24,7 @@ extension PhotoViewer {
     var keep: Set<PictureKey> = []
     if showsHelp {
       emit(helpScreen(columns: size.columns, rows: size.rows))
-    } else if case .confirmDeletion(let doomed) = prompt, doomed.photos.count > 1 {
+    } else if asksAboutSeveralPhotos, case .confirmDeletion(let doomed) = prompt {
       emit(deletionScreen(doomed, columns: size.columns, rows: size.rows))
     } else if count == 0 {
       emit(
@@ -61,6 +61,12 @@ extension PhotoViewer {
     sendFrame()
     terminal.write(bytes)
     sendFrame()
+  }
+
+  /// Whether the screen asks about deleting several photos (and shows none of them).
+  var asksAboutSeveralPhotos: Bool {
+    if case .confirmDeletion(let doomed) = prompt { return doomed.photos.count > 1 }
+    return false
   }
 
   static let pictureBytes = 1 << 16

@@ -37,30 +37,24 @@ extension PhotoViewer {
     if drawPlayingFrame(record, columns: area.columns, rows: area.rows) {
       standIn = nil
       drawnOriginal = record.id
-    } else if let decoded = preloader.decoded(record.id) {
-      browser.noteDetails(of: record, in: decoded)
-      let picture = originalPicture(record.id, decoded, in: viewport)
-      emit(
-        drawing.draw(
-          key: picture.key, source: picture.source, column: placement.column, row: placement.row,
-          columns: placement.columns, rows: placement.rows, picture: picture.make))
-      standIn = nil
-      drawnOriginal = record.id
-    } else if let failure = preloader.failure(record.id) {
+    } else if let failure = preloader.decoded(record.id) == nil ? preloader.failure(record.id) : nil {
       if case VaultError.spaceMoved = failure {
         stoppedBy = failure
       } else if readAgain(afterFailureOf: photo) {
         return
       }
       emit(text("\(failure)", row: area.rows / 2, column: 1))
-    } else if waitForOriginal.isOver(for: record.id), let image = standInThumbnail(photo, atLeast: placement)
-    {
-      let size = PixelSize(width: image.width, height: image.height)
+    } else if let picture = pagePicture(photo, in: viewport) {
+      let decoded = preloader.decoded(record.id)
+      if let decoded { browser.noteDetails(of: record, in: decoded) }
       emit(
         drawing.draw(
-          key: .thumbnail(record.id), source: viewport.source(in: size), column: placement.column,
-          row: placement.row, columns: placement.columns, rows: placement.rows
-        ) { .photo(image) })
+          key: picture.key, source: picture.source, column: placement.column, row: placement.row,
+          columns: placement.columns, rows: placement.rows, picture: picture.make))
+      if decoded != nil {
+        standIn = nil
+        drawnOriginal = record.id
+      }
     }
     if area.panel > 0 {
       emit(infoPanel(photo, column: area.columns + 1, width: area.panel - 1, rows: area.rows))
@@ -72,23 +66,33 @@ extension PhotoViewer {
   /// frame whole only up to about a megabyte, and one that held a photo's upload showed the
   /// erased screen, black, for a frame or two before the photo was placed.
   func uploadPagePhoto() {
-    guard screen == .photo, !showsHelp, let photo = browser.photo(at: page.index),
+    guard screen == .photo, !showsHelp, !asksAboutSeveralPhotos, let photo = browser.photo(at: page.index),
       playback?.photo != photo.record.id
     else { return }
-    // The screen that asks about deleting several photos shows none of them.
-    if case .confirmDeletion(let doomed) = prompt, doomed.photos.count > 1 { return }
     let size = terminal.size
     guard
       let viewport = fitViewport(to: photo.record, area: photoArea(columns: size.columns, rows: size.rows))
     else { return }
-    if let decoded = preloader.decoded(photo.record.id) {
-      let picture = originalPicture(photo.record.id, decoded, in: viewport)
+    if let picture = pagePicture(photo, in: viewport) {
       emit(drawing.upload(key: picture.key, picture: picture.make))
-    } else if preloader.failure(photo.record.id) == nil, waitForOriginal.isOver(for: photo.record.id),
-      let image = standInThumbnail(photo, atLeast: viewport.placement)
-    {
-      emit(drawing.upload(key: .thumbnail(photo.record.id)) { .photo(image) })
     }
+  }
+
+  /// What the photo screen draws of `photo` in `viewport` (a playing frame aside): its
+  /// decoded original, else its thumbnail standing in once `waitForOriginal` is over; nil
+  /// while it waits, and when its original failed.
+  func pagePicture(_ photo: PhotoModel, in viewport: Viewport) -> (
+    key: PictureKey, source: PixelRect, make: () -> Picture
+  )? {
+    let id = photo.record.id
+    if let decoded = preloader.decoded(id) { return originalPicture(id, decoded, in: viewport) }
+    guard preloader.failure(id) == nil, waitForOriginal.isOver(for: id),
+      let image = standInThumbnail(photo, atLeast: viewport.placement)
+    else { return nil }
+    return (
+      .thumbnail(id), viewport.source(in: PixelSize(width: image.width, height: image.height)),
+      { .photo(image) }
+    )
   }
 
   /// A decoded original as it shows in `viewport`: fitted (`fittedPicture`), or the part of
