@@ -135,18 +135,17 @@ struct VerifyCommand: ParsableCommand {
 
   /// What to do about a damaged original. A Live Photo's damaged half is removed alone:
   /// `delete` by its id would take the whole item, the intact half with it.
-  /// Each file is named as 'vault list' and an export name it.
-  private func damagedOriginalHint(number: Int, name imported: String, id: String, in listed: PhotoBrowser)
+  /// Each file is named as 'vault list' and an export name it: `name` is the one the
+  /// finding gave (`SpaceVerifier` names files so), the Live Photo's other half is looked up.
+  private func damagedOriginalHint(number: Int, name shown: String, id: String, in listed: PhotoBrowser)
     -> String
   {
-    let names = listed.shownNames
-    if imported.hasSuffix(VerifyFinding.trashSuffix) {
-      let own = String(imported.dropLast(VerifyFinding.trashSuffix.count))
-      let name = BlobID(hex: id).map { names.of($0, imported: own) } ?? own
+    if shown.hasSuffix(VerifyFinding.trashSuffix) {
+      let name = shown.dropLast(VerifyFinding.trashSuffix.count)
       return "restore '\(name)' (item \(number) of 'vault trash', "
         + "id \(id)) from a backup; in Recently Deleted it goes for good when it expires or the trash is emptied"
     }
-    let name = BlobID(hex: id).map { names.of($0, imported: imported) } ?? imported
+    let (name, names) = (shown, listed.shownNames)
     if let others = otherImportsText(of: id, in: listed) {
       return "restore '\(name)' (photo \(number), id \(id)) from a backup or from another copy of the vault: "
         + others

@@ -73,6 +73,9 @@ final class CatalogTables: Sendable {
     }
   }
 
+  /// The shown-name table if `shownNames(of:)` has made it already; nil, not made, else.
+  var madeShownNames: ShownNameTable? { names.withLock { $0 } }
+
   /// Whether the file `id` shows under a name: every file but the hidden imports.
   private func isShown(_ id: BlobID) -> Bool { imports.keptImport[id] == nil }
 

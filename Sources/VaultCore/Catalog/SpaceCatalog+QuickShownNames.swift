@@ -3,9 +3,10 @@
 /// tens of milliseconds, when a pass over the names alone proves what resolving would give.
 extension SpaceCatalog {
   /// The names the files of `records` show under; more when that is cheaper (the names of
-  /// every file, `shownNames()`).
+  /// every file, `shownNames()`, once they are resolved: the viewer asks at every frame).
   public func shownNames(of records: [PhotoRecord]) -> [BlobID: String] {
-    quickShownNames(of: records) ?? shownNames()
+    if let table = tables.madeShownNames { return table.names }
+    return quickShownNames(of: records) ?? shownNames()
   }
 
   /// At most this many files are named by `quickShownNames`: past them, a pass that
