@@ -68,6 +68,9 @@ final class DecryptAhead: @unchecked Sendable {
   /// How many blocks are held (queued, being decrypted or decrypted) now.
   var blocksHeld: Int { state.withLock { slots.count - $0.freeSlots.count } }
 
+  /// Whether each free slot is free once (a slot released twice would be lent to two blocks).
+  var freeSlotsAreDistinct: Bool { state.withLock { Set($0.freeSlots).count == $0.freeSlots.count } }
+
   /// Hands `body` up to `count` bytes of `file` from `offset` (as `file.decrypt` reads
   /// them, short only at its end) and returns what it returns: from a block decrypted ahead
   /// where there is one, without copying it, else decrypted now into a buffer of their own;
