@@ -9,7 +9,8 @@ import VaultCore
 ///
 /// Memory: `slots` blocks of `blockSize` for all open files together, allocated once and
 /// locked, each wiped as soon as its block is handed out or dropped; a file gets at most
-/// `blocksAhead` of them, and none when all are taken (its reads then decrypt as before).
+/// `blocksAhead` of them (a seek drops those held for the old place), and none when all are
+/// taken (its reads then decrypt as before).
 /// A block is decrypted through the file's readers, as a read is, so every chunk of it has
 /// authenticated before it is kept; a block that fails is wiped and dropped, and the read
 /// that wants it decrypts it itself and gets the error.
@@ -109,13 +110,26 @@ final class DecryptAhead: @unchecked Sendable {
   func forget(_ file: ObjectIdentifier) {
     let dropped = state.withLock { blocks -> [Int] in
       blocks.furthestByFile[file] = nil
-      let keys = blocks.byKey.keys.filter { $0.file == file }
-      return keys.compactMap { key -> Int? in
-        guard case .ready(let slot, _) = blocks.byKey.removeValue(forKey: key) else { return nil }
-        return slot
-      }
+      return Self.drop(file, keeping: nil, from: &blocks)
     }
     for slot in dropped { release(slot) }
+  }
+
+  /// Removes the blocks of `file` outside `kept` (all of them for nil) and returns the slots to release: those of
+  /// blocks decrypted or queued. A block being decrypted releases its own slot when done
+  /// (`decrypt` finds it gone).
+  private static func drop(
+    _ file: ObjectIdentifier, keeping kept: ClosedRange<Int64>?, from blocks: inout Blocks
+  )
+    -> [Int]
+  {
+    let keys = blocks.byKey.keys.filter { $0.file == file && kept?.contains($0.index) != true }
+    return keys.compactMap { key -> Int? in
+      switch blocks.byKey.removeValue(forKey: key) {
+      case .ready(let slot, _), .queued(_, let slot): return slot
+      case .decrypting, nil: return nil
+      }
+    }
   }
 
   /// The block `key` if it is decrypted (waiting for it while it is being decrypted), taken
@@ -141,10 +155,17 @@ final class DecryptAhead: @unchecked Sendable {
   /// free.
   private func queueBlocks(after index: Int64, of file: OpenOriginal) {
     let lastIndex = (file.file.record.bytes - 1) / Int64(Self.blockSize)
-    let queued = state.withLock { blocks -> [(Key, UInt64, Int)] in
+    let (queued, dropped) = state.withLock { blocks -> ([(Key, UInt64, Int)], [Int]) in
       var furthest = blocks.furthestByFile[ObjectIdentifier(file)] ?? -1
-      // A read far behind the furthest: a seek back, read ahead from there again.
-      if furthest > index + Int64(Self.blocksAhead) { furthest = index }
+      // A seek, back (a read far behind the furthest) or forward (past it): the blocks held
+      // for the old place go, so that a file holds `blocksAhead` at most; read ahead from
+      // the new one.
+      var dropped: [Int] = []
+      if furthest > index + Int64(Self.blocksAhead) || index > furthest + 1 {
+        dropped = Self.drop(
+          ObjectIdentifier(file), keeping: index...index + Int64(Self.blocksAhead), from: &blocks)
+        furthest = index
+      }
       furthest = max(furthest, index)
       defer { blocks.furthestByFile[ObjectIdentifier(file)] = furthest }
       var queued: [(Key, UInt64, Int)] = []
@@ -158,8 +179,9 @@ final class DecryptAhead: @unchecked Sendable {
         }
         furthest += 1
       }
-      return queued
+      return (queued, dropped)
     }
+    for slot in dropped { release(slot) }
     for (key, ticket, slot) in queued {
       // Holds `file` until done, so that it is not forgotten (nor its identifier reused) meanwhile.
       queue.async { self.decrypt(key, ticket: ticket, into: slot, of: file) }
@@ -177,8 +199,9 @@ final class DecryptAhead: @unchecked Sendable {
     let bytes = UnsafeMutableRawBufferPointer(slots[slot].buffer)
     let count = try? file.decrypt(at: key.index * Int64(Self.blockSize), into: bytes)
     let kept = state.withLock { blocks -> Bool in
-      guard let count else {
-        blocks.byKey[key] = nil
+      // Dropped meanwhile (the file closed, or a seek), or failed: not kept.
+      guard case .decrypting = blocks.byKey[key], let count else {
+        if case .decrypting = blocks.byKey[key] { blocks.byKey[key] = nil }
         return false
       }
       blocks.byKey[key] = .ready(slot: slot, count: count)

@@ -110,6 +110,20 @@ final class DecryptAheadTests: XCTestCase {
     }
   }
 
+  /// A seek forward drops the blocks decrypted ahead of the old place: a file holds
+  /// `blocksAhead` at most, or a video player seeking through one would hold every slot.
+  func testASeekForwardLetsGoOfTheBlocksAheadOfTheOldPlace() throws {
+    let file = openFile()
+    let block = DecryptAhead.blockSize
+    XCTAssertTrue(try Self.read(file, 0, block) == Self.expected(0, block, in: original))
+    ahead.queue.sync {}
+    XCTAssertEqual(ahead.blocksHeld, DecryptAhead.blocksAhead)
+    XCTAssertTrue(try Self.read(file, 5 * block, 100) == Self.expected(5 * block, 100, in: original))
+    ahead.queue.sync {}
+    XCTAssertLessThanOrEqual(ahead.blocksHeld, DecryptAhead.blocksAhead)
+    XCTAssertTrue(ahead.freeSlotsAreDistinct)
+  }
+
   /// Chunk 6 (plaintext 384 KiB to 448 KiB, in block 1: decrypted ahead after a read of
   /// block 0) damaged: a read over it fails, whether its block was decrypted ahead or not,
   /// and never hands out any of its bytes.
