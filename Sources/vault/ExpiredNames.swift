@@ -7,12 +7,10 @@ import VaultTerminal
 enum ExpiredNames {
   static func warn(_ space: Space) {
     let retention = space.catalog.trashRetention
-    // The catalog no longer has them: each is named by its own name, made safe as its
-    // shown name started from.
-    let names = ShownFileNames()
-    for item in space.takeExpiredFromTrash() {
+    // Each under the name `vault trash` showed it under (the catalog no longer has it).
+    for (_, name) in space.takeExpiredFromTrash() {
       Diagnostics.warning(
-        "'\(names.item(item.photo))' was in Recently Deleted longer than \(retention) "
+        "'\(name)' was in Recently Deleted longer than \(retention) "
           + "(and \(TrashRetention.graceDays) days' grace): deleted for good")
     }
     if let hold = space.takeTrashExpiryHold() {

@@ -59,9 +59,13 @@ extension Space {
   /// the space's retention plus its grace at `now` (nanoseconds since 1970): what every
   /// writer does first; nothing when `now` is more than a day behind the space's latest
   /// stamp (`TrashExpiryHold`). A listed import of the same file, or a Live half not in the trash,
-  /// stays. Returns the items that went (each named by the command).
+  /// stays. Returns the items that went, each with the name `vault trash` showed it under
+  /// (`ShownFileNames.item`), for the command to name: once they are gone, the catalog no
+  /// longer knows it.
   @discardableResult
-  func expireTrash(now: Int64 = Timestamp.now().nanosecondsSince1970) throws -> [TrashItem] {
+  func expireTrash(now: Int64 = Timestamp.now().nanosecondsSince1970) throws -> [(
+    item: TrashItem, name: String
+  )] {
     guard let keep = catalog.trashRetention.nanoseconds else { return [] }
     let (cutoff, overflow) = now.subtractingReportingOverflow(keep + TrashRetention.graceNanoseconds)
     guard !overflow else { return [] }
@@ -73,8 +77,10 @@ extension Space {
       return []
     }
     let items = catalog.trashItems.filter { $0.files.contains(where: expired.contains) }
+    let names = ShownFileNames(catalog.shownNames(of: items.flatMap(\.photo.records)))
+    let named = items.map { (item: $0, name: names.item($0.photo)) }
     try deleteExactly(expired)
-    return items
+    return named
   }
 }
 

@@ -59,7 +59,7 @@ public final class Space {
   public var expiresTrash = true
   /// The items this space's writers deleted for good as expired, for the command to name
   /// (`takeExpiredFromTrash`).
-  var expiredFromTrash: [TrashItem] = []
+  var expiredFromTrash: [(item: TrashItem, name: String)] = []
   /// Set when a writer found items due but deleted none because its clock is behind the
   /// space's latest stamp (`TrashExpiryHold`); the command says so once.
   var trashExpiryHold: TrashExpiryHold?
@@ -70,8 +70,9 @@ public final class Space {
     return trashExpiryHold
   }
 
-  /// The items deleted for good as expired since the last call: each is named once.
-  public func takeExpiredFromTrash() -> [TrashItem] {
+  /// The items deleted for good as expired since the last call, each with the name it
+  /// showed under: each is named once.
+  public func takeExpiredFromTrash() -> [(item: TrashItem, name: String)] {
     defer { expiredFromTrash = [] }
     return expiredFromTrash
   }

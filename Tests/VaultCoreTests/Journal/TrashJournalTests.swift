@@ -214,7 +214,7 @@ final class TrashJournalTests: XCTestCase {
     XCTAssertEqual(try space.expireTrash(now: deletedAt + 2 * day + grace).count, 0)
     XCTAssertEqual(space.catalog.trashItems.count, 1)
     XCTAssertEqual(
-      try space.expireTrash(now: deletedAt + 2 * day + grace + 1).map(\.photo.record.name), ["a"])
+      try space.expireTrash(now: deletedAt + 2 * day + grace + 1).map(\.item.photo.record.name), ["a"])
     XCTAssertTrue(space.catalog.trashItems.isEmpty)
     XCTAssertEqual(space.makeBrowser().count, 1)
     XCTAssertFalse(FileManager.default.fileExists(atPath: space.photoPath(records[0].id)))
