@@ -45,6 +45,8 @@ class KittyViewer:
         self.tail = b""
         self.from_kitty = b""
         self.written = 0
+        self.recorded = bytearray()  # what vault wrote, kept until `recording` is turned off
+        self.recording = True
         self.reports_seen = 0
         self.shown = []  # (time kitty took it, status text), for frames asked about
 
@@ -57,6 +59,8 @@ class KittyViewer:
             except OSError:
                 return False
             self.written += len(chunk)
+            if self.recording:
+                self.recorded += chunk
             self.forward(chunk)
         if self.relay in ready:
             self.take_replies(self.relay.recv(1 << 16))
@@ -146,6 +150,7 @@ def first_photos(relay, window_size, vault, count, environment, first, following
     three pages sent ahead (into `following`); a screenshot of the first photo if asked."""
     viewer = KittyViewer(relay, window_size, vault, ["1"], environment)
     shown, seen = viewer.wait_for(r"^ *1 / %d " % count)
+    viewer.recording = False
     first.append(shown - viewer.start)
     for number in range(2, 5):
         viewer.drain(1.5)  # the neighbour is decoded and sent ahead meanwhile
@@ -157,6 +162,31 @@ def first_photos(relay, window_size, vault, count, environment, first, following
         following.append(shown - sent)
     if viewer.quit() != 0:
         sys.exit("error: vault view failed in kitty")
+    return bytes(viewer.recorded)
+
+
+def replay(relay, recorded):
+    """Seconds kitty takes to take `recorded` (vault's bytes up to its first photo's frame,
+    whose status line they end with) once they are all there: the terminal's share of the
+    first photo, which no program sending that image can go below. Kitty's answers to the
+    queries among them are dropped; the screen is left as vault leaves it."""
+    start = time.monotonic()
+    relay.sendall(recorded + REPORT_QUERY)
+    taken = wait_for_report(relay)
+    relay.sendall(b"\x1b_Ga=d,d=A\x1b\\\x1b[?1049l" + REPORT_QUERY)
+    wait_for_report(relay)
+    return taken - start
+
+
+def wait_for_report(relay):
+    """The time kitty's answer to a status report arrived (other answers dropped)."""
+    received = b""
+    while REPORT not in received:
+        ready, _, _ = select.select([relay], [], [], 30)
+        if not ready:
+            sys.exit("error: kitty did not answer a status report")
+        received = received[-len(REPORT):] + relay.recv(1 << 16)
+    return time.monotonic()
 
 
 def paging(relay, window_size, vault, count, environment):
@@ -174,6 +204,19 @@ def paging(relay, window_size, vault, count, environment):
     return seconds * 1000 / pages, written / pages
 
 
+def decode_floor(photo, runs):
+    """Seconds libjpeg-turbo's own djpeg takes to decode `photo` at 1/2 scale (the scale
+    vault decodes a 12 MP photo at for a screen), RUNS times; None without a photo."""
+    if not photo:
+        return None
+    times = []
+    for _ in range(runs):
+        start = time.monotonic()
+        subprocess.run(["djpeg", "-scale", "1/2", "-outfile", os.devnull, photo], check=True)
+        times.append(time.monotonic() - start)
+    return times
+
+
 def main():
     path, vault, count, runs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     # BASELINE: a second build, measured in the same rounds (sides alternating).
@@ -187,20 +230,28 @@ def main():
     rows, columns, width, height = (int.from_bytes(window_size[i:i + 2], "little") for i in (0, 2, 4, 6))
     print("kitty window: %d x %d cells, %d x %d pixels" % (columns, rows, width, height))
     environment = dict(os.environ, TERM="xterm-kitty", COLORTERM="truecolor")
-    results = {binary: ([], [], []) for _, binary in builds}  # key derivations, first photos, next photos
+    # Per build: key derivations, first photos, next photos, kitty's replays of the first photo.
+    results = {binary: ([], [], [], []) for _, binary in builds}
     for run in range(runs):
         for _, binary in builds if run % 2 == 0 else builds[::-1]:
-            base, first, following = results[binary]
+            base, first, following, replays = results[binary]
             base.append(view_driver.baseline(binary, environment)[0])
-            first_photos(relay, window_size, binary, count, environment, first, following,
-                         screenshot=run == 0 and binary == vault)
+            recorded = first_photos(relay, window_size, binary, count, environment, first, following,
+                                    screenshot=run == 0 and binary == vault)
+            replays.append(replay(relay, recorded))
             base.append(view_driver.baseline(binary, environment)[0])
+    decode = decode_floor(os.environ.get("FIRST_PHOTO"), runs)
     for name, binary in builds:
-        base, first, following = results[binary]
+        base, first, following, replays = results[binary]
         kdf = statistics.median(base)
         print("%svault list --count 1 (start, key derivation, open): %s" % (name, view_driver.milliseconds(base)))
         print("%sfirst photo fitted on screen in kitty: %s, %s after the key derivation (target <= 150 ms)"
               % (name, view_driver.milliseconds(first), view_driver.milliseconds([value - kdf for value in first])))
+        print("%s  kitty taking the same bytes replayed at once (its share): %s" % (name, view_driver.milliseconds(replays)))
+        if decode:
+            print("%s  floor: djpeg -scale 1/2 of the photo %s + kitty's share %.0f ms = %.0f ms"
+                  % (name, view_driver.milliseconds(decode), statistics.median(replays) * 1000,
+                     (statistics.median(decode) + statistics.median(replays)) * 1000))
         print("%snext photo when sent ahead, in kitty: %s (target <= 50 ms)" % (name, view_driver.milliseconds(following)))
     for name, binary in builds:
         milliseconds, written = paging(relay, window_size, binary, count, environment)
