@@ -4,8 +4,7 @@ import Foundation
 import Synchronization
 
 /// Encodes pictures as PNG, quickly rather than small (one filter, zlib's fastest level
-/// with run-length matching, or Huffman coding alone for photos, bands of rows deflated on
-/// every core at once): for kitty,
+/// with run-length matching, bands of rows deflated on every core at once): for kitty,
 /// which takes PNG (`f=100`) and so is sent half the bytes of a photo's raw pixels.
 public enum PNGEncoder {
   /// The filter every row gets. For a photo shrunk to the screen, `average` predicts its
