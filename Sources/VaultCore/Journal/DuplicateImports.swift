@@ -28,21 +28,41 @@ struct DuplicateImports: Sendable {
   /// spread, so no hashing is needed): a big space's list is one pass of 8-byte reads,
   /// and only photos whose words are equal have their whole hashes compared.
   init(_ entries: PhotoEntries) {
-    var capacity = 16
-    while capacity < entries.count * 2 { capacity *= 2 }
-    slots = [Int32](repeating: -1, count: capacity)
-    words = [UInt64](repeating: 0, count: capacity)
-    for position in entries.indices { insert(position, of: entries) }
+    append(from: entries)
   }
 
   /// The imports of one photo among `entries`, a list this one's was made of with photos
-  /// appended: the appended ones are added to its table, which is made again only when it
-  /// is half full, so that an import's cost per photo does not grow with the space.
+  /// appended: the appended ones are added to its table, so that an import's cost per
+  /// photo does not grow with the space.
   func appending(_ entries: PhotoEntries) -> DuplicateImports {
-    guard count <= entries.count, entries.count * 2 <= slots.count else { return DuplicateImports(entries) }
     var imports = self
-    for position in count..<entries.count { imports.insert(position, of: entries) }
+    imports.append(from: entries)
     return imports
+  }
+
+  /// Takes in the photos appended to the list this one's was made of, in place (see
+  /// `appending`): a list read in steps, as a snapshot is decrypted, is taken in as it grows.
+  mutating func append(from entries: PhotoEntries) {
+    if count > entries.count { self = DuplicateImports() }
+    if entries.count * 2 > slots.count { grow(toHold: entries.count) }
+    for position in count..<entries.count { insert(position, of: entries) }
+  }
+
+  /// Makes the table again, at least half empty once it holds `photos`, from its own slots
+  /// (where the hashes' first words are), without reading a hash again.
+  private mutating func grow(toHold photos: Int) {
+    var capacity = max(16, slots.count)
+    while capacity < photos * 2 { capacity *= 2 }
+    let (oldSlots, oldWords) = (slots, words)
+    slots = [Int32](repeating: -1, count: capacity)
+    words = [UInt64](repeating: 0, count: capacity)
+    let mask = capacity - 1
+    for (old, position) in oldSlots.enumerated() where position >= 0 {
+      var slot = Int(truncatingIfNeeded: oldWords[old]) & mask
+      while slots[slot] >= 0 { slot = (slot + 1) & mask }
+      slots[slot] = position
+      words[slot] = oldWords[old]
+    }
   }
 
   /// Adds the photo at `position` in `entries`, after those before it: the first of its
