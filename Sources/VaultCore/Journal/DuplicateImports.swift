@@ -12,10 +12,11 @@ struct DuplicateImports: Sendable {
   /// The other imports of each kept import, in list order.
   private(set) var otherImports: [BlobID: [BlobID]] = [:]
 
-  /// The table of the first import of each content hash, by the hash's first word (see
-  /// `init(_:)`): kept to find a photo by its content hash.
-  private var slots: [Int32] = []
-  private var words: [UInt64] = []
+  /// The table of the first import of each content hash (see `init(_:)`), kept to find a
+  /// photo by its content hash: a slot holds the top half of the hash's first word (its
+  /// key) above the photo's position + 1, or 0. A key's first slot is by its top bits, so
+  /// that the table grows from its slots alone.
+  private var slots: [UInt64] = []
   /// How many photos of the list it was made of it holds.
   private var count = 0
 
@@ -24,9 +25,9 @@ struct DuplicateImports: Sendable {
   init() {}
 
   /// The imports of one photo among `entries`, which are in list order. A table of the
-  /// hashes' first words, open-addressed by the word itself (a keyed hash is uniformly
-  /// spread, so no hashing is needed): a big space's list is one pass of 8-byte reads,
-  /// and only photos whose words are equal have their whole hashes compared.
+  /// hashes' keys, open-addressed by the key itself (a keyed hash is uniformly spread, so
+  /// no hashing is needed): a big space's list is one pass of 8-byte reads and one slot of
+  /// 8 bytes a photo, and only photos whose keys are equal have their whole hashes compared.
   init(_ entries: PhotoEntries) {
     append(from: entries)
   }
@@ -48,55 +49,58 @@ struct DuplicateImports: Sendable {
     for position in count..<entries.count { insert(position, of: entries) }
   }
 
-  /// Makes the table again, at least half empty once it holds `photos`, from its own slots
-  /// (where the hashes' first words are), without reading a hash again.
+  /// Makes the table again, at least half empty once it holds `photos`, from its own slots.
   private mutating func grow(toHold photos: Int) {
     var capacity = max(16, slots.count)
     while capacity < photos * 2 { capacity *= 2 }
-    let (oldSlots, oldWords) = (slots, words)
-    slots = [Int32](repeating: -1, count: capacity)
-    words = [UInt64](repeating: 0, count: capacity)
-    let mask = capacity - 1
-    for (old, position) in oldSlots.enumerated() where position >= 0 {
-      var slot = Int(truncatingIfNeeded: oldWords[old]) & mask
-      while slots[slot] >= 0 { slot = (slot + 1) & mask }
-      slots[slot] = position
-      words[slot] = oldWords[old]
-    }
+    let old = slots
+    slots = [UInt64](repeating: 0, count: capacity)
+    for slot in old where slot != 0 { slots[firstFree(from: home(slot >> 32))] = slot }
+  }
+
+  /// The first slot of `key`, the top half of a hash's first word: its top bits.
+  private func home(_ key: UInt64) -> Int {
+    Int(truncatingIfNeeded: key >> (32 - slots.count.trailingZeroBitCount))
+  }
+
+  /// The first empty slot from `slot` on.
+  private func firstFree(from slot: Int) -> Int {
+    var slot = slot
+    while slots[slot] != 0 { slot = (slot + 1) & (slots.count - 1) }
+    return slot
   }
 
   /// Adds the photo at `position` in `entries`, after those before it: the first of its
   /// content hash goes in the table, a later one is an import of it.
   private mutating func insert(_ position: Int, of entries: PhotoEntries) {
-    let mask = slots.count - 1
-    let word = entries.hashWord(at: position)
-    var slot = Int(truncatingIfNeeded: word) & mask
+    let key = entries.hashWord(at: position) >> 32
     count = position + 1
-    while slots[slot] >= 0 {
-      let kept = Int(slots[slot])
-      if words[slot] == word && entries.hash(at: kept) == entries.hash(at: position) {
-        keptImport[entries.id(at: position)] = entries.id(at: kept)
-        otherImports[entries.id(at: kept), default: []].append(entries.id(at: position))
-        return
-      }
+    if let kept = find(key, { entries.hash(at: $0) == entries.hash(at: position) }) {
+      keptImport[entries.id(at: position)] = entries.id(at: kept)
+      otherImports[entries.id(at: kept), default: []].append(entries.id(at: position))
+      return
+    }
+    slots[firstFree(from: home(key))] = key << 32 | UInt64(position + 1)
+  }
+
+  /// The position of the photo in the table whose key is `key` and whose hash `isHash`
+  /// takes, if there is one.
+  private func find(_ key: UInt64, _ isHash: (Int) -> Bool) -> Int? {
+    let mask = slots.count - 1
+    var slot = home(key)
+    while slots[slot] != 0 {
+      let kept = Int(truncatingIfNeeded: slots[slot] & 0xFFFF_FFFF) - 1
+      if slots[slot] >> 32 == key && isHash(kept) { return kept }
       slot = (slot + 1) & mask
     }
-    slots[slot] = Int32(position)
-    words[slot] = word
+    return nil
   }
 
   /// The position in `entries` (the list it was made of) of the first import of the
   /// photo whose keyed content hash is `hash`, if one is listed.
   func position(of hash: ContentHash, in entries: PhotoEntries) -> Int? {
     guard !slots.isEmpty else { return nil }
-    let mask = slots.count - 1
-    var slot = Int(truncatingIfNeeded: hash.word) & mask
-    while slots[slot] >= 0 {
-      let kept = Int(slots[slot])
-      if words[slot] == hash.word && entries.hash(at: kept) == hash { return kept }
-      slot = (slot + 1) & mask
-    }
-    return nil
+    return find(hash.word >> 32) { entries.hash(at: $0) == hash }
   }
 
   /// The import listed for the photo `id` is an import of: itself unless it is hidden.
