@@ -55,52 +55,46 @@ struct DuplicateImports: Sendable {
     while capacity < photos * 2 { capacity *= 2 }
     let old = slots
     slots = [UInt64](repeating: 0, count: capacity)
-    for slot in old where slot != 0 { slots[firstFree(from: home(slot >> 32))] = slot }
-  }
-
-  /// The first slot of `key`, the top half of a hash's first word: its top bits.
-  private func home(_ key: UInt64) -> Int {
-    Int(truncatingIfNeeded: key >> (32 - slots.count.trailingZeroBitCount))
-  }
-
-  /// The first empty slot from `slot` on.
-  private func firstFree(from slot: Int) -> Int {
-    var slot = slot
-    while slots[slot] != 0 { slot = (slot + 1) & (slots.count - 1) }
-    return slot
+    let (shift, mask) = (32 - capacity.trailingZeroBitCount, capacity - 1)
+    for entry in old where entry != 0 {
+      var slot = Int(truncatingIfNeeded: (entry >> 32) >> shift)
+      while slots[slot] != 0 { slot = (slot + 1) & mask }
+      slots[slot] = entry
+    }
   }
 
   /// Adds the photo at `position` in `entries`, after those before it: the first of its
   /// content hash goes in the table, a later one is an import of it.
   private mutating func insert(_ position: Int, of entries: PhotoEntries) {
     let key = entries.hashWord(at: position) >> 32
-    count = position + 1
-    if let kept = find(key, { entries.hash(at: $0) == entries.hash(at: position) }) {
-      keptImport[entries.id(at: position)] = entries.id(at: kept)
-      otherImports[entries.id(at: kept), default: []].append(entries.id(at: position))
-      return
-    }
-    slots[firstFree(from: home(key))] = key << 32 | UInt64(position + 1)
-  }
-
-  /// The position of the photo in the table whose key is `key` and whose hash `isHash`
-  /// takes, if there is one.
-  private func find(_ key: UInt64, _ isHash: (Int) -> Bool) -> Int? {
     let mask = slots.count - 1
-    var slot = home(key)
+    // A key's first slot is its top bits.
+    var slot = Int(truncatingIfNeeded: key >> (32 - slots.count.trailingZeroBitCount))
+    count = position + 1
     while slots[slot] != 0 {
       let kept = Int(truncatingIfNeeded: slots[slot] & 0xFFFF_FFFF) - 1
-      if slots[slot] >> 32 == key && isHash(kept) { return kept }
+      if slots[slot] >> 32 == key && entries.hash(at: kept) == entries.hash(at: position) {
+        keptImport[entries.id(at: position)] = entries.id(at: kept)
+        otherImports[entries.id(at: kept), default: []].append(entries.id(at: position))
+        return
+      }
       slot = (slot + 1) & mask
     }
-    return nil
+    slots[slot] = key << 32 | UInt64(position + 1)
   }
 
   /// The position in `entries` (the list it was made of) of the first import of the
   /// photo whose keyed content hash is `hash`, if one is listed.
   func position(of hash: ContentHash, in entries: PhotoEntries) -> Int? {
     guard !slots.isEmpty else { return nil }
-    return find(hash.word >> 32) { entries.hash(at: $0) == hash }
+    let (key, mask) = (hash.word >> 32, slots.count - 1)
+    var slot = Int(truncatingIfNeeded: key >> (32 - slots.count.trailingZeroBitCount))
+    while slots[slot] != 0 {
+      let kept = Int(truncatingIfNeeded: slots[slot] & 0xFFFF_FFFF) - 1
+      if slots[slot] >> 32 == key && entries.hash(at: kept) == hash { return kept }
+      slot = (slot + 1) & mask
+    }
+    return nil
   }
 
   /// The import listed for the photo `id` is an import of: itself unless it is hidden.
