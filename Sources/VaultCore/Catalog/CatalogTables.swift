@@ -28,9 +28,13 @@ final class CatalogTables: Sendable {
   /// Nothing is derived from an empty list, nor what has nothing to derive from (a space
   /// without Live Photo identifiers, or without albums): opening a big space costs only the
   /// pass over its content hashes that finds imports of one photo, which the tables of a
-  /// list with photos appended (`previous`'s list, an import) take over instead.
-  init(entries: PhotoEntries, state: SpaceState?, appendedTo previous: CatalogTables? = nil) {
-    let imports = previous?.imports.appending(entries) ?? DuplicateImports(entries)
+  /// list with photos appended (`previous`'s list, an import) take over instead, as they
+  /// take over `importsFound` among the list's first photos (while its snapshot was read).
+  init(
+    entries: PhotoEntries, state: SpaceState?, importsFound: DuplicateImports? = nil,
+    appendedTo previous: CatalogTables? = nil
+  ) {
+    let imports = (previous?.imports ?? importsFound)?.appending(entries) ?? DuplicateImports(entries)
     let trashed = state?.trashed ?? [:]
     // Trashed halves pair among themselves only: a still whose MOV alone was deleted is a
     // photo of its own, and a Live Photo in the trash is one item there too.

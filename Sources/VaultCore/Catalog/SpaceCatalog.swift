@@ -17,8 +17,12 @@ public struct SpaceCatalog: Sendable {
   /// whether its list may have changed.
   public let version: Int
 
-  init(entries: PhotoEntries, state: SpaceState?, folders: BlobFolders) {
-    self.init(entries: entries, tables: CatalogTables(entries: entries, state: state), folders: folders)
+  init(
+    entries: PhotoEntries, state: SpaceState?, importsFound: DuplicateImports? = nil, folders: BlobFolders
+  ) {
+    self.init(
+      entries: entries, tables: CatalogTables(entries: entries, state: state, importsFound: importsFound),
+      folders: folders)
   }
 
   init(entries: PhotoEntries, tables: CatalogTables, folders: BlobFolders) {

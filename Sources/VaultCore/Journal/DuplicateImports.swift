@@ -12,10 +12,11 @@ struct DuplicateImports: Sendable {
   /// The other imports of each kept import, in list order.
   private(set) var otherImports: [BlobID: [BlobID]] = [:]
 
-  /// The table of the first import of each content hash, by the hash's first word (see
-  /// `init(_:)`): kept to find a photo by its content hash.
-  private var slots: [Int32] = []
-  private var words: [UInt64] = []
+  /// The table of the first import of each content hash (see `init(_:)`), kept to find a
+  /// photo by its content hash: a slot holds the top half of the hash's first word (its
+  /// key) above the photo's position + 1, or 0. A key's first slot is by its top bits, so
+  /// that the table grows from its slots alone.
+  private var slots: [UInt64] = []
   /// How many photos of the list it was made of it holds.
   private var count = 0
 
@@ -24,56 +25,73 @@ struct DuplicateImports: Sendable {
   init() {}
 
   /// The imports of one photo among `entries`, which are in list order. A table of the
-  /// hashes' first words, open-addressed by the word itself (a keyed hash is uniformly
-  /// spread, so no hashing is needed): a big space's list is one pass of 8-byte reads,
-  /// and only photos whose words are equal have their whole hashes compared.
+  /// hashes' keys, open-addressed by the key itself (a keyed hash is uniformly spread, so
+  /// no hashing is needed): a big space's list is one pass of 8-byte reads and one slot of
+  /// 8 bytes a photo, and only photos whose keys are equal have their whole hashes compared.
   init(_ entries: PhotoEntries) {
-    var capacity = 16
-    while capacity < entries.count * 2 { capacity *= 2 }
-    slots = [Int32](repeating: -1, count: capacity)
-    words = [UInt64](repeating: 0, count: capacity)
-    for position in entries.indices { insert(position, of: entries) }
+    append(from: entries)
   }
 
   /// The imports of one photo among `entries`, a list this one's was made of with photos
-  /// appended: the appended ones are added to its table, which is made again only when it
-  /// is half full, so that an import's cost per photo does not grow with the space.
+  /// appended: the appended ones are added to its table, so that an import's cost per
+  /// photo does not grow with the space.
   func appending(_ entries: PhotoEntries) -> DuplicateImports {
-    guard count <= entries.count, entries.count * 2 <= slots.count else { return DuplicateImports(entries) }
     var imports = self
-    for position in count..<entries.count { imports.insert(position, of: entries) }
+    imports.append(from: entries)
     return imports
+  }
+
+  /// Takes in the photos appended to the list this one's was made of, in place (see
+  /// `appending`): a list read in steps, as a snapshot is decrypted, is taken in as it grows.
+  mutating func append(from entries: PhotoEntries) {
+    if count > entries.count { self = DuplicateImports() }
+    if entries.count * 2 > slots.count { grow(toHold: entries.count) }
+    for position in count..<entries.count { insert(position, of: entries) }
+  }
+
+  /// Makes the table again, at least half empty once it holds `photos`, from its own slots.
+  private mutating func grow(toHold photos: Int) {
+    var capacity = max(16, slots.count)
+    while capacity < photos * 2 { capacity *= 2 }
+    let old = slots
+    slots = [UInt64](repeating: 0, count: capacity)
+    let (shift, mask) = (32 - capacity.trailingZeroBitCount, capacity - 1)
+    for entry in old where entry != 0 {
+      var slot = Int(truncatingIfNeeded: (entry >> 32) >> shift)
+      while slots[slot] != 0 { slot = (slot + 1) & mask }
+      slots[slot] = entry
+    }
   }
 
   /// Adds the photo at `position` in `entries`, after those before it: the first of its
   /// content hash goes in the table, a later one is an import of it.
   private mutating func insert(_ position: Int, of entries: PhotoEntries) {
+    let key = entries.hashWord(at: position) >> 32
     let mask = slots.count - 1
-    let word = entries.hashWord(at: position)
-    var slot = Int(truncatingIfNeeded: word) & mask
+    // A key's first slot is its top bits.
+    var slot = Int(truncatingIfNeeded: key >> (32 - slots.count.trailingZeroBitCount))
     count = position + 1
-    while slots[slot] >= 0 {
-      let kept = Int(slots[slot])
-      if words[slot] == word && entries.hash(at: kept) == entries.hash(at: position) {
+    while slots[slot] != 0 {
+      let kept = Int(truncatingIfNeeded: slots[slot] & 0xFFFF_FFFF) - 1
+      if slots[slot] >> 32 == key && entries.hash(at: kept) == entries.hash(at: position) {
         keptImport[entries.id(at: position)] = entries.id(at: kept)
         otherImports[entries.id(at: kept), default: []].append(entries.id(at: position))
         return
       }
       slot = (slot + 1) & mask
     }
-    slots[slot] = Int32(position)
-    words[slot] = word
+    slots[slot] = key << 32 | UInt64(position + 1)
   }
 
   /// The position in `entries` (the list it was made of) of the first import of the
   /// photo whose keyed content hash is `hash`, if one is listed.
   func position(of hash: ContentHash, in entries: PhotoEntries) -> Int? {
     guard !slots.isEmpty else { return nil }
-    let mask = slots.count - 1
-    var slot = Int(truncatingIfNeeded: hash.word) & mask
-    while slots[slot] >= 0 {
-      let kept = Int(slots[slot])
-      if words[slot] == hash.word && entries.hash(at: kept) == hash { return kept }
+    let (key, mask) = (hash.word >> 32, slots.count - 1)
+    var slot = Int(truncatingIfNeeded: key >> (32 - slots.count.trailingZeroBitCount))
+    while slots[slot] != 0 {
+      let kept = Int(truncatingIfNeeded: slots[slot] & 0xFFFF_FFFF) - 1
+      if slots[slot] >> 32 == key && entries.hash(at: kept) == hash { return kept }
       slot = (slot + 1) & mask
     }
     return nil

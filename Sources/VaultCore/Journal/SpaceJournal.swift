@@ -123,6 +123,12 @@ package final class SpaceJournal {
     return BlobID(hex: String(name.dropFirst(prefix.count)))
   }
 
+  /// The state's photos, with the imports of one photo found among them as they were read
+  /// (`SpaceState.takeEntriesWithImportsFound`).
+  func takeEntriesWithImportsFound() -> (entries: PhotoEntries, imports: DuplicateImports?) {
+    state.takeEntriesWithImportsFound()
+  }
+
   private func readSnapshot(path: String, id: BlobID) throws -> Int {
     // Applied to a copy of the state, which becomes the state only if the whole snapshot
     // reads well (a damaged one adds nothing). The snapshot is kept (and wiped when the last

@@ -29,6 +29,10 @@ package struct SpaceState {
   private var index = PositionIndex()
   private var holes: Set<Int> = []
   private var listIsOrdered = true
+  /// The imports of one photo (`DuplicateImports`) among the photos of `list`, found as a
+  /// snapshot is applied (`findImportsOfListed`). Valid while `list` is `entries()` with
+  /// photos appended only: in order, with no holes (a list that lost that never regains it).
+  private var importsOfList = DuplicateImports()
   private(set) var deleted: Set<BlobID> = []
   /// Kept for photos not (yet) added too: in merged copies a selection can be read before
   /// the photo's addition.
@@ -337,6 +341,20 @@ package struct SpaceState {
 
   package func entries() -> PhotoEntries {
     orderedPositions().map { list.picking($0) } ?? list
+  }
+
+  /// Takes the photos listed since its last call into `importsOfList`, while that is valid.
+  mutating func findImportsOfListed() {
+    guard listIsOrdered && holes.isEmpty else { return }
+    importsOfList.append(from: list)
+  }
+
+  /// `entries()`, with the imports of one photo `findImportsOfListed` found among their first
+  /// photos if still valid (the catalog takes in the rest), handed over: not kept to be copied.
+  mutating func takeEntriesWithImportsFound() -> (entries: PhotoEntries, imports: DuplicateImports?) {
+    defer { importsOfList = DuplicateImports() }
+    guard let positions = orderedPositions() else { return (list, importsOfList) }
+    return (list.picking(positions), nil)
   }
 
   /// Makes room for `count` photos at once (a snapshot says how many it holds, roughly).

@@ -130,7 +130,8 @@ public final class Space {
         }
         let journal = try SpaceJournal.load(directory: directory + "/" + Self.journalFolder, master: master)
         self.journal = journal
-        publish(journal.state.entries())
+        let (entries, imports) = journal.takeEntriesWithImportsFound()
+        publish(entries, importsFound: imports)
       } else {
         publish(PhotoEntries(try Self.readIndex(in: directory, master: master).photos))
       }
@@ -325,9 +326,11 @@ public final class Space {
   }
 
   /// Publishes the catalog of `entries`, the space's photos after a change, with what is
-  /// derived from them and from the journal (its Live Photos, albums, imports).
-  func publish(_ entries: PhotoEntries) {
-    catalog = SpaceCatalog(entries: entries, state: journal?.state, folders: catalog.folders)
+  /// derived from them and from the journal (its Live Photos, albums, imports), taking over
+  /// `importsFound` among their first photos if the journal found them as it was read.
+  func publish(_ entries: PhotoEntries, importsFound: DuplicateImports? = nil) {
+    catalog = SpaceCatalog(
+      entries: entries, state: journal?.state, importsFound: importsFound, folders: catalog.folders)
     blobs.offloadRemote = journal?.state.offloadRemote
   }
 

@@ -101,6 +101,79 @@ extension JournalTests {
     }
   }
 
+  /// The imports of one photo are found while a snapshot is applied, a step at a time as it
+  /// is decrypted (`SpaceState.findImportsOfListed`), and the catalog takes them over: with
+  /// entries after the snapshot that append photos, delete one (a hole in the list) or add
+  /// one before the others (out of order), they are those a pass over the whole list finds.
+  func testImportsFoundWhileASnapshotIsAppliedAreThoseFoundAfresh() throws {
+    for seed in UInt64(0)..<80 {
+      var random = SeededGenerator(seed: seed)
+      let hashes = (0..<Int.random(in: 1...8, using: &random)).map { _ in
+        hexString((0..<32).map { _ in UInt8.random(in: 0...255, using: &random) })
+      }
+      func added(order: Int) -> JournalEntry {
+        .added(
+          PhotoRecord(
+            id: .random(), name: "p", bytes: 10, format: .jpeg, width: 4, height: 3, orientation: 1,
+            modifiedAt: Timestamp(seconds: 1), importedAt: Timestamp(seconds: 2),
+            contentHash: hashes.randomElement(using: &random)!),
+          order: Int64(order))
+      }
+      let photos = (0..<Int.random(in: 1...150, using: &random)).map { added(order: $0 + 10) }
+      var state = SpaceState()
+      try state.applySnapshot(
+        try SnapshotBytes(JournalEntry.encodeAll(photos, padded: true)),
+        inSteps: Int.random(in: 40...2_000, using: &random))
+      let change = seed % 4
+      switch change {
+      case 1:
+        for order in 0..<Int.random(in: 1...40, using: &random) { state.apply(added(order: order + 500)) }
+      case 2: state.apply(.deleted(state.entries().id(at: Int.random(in: 0..<photos.count, using: &random))))
+      case 3: state.apply(added(order: 1))
+      default: break
+      }
+      let (entries, found) = state.takeEntriesWithImportsFound()
+      XCTAssertEqual(entries, state.entries(), "seed \(seed)")
+      XCTAssertEqual(found == nil, change >= 2, "seed \(seed)")
+      let imports = CatalogTables(entries: entries, state: state, importsFound: found).imports
+      let afresh = DuplicateImports(entries)
+      XCTAssertEqual(imports.keptImport, afresh.keptImport, "seed \(seed)")
+      XCTAssertEqual(imports.otherImports, afresh.otherImports, "seed \(seed)")
+      for hash in hashes {
+        XCTAssertEqual(
+          imports.position(of: ContentHash(hash), in: entries),
+          afresh.position(of: ContentHash(hash), in: entries),
+          "seed \(seed)")
+      }
+    }
+  }
+
+  /// A big snapshot (read while it is decrypted, `SnapshotDecryption`) of photos imported
+  /// twice, and photos imported after it: the space lists each file once, its imports are
+  /// those a pass over its list finds.
+  func testABigSnapshotsImportsOfOnePhotoAreFoundAsItIsRead() throws {
+    let originals = (0..<9_000).map { record(named: "photo \($0)") }
+    let again = originals.shuffled().prefix(3_000).map { original in
+      var copy = record(named: "again")
+      copy.contentHash = original.contentHash
+      return copy
+    }
+    let photos = (originals + again.prefix(1_500)).enumerated().map {
+      JournalEntry.added($1, order: Int64($0 + 1))
+    }
+    XCTAssertGreaterThan(JournalEntry.encodeAll(photos).count, SpaceJournal.parallelDecodingSize)
+    try writeSnapshot(photos)
+    space = try reopen(.write)
+    try space.appendImported(Array(again.suffix(1_500)) + [record(named: "new")])
+    let reopened = try reopen()
+    let afresh = DuplicateImports(reopened.entries)
+    XCTAssertEqual(afresh.keptImport.count, 3_000)
+    XCTAssertEqual(reopened.duplicateImports().keptImport, afresh.keptImport)
+    XCTAssertEqual(reopened.duplicateImports().otherImports, afresh.otherImports)
+    XCTAssertEqual(reopened.catalog.count, 9_001)
+    space = reopened
+  }
+
   /// The listed items of `state` as the browser shows them: the id and selection of each
   /// photo that is not a hidden import.
   static func listedItems(_ state: SpaceState) -> [String] {
