@@ -88,15 +88,7 @@ extension JournalTests {
           entries.append(IndexEntry(record: record, selected: false))
         }
         imports = imports.appending(entries)
-        let afresh = DuplicateImports(entries)
-        XCTAssertEqual(imports.keptImport, afresh.keptImport, "seed \(seed)")
-        XCTAssertEqual(imports.otherImports, afresh.otherImports, "seed \(seed)")
-        for hash in hashes {
-          XCTAssertEqual(
-            imports.position(of: ContentHash(hash), in: entries),
-            afresh.position(of: ContentHash(hash), in: entries),
-            "seed \(seed)")
-        }
+        Self.assertFoundAfresh(imports, of: entries, hashes: hashes, seed: seed)
       }
     }
   }
@@ -136,15 +128,24 @@ extension JournalTests {
       XCTAssertEqual(entries, state.entries(), "seed \(seed)")
       XCTAssertEqual(found == nil, change >= 2, "seed \(seed)")
       let imports = CatalogTables(entries: entries, state: state, importsFound: found).imports
-      let afresh = DuplicateImports(entries)
-      XCTAssertEqual(imports.keptImport, afresh.keptImport, "seed \(seed)")
-      XCTAssertEqual(imports.otherImports, afresh.otherImports, "seed \(seed)")
-      for hash in hashes {
-        XCTAssertEqual(
-          imports.position(of: ContentHash(hash), in: entries),
-          afresh.position(of: ContentHash(hash), in: entries),
-          "seed \(seed)")
-      }
+      Self.assertFoundAfresh(imports, of: entries, hashes: hashes, seed: seed)
+    }
+  }
+
+  /// `imports` of `entries` are those a pass over the whole list finds: the same kept and
+  /// other imports, and the same photo found for each of `hashes`.
+  static func assertFoundAfresh(
+    _ imports: DuplicateImports, of entries: PhotoEntries, hashes: [String], seed: UInt64,
+    file: StaticString = #filePath, line: UInt = #line
+  ) {
+    let afresh = DuplicateImports(entries)
+    XCTAssertEqual(imports.keptImport, afresh.keptImport, "seed \(seed)", file: file, line: line)
+    XCTAssertEqual(imports.otherImports, afresh.otherImports, "seed \(seed)", file: file, line: line)
+    for hash in hashes {
+      XCTAssertEqual(
+        imports.position(of: ContentHash(hash), in: entries),
+        afresh.position(of: ContentHash(hash), in: entries),
+        "seed \(seed)", file: file, line: line)
     }
   }
 
