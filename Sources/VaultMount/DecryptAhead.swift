@@ -2,12 +2,10 @@ import Dispatch
 import Foundation
 import VaultCore
 
-/// Decrypts the next blocks of each open file ahead of its reads, on a few threads for the
-/// whole mount, so that a read of a block decrypted already only copies it: reading a file
-/// from start to end, its next blocks are decrypted on every core while the read replies
-/// with the one before, where each FUSE read used to decrypt its own chunks one after
-/// another. (One thread for all was the limit of a video streamed through the mount: 0.72 s
-/// of XChaCha20-Poly1305 a GiB, in order, against gocryptfs's 0.84 s for all its work.)
+/// Decrypts the next blocks of each open file ahead of its reads, on one thread for the
+/// whole mount, so that a read of a block decrypted already only copies it: reading a photo
+/// from start to end, decrypting one block overlaps replying with the one before, on the
+/// other core, where each FUSE read used to decrypt its own chunks one after another.
 ///
 /// Memory: `slots` blocks of `blockSize` for all open files together, allocated once and
 /// locked, each wiped as soon as its block is handed out or dropped; a file gets at most
@@ -50,14 +48,11 @@ final class DecryptAhead: @unchecked Sendable {
   }
   private let slots: [PinnedBytes]
   private let state: WaitableMutex<Blocks>
-  /// Threads of its own, one a core up to `blocksAhead` (FUSE's threads may all be waiting
-  /// in `read`), handed blocks in turn. (Not private: a test holds one of them up.)
-  let queues: [DispatchQueue]
+  /// One thread of its own: FUSE's threads may all be waiting in `read`. (Not private: a
+  /// test waits for it to be done with what was queued.)
+  let queue = DispatchQueue(label: "vault.mount.decrypt-ahead")
 
-  init(slots count: Int, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
-    queues = (0..<max(1, min(threads, Self.blocksAhead))).map {
-      DispatchQueue(label: "vault.mount.decrypt-ahead.\($0)")
-    }
+  init(slots count: Int) {
     slots = (0..<count).map { _ in
       let slot = PinnedBytes(count: Self.blockSize)
       // Kept out of swap where the limit on locked memory allows, as `SecureBytes` is.
@@ -73,18 +68,6 @@ final class DecryptAhead: @unchecked Sendable {
 
   /// How many blocks are held (queued, being decrypted or decrypted) now.
   var blocksHeld: Int { state.withLock { slots.count - $0.freeSlots.count } }
-
-  /// How many blocks are decrypted and waiting for their read now.
-  var blocksReady: Int {
-    state.withLock { blocks in
-      blocks.byKey.values.count { if case .ready = $0 { true } else { false } }
-    }
-  }
-
-  /// Returns once the blocks queued so far are decrypted or dropped.
-  func waitForQueuedBlocks() {
-    for queue in queues { queue.sync {} }
-  }
 
   /// Whether each free slot is free once (a slot released twice would be lent to two blocks).
   var freeSlotsAreDistinct: Bool { state.withLock { Set($0.freeSlots).count == $0.freeSlots.count } }
@@ -201,9 +184,7 @@ final class DecryptAhead: @unchecked Sendable {
     for slot in dropped { release(slot) }
     for (key, ticket, slot) in queued {
       // Holds `file` until done, so that it is not forgotten (nor its identifier reused) meanwhile.
-      queues[Int(ticket % UInt64(queues.count))].async {
-        self.decrypt(key, ticket: ticket, into: slot, of: file)
-      }
+      queue.async { self.decrypt(key, ticket: ticket, into: slot, of: file) }
     }
   }
 

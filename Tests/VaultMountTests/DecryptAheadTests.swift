@@ -15,8 +15,7 @@ final class DecryptAheadTests: XCTestCase {
   /// marker), about 7 blocks.
   var original: [UInt8] = []
   let pool = ReaderPool(limit: 4)
-  /// Two threads whatever the machine: blocks of one file decrypted at once.
-  let ahead = DecryptAhead(slots: 6, threads: 2)
+  let ahead = DecryptAhead(slots: 6)
 
   override func setUpWithError() throws {
     let folder = try makeTemporaryFolder(self)
@@ -92,7 +91,7 @@ final class DecryptAheadTests: XCTestCase {
       }
     }
     XCTAssertEqual(failures.withLock { $0 }, [], "seed \(seed)")
-    ahead.waitForQueuedBlocks()
+    ahead.queue.sync {}
     XCTAssertEqual(ahead.blocksHeld, 0, "closed files' blocks are wiped and freed (seed \(seed))")
   }
 
@@ -100,36 +99,14 @@ final class DecryptAheadTests: XCTestCase {
     let file = openFile()
     let block = DecryptAhead.blockSize
     XCTAssertTrue(try Self.read(file, 0, block) == Self.expected(0, block, in: original))
-    ahead.waitForQueuedBlocks()
+    ahead.queue.sync {}
     XCTAssertEqual(ahead.blocksHeld, DecryptAhead.blocksAhead)
     for index in 1..<original.count / block + 1 {
       XCTAssertTrue(
         try Self.read(file, index * block + 7, block)
           == Self.expected(index * block + 7, block, in: original),
         "block \(index)")
-      ahead.waitForQueuedBlocks()
-    }
-  }
-
-  /// The blocks after a read are decrypted on more than one thread: with one of them held
-  /// up, the other still decrypts its share (a video streamed through the mount waited for
-  /// one thread's XChaCha20-Poly1305, 0.72 s a GiB).
-  func testTheBlocksAheadAreDecryptedOnSeveralThreadsAtOnce() throws {
-    let file = openFile()
-    let block = DecryptAhead.blockSize
-    let heldUp = DispatchSemaphore(value: 0)
-    ahead.queues[0].async { heldUp.wait() }
-    XCTAssertTrue(try Self.read(file, 0, block) == Self.expected(0, block, in: original))
-    ahead.queues[1].sync {}
-    XCTAssertGreaterThan(ahead.blocksReady, 0, "the free thread decrypted a block meanwhile")
-    XCTAssertLessThan(ahead.blocksReady, DecryptAhead.blocksAhead, "the held-up one did not")
-    heldUp.signal()
-    ahead.waitForQueuedBlocks()
-    XCTAssertEqual(ahead.blocksReady, DecryptAhead.blocksAhead)
-    for index in 1...DecryptAhead.blocksAhead {
-      XCTAssertTrue(
-        try Self.read(file, index * block, block) == Self.expected(index * block, block, in: original),
-        "block \(index)")
+      ahead.queue.sync {}
     }
   }
 
@@ -139,10 +116,10 @@ final class DecryptAheadTests: XCTestCase {
     let file = openFile()
     let block = DecryptAhead.blockSize
     XCTAssertTrue(try Self.read(file, 0, block) == Self.expected(0, block, in: original))
-    ahead.waitForQueuedBlocks()
+    ahead.queue.sync {}
     XCTAssertEqual(ahead.blocksHeld, DecryptAhead.blocksAhead)
     XCTAssertTrue(try Self.read(file, 5 * block, 100) == Self.expected(5 * block, 100, in: original))
-    ahead.waitForQueuedBlocks()
+    ahead.queue.sync {}
     XCTAssertLessThanOrEqual(ahead.blocksHeld, DecryptAhead.blocksAhead)
     XCTAssertTrue(ahead.freeSlotsAreDistinct)
   }
@@ -162,7 +139,7 @@ final class DecryptAheadTests: XCTestCase {
     for (offset, count) in Self.randomReads(200, in: original, using: &random) {
       let overDamage =
         offset < 7 * chunk && offset + count > 6 * chunk && offset < original.count && count > 0
-      if Bool.random(using: &random) { ahead.waitForQueuedBlocks() }
+      if Bool.random(using: &random) { ahead.queue.sync {} }
       do {
         let bytes = try Self.read(file!, offset, count)
         XCTAssertFalse(overDamage, "\(offset)+\(count) read over the damaged chunk (seed \(seed))")
@@ -175,7 +152,7 @@ final class DecryptAheadTests: XCTestCase {
       }
     }
     file = nil
-    ahead.waitForQueuedBlocks()
+    ahead.queue.sync {}
     XCTAssertEqual(ahead.blocksHeld, 0, "seed \(seed)")
   }
 }

@@ -28,26 +28,12 @@ public struct AreaResampler {
   private var nextIsEmpty = true
   private var currentRow = 0
   private var nextSourceRow = 0
-  /// The output rows this one makes: all of them, or a band (`firstSourceRow`).
-  public let targetRows: Range<Int>
-  /// Where a band below the first begins in the source: its first source row may begin in
-  /// the row above the band, and only its part below counts (computed as the whole
-  /// target's rows compute where the next row begins, so that the band is bit for bit the same).
-  private var bandTop: Double?
   private var output: [UInt8]
 
-  /// The target may not be larger than the source in either direction. With `targetRows`,
-  /// only those rows of the target are made (a band: others make the rest, on other cores),
-  /// from the source rows that fall in them, `firstSourceRow` and on; the band's pixels are
-  /// those the whole target has in those rows, bit for bit.
-  public init(
-    sourceWidth: Int, sourceHeight: Int, targetWidth: Int, targetHeight: Int, targetRows: Range<Int>? = nil
-  ) {
+  /// The target may not be larger than the source in either direction.
+  public init(sourceWidth: Int, sourceHeight: Int, targetWidth: Int, targetHeight: Int) {
     precondition(targetWidth > 0 && targetHeight > 0)
     precondition(targetWidth <= sourceWidth && targetHeight <= sourceHeight, "area averaging only shrinks")
-    let rows = targetRows ?? 0..<targetHeight
-    precondition(rows.lowerBound >= 0 && rows.upperBound <= targetHeight && !rows.isEmpty)
-    self.targetRows = rows
     self.sourceWidth = sourceWidth
     self.sourceHeight = sourceHeight
     self.targetWidth = targetWidth
@@ -73,24 +59,14 @@ public struct AreaResampler {
     // Past the last column, `taps` pixels of zeros that the unused taps may read.
     currentSums = [Float](repeating: 0, count: (sourceWidth + taps) * 3)
     nextSums = currentSums
-    output = [UInt8](repeating: 0, count: targetWidth * rows.count * 3)
-    currentRow = rows.lowerBound
-    nextSourceRow = firstSourceRow
-    if rows.lowerBound > 0 { bandTop = Double(rows.lowerBound) * scaleY }
+    output = [UInt8](repeating: 0, count: targetWidth * targetHeight * 3)
   }
-
-  /// The first source row that falls in the first of `targetRows`.
-  public var firstSourceRow: Int { Int(Double(targetRows.lowerBound) * scaleY) }
-
-  /// Whether every row of `targetRows` is made: the rows added after change nothing.
-  public var isComplete: Bool { currentRow >= targetRows.upperBound }
 
   /// Adds the next source row of `sourceWidth` RGB pixels.
   public mutating func addRow(_ row: UnsafePointer<UInt8>) {
-    guard nextSourceRow < sourceHeight, currentRow < targetRows.upperBound else { return }
-    let bottom = Double(nextSourceRow) + 1
-    let top = bandTop ?? Double(nextSourceRow)
-    bandTop = nil
+    guard nextSourceRow < sourceHeight, currentRow < targetHeight else { return }
+    let top = Double(nextSourceRow)
+    let bottom = top + 1
     let currentBottom = Double(currentRow + 1) * scaleY
     let inCurrent = Float((min(bottom, currentBottom) - top) / scaleY)
     let inNext = Float(max(0, bottom - currentBottom) / scaleY)
@@ -139,7 +115,7 @@ public struct AreaResampler {
   /// Averages the finished row of sums across columns into output row `currentRow` (in
   /// C: Swift checks each float-to-byte conversion, and this runs for every sample).
   private mutating func emitCurrentRow() {
-    let row = (currentRow - targetRows.lowerBound) * targetWidth * 3
+    let row = currentRow * targetWidth * 3
     let (taps, targetWidth) = (self.taps, self.targetWidth)
     columnStart.withUnsafeBufferPointer { starts in
       columnWeights.withUnsafeBufferPointer { weights in
@@ -155,9 +131,9 @@ public struct AreaResampler {
     currentRow += 1
   }
 
-  /// The shrunk picture (its band); rows never added count as black.
+  /// The shrunk picture; rows never added count as black.
   public mutating func finish() -> RGBImage {
-    while currentRow < targetRows.upperBound { emitAndAdvance() }
-    return RGBImage(width: targetWidth, height: targetRows.count, pixels: output)
+    while currentRow < targetHeight { emitAndAdvance() }
+    return RGBImage(width: targetWidth, height: targetHeight, pixels: output)
   }
 }

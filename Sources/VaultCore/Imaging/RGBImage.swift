@@ -98,9 +98,13 @@ extension RGBImage {
     let left = (width - cropWidth) / 2
     let top = (height - cropHeight) / 2
     if cropWidth >= targetWidth && cropHeight >= targetHeight {
-      return areaShrunk(
-        left: left, top: top, cropWidth: cropWidth, cropHeight: cropHeight, targetWidth: targetWidth,
-        targetHeight: targetHeight)
+      var resampler = AreaResampler(
+        sourceWidth: cropWidth, sourceHeight: cropHeight, targetWidth: targetWidth, targetHeight: targetHeight
+      )
+      pixels.withUnsafeBufferPointer { buffer in
+        for y in top..<(top + cropHeight) { resampler.addRow(buffer.baseAddress! + (y * width + left) * 3) }
+      }
+      return resampler.finish()
     }
     var output = [UInt8](repeating: 0, count: targetWidth * targetHeight * 3)
     for y in 0..<targetHeight {
