@@ -47,13 +47,26 @@ static void hash(unsigned char *data, unsigned char *out, size_t size) {
   crypto_generichash_final(&state, out, 32);
 }
 
-static void seal(unsigned char *data, unsigned char *out, size_t size) {
+/* An AEAD's encryption, as libsodium declares both: XChaCha20-Poly1305 and AES-256-GCM. */
+typedef int (*aead_encrypt)(unsigned char *c, unsigned long long *clen, const unsigned char *m,
+                            unsigned long long mlen, const unsigned char *ad, unsigned long long adlen,
+                            const unsigned char *nsec, const unsigned char *npub, const unsigned char *k);
+
+/* Seals each chunk as vault's blobs do: a nonce of `nonce_bytes` ending in the chunk's index,
+ * 16 bytes of tag after each. */
+static void seal_chunks(aead_encrypt encrypt, size_t nonce_bytes, unsigned char *data, unsigned char *out,
+                        size_t size) {
   unsigned char nonce[crypto_aead_xchacha20poly1305_ietf_NPUBBYTES] = {0};
   for (size_t at = 0, index = 0; at < size; at += chunk_size, index++) {
-    memcpy(nonce + 16, &index, sizeof index);
-    crypto_aead_xchacha20poly1305_ietf_encrypt(out + at + index * 16, NULL, data + at, chunk_size,
-                                               (const unsigned char *)"VLTB", 6, NULL, nonce, key);
+    memcpy(nonce + nonce_bytes - sizeof index, &index, sizeof index);
+    encrypt(out + at + index * 16, NULL, data + at, chunk_size, (const unsigned char *)"VLTB", 6, NULL, nonce,
+            key);
   }
+}
+
+static void seal(unsigned char *data, unsigned char *out, size_t size) {
+  seal_chunks(crypto_aead_xchacha20poly1305_ietf_encrypt, crypto_aead_xchacha20poly1305_ietf_NPUBBYTES, data,
+              out, size);
 }
 
 static void open_sealed(unsigned char *sealed, unsigned char *out, size_t size) {
@@ -70,12 +83,7 @@ static void open_sealed(unsigned char *sealed, unsigned char *out, size_t size) 
 }
 
 static void aes_gcm(unsigned char *data, unsigned char *out, size_t size) {
-  unsigned char nonce[crypto_aead_aes256gcm_NPUBBYTES] = {0};
-  for (size_t at = 0, index = 0; at < size; at += chunk_size, index++) {
-    memcpy(nonce + 4, &index, sizeof index);
-    crypto_aead_aes256gcm_encrypt(out + at + index * 16, NULL, data + at, chunk_size,
-                                  (const unsigned char *)"VLTB", 6, NULL, nonce, key);
-  }
+  seal_chunks(crypto_aead_aes256gcm_encrypt, crypto_aead_aes256gcm_NPUBBYTES, data, out, size);
 }
 
 static void copy(unsigned char *data, unsigned char *out, size_t size) { memcpy(out, data, size); }

@@ -137,15 +137,13 @@ struct VerifyCommand: ParsableCommand {
   /// `delete` by its id would take the whole item, the intact half with it.
   /// Each file is named as 'vault list' and an export name it: `name` is the one the
   /// finding gave (`SpaceVerifier` names files so), the Live Photo's other half is looked up.
-  private func damagedOriginalHint(number: Int, name shown: String, id: String, in listed: PhotoBrowser)
+  private func damagedOriginalHint(number: Int, name: String, id: String, in listed: PhotoBrowser)
     -> String
   {
-    if shown.hasSuffix(VerifyFinding.trashSuffix) {
-      let name = shown.dropLast(VerifyFinding.trashSuffix.count)
-      return "restore '\(name)' (item \(number) of 'vault trash', "
+    if name.hasSuffix(VerifyFinding.trashSuffix) {
+      return "restore '\(name.dropLast(VerifyFinding.trashSuffix.count))' (item \(number) of 'vault trash', "
         + "id \(id)) from a backup; in Recently Deleted it goes for good when it expires or the trash is emptied"
     }
-    let (name, names) = (shown, listed.shownNames)
     if let others = otherImportsText(of: id, in: listed) {
       return "restore '\(name)' (photo \(number), id \(id)) from a backup or from another copy of the vault: "
         + others
@@ -154,6 +152,7 @@ struct VerifyCommand: ParsableCommand {
       return
         "restore '\(name)' (photo \(number), id \(id)) from a backup, or remove it with 'vault delete --now \(id)'"
     }
+    let names = listed.shownNames
     let kept =
       half == .motion ? "'\(names.of(still))' stays, a photo" : "'\(names.of(motion))' stays, a video"
     return "restore '\(name)' (the \(half.rawValue) of live photo \(number) '\(names.of(still))', id \(id)) "

@@ -95,12 +95,21 @@ final class DecryptAheadTests: XCTestCase {
     XCTAssertEqual(ahead.blocksHeld, 0, "closed files' blocks are wiped and freed (seed \(seed))")
   }
 
-  func testTheBlocksAfterAReadAreDecryptedAheadAndReadFromThere() throws {
-    let file = openFile()
+  /// An open file whose first block was read: the blocks after it are decrypted ahead, as
+  /// many as a file may hold.
+  func openFileReadFromItsStart(file: StaticString = #filePath, line: UInt = #line) throws -> OpenOriginal {
+    let opened = openFile()
     let block = DecryptAhead.blockSize
-    XCTAssertTrue(try Self.read(file, 0, block) == Self.expected(0, block, in: original))
+    XCTAssertTrue(
+      try Self.read(opened, 0, block) == Self.expected(0, block, in: original), file: file, line: line)
     ahead.queue.sync {}
-    XCTAssertEqual(ahead.blocksHeld, DecryptAhead.blocksAhead)
+    XCTAssertEqual(ahead.blocksHeld, DecryptAhead.blocksAhead, file: file, line: line)
+    return opened
+  }
+
+  func testTheBlocksAfterAReadAreDecryptedAheadAndReadFromThere() throws {
+    let file = try openFileReadFromItsStart()
+    let block = DecryptAhead.blockSize
     for index in 1..<original.count / block + 1 {
       XCTAssertTrue(
         try Self.read(file, index * block + 7, block)
@@ -113,11 +122,8 @@ final class DecryptAheadTests: XCTestCase {
   /// A seek forward drops the blocks decrypted ahead of the old place: a file holds
   /// `blocksAhead` at most, or a video player seeking through one would hold every slot.
   func testASeekForwardLetsGoOfTheBlocksAheadOfTheOldPlace() throws {
-    let file = openFile()
+    let file = try openFileReadFromItsStart()
     let block = DecryptAhead.blockSize
-    XCTAssertTrue(try Self.read(file, 0, block) == Self.expected(0, block, in: original))
-    ahead.queue.sync {}
-    XCTAssertEqual(ahead.blocksHeld, DecryptAhead.blocksAhead)
     XCTAssertTrue(try Self.read(file, 5 * block, 100) == Self.expected(5 * block, 100, in: original))
     ahead.queue.sync {}
     XCTAssertLessThanOrEqual(ahead.blocksHeld, DecryptAhead.blocksAhead)

@@ -55,24 +55,34 @@ struct DuplicateImports: Sendable {
     while capacity < photos * 2 { capacity *= 2 }
     let old = slots
     slots = [UInt64](repeating: 0, count: capacity)
-    let (shift, mask) = (32 - capacity.trailingZeroBitCount, capacity - 1)
+    let mask = capacity - 1
     for entry in old where entry != 0 {
-      var slot = Int(truncatingIfNeeded: (entry >> 32) >> shift)
+      var slot = firstSlot(of: entry >> 32)
       while slots[slot] != 0 { slot = (slot + 1) & mask }
       slots[slot] = entry
     }
   }
+
+  /// The slot where a probe for `key` (32 bits) starts: its top bits, as many bits as the
+  /// table's size takes.
+  @inline(__always)
+  private func firstSlot(of key: UInt64) -> Int {
+    Int(truncatingIfNeeded: key >> (32 - slots.count.trailingZeroBitCount))
+  }
+
+  /// The photo's position a filled slot holds (below its key, as position + 1).
+  @inline(__always)
+  private static func position(in slot: UInt64) -> Int { Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1 }
 
   /// Adds the photo at `position` in `entries`, after those before it: the first of its
   /// content hash goes in the table, a later one is an import of it.
   private mutating func insert(_ position: Int, of entries: PhotoEntries) {
     let key = entries.hashWord(at: position) >> 32
     let mask = slots.count - 1
-    // A key's first slot is its top bits.
-    var slot = Int(truncatingIfNeeded: key >> (32 - slots.count.trailingZeroBitCount))
+    var slot = firstSlot(of: key)
     count = position + 1
     while slots[slot] != 0 {
-      let kept = Int(truncatingIfNeeded: slots[slot] & 0xFFFF_FFFF) - 1
+      let kept = Self.position(in: slots[slot])
       if slots[slot] >> 32 == key && entries.hash(at: kept) == entries.hash(at: position) {
         keptImport[entries.id(at: position)] = entries.id(at: kept)
         otherImports[entries.id(at: kept), default: []].append(entries.id(at: position))
@@ -88,9 +98,9 @@ struct DuplicateImports: Sendable {
   func position(of hash: ContentHash, in entries: PhotoEntries) -> Int? {
     guard !slots.isEmpty else { return nil }
     let (key, mask) = (hash.word >> 32, slots.count - 1)
-    var slot = Int(truncatingIfNeeded: key >> (32 - slots.count.trailingZeroBitCount))
+    var slot = firstSlot(of: key)
     while slots[slot] != 0 {
-      let kept = Int(truncatingIfNeeded: slots[slot] & 0xFFFF_FFFF) - 1
+      let kept = Self.position(in: slots[slot])
       if slots[slot] >> 32 == key && entries.hash(at: kept) == hash { return kept }
       slot = (slot + 1) & mask
     }
