@@ -26,6 +26,12 @@ let package = Package(
       pkgConfig: "libsodium",
       providers: [.apt(["libsodium-dev"])]
     ),
+    // OpenSSL's libcrypto, for its ChaCha20-Poly1305 (see CVaultCipher).
+    .systemLibrary(
+      name: "CLibcrypto",
+      pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"])]
+    ),
     .systemLibrary(
       name: "CJPEG",
       pkgConfig: "libjpeg",
@@ -105,6 +111,9 @@ let package = Package(
     ),
     // prctl is variadic and cannot be called from Swift.
     .target(name: "CVaultSystem"),
+    // The chunks' AEAD of seekable blobs: libsodium's XChaCha20-Poly1305, computed through
+    // OpenSSL's quicker ChaCha20-Poly1305.
+    .target(name: "CVaultCipher", dependencies: ["CSodium", "CLibcrypto"]),
     // The seccomp filter of the decoder helper; only vault-decoder links it.
     .systemLibrary(
       name: "CSeccomp",
@@ -124,7 +133,7 @@ let package = Package(
     ),
     .target(
       name: "VaultCore",
-      dependencies: ["CSodium", "CVaultImaging", "CVaultSystem", "CKeyutils", "CGLib"],
+      dependencies: ["CSodium", "CVaultCipher", "CVaultImaging", "CVaultSystem", "CKeyutils", "CGLib"],
       swiftSettings: [.swiftLanguageMode(.v6)]
     ),
     // What parses and decodes untrusted photos and videos: the codecs' wrappers, the

@@ -37,14 +37,14 @@ ensure_python_packages() {
 # make: `make build`, `make install` and `make deb`), and what it runs: rclone, the engine
 # of `vault backup`, `restore` and `offload` (vault starts /usr/bin/rclone; it links no
 # cloud library), which scripts/bootstrap installs with these.
-BUILD_PACKAGES=(pkg-config libsodium-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev libheif-dev libchafa-dev libglib2.0-dev libqrencode-dev libkeyutils-dev libutf8proc-dev libgif-dev libwebp-dev libavif-dev libdav1d-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libfuse3-dev libseccomp-dev make rclone)
+BUILD_PACKAGES=(pkg-config libsodium-dev libssl-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev libheif-dev libchafa-dev libglib2.0-dev libqrencode-dev libkeyutils-dev libutf8proc-dev libgif-dev libwebp-dev libavif-dev libdav1d-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libfuse3-dev libseccomp-dev make rclone)
 # What the installed vault runs with: the package of each library that vault and vault-decoder
 # link (objdump -p's NEEDED, mapped by dpkg -S; Swift's own runtime is linked into both by
 # --static-swift-stdlib, so no toolchain path), rclone (vault starts /usr/bin/rclone) and fuse3
 # (fusermount3 mounts and unmounts `vault mount` for a user who is not root). The .deb of `make
 # deb` depends on exactly these, and scripts/deb refuses to build when a binary links a
 # library of a package not named here.
-RUNTIME_PACKAGES=(libc6 libgcc-s1 libstdc++6 libsodium23 libjpeg62-turbo libpng16-16 zlib1g libheif1 libchafa0 libglib2.0-0 libqrencode4 libkeyutils1 libutf8proc2 libgif7 libwebp7 libwebpdemux2 libavif15 libavformat59 libavcodec59 libavutil57 libswscale6 libfuse3-3 libseccomp2 rclone fuse3)
+RUNTIME_PACKAGES=(libc6 libgcc-s1 libstdc++6 libsodium23 libssl3 libjpeg62-turbo libpng16-16 zlib1g libheif1 libchafa0 libglib2.0-0 libqrencode4 libkeyutils1 libutf8proc2 libgif7 libwebp7 libwebpdemux2 libavif15 libavformat59 libavcodec59 libavutil57 libswscale6 libfuse3-3 libseccomp2 rclone fuse3)
 # What its tests need besides: chattr (a read-only folder even for root), the reference
 # thumbnailer the quality test compares with, tmux to run vault on a terminal, strace
 # to see which folders are flushed (and to kill vault at a chosen step), rsync and

@@ -1,8 +1,11 @@
 import CSodium
+import CVaultCipher
 
 /// Seals and opens the chunks of a seekable blob (XChaCha20-Poly1305, IETF) in place, each
 /// under its own nonce (`SeekableBlobFormat.nonce`), with the blob's 6-byte prefix as
-/// additional data so that its version and kind cannot be changed.
+/// additional data so that its version and kind cannot be changed. The cipher is
+/// libsodium's construction with OpenSSL's ChaCha20-Poly1305 for the bulk (`CVaultCipher`):
+/// the same bytes, three times as quick on a machine with AVX-512.
 struct ChunkCipher {
   let key: SecureBytes
   let noncePrefix: [UInt8]
@@ -16,17 +19,14 @@ struct ChunkCipher {
     precondition(count <= SeekableBlobFormat.chunkSize)
     Sodium.ensureInitialized()
     let nonce = SeekableBlobFormat.nonce(prefix: noncePrefix, index: index, last: last)
-    var sealedLength: UInt64 = 0
-    // It fails only for a message longer than the cipher's maximum, and chunks are 64 KiB.
-    Sodium.check(
-      crypto_aead_xchacha20poly1305_ietf_encrypt(
-        sealed, &sealedLength, plaintext, UInt64(count), additionalData, UInt64(additionalData.count), nil,
-        nonce, key.bytes),
-      "crypto_aead_xchacha20poly1305_ietf_encrypt")
+    let status = vault_xchacha20poly1305_seal(
+      sealed, plaintext, count, additionalData, additionalData.count, nonce, key.bytes)
+    // It fails only when OpenSSL cannot make its context (out of memory).
+    precondition(status == 0, "OpenSSL could not seal a chunk")
   }
 
   /// Opens `count` sealed bytes into `plaintext` (`count` − 16 bytes); false when they do
-  /// not authenticate as chunk `index`, last or not.
+  /// not authenticate as chunk `index`, last or not, with `plaintext` wiped.
   func open(
     _ sealed: UnsafePointer<UInt8>, count: Int, index: Int, last: Bool,
     into plaintext: UnsafeMutablePointer<UInt8>
@@ -34,9 +34,7 @@ struct ChunkCipher {
     precondition(count >= SeekableBlobFormat.tagLength && count <= SeekableBlobFormat.sealedChunkSize)
     Sodium.ensureInitialized()
     let nonce = SeekableBlobFormat.nonce(prefix: noncePrefix, index: index, last: last)
-    var length: UInt64 = 0
-    return crypto_aead_xchacha20poly1305_ietf_decrypt(
-      plaintext, &length, nil, sealed, UInt64(count), additionalData, UInt64(additionalData.count), nonce,
-      key.bytes) == 0
+    return vault_xchacha20poly1305_open(
+      plaintext, sealed, count, additionalData, additionalData.count, nonce, key.bytes) == 0
   }
 }
