@@ -66,3 +66,33 @@ final class ReadAheadBlobFileTests: XCTestCase {
     XCTAssertEqual(read, bytes)
   }
 }
+
+/// When a reader reads a window itself, the windows after it are asked for first, so that the
+/// disk reads them together; the threads reading ahead do not ask for more in turn.
+final class ReadAheadOrderTests: XCTestCase {
+  func testTheNextWindowsAreAskedForBeforeAReaderReadsItsOwn() throws {
+    let folder = try makeTemporaryFolder(self)
+    let buffers = WindowBuffers(size: WindowBuffers.alignment, limit: ReadAheadBlobFile.kept)
+    let path = "\(folder)/blob"
+    try Data(repeating: 7, count: 20 * buffers.size).write(to: URL(fileURLWithPath: path))
+    let secondWindowStarted = DispatchSemaphore(value: 0)
+    let windowsRead = Mutex<[Int]>([])
+    let file = ReadAheadBlobFile(try LocalBlobFile(path: path), path: path, buffers: buffers) { index in
+      windowsRead.withLock { $0.append(index) }
+      if index == 1 { secondWindowStarted.signal() }
+      // The first window's read waits for the second's to start: it does only if the
+      // second was asked for before (a minute stands for never).
+      if index == 0 {
+        XCTAssertEqual(
+          secondWindowStarted.wait(timeout: .now() + 60), .success, "window 1 asked for before 0 is read")
+      }
+    }
+    var byte = [UInt8](repeating: 0, count: 1)
+    XCTAssertEqual(try byte.withUnsafeMutableBytes { try file.read(at: 0, into: $0) }, 1)
+    file.waitForReadsAhead()
+    file.waitForReadsAhead()
+    XCTAssertEqual(
+      windowsRead.withLock { $0.sorted() }, Array(0...ReadAheadBlobFile.depth),
+      "the first window and the \(ReadAheadBlobFile.depth) after it, each once, none further")
+  }
+}
