@@ -15,6 +15,9 @@ import Foundation
 package final class WindowBuffers: Sendable {
   /// The buffers of `vault mount`: 24 MiB of read-ahead for all its open files together.
   package static let shared = WindowBuffers(size: 1 << 20, limit: 24)
+  /// The small windows of a file's start (`WindowLayout.mount`): 8 MiB, the first MiB of
+  /// eight files read at once.
+  package static let small = WindowBuffers(size: 1 << 18, limit: 32)
 
   /// Bytes in a buffer: a multiple of the page size, for direct I/O.
   package let size: Int

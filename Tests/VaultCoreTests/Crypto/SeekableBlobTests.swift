@@ -73,7 +73,7 @@ final class SeekableBlobTests: XCTestCase {
     // Windows of 80 KiB: a sealed chunk lies in one, or across two (then it is copied).
     let source = ReadAheadBlobFile(
       try LocalBlobFile(path: path), path: path,
-      buffers: WindowBuffers(size: 20 * WindowBuffers.alignment, limit: ReadAheadBlobFile.kept))
+      buffers: WindowBuffers(size: 20 * WindowBuffers.alignment, limit: 6))
     // Not XCTUnwrap: it would record the damage that some tests expect opening to throw.
     guard
       let reader = try SeekableBlobReader.openIfSeekable(
