@@ -29,15 +29,6 @@ enum ContentHash: Hashable, Sendable {
     self = .bytes(word(0), word(1), word(2), word(3))
   }
 
-  /// Its first 8 bytes (for text, a hash of it): a quick first comparison, since a keyed
-  /// hash's bytes are uniformly spread.
-  var word: UInt64 {
-    switch self {
-    case .bytes(let a, _, _, _): return a
-    case .text(let text): return UInt64(bitPattern: Int64(text.hashValue))
-    }
-  }
-
   /// 64 lowercase hex digits (or the text as it was read).
   var text: String {
     switch self {

@@ -13,21 +13,25 @@ struct DuplicateImports: Sendable {
   private(set) var otherImports: [BlobID: [BlobID]] = [:]
 
   /// The table of the first import of each content hash (see `init(_:)`), kept to find a
-  /// photo by its content hash: a slot holds the top half of the hash's first word (its
-  /// key) above the photo's position + 1, or 0. A key's first slot is by its top bits, so
+  /// photo by its content hash: a slot holds the top half of the hash's `tableKey` (its key
+  /// here) above the photo's position + 1, or 0. A key's first slot is by its top bits, so
   /// that the table grows from its slots alone.
   private var slots: [UInt64] = []
   /// How many photos of the list it was made of it holds.
   private var count = 0
+  /// The slots looked at by inserts, for tests: a table keyed by bits someone could choose
+  /// took quadratic time.
+  private(set) var probesForTesting = 0
 
   var isEmpty: Bool { keptImport.isEmpty }
 
   init() {}
 
   /// The imports of one photo among `entries`, which are in list order. A table of the
-  /// hashes' keys, open-addressed by the key itself (a keyed hash is uniformly spread, so
-  /// no hashing is needed): a big space's list is one pass of 8-byte reads and one slot of
-  /// 8 bytes a photo, and only photos whose keys are equal have their whole hashes compared.
+  /// hashes' keys (`ContentHash.tableKey`: keyed per process, so that no journal can make
+  /// its photos' keys alike), open-addressed by the key itself: a big space's list is one
+  /// pass of 32-byte reads and one slot of 8 bytes a photo, and only photos whose keys are
+  /// equal have their whole hashes compared.
   init(_ entries: PhotoEntries) {
     append(from: entries)
   }
@@ -44,6 +48,7 @@ struct DuplicateImports: Sendable {
   /// Takes in the photos appended to the list this one's was made of, in place (see
   /// `appending`): a list read in steps, as a snapshot is decrypted, is taken in as it grows.
   mutating func append(from entries: PhotoEntries) {
+    precondition(entries.count <= PhotoEntries.positionLimit, "too many photos for one space")
     if count > entries.count { self = DuplicateImports() }
     if entries.count * 2 > slots.count { grow(toHold: entries.count) }
     for position in count..<entries.count { insert(position, of: entries) }
@@ -77,10 +82,11 @@ struct DuplicateImports: Sendable {
   /// Adds the photo at `position` in `entries`, after those before it: the first of its
   /// content hash goes in the table, a later one is an import of it.
   private mutating func insert(_ position: Int, of entries: PhotoEntries) {
-    let key = entries.hashWord(at: position) >> 32
+    let key = entries.hashKey(at: position) >> 32
     let mask = slots.count - 1
     var slot = firstSlot(of: key)
     count = position + 1
+    probesForTesting += 1
     while slots[slot] != 0 {
       let kept = Self.position(in: slots[slot])
       if slots[slot] >> 32 == key && entries.hash(at: kept) == entries.hash(at: position) {
@@ -89,6 +95,7 @@ struct DuplicateImports: Sendable {
         return
       }
       slot = (slot + 1) & mask
+      probesForTesting += 1
     }
     slots[slot] = key << 32 | UInt64(position + 1)
   }
@@ -97,7 +104,7 @@ struct DuplicateImports: Sendable {
   /// photo whose keyed content hash is `hash`, if one is listed.
   func position(of hash: ContentHash, in entries: PhotoEntries) -> Int? {
     guard !slots.isEmpty else { return nil }
-    let (key, mask) = (hash.word >> 32, slots.count - 1)
+    let (key, mask) = (hash.tableKey >> 32, slots.count - 1)
     var slot = firstSlot(of: key)
     while slots[slot] != 0 {
       let kept = Self.position(in: slots[slot])

@@ -21,6 +21,12 @@ public struct PhotoEntries: RandomAccessCollection, MutableCollection, Expressib
   private var records: [PhotoRecord] = []
   private var snapshot: SnapshotBytes?
 
+  /// Positions stop short of 32 bits (and of `PositionIndex`'s mark of a removed photo): the
+  /// tables finding a photo by id (`PositionIndex`) and by content hash (`DuplicateImports`)
+  /// hold its position + 1 in half of an 8-byte slot, and trap beyond it, so that a space of
+  /// 4 billion photos fails to open rather than lists wrong photos.
+  static let positionLimit = Int(UInt32.max) - 1
+
   public init() {}
 
   public init<S: Sequence>(_ entries: S) where S.Element == IndexEntry {
@@ -104,11 +110,12 @@ public struct PhotoEntries: RandomAccessCollection, MutableCollection, Expressib
     }
   }
 
-  /// The first 8 bytes of the content hash of the photo at `position` (see `ContentHash.word`).
-  func hashWord(at position: Int) -> UInt64 {
+  /// The key of the content hash of the photo at `position` in `DuplicateImports`' table
+  /// (see `ContentHash.tableKey`).
+  func hashKey(at position: Int) -> UInt64 {
     switch sources[position] {
-    case .decoded(let index): return records[index].hash.word
-    case .encoded(let added, _): return snapshot!.hashWord(added: added)
+    case .decoded(let index): return records[index].hash.tableKey
+    case .encoded(let added, _): return snapshot!.hashKey(added: added)
     }
   }
 

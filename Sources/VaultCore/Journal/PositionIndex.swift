@@ -21,8 +21,6 @@ struct PositionIndex {
 
   private static let removed = UInt64.max
   private static let keys = (UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
-  /// Positions stop short of the 32 bits a slot has for them (and of `removed`).
-  static let positionLimit = Int(UInt32.max) - 1
 
   private static func hash(_ id: BlobID) -> UInt64 {
     let (high, low) = id.words
@@ -71,7 +69,7 @@ struct PositionIndex {
   /// Adds `id` at `position`, unless it is held already: then its position is returned and
   /// nothing changes.
   mutating func insert(_ id: BlobID, at position: Int, idAt: (Int) -> BlobID) -> Int? {
-    precondition(position >= 0 && position < Self.positionLimit, "too many photos for one space")
+    precondition(position >= 0 && position < PhotoEntries.positionLimit, "too many photos for one space")
     let hash = Self.hash(id)
     if let existing = slot(of: id, hash: hash, idAt: idAt) { return Int(slots[existing] & 0xFFFF_FFFF) - 1 }
     if (used + 1) * 2 > slots.count { rebuild(capacity: max(16, (count + 1) * 4), idAt: idAt) }

@@ -192,9 +192,14 @@ package final class SnapshotBytes: @unchecked Sendable {
     }
   }
 
-  /// The first 8 bytes of that hash, alone: what `DuplicateImports` compares first.
-  func hashWord(added: Int) -> UInt64 {
-    UInt64(bigEndian: mapping.loadUnaligned(fromByteOffset: added + Self.hashOffset, as: UInt64.self))
+  /// That hash's key in `DuplicateImports`' table (`ContentHash.tableKey`), read from its
+  /// four words without making the hash.
+  func hashKey(added: Int) -> UInt64 {
+    let start = added + Self.hashOffset
+    func word(_ index: Int) -> UInt64 {
+      UInt64(bigEndian: mapping.loadUnaligned(fromByteOffset: start + index * 8, as: UInt64.self))
+    }
+    return ContentHash.tableKey(word(0), word(1), word(2), word(3))
   }
 
   /// Where an `added` entry's content hash starts: after its type, id and order.

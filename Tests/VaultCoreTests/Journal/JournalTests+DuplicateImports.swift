@@ -64,6 +64,45 @@ extension JournalTests {
     XCTAssertEqual(imports.all(of: records[1].id), [records[1].id])
   }
 
+  /// Hashes chosen alike in the bits the table's keys were once made of (the first 32), or
+  /// alike but for their last word (counting up): 8,000 of either, 500 imported twice, are
+  /// each inserted after a few slots looked at (the table keyed by those 32 bits looked at
+  /// half its photos at every insert, 10 s to open), and each is found at its first import,
+  /// with its records decoded or in a snapshot's bytes.
+  func testHashesChosenAlikeDoNotCrowdTheImportsTable() throws {
+    var random = SeededGenerator(seed: 35)
+    func hex(bytes: Int) -> String {
+      hexString((0..<bytes).map { _ in UInt8.random(in: 0...255, using: &random) })
+    }
+    let sharedStart = hex(bytes: 28)
+    let families = [
+      (0..<8_000).map { _ in "5eed0035" + hex(bytes: 28) },
+      (0..<8_000).map { sharedStart + String(format: "%08x", $0) },
+    ]
+    for hashes in families {
+      let photos = (hashes + hashes.prefix(500)).enumerated().map { order, hash in
+        JournalEntry.added(
+          PhotoRecord(
+            id: .random(), name: "p", bytes: 10, format: .jpeg, width: 4, height: 3, orientation: 1,
+            modifiedAt: Timestamp(seconds: 1), importedAt: Timestamp(seconds: 2), contentHash: hash),
+          order: Int64(order + 1))
+      }
+      var decoded = SpaceState()
+      for photo in photos { decoded.apply(photo) }
+      var encoded = SpaceState()
+      let snapshot = try SnapshotBytes(JournalEntry.encodeAll(photos, padded: true))
+      try encoded.applySnapshot(snapshot, inSteps: 1_000)
+      for entries in [decoded.entries(), encoded.entries()] {
+        let imports = DuplicateImports(entries)
+        XCTAssertLessThan(Double(imports.probesForTesting) / Double(entries.count), 4)
+        XCTAssertEqual(imports.keptImport.count, 500)
+        for (position, hash) in hashes.enumerated() {
+          XCTAssertEqual(imports.position(of: ContentHash(hash), in: entries), position)
+        }
+      }
+    }
+  }
+
   /// An import's catalog takes over the imports of one photo found in the list before it
   /// (`DuplicateImports.appending`): over random lists of a few hashes (some alike in their
   /// first bytes) appended in random chunks, past the table's growth, what it finds is what
