@@ -107,8 +107,7 @@ package final class ReadAheadBlobFile: BlobSource {
     at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Result
   ) throws -> Result? {
     let index = layout.index(of: offset)
-    guard count > 0, offset + count <= min(length, layout.start(of: index) + layout.size(of: index)),
-      let window = try use(index)
+    guard layout.holds(count, at: offset, in: index, length: length), let window = try use(index)
     else { return nil }
     defer {
       letGo(window)

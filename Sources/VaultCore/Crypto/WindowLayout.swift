@@ -50,8 +50,19 @@ package struct WindowLayout: Sendable {
   /// bytes: the one holding the last byte within `ahead` bytes after its end (`index`
   /// itself when the file ends there).
   func lastAhead(after index: Int, length: Int) -> Int {
-    let end = min(length, start(of: index) + size(of: index) + ahead)
+    // Without adding past `length`: a file's length may be near `Int.max` (a sparse file
+    // on tmpfs or XFS, written by whoever can write the vault's folder).
+    let start = start(of: index)
+    guard start < length else { return index }
+    let end = start + min(length - start, size(of: index) + ahead)
     return max(index, self.index(of: end - 1))
+  }
+
+  /// Whether `count` bytes from `offset` lie in window `index` and in a file of `length`
+  /// bytes (`offset` in that window), without adding past `length`.
+  func holds(_ count: Int, at offset: Int, in index: Int, length: Int) -> Bool {
+    count > 0 && offset < length && count <= length - offset
+      && offset - start(of: index) + count <= size(of: index)
   }
 
   /// How many windows of `buffers` a file keeps at most: of the big ones, those `ahead`

@@ -167,3 +167,36 @@ final class WindowLayoutTests: XCTestCase {
     XCTAssertEqual(windowsRead.withLock { $0.sorted() }, [0, 1, 2, 3])
   }
 }
+
+/// A blob file whose length is near `Int.max` (a sparse file, on a file system that allows
+/// one: tmpfs, XFS, btrfs) is read without an arithmetic overflow, which would stop the
+/// process (a mount and all its open files with it).
+final class HugeBlobFileLengthTests: XCTestCase {
+  func testReadingAheadNearTheLargestLengthDoesNotOverflow() {
+    let layout = WindowLayout.mount
+    for length in [Int.max, Int.max - 1, Int.max - (2 << 20), Int.max - (4 << 20) + 1] {
+      let index = layout.index(of: length - 100)
+      XCTAssertEqual(layout.lastAhead(after: index, length: length), index, "the file ends in it")
+      XCTAssertFalse(layout.holds(200, at: length - 100, in: index, length: length))
+      XCTAssertTrue(layout.holds(100, at: length - 100, in: index, length: length))
+    }
+  }
+
+  func testASparseFileOfNearlyEightExbibytesReadsAtItsEnd() throws {
+    // tmpfs takes a length near Int.max where ext4 refuses it.
+    let path = "/dev/shm/vault-huge-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let descriptor = open(path, O_CREAT | O_RDWR | O_EXCL, 0o600)
+    guard descriptor >= 0 else { return XCTFail("cannot make \(path): errno \(errno)") }
+    defer { unlink(path) }
+    let length = Int.max - (2 << 20)
+    let truncated = ftruncate(descriptor, off_t(length))
+    close(descriptor)
+    XCTAssertEqual(truncated, 0, "tmpfs takes a sparse file of \(length) bytes")
+    let file = ReadAheadBlobFile(try LocalBlobFile(path: path), path: path)
+    var bytes = [UInt8](repeating: 1, count: 100)
+    XCTAssertEqual(try bytes.withUnsafeMutableBytes { try file.read(at: length - 100, into: $0) }, 100)
+    XCTAssertEqual(bytes, [UInt8](repeating: 0, count: 100))
+    let inPlace = try file.withBytesInPlace(at: length - 50, count: 50) { Array($0) }
+    XCTAssertEqual(inPlace, [UInt8](repeating: 0, count: 50))
+  }
+}
