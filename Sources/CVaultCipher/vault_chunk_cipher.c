@@ -69,10 +69,11 @@ int vault_xchacha20poly1305_seal(unsigned char *sealed, const unsigned char *pla
 int vault_xchacha20poly1305_open(unsigned char *plaintext, const unsigned char *sealed, size_t count,
                                  const unsigned char *additional, size_t additional_count,
                                  const unsigned char nonce[24], const unsigned char key[32]) {
-  if (count < tag_length || count - tag_length > INT_MAX) return -1;
+  if (count < tag_length) return -1;
   size_t plaintext_count = count - tag_length;
+  if (plaintext_count > INT_MAX) return -2;
   EVP_CIPHER_CTX *context = start(0, additional, additional_count, nonce, key);
-  if (context == NULL) return -1;
+  if (context == NULL) return -2;
   int length = 0, ended = 0;
   int ok = EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, tag_length, (void *)(sealed + plaintext_count)) == 1 &&
            EVP_CipherUpdate(context, plaintext, &length, sealed, (int)plaintext_count) == 1 &&

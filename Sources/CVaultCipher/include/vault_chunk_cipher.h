@@ -18,8 +18,10 @@ int vault_xchacha20poly1305_seal(
     size_t additional_count, const unsigned char nonce[24], const unsigned char key[32]);
 
 // Opens `count` sealed bytes (ciphertext and tag) into `plaintext` (`count` - 16 bytes).
-// 0 when they authenticate; else -1, with `plaintext` wiped (OpenSSL decrypts before it
-// checks the tag, so what it wrote there is unauthenticated).
+// 0 when they authenticate; -1 when they do not, with `plaintext` wiped (OpenSSL decrypts
+// before it checks the tag, so what it wrote there is unauthenticated); -2 when OpenSSL
+// cannot open anything (its cipher or a context could not be had: out of memory), which
+// says nothing of the bytes.
 int vault_xchacha20poly1305_open(
     unsigned char *plaintext, const unsigned char *sealed, size_t count, const unsigned char *additional,
     size_t additional_count, const unsigned char nonce[24], const unsigned char key[32]);

@@ -34,7 +34,11 @@ struct ChunkCipher {
     precondition(count >= SeekableBlobFormat.tagLength && count <= SeekableBlobFormat.sealedChunkSize)
     Sodium.ensureInitialized()
     let nonce = SeekableBlobFormat.nonce(prefix: noncePrefix, index: index, last: last)
-    return vault_xchacha20poly1305_open(
-      plaintext, sealed, count, additionalData, additionalData.count, nonce, key.bytes) == 0
+    let status = vault_xchacha20poly1305_open(
+      plaintext, sealed, count, additionalData, additionalData.count, nonce, key.bytes)
+    // OpenSSL unable to open anything is not a damaged photo: reporting every blob as
+    // changed would be a lie (as seal, it stops here).
+    precondition(status != -2, "OpenSSL could not open a chunk")
+    return status == 0
   }
 }
