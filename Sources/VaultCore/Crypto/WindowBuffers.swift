@@ -90,11 +90,10 @@ package final class WindowBuffers: Sendable {
     guard let mapped, mapped != MAP_FAILED else { return nil }
     let start = Int(bitPattern: mapped)
     let aligned = (start + hugePageSize - 1) / hugePageSize * hugePageSize
-    if aligned > start { munmap(mapped, aligned - start) }
-    let end = aligned + hugePageSize
-    if start + 2 * hugePageSize > end {
-      munmap(UnsafeMutableRawPointer(bitPattern: end), start + 2 * hugePageSize - end)
-    }
+    // What lies before the aligned page (under a page's size) and after it (the rest).
+    let head = aligned - start
+    if head > 0 { munmap(mapped, head) }
+    munmap(UnsafeMutableRawPointer(bitPattern: aligned + hugePageSize), hugePageSize - head)
     let page = UnsafeMutableRawPointer(bitPattern: aligned)!
     _ = madvise(page, hugePageSize, MADV_HUGEPAGE)
     return page

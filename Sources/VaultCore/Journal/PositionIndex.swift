@@ -24,13 +24,8 @@ struct PositionIndex {
 
   private static func hash(_ id: BlobID) -> UInt64 {
     let (high, low) = id.words
-    let product = (high &+ keys.0).multipliedFullWidth(by: low &+ keys.1)
-    var hash = product.high ^ product.low
-    // A finalizer's mixing, so that the low bits (the slot) depend on every bit.
-    hash ^= hash >> 33
-    hash &*= 0xff51_afd7_ed55_8ccd
-    hash ^= hash >> 33
-    return hash
+    let product = TableHashing.pair(high, low, keys: keys)
+    return TableHashing.mixed(product.high ^ product.low)
   }
 
   /// The slot holding `id`, if it is held; `idAt` gives the id at a position.
